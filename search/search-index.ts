@@ -1,0 +1,48 @@
+/**
+ * The one interface between the app and a full-text engine (PostgreSQL FTS by default, Elasticsearch at scale).
+ * Articles' canonical rows always live in PostgreSQL (`articles`); an index holds only what it needs to rank.
+ */
+
+/** What an index needs of an article. */
+export interface IndexableArticle {
+  pmid: number;
+  title: string | null;
+  abstract: string | null;
+  mesh_terms: string[];
+  keywords: string[];
+  publication_year: number | null;
+}
+
+export interface SearchOptions {
+  /** Number of hits to skip, ≥ 0. */
+  skip?: number;
+  /** Maximum hits to return, 1..1000. */
+  limit?: number;
+  /** Inclusive publication-year range. */
+  fromYear?: number;
+  toYear?: number;
+}
+
+export interface SearchHit {
+  pmid: number;
+  /** Relevance score; higher is better; only comparable within one result set. */
+  score: number;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Number of matching articles (may be capped by the adapter; see `totalIsLowerBound`). */
+  total: number;
+  totalIsLowerBound: boolean;
+}
+
+export interface SearchIndex {
+  /** Adds or replaces these articles in the index. */
+  index(articles: IndexableArticle[]): Promise<void>;
+  /** Removes these PMIDs; unknown PMIDs are ignored. */
+  delete(pmids: number[]): Promise<void>;
+  /** Ranked PMIDs for a free-text query. An empty or stop-word-only query returns no hits. */
+  search(query: string, options?: SearchOptions): Promise<SearchResult>;
+  /** Articles most similar to a profile text (research interests, liked abstracts), excluding `excludePmids`. */
+  similar(profileText: string, options?: SearchOptions & { excludePmids?: number[] }): Promise<SearchResult>;
+}

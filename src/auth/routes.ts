@@ -1,0 +1,7 @@
+import { Hono } from "hono";
+import type { AppDeps } from "../deps.ts";
+
+// Placeholder: filled in by its domain's work.
+export function loginRoutes(_deps: AppDeps) {
+  return new Hono();
+}

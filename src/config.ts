@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/**
+ * Application configuration, parsed once from the environment with zod.
+ * Fails fast (throws with every bad variable listed) so a misconfigured server never starts half-way.
+ */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Folder of the embedded PGlite database (used when DATABASE_URL is unset). */
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** postgres://… selects a PostgreSQL server instead of embedded PGlite. */
+  DATABASE_URL: z.string().url().optional(),
+  /** http(s)://… selects the Elasticsearch search adapter instead of PostgreSQL full-text search. */
+  ELASTICSEARCH_URL: z.string().url().optional(),
+  SMTP_URL: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** HS256 key for access tokens. A random one is generated per process when unset (dev only). */
+  SECRET_KEY: z.string().min(32).optional(),
+  ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce.number().int().positive().default(60 * 24 * 8),
+  /** "1"/"true": serve only the job worker (no HTTP); "0": HTTP only, no in-process jobs. */
+  WORKER: z.enum(["only", "inline", "off"]).default("inline"),
+  /** Seed the demo corpus on first start with an empty article table. */
+  SEED_SAMPLE: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  SUPPORT_EMAIL: z.string().email().default("support@litreview.example"),
+  FIRST_SUPERUSER: z.string().email().optional(),
+  FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
+  /** Public origin used in e-mails and checkout return URLs. */
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  NODE_ENV: z.string().default("development"),
+});
+
+export type Config = z.infer<typeof schema>;
+
+/**
+ * Parses `env` (default `process.env`) into a typed Config.
+ * @throws Error listing each invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,123 @@
+import type { ColumnType, Generated } from "kysely";
+
+// Row types of the tables created in migrations/. Keep in step with them.
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  full_name: string | null;
+  hashed_password: string;
+  institution_email: string | null;
+  description: string | null;
+  is_active: Generated<boolean>;
+  is_superuser: Generated<boolean>;
+  token_version: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<string>;
+  user_id: string;
+  status: string;
+  subscription_type: string;
+  billing_interval: Generated<string>;
+  is_trial: Generated<boolean>;
+  trial_ends_at: Timestamp | null;
+  current_period_end: Timestamp | null;
+  cancel_at_period_end: Generated<boolean>;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** One labelled part of a structured abstract (label "" when unlabelled). */
+export interface AbstractSection {
+  label: string;
+  nlm_category: string | null;
+  text: string;
+}
+
+export interface ArticlesTable {
+  pmid: number;
+  title: string | null;
+  authors: string | null;
+  abstract: string | null;
+  abstract_sections: ColumnType<AbstractSection[], string, string>;
+  journal: string | null;
+  /** ISO date (YYYY-MM-DD), first day of the month/year when only those are known. */
+  publication_date: ColumnType<string | null, string | null, string | null>;
+  publication_year: number | null;
+  doi: string | null;
+  pmc_id: string | null;
+  full_text_link: string | null;
+  pdf_free_link: string | null;
+  language: string | null;
+  publication_types: string[];
+  mesh_terms: string[];
+  keywords: string[];
+  content_hash: string;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ArticleSearchTable {
+  pmid: number;
+  document: string;
+  title_document: string;
+  doc_length: number;
+}
+
+export interface SearchLexemeStatsTable {
+  lexeme: string;
+  df: number;
+}
+
+export interface LiteratureReviewsTable {
+  id: Generated<string>;
+  user_id: string;
+  user_query: string | null;
+  status: Generated<string>;
+  summary: string | null;
+  error_message: string | null;
+  fts_articles_total_count: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface LiteratureReviewArticlesTable {
+  review_id: string;
+  rank: number;
+  pmid: number;
+  score: number;
+  citation_number: number | null;
+}
+
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  payload: ColumnType<unknown, string | undefined, string>;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: Generated<Timestamp>;
+  locked_at: Timestamp | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface DB {
+  users: UsersTable;
+  subscriptions: SubscriptionsTable;
+  articles: ArticlesTable;
+  article_search: ArticleSearchTable;
+  search_lexeme_stats: SearchLexemeStatsTable;
+  literature_reviews: LiteratureReviewsTable;
+  literature_review_articles: LiteratureReviewArticlesTable;
+  jobs: JobsTable;
+}
