@@ -1,0 +1,27 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { AppDeps } from "./deps.ts";
+import { ingestFiles } from "../search/ingest.ts";
+
+/** Folder of the real PubMed sample that ships with the repository. */
+export const SAMPLE_DIR = join(import.meta.dir, "..", "sample", "pubmed");
+
+/**
+ * On first start with an empty article table, ingests the bundled PubMed sample (a few thousand real records)
+ * so that a fresh install can run reviews at once. Prints progress on stderr.
+ * @returns number of records ingested (0 when articles already existed).
+ */
+export async function seedSampleIfEmpty(deps: Pick<AppDeps, "db" | "search">, log: (line: string) => void = (l) => console.error(l)): Promise<number> {
+  const any = await deps.db.selectFrom("articles").select("pmid").limit(1).executeTakeFirst();
+  if (any) return 0;
+  const files = readdirSync(SAMPLE_DIR)
+    .filter((f) => f.endsWith(".xml.gz") || f.endsWith(".xml"))
+    .sort()
+    .map((f) => join(SAMPLE_DIR, f));
+  log(`empty database: ingesting the PubMed sample (${files.length} files)…`);
+  const result = await ingestFiles(deps, files, {
+    onProgress: (p) => log(`  ${p.file ?? ""} ${p.records} records`),
+  });
+  log(`ingested ${result.ingested} records (${result.deleted} deleted) in ${result.seconds.toFixed(1)} s`);
+  return result.ingested;
+}
