@@ -62,22 +62,75 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db);
 
   // PostgreSQL full-text adapter's own data: weighted document (title A, MeSH/keywords B, abstract C),
-  // a title-only vector for bounded candidate generation on common terms, and the length for BM25 normalisation.
+  // a title (+MeSH/keywords) vector for bounded candidate generation on common terms, the field-weighted
+  // length for BM25 normalisation, and the year so that a year range filters inside the same scan.
   await sql`
     CREATE TABLE article_search (
       pmid integer PRIMARY KEY REFERENCES articles(pmid) ON DELETE CASCADE,
       document tsvector NOT NULL,
       title_document tsvector NOT NULL,
-      doc_length integer NOT NULL
+      doc_length integer NOT NULL,
+      publication_year integer
     )`.execute(db);
   await sql`CREATE INDEX article_search_document_idx ON article_search USING gin (document)`.execute(db);
   await sql`CREATE INDEX article_search_title_idx ON article_search USING gin (title_document)`.execute(db);
-  // Document frequency per lexeme, kept up to date by the adapter, for idf.
+  // Document frequency per lexeme, kept up to date by the adapter, for idf. Two reserved keys that no
+  // lexeme can take (they start with a space) hold the document count and the summed document length;
+  // bigint because that sum outgrows integer at a few million records.
   await sql`
     CREATE TABLE search_lexeme_stats (
       lexeme text PRIMARY KEY,
-      df integer NOT NULL
+      df bigint NOT NULL
     )`.execute(db);
+  // The statistics follow article_search through statement-level triggers over transition tables, so they
+  // stay exact whoever changes the rows: the adapter's upserts and deletes, and deletes cascading from
+  // articles. A statement adds its new vectors and subtracts its old ones; lexemes are applied in sorted
+  // order so that concurrent batches lock shared rows in the same order; lexemes whose df falls to 0 go.
+  await sql`
+    CREATE FUNCTION article_search_stats_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        INSERT INTO search_lexeme_stats AS s (lexeme, df)
+        SELECT lexeme, sum(delta) FROM (
+          SELECT u.lexeme, 1::bigint AS delta FROM new_rows n, unnest(n.document) u
+          UNION ALL SELECT ' documents', count(*) FROM new_rows
+          UNION ALL SELECT ' length', sum(doc_length) FROM new_rows
+        ) d GROUP BY lexeme HAVING sum(delta) <> 0 ORDER BY lexeme
+        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df;
+      ELSIF TG_OP = 'UPDATE' THEN
+        INSERT INTO search_lexeme_stats AS s (lexeme, df)
+        SELECT lexeme, sum(delta) FROM (
+          SELECT u.lexeme, 1::bigint AS delta FROM new_rows n, unnest(n.document) u
+          UNION ALL SELECT u.lexeme, -1::bigint FROM old_rows o, unnest(o.document) u
+          UNION ALL SELECT ' length', sum(doc_length) FROM new_rows
+          UNION ALL SELECT ' length', -sum(doc_length) FROM old_rows
+        ) d GROUP BY lexeme HAVING sum(delta) <> 0 ORDER BY lexeme
+        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df;
+        DELETE FROM search_lexeme_stats
+        WHERE df = 0 AND lexeme IN (SELECT u.lexeme FROM old_rows o, unnest(o.document) u);
+      ELSE
+        INSERT INTO search_lexeme_stats AS s (lexeme, df)
+        SELECT lexeme, sum(delta) FROM (
+          SELECT u.lexeme, -1::bigint AS delta FROM old_rows o, unnest(o.document) u
+          UNION ALL SELECT ' documents', -count(*) FROM old_rows
+          UNION ALL SELECT ' length', -sum(doc_length) FROM old_rows
+        ) d GROUP BY lexeme HAVING sum(delta) <> 0 ORDER BY lexeme
+        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df;
+        DELETE FROM search_lexeme_stats
+        WHERE df = 0 AND lexeme IN (SELECT u.lexeme FROM old_rows o, unnest(o.document) u);
+      END IF;
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`
+    CREATE TRIGGER article_search_stats_insert AFTER INSERT ON article_search
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION article_search_stats_maintain()`.execute(db);
+  await sql`
+    CREATE TRIGGER article_search_stats_update AFTER UPDATE ON article_search
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION article_search_stats_maintain()`.execute(db);
+  await sql`
+    CREATE TRIGGER article_search_stats_delete AFTER DELETE ON article_search
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION article_search_stats_maintain()`.execute(db);
 
   await sql`
     CREATE TABLE literature_reviews (
@@ -126,4 +179,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of ["jobs", "literature_review_articles", "literature_reviews", "search_lexeme_stats", "article_search", "articles", "subscriptions", "users"])
     await sql`DROP TABLE IF EXISTS ${sql.ref(t)} CASCADE`.execute(db);
+  await sql`DROP FUNCTION IF EXISTS article_search_stats_maintain()`.execute(db);
 }

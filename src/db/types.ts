@@ -69,11 +69,13 @@ export interface ArticleSearchTable {
   document: string;
   title_document: string;
   doc_length: number;
+  publication_year: number | null;
 }
 
 export interface SearchLexemeStatsTable {
   lexeme: string;
-  df: number;
+  /** bigint: postgres.js returns it as a string, PGlite as a number; cast in SQL when reading. */
+  df: ColumnType<string | number, number | string, number | string>;
 }
 
 export interface LiteratureReviewsTable {

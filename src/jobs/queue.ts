@@ -1,3 +1,18 @@
+import type { Database } from "../db/database.ts";
+
+/** Options of one enqueue call. */
+export interface EnqueueOptions {
+  /** Earliest time the job may run (default: now). */
+  runAt?: Date;
+  /** How many times the job is tried before it is marked failed (default 3). */
+  maxAttempts?: number;
+  /**
+   * Executor to insert with, typically the caller's open transaction, so that the job is committed (or
+   * rolled back) together with the writes that made it necessary.
+   */
+  db?: Database;
+}
+
 /** Enqueues durable background work (stored in the `jobs` table before this resolves). */
 export interface JobQueue {
   /**
@@ -5,5 +20,10 @@ export interface JobQueue {
    * @param payload JSON-serialisable arguments
    * @returns the job id
    */
-  enqueue(kind: string, payload: Record<string, unknown>, opts?: { runAt?: Date; maxAttempts?: number }): Promise<string>;
+  enqueue(kind: string, payload: Record<string, unknown>, opts?: EnqueueOptions): Promise<string>;
+  /**
+   * Registers a listener called after each enqueue from this process, so that an in-process worker can pick
+   * the job up at once instead of at its next poll. Returns the function that unregisters it.
+   */
+  onEnqueued?(listener: () => void): () => void;
 }

@@ -1,0 +1,338 @@
+/**
+ * Mapping of one raw PubMed record (the fields the streaming parser collected) to a row of the `articles` table.
+ * Pure functions, no I/O: the parser feeds them, the tests call them directly.
+ *
+ * Element names and semantics follow NLM's PubMed DTD documentation
+ * ("MEDLINE/PubMed XML Element Descriptions and their Attributes", https://www.nlm.nih.gov/bsd/licensee/elements_descriptions.html).
+ */
+import type { AbstractSection } from "../../src/db/types.ts";
+
+/** One article mapped to the columns of `articles` (timestamps excluded; the database sets them). */
+export interface ParsedArticle {
+  /** PubMed identifier, 1..2^31-1 (the column is `integer`). */
+  pmid: number;
+  /** ArticleTitle as plain text (inline markup and MathML flattened); `[brackets]` of translated titles kept. */
+  title: string | null;
+  /** "LastName Initials" per author, CollectiveName as is, joined with ", "; null without an author list. */
+  authors: string | null;
+  /** All AbstractText sections as plain text, labelled ones as "LABEL: text", joined with "\n". */
+  abstract: string | null;
+  abstract_sections: AbstractSection[];
+  /** Journal/Title (full journal name); null for books. */
+  journal: string | null;
+  /** ISO YYYY-MM-DD; the first day of the month/year when only those are known. */
+  publication_date: string | null;
+  publication_year: number | null;
+  doi: string | null;
+  /** "PMC" followed by digits. */
+  pmc_id: string | null;
+  /** Free full text (PubMed Central, or the NCBI Bookshelf for books); never a DOI resolver link. */
+  full_text_link: string | null;
+  /** PubMed Central PDF link, when the article is in PMC. */
+  pdf_free_link: string | null;
+  /** ISO 639-2 code as PubMed gives it ("eng", "ger"…), the first Language element. */
+  language: string | null;
+  publication_types: string[];
+  /** MeSH DescriptorName texts, in record order, without qualifiers. */
+  mesh_terms: string[];
+  keywords: string[];
+  /** SHA-1 (hex) of every other field, so an unchanged record re-ingests as a no-op. */
+  content_hash: string;
+}
+
+/** Date parts as written in PubDate, ArticleDate or a book's PubDate (all text, unparsed). */
+export interface RawDate {
+  year: string | null;
+  month: string | null;
+  day: string | null;
+  season: string | null;
+  medlineDate: string | null;
+}
+
+export interface RawAuthor {
+  lastName: string | null;
+  foreName: string | null;
+  initials: string | null;
+  suffix: string | null;
+  collectiveName: string | null;
+  /** ValidYN="N" marks an author entry NLM flagged as erroneous. */
+  valid: boolean;
+}
+
+/** What the parser collects from one PubmedArticle, MedlineCitation or PubmedBookArticle. */
+export interface RawRecord {
+  kind: "article" | "book";
+  pmid: string | null;
+  title: string | null;
+  vernacularTitle: string | null;
+  bookTitle: string | null;
+  journal: string | null;
+  pubDate: RawDate | null;
+  articleDate: RawDate | null;
+  /** null when the record has no AuthorList at all. */
+  authors: RawAuthor[] | null;
+  abstractSections: AbstractSection[];
+  language: string | null;
+  publicationTypes: string[];
+  meshTerms: string[];
+  keywords: string[];
+  /** Article/ELocationID[@EIdType="doi"]. */
+  elocationDoi: string | null;
+  /** PubmedData/ArticleIdList/ArticleId[@IdType="doi"] (never one from a ReferenceList). */
+  articleIdDoi: string | null;
+  /** PubmedData/ArticleIdList/ArticleId[@IdType="pmc"]. */
+  articleIdPmc: string | null;
+  /** MedlineCitation/OtherID[@Source="NLM"] starting with PMC: the only PMC id of the MedlineCitationSet format. */
+  otherIdPmc: string | null;
+  /** BookDocument/ArticleIdList/ArticleId[@IdType="bookaccession"], e.g. NBK475822. */
+  bookAccession: string | null;
+}
+
+/** A RawRecord with every field empty, ready to be filled by the parser. */
+export function emptyRawRecord(kind: RawRecord["kind"]): RawRecord {
+  return {
+    kind,
+    pmid: null,
+    title: null,
+    vernacularTitle: null,
+    bookTitle: null,
+    journal: null,
+    pubDate: null,
+    articleDate: null,
+    authors: null,
+    abstractSections: [],
+    language: null,
+    publicationTypes: [],
+    meshTerms: [],
+    keywords: [],
+    elocationDoi: null,
+    articleIdDoi: null,
+    articleIdPmc: null,
+    otherIdPmc: null,
+    bookAccession: null,
+  };
+}
+
+export function emptyRawDate(): RawDate {
+  return { year: null, month: null, day: null, season: null, medlineDate: null };
+}
+
+/** Largest value of PostgreSQL `integer`, the type of articles.pmid. */
+const MAX_PMID = 2_147_483_647;
+
+/**
+ * Parses a PMID text.
+ * @returns the PMID, or a reason string when it is missing, not an integer, or outside 1..2^31-1.
+ */
+export function parsePmid(text: string | null): number | string {
+  if (text === null || text === "") return "has no PMID";
+  if (!/^\d+$/.test(text)) return `has an invalid PMID "${text}"`;
+  const n = Number(text);
+  if (n < 1 || n > MAX_PMID) return `has a PMID out of range (${text})`;
+  return n;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+};
+
+/**
+ * First month of a season. Spring/Summer/Fall/Winter follow the meteorological seasons of the northern hemisphere
+ * (March, June, September, December), which is what the brief asks ("2000 Spring" → 2000-03-01) and keeps the four
+ * seasons of one year in order.
+ */
+const SEASONS: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
+
+/** Month number from "7", "07", "Jul", "July", "Sept", or null when it is none of those. */
+export function parseMonth(text: string | null): number | null {
+  if (!text) return null;
+  const t = text.trim().toLowerCase();
+  if (/^\d{1,2}$/.test(t)) {
+    const n = Number(t);
+    return n >= 1 && n <= 12 ? n : null;
+  }
+  // "Jul", "July", "Sept": English month names and their abbreviations share the first three letters.
+  return /^[a-z]{3,9}$/.test(t) ? (MONTHS[t.slice(0, 3)] ?? null) : null;
+}
+
+/** First month named in a season or range text: "Spring" → 3, "Jan-Dec" → 1, "Sep/Oct" → 9; else null. */
+function firstMonthOf(text: string): number | null {
+  const word = text.trim().toLowerCase().match(/^[a-z]+/)?.[0];
+  if (!word) return null;
+  return SEASONS[word] ?? parseMonth(word);
+}
+
+function isoDate(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/** True when day exists in that month (leap years included). */
+function isValidDay(year: number, month: number, day: number): boolean {
+  if (day < 1 || day > 31) return false;
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+/**
+ * Free-text MedlineDate → first day it covers. Forms met in PubMed data: "1975 Sep-Oct", "1998 Dec-1999 Jan",
+ * "2019 Sep/Oct", "2017 Mar - Apr", "2000 Spring", "Winter 2016", "1976-1977", "1983 Jul 1-15".
+ * The year is the first 4-digit number; the month the first month or season word after it (or before it, "Winter 2016");
+ * a day only when written right after that month ("1983 Jul 1-15" → 1983-07-01).
+ * @returns [year, month|null, day|null] or null when no year is found.
+ */
+export function parseMedlineDate(text: string): [number, number | null, number | null] | null {
+  const m = text.match(/(\d{4})/);
+  if (!m || m.index === undefined) return null;
+  const year = Number(m[1]);
+  const after = text.slice(m.index + 4).trim();
+  const before = text.slice(0, m.index).trim();
+  // "1998 Dec-1999 Jan": the words right after the first year belong to it.
+  const monthWord = after.match(/^([A-Za-z]+)\.?(?:\s+(\d{1,2})(?!\d))?/);
+  if (monthWord?.[1]) {
+    const month = firstMonthOf(monthWord[1]);
+    if (month !== null) {
+      const day = monthWord[2] ? Number(monthWord[2]) : null;
+      return [year, month, day !== null && isValidDay(year, month, day) ? day : null];
+    }
+  }
+  if (before) {
+    const month = firstMonthOf(before);
+    if (month !== null) return [year, month, null];
+  }
+  return [year, null, null];
+}
+
+/**
+ * PubDate/ArticleDate parts → ISO date and year.
+ * Year/Month/Day with numeric or abbreviated months; Season → its first month; MedlineDate per `parseMedlineDate`.
+ * An unknown month or day is dropped (first of the month/year), never invented, so the value always fits a `date` column.
+ * @returns null when no 4-digit year can be read.
+ */
+export function resolveDate(d: RawDate | null): { date: string; year: number } | null {
+  if (!d) return null;
+  let year: number | null = null;
+  let month: number | null = null;
+  let day: number | null = null;
+  const y = d.year?.trim();
+  if (y && /^\d{4}$/.test(y)) {
+    year = Number(y);
+    month = parseMonth(d.month) ?? (d.season ? firstMonthOf(d.season) : null);
+    const dayText = d.day?.trim();
+    if (month !== null && dayText && /^\d{1,2}$/.test(dayText)) day = Number(dayText);
+  } else if (d.medlineDate) {
+    const parsed = parseMedlineDate(d.medlineDate);
+    if (parsed) [year, month, day] = parsed;
+  }
+  if (year === null || year < 1000) return null;
+  if (month === null) return { date: isoDate(year, 1, 1), year };
+  if (day === null || !isValidDay(year, month, day)) return { date: isoDate(year, month, 1), year };
+  return { date: isoDate(year, month, day), year };
+}
+
+/** Initials from a ForeName when Initials is missing: "Jean-Pierre Marie" → "JPM". */
+function initialsOf(foreName: string): string {
+  return foreName
+    .split(/[\s\-.]+/)
+    .filter(Boolean)
+    .map((p) => p[0]!.toUpperCase())
+    .join("");
+}
+
+/**
+ * Author display string: "LastName Initials[ Suffix]" per person (PubMed's own citation style), CollectiveName as is,
+ * joined with ", ". Entries marked ValidYN="N" are left out.
+ * @returns null when there is no AuthorList or no usable author in it.
+ */
+export function formatAuthors(authors: RawAuthor[] | null): string | null {
+  if (!authors) return null;
+  const names: string[] = [];
+  for (const a of authors) {
+    if (!a.valid) continue;
+    if (a.collectiveName) {
+      names.push(a.collectiveName);
+    } else if (a.lastName) {
+      const initials = a.initials || (a.foreName ? initialsOf(a.foreName) : "");
+      let name = initials ? `${a.lastName} ${initials}` : a.lastName;
+      if (a.suffix) name += ` ${a.suffix}`;
+      names.push(name);
+    } else if (a.foreName) {
+      names.push(a.foreName);
+    }
+  }
+  return names.length ? names.join(", ") : null;
+}
+
+/**
+ * Plain-text abstract: each section's text, prefixed "LABEL: " when labelled, joined with "\n".
+ * @returns null when there is no non-empty section.
+ */
+export function formatAbstract(sections: AbstractSection[]): string | null {
+  const parts = sections.filter((s) => s.text || s.label).map((s) => (s.label ? `${s.label}: ${s.text}` : s.text));
+  return parts.length ? parts.join("\n") : null;
+}
+
+/** "10.1000/x", "doi:10.1000/x" or "https://doi.org/10.1000/x" → "10.1000/x"; anything not starting "10." → null. */
+export function normalizeDoi(text: string | null): string | null {
+  if (!text) return null;
+  const t = text.trim().replace(/^(?:doi:\s*|https?:\/\/(?:dx\.)?doi\.org\/)/i, "");
+  return t.startsWith("10.") ? t : null;
+}
+
+/** "PMC123", "pmc123" or "123" → "PMC123"; an embargo suffix ("PMC123 [Available on 2015-01-01]") → null. */
+export function normalizePmcId(text: string | null): string | null {
+  if (!text) return null;
+  const m = text.trim().match(/^(?:PMC)?(\d+)$/i);
+  return m ? `PMC${m[1]}` : null;
+}
+
+/** Removes repeats, keeping the first occurrence's order. */
+function unique(values: string[]): string[] {
+  return values.length < 2 ? values : [...new Set(values)];
+}
+
+/**
+ * SHA-1 hex of the mapped fields in a fixed order. SHA-1 is used as a change detector, not for security:
+ * 160 bits make an accidental collision between two versions of one record practically impossible.
+ */
+export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
+  const canonical = JSON.stringify([
+    a.pmid, a.title, a.authors, a.abstract, a.abstract_sections, a.journal, a.publication_date, a.publication_year,
+    a.doi, a.pmc_id, a.full_text_link, a.pdf_free_link, a.language, a.publication_types, a.mesh_terms, a.keywords,
+  ]);
+  return new Bun.CryptoHasher("sha1").update(canonical).digest("hex");
+}
+
+/**
+ * RawRecord → ParsedArticle.
+ * Books (PubmedBookArticle): title = ArticleTitle (a chapter) or else BookTitle, no journal, date from Book/PubDate,
+ * full text on the NCBI Bookshelf when a bookaccession id is given.
+ * @param pmid the record's PMID, already validated by `parsePmid`.
+ */
+export function mapRecord(r: RawRecord, pmid: number): ParsedArticle {
+  const date = resolveDate(r.pubDate) ?? resolveDate(r.articleDate);
+  const pmc = normalizePmcId(r.articleIdPmc) ?? normalizePmcId(r.otherIdPmc);
+  const title = r.title || (r.kind === "book" ? r.bookTitle : null) || r.vernacularTitle || null;
+  let fullText: string | null = null;
+  if (pmc) fullText = `https://www.ncbi.nlm.nih.gov/pmc/articles/${pmc}/`;
+  else if (r.kind === "book" && r.bookAccession && /^NBK\d+$/.test(r.bookAccession))
+    fullText = `https://www.ncbi.nlm.nih.gov/books/${r.bookAccession}/`;
+  const article: Omit<ParsedArticle, "content_hash"> = {
+    pmid,
+    title,
+    authors: formatAuthors(r.authors),
+    abstract: formatAbstract(r.abstractSections),
+    abstract_sections: r.abstractSections,
+    journal: r.kind === "book" ? null : r.journal,
+    publication_date: date?.date ?? null,
+    publication_year: date?.year ?? null,
+    doi: normalizeDoi(r.elocationDoi) ?? normalizeDoi(r.articleIdDoi),
+    pmc_id: pmc,
+    full_text_link: fullText,
+    pdf_free_link: pmc ? `https://www.ncbi.nlm.nih.gov/pmc/articles/${pmc}/pdf/` : null,
+    language: r.language,
+    publication_types: unique(r.publicationTypes),
+    mesh_terms: unique(r.meshTerms),
+    keywords: unique(r.keywords),
+  };
+  return { ...article, content_hash: contentHash(article) };
+}

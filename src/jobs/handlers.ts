@@ -1,0 +1,13 @@
+import type { AppDeps } from "../deps.ts";
+import type { JobHandlers } from "./worker.ts";
+import { reviewJobHandler, REVIEW_JOB_KIND } from "../reviews/pipeline.ts";
+
+/**
+ * Every job kind the application runs, by name. The worker claims only these kinds, so a job of a kind
+ * added by a newer release waits in the queue for a worker that knows it.
+ */
+export function jobHandlers(_deps: AppDeps): JobHandlers {
+  return {
+    [REVIEW_JOB_KIND]: reviewJobHandler,
+  };
+}

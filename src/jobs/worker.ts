@@ -1,0 +1,310 @@
+import { sql } from "kysely";
+import { hostname } from "node:os";
+import type { AppDeps } from "../deps.ts";
+import type { Database } from "../db/database.ts";
+
+/** A claimed job as a handler sees it. */
+export interface Job {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  /** Attempts so far, this one included (1 on the first run). */
+  attempts: number;
+  maxAttempts: number;
+}
+
+/** What a handler gets besides its payload. */
+export interface JobContext {
+  deps: AppDeps;
+  job: Job;
+}
+
+/** Runs one job. Throwing makes the job retry later (with backoff) until its attempts are used up. */
+export type JobRunner = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void>;
+
+/**
+ * A handler: a runner, or a runner with `onGiveUp`, called once when the job is finally marked failed
+ * (its last attempt threw, or its worker died during the last attempt), so the domain can record the failure
+ * instead of leaving its own state in progress forever.
+ */
+export type JobHandler = JobRunner | { run: JobRunner; onGiveUp?: (payload: Record<string, unknown>, reason: string, ctx: JobContext) => Promise<void> };
+
+/** Handlers by job kind, e.g. `{"review.run": …}`. A worker claims only the kinds it has a handler for. */
+export type JobHandlers = Record<string, JobHandler>;
+
+export interface WorkerOptions {
+  /** Jobs run at the same time (default 1). */
+  concurrency?: number;
+  /** How long an idle worker waits before looking for due jobs again (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** Name written to jobs.locked_by (default host:pid:random). */
+  workerId?: string;
+  /**
+   * A running job whose lock was not renewed for this long is taken to belong to a dead worker and is queued
+   * again (default 5 minutes). Live workers renew their locks every third of it.
+   */
+  leaseMs?: number;
+  /**
+   * Re-queue every job left 'running' when the worker starts, whatever its lock age. Right only when this is
+   * the one process that runs jobs (embedded PGlite, which a single process owns). Default: true on PGlite
+   * (no DATABASE_URL), false on a PostgreSQL server, where other workers may be alive.
+   */
+  recoverAllRunning?: boolean;
+  /** Delay before retry number `attempt + 1` after attempt `attempt` failed (default 5 s doubling, at most 5 min). */
+  backoffMs?: (attempt: number) => number;
+}
+
+/** A started worker. */
+export interface Worker {
+  /** Resolves once start-up recovery of abandoned jobs is done. */
+  ready: Promise<void>;
+  /** Stops claiming jobs and resolves when the jobs already running have finished. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_LEASE_MS = 5 * 60_000;
+/** Finished jobs are kept this long for inspection, then deleted by the periodic sweep. */
+const DONE_RETENTION_DAYS = 7;
+
+/** Default retry delay: 5 s, 10 s, 20 s … capped at 5 minutes. */
+export function defaultBackoffMs(attempt: number): number {
+  return Math.min(5 * 60_000, 5_000 * 2 ** Math.max(0, attempt - 1));
+}
+
+function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+}
+
+type JobRow = { id: unknown; kind: string; payload: unknown; attempts: number; max_attempts: number };
+
+function toJob(row: JobRow): Job {
+  const payload = typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload;
+  return {
+    id: String(row.id),
+    kind: row.kind,
+    payload: (payload ?? {}) as Record<string, unknown>,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+  };
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+function runnerOf(handler: JobHandler): JobRunner {
+  return typeof handler === "function" ? handler : handler.run;
+}
+
+/**
+ * Atomically claims the oldest due queued job of one of `kinds`: marks it running, locked by `workerId`,
+ * and counts the attempt. SKIP LOCKED lets concurrent workers on a PostgreSQL server pass over each other's
+ * candidates instead of waiting; on PGlite the single connection serialises claims anyway.
+ * @returns the job, or null when none is due.
+ */
+export async function claimJob(db: Database, workerId: string, kinds: string[]): Promise<Job | null> {
+  if (kinds.length === 0) return null;
+  const row = await db
+    .updateTable("jobs")
+    .set({
+      status: "running",
+      locked_at: sql`now()`,
+      locked_by: workerId,
+      attempts: sql`attempts + 1`,
+      updated_at: sql`now()`,
+    })
+    .where("id", "=", (eb) =>
+      eb
+        .selectFrom("jobs")
+        .select("id")
+        .where("status", "=", "queued")
+        .where("run_at", "<=", sql<Date>`now()`)
+        .where("kind", "in", kinds)
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(1)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(["id", "kind", "payload", "attempts", "max_attempts"])
+    .executeTakeFirst();
+  return row ? toJob(row) : null;
+}
+
+/**
+ * Puts jobs abandoned by dead workers back in the queue: 'running' jobs whose lock is older than `leaseMs`,
+ * or every 'running' job when `all` is set. A job that had already used all its attempts is marked failed
+ * instead, so a job that kills its process cannot loop forever.
+ * @returns how many were re-queued, and the jobs given up (their handlers' onGiveUp is the caller's to call).
+ */
+export async function recoverStaleJobs(db: Database, opts: { leaseMs: number; all?: boolean }): Promise<{ requeued: number; failed: Job[] }> {
+  const stale = () =>
+    db
+      .updateTable("jobs")
+      .where("status", "=", "running")
+      .$if(!opts.all, (qb) => qb.where("locked_at", "<", sql<Date>`now() - make_interval(secs => ${opts.leaseMs / 1000})`));
+  const reason = "abandoned: the worker running it stopped before finishing";
+  const failed = await stale()
+    .where(sql<boolean>`attempts >= max_attempts`)
+    .set({ status: "failed", locked_at: null, locked_by: null, last_error: reason, updated_at: sql`now()` })
+    .returning(["id", "kind", "payload", "attempts", "max_attempts"])
+    .execute();
+  const requeued = await stale()
+    .set({ status: "queued", locked_at: null, locked_by: null, last_error: reason, run_at: sql`now()`, updated_at: sql`now()` })
+    .executeTakeFirst();
+  return { requeued: Number(requeued.numUpdatedRows), failed: failed.map(toJob) };
+}
+
+/**
+ * Runs one claimed job and records the outcome: done; queued again after a backoff while attempts remain;
+ * else failed (and the handler's onGiveUp is called). Outcome writes are conditional on this worker still
+ * holding the lock, so a job re-queued meanwhile as stale is not overwritten.
+ */
+async function executeJob(deps: AppDeps, handlers: JobHandlers, job: Job, workerId: string, backoffMs: (attempt: number) => number): Promise<void> {
+  const ownRow = () => deps.db.updateTable("jobs").where("id", "=", job.id).where("status", "=", "running").where("locked_by", "=", workerId);
+  const handler = handlers[job.kind];
+  const ctx: JobContext = { deps, job };
+  try {
+    if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+    await runnerOf(handler)(job.payload, ctx);
+    await ownRow().set({ status: "done", locked_at: null, locked_by: null, last_error: null, updated_at: sql`now()` }).execute();
+  } catch (err) {
+    const reason = describeError(err);
+    if (job.attempts < job.maxAttempts) {
+      const delaySeconds = backoffMs(job.attempts) / 1000;
+      console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts}/${job.maxAttempts} failed; retrying in ${delaySeconds} s:`, err);
+      await ownRow()
+        .set({
+          status: "queued",
+          locked_at: null,
+          locked_by: null,
+          last_error: reason,
+          run_at: sql`now() + make_interval(secs => ${delaySeconds})`,
+          updated_at: sql`now()`,
+        })
+        .execute();
+    } else {
+      console.error(`job ${job.id} (${job.kind}) failed after ${job.attempts} attempts:`, err);
+      await ownRow().set({ status: "failed", locked_at: null, locked_by: null, last_error: reason, updated_at: sql`now()` }).execute();
+      await giveUp(deps, handlers, job, reason);
+    }
+  }
+}
+
+async function giveUp(deps: AppDeps, handlers: JobHandlers, job: Job, reason: string): Promise<void> {
+  const handler = handlers[job.kind];
+  if (!handler || typeof handler === "function" || !handler.onGiveUp) return;
+  try {
+    await handler.onGiveUp(job.payload, reason, { deps, job });
+  } catch (err) {
+    console.error(`job ${job.id} (${job.kind}): recording the failure failed:`, err);
+  }
+}
+
+async function recoverAndReport(deps: AppDeps, handlers: JobHandlers, opts: { leaseMs: number; all?: boolean }): Promise<void> {
+  const { requeued, failed } = await recoverStaleJobs(deps.db, opts);
+  if (requeued > 0) console.warn(`re-queued ${requeued} job(s) abandoned by a stopped worker`);
+  for (const job of failed) await giveUp(deps, handlers, job, "abandoned on its last attempt");
+}
+
+/**
+ * Starts a worker in this process: `concurrency` loops that each claim a due job, run its handler and record
+ * the outcome, sleeping `pollIntervalMs` when the queue is empty (or until a job is enqueued in this process).
+ * On start it re-queues jobs abandoned by dead workers; while running it renews its own locks and sweeps
+ * stale ones. Errors talking to the database are logged and retried at the next poll, never fatal.
+ */
+export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOptions = {}): Worker {
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const workerId = opts.workerId ?? defaultWorkerId();
+  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+  const recoverAll = opts.recoverAllRunning ?? !deps.config.DATABASE_URL;
+  const backoffMs = opts.backoffMs ?? defaultBackoffMs;
+  const kinds = Object.keys(handlers);
+
+  let stopping = false;
+  const sleepers = new Set<() => void>();
+  const wake = () => {
+    for (const resolve of sleepers) resolve();
+    sleepers.clear();
+  };
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        sleepers.delete(done);
+        resolve();
+      }, pollIntervalMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      sleepers.add(done);
+    });
+  const unsubscribe = deps.jobs.onEnqueued?.(wake);
+
+  const ready = recoverAndReport(deps, handlers, { leaseMs, all: recoverAll }).catch((err) => {
+    console.error("job worker: start-up recovery failed:", err);
+  });
+
+  // Renew this worker's locks so live jobs never look abandoned, and hand back others' abandoned ones.
+  const maintenance = setInterval(() => {
+    void (async () => {
+      await deps.db
+        .updateTable("jobs")
+        .set({ locked_at: sql`now()` })
+        .where("status", "=", "running")
+        .where("locked_by", "=", workerId)
+        .execute();
+      await recoverAndReport(deps, handlers, { leaseMs });
+      await deps.db
+        .deleteFrom("jobs")
+        .where("status", "=", "done")
+        .where("updated_at", "<", sql<Date>`now() - make_interval(days => ${DONE_RETENTION_DAYS})`)
+        .execute();
+    })().catch((err) => console.error("job worker: maintenance failed:", err));
+  }, Math.max(10, Math.floor(leaseMs / 3)));
+
+  const loop = async () => {
+    await ready;
+    while (!stopping) {
+      let job: Job | null = null;
+      try {
+        job = await claimJob(deps.db, workerId, kinds);
+      } catch (err) {
+        console.error("job worker: claiming a job failed:", err);
+      }
+      if (job) {
+        // An outcome that cannot be written (database gone) leaves the job running; its lease then expires.
+        await executeJob(deps, handlers, job, workerId, backoffMs).catch((err) => console.error(`job ${job.id}: recording the outcome failed:`, err));
+      } else if (!stopping) await sleep();
+    }
+  };
+  const loops = Array.from({ length: concurrency }, () => loop());
+
+  return {
+    ready,
+    async stop() {
+      stopping = true;
+      unsubscribe?.();
+      clearInterval(maintenance);
+      wake();
+      await Promise.all(loops);
+    },
+  };
+}
+
+/**
+ * Runs due jobs one after another until none is due, then returns how many ran. For tests and scripts: the
+ * same claim and outcome rules as the worker, with no timers. Jobs queued for a later retry are not waited for.
+ */
+export async function runJobsUntilIdle(deps: AppDeps, handlers: JobHandlers, opts: { workerId?: string; backoffMs?: (attempt: number) => number } = {}): Promise<number> {
+  const workerId = opts.workerId ?? defaultWorkerId();
+  const kinds = Object.keys(handlers);
+  let ran = 0;
+  for (let job = await claimJob(deps.db, workerId, kinds); job; job = await claimJob(deps.db, workerId, kinds)) {
+    await executeJob(deps, handlers, job, workerId, opts.backoffMs ?? defaultBackoffMs);
+    ran++;
+  }
+  return ran;
+}

@@ -1,0 +1,133 @@
+import type { AppDeps } from "../deps.ts";
+import type { SearchHit } from "../../search/search-index.ts";
+import type { JobHandler } from "../jobs/worker.ts";
+import * as repo from "./repository.ts";
+import { PIPELINE_STATUSES } from "./schemas.ts";
+import { rerank } from "../../search/ranking.ts";
+import { summarize } from "./summarizer.ts";
+
+/** Job kind of the review pipeline; its payload is `{reviewId}`. */
+export const REVIEW_JOB_KIND = "review.run";
+
+/** Candidates fetched from the search index, before re-ranking. */
+export const CANDIDATE_LIMIT = 200;
+/** Relevant articles kept in a review's ranked list (the "All Relevant Articles" list). */
+export const MAX_RELEVANT = 100;
+/** Articles below this fraction of the best final score are not relevant enough to list. */
+export const RELEVANCE_FLOOR = 0.15;
+/** Best-ranked articles the summary is written from. */
+export const SUMMARY_SOURCES = 25;
+
+/** What the pipeline does between its stored states; replaceable in tests. */
+export interface PipelineSteps {
+  /** Orders the candidates best first with their final scores (duplicates removed). */
+  rank(query: string, hits: SearchHit[], articles: repo.ArticleRow[]): Promise<repo.RankedEntry[]> | repo.RankedEntry[];
+  /** Writes the summary from the sources (best first); citedPmids[n - 1] is the article cited as [n]. */
+  summarize(query: string, sources: repo.ArticleRow[]): Promise<{ summary: string | null; citedPmids: number[] }>;
+}
+
+export const defaultSteps: PipelineSteps = {
+  rank: (query, hits, articles) => rerank(query, hits, articles).map((r) => ({ pmid: r.pmid, score: r.score })),
+  summarize: (query, sources) => summarize(query, sources),
+};
+
+/** Thrown when a status write finds the review gone or moved on: the run stops without an error. */
+class ReviewGone extends Error {}
+
+async function advanceOrStop(...args: Parameters<typeof repo.advanceReview>): Promise<void> {
+  if (!(await repo.advanceReview(...args))) throw new ReviewGone();
+}
+
+/** Keeps the relevant part of a ranked list: no duplicates, above the floor, at most MAX_RELEVANT. */
+function relevant(ranked: repo.RankedEntry[]): repo.RankedEntry[] {
+  const best = ranked[0]?.score ?? 0;
+  const seen = new Set<number>();
+  const kept: repo.RankedEntry[] = [];
+  for (const entry of ranked) {
+    if (seen.has(entry.pmid) || !Number.isFinite(entry.score)) continue;
+    // The floor is relative: scores are only comparable within one result set.
+    if (best > 0 && entry.score < best * RELEVANCE_FLOOR) break;
+    seen.add(entry.pmid);
+    kept.push(entry);
+    if (kept.length === MAX_RELEVANT) break;
+  }
+  return kept;
+}
+
+/**
+ * searching/sorting → summarizing (or no_articles_found): retrieves candidates, re-ranks them and stores the
+ * relevant ones. Candidates are not stored, so a run resumed in either status searches again; the ranked list
+ * is replaced, never appended to, in the same transaction that moves the review on.
+ * @returns whether there is something to summarise.
+ */
+async function searchAndRank(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<boolean> {
+  const { hits } = await deps.search.search(query, { limit: CANDIDATE_LIMIT });
+  const articles = await repo.findArticles(deps.db, [...new Set(hits.map((h) => h.pmid))]);
+  if (articles.length > 0) {
+    await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
+  }
+  const ranked = articles.length > 0 ? relevant(await steps.rank(query, hits, articles)) : [];
+  await deps.db.transaction().execute(async (trx) => {
+    if (ranked.length === 0) {
+      await advanceOrStop(trx, reviewId, ["searching", "sorting"], "no_articles_found", { fts_articles_total_count: 0 });
+    } else {
+      await advanceOrStop(trx, reviewId, ["sorting"], "summarizing", { fts_articles_total_count: ranked.length });
+    }
+    // The status update above locks the review row, so a concurrent delete cannot slip in between.
+    await repo.replaceRankedArticles(trx, reviewId, ranked);
+  });
+  return ranked.length > 0;
+}
+
+/**
+ * summarizing → complete: summarises the best stored articles and numbers the cited ones. Works from the
+ * stored ranked list, so a run resumed after a crash in this status redoes only this step.
+ */
+async function summarizeStep(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<void> {
+  const sources = await repo.topRankedArticles(deps.db, reviewId, SUMMARY_SOURCES);
+  const { summary, citedPmids } = await steps.summarize(query, sources);
+  const supplied = new Set(sources.map((a) => a.pmid));
+  const unknown = citedPmids.filter((p) => !supplied.has(p));
+  // Every [n] must point to an article the summary was written from; anything else is a bug, not a citation.
+  if (unknown.length > 0) throw new Error(`summary cites articles that were not supplied: ${unknown.join(", ")}`);
+  if (new Set(citedPmids).size !== citedPmids.length) throw new Error("summary cites the same article under two numbers");
+  await deps.db.transaction().execute(async (trx) => {
+    await advanceOrStop(trx, reviewId, ["summarizing"], "complete", { summary });
+    await repo.setCitations(trx, reviewId, citedPmids);
+  });
+}
+
+/** Records a failed review (only if it is still in progress) and logs why. */
+async function markFailed(deps: AppDeps, reviewId: string, err: unknown): Promise<void> {
+  const message = err instanceof Error ? err.message : String(err);
+  const recorded = await repo.advanceReview(deps.db, reviewId, PIPELINE_STATUSES, "error", { error_message: message.slice(0, 2000) });
+  if (recorded) console.error(`literature review ${reviewId} failed:`, err);
+}
+
+/**
+ * Runs (or resumes) the pipeline of one review from the status stored in the database, writing each
+ * transition before the next step starts. A review that is gone, not started or already finished is left
+ * alone, so running the job twice is harmless. Any failure of a step ends the review in status error with
+ * the reason stored; only a failure to record that propagates (and the job is retried).
+ */
+export async function runReview(deps: AppDeps, reviewId: string, steps: PipelineSteps = defaultSteps): Promise<void> {
+  const review = await repo.findReview(deps.db, reviewId);
+  if (!review || !(PIPELINE_STATUSES as readonly string[]).includes(review.status) || !review.user_query) return;
+  const query = review.user_query;
+  try {
+    let status = review.status;
+    if (status === "searching" || status === "sorting") status = (await searchAndRank(deps, reviewId, query, steps)) ? "summarizing" : "no_articles_found";
+    if (status === "summarizing") await summarizeStep(deps, reviewId, query, steps);
+  } catch (err) {
+    if (err instanceof ReviewGone) return;
+    // A write that failed because the review was deleted meanwhile (foreign key) is not an error either.
+    if (!(await repo.findReview(deps.db, reviewId))) return;
+    await markFailed(deps, reviewId, err);
+  }
+}
+
+/** The "review.run" job: runs the pipeline; a job given up after repeated crashes leaves the review in error. */
+export const reviewJobHandler: JobHandler = {
+  run: (payload, ctx) => runReview(ctx.deps, String(payload.reviewId)),
+  onGiveUp: (payload, reason, ctx) => markFailed(ctx.deps, String(payload.reviewId), new Error(reason)),
+};

@@ -1,0 +1,185 @@
+import { sql, type Selectable } from "kysely";
+import type { Database } from "../db/database.ts";
+import type { ArticlesTable, LiteratureReviewsTable } from "../db/types.ts";
+import type { ArticlePublic } from "./schemas.ts";
+
+// All SQL about literature reviews. Functions take a Database, which may also be an open transaction.
+
+export type ReviewRow = Selectable<LiteratureReviewsTable>;
+export type ArticleRow = Selectable<ArticlesTable>;
+
+/** One entry of a review's ranked list, as the pipeline stores it. */
+export interface RankedEntry {
+  pmid: number;
+  score: number;
+}
+
+/** Inserts a new review (status initial, no query) for the user and returns it. */
+export function insertReview(db: Database, userId: string): Promise<ReviewRow> {
+  return db.insertInto("literature_reviews").values({ user_id: userId }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** One page of the user's reviews, newest first (id breaks ties so that pages never overlap). */
+export function listUserReviews(db: Database, userId: string, skip: number, limit: number): Promise<ReviewRow[]> {
+  return db
+    .selectFrom("literature_reviews")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .offset(skip)
+    .limit(limit)
+    .execute();
+}
+
+/** Number of reviews the user has. */
+export async function countUserReviews(db: Database, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("literature_reviews")
+    .select(sql<number>`count(*)::int`.as("count"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** The review if it exists and belongs to the user. `id` must be a well-formed uuid. */
+export function findUserReview(db: Database, userId: string, id: string): Promise<ReviewRow | undefined> {
+  return db.selectFrom("literature_reviews").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+}
+
+/** The review, whoever owns it (for the pipeline). */
+export function findReview(db: Database, id: string): Promise<ReviewRow | undefined> {
+  return db.selectFrom("literature_reviews").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/**
+ * Moves the user's review from initial to searching with its query. The status condition makes concurrent
+ * starts safe: only one of them updates the row.
+ * @returns the updated review, or undefined when it is not the user's or not in status initial.
+ */
+export function startUserReview(db: Database, userId: string, id: string, userQuery: string): Promise<ReviewRow | undefined> {
+  return db
+    .updateTable("literature_reviews")
+    .set({ user_query: userQuery, status: "searching", updated_at: sql`now()` })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("status", "=", "initial")
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes the user's review (its ranked list goes with it). @returns whether a review was deleted. */
+export async function deleteUserReview(db: Database, userId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("literature_reviews").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Compare-and-set of a review's status: moves it to `to` (with `extra` columns) only if its status is one of
+ * `from`. The pipeline advances this way so that a review deleted, or finished by another run, is never
+ * written over.
+ * @returns whether the review was updated.
+ */
+export async function advanceReview(
+  db: Database,
+  id: string,
+  from: readonly string[],
+  to: string,
+  extra: { summary?: string | null; error_message?: string | null; fts_articles_total_count?: number } = {},
+): Promise<boolean> {
+  const result = await db
+    .updateTable("literature_reviews")
+    .set({ ...extra, status: to, updated_at: sql`now()` })
+    .where("id", "=", id)
+    .where("status", "in", from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Full article rows for these PMIDs (those not in the table are absent), in no particular order. */
+export function findArticles(db: Database, pmids: number[]): Promise<ArticleRow[]> {
+  if (pmids.length === 0) return Promise.resolve([]);
+  return db.selectFrom("articles").selectAll().where("pmid", "in", pmids).execute();
+}
+
+/** Replaces the review's ranked list with `entries` (rank = position + 1, citations cleared). */
+export async function replaceRankedArticles(db: Database, reviewId: string, entries: RankedEntry[]): Promise<void> {
+  await db.deleteFrom("literature_review_articles").where("review_id", "=", reviewId).execute();
+  if (entries.length === 0) return;
+  await db
+    .insertInto("literature_review_articles")
+    .values(entries.map((e, i) => ({ review_id: reviewId, rank: i + 1, pmid: e.pmid, score: e.score, citation_number: null })))
+    .execute();
+}
+
+/** The best `limit` articles of the review's ranked list, as full rows, best first. */
+export function topRankedArticles(db: Database, reviewId: string, limit: number): Promise<ArticleRow[]> {
+  return db
+    .selectFrom("literature_review_articles as r")
+    .innerJoin("articles as a", "a.pmid", "r.pmid")
+    .selectAll("a")
+    .where("r.review_id", "=", reviewId)
+    .orderBy("r.rank")
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Numbers the cited articles of the review: `citedPmids[i]` gets citation number i + 1 and every other article
+ * of the list none. One statement, so re-running it after a crash gives the same result.
+ */
+export async function setCitations(db: Database, reviewId: string, citedPmids: number[]): Promise<void> {
+  // Passed as an array literal in text, a form both drivers send unchanged.
+  const cited = `{${citedPmids.map((p) => Math.trunc(p)).join(",")}}`;
+  await db
+    .updateTable("literature_review_articles")
+    .set({ citation_number: sql<number | null>`array_position(cast(cast(${cited} as text) as integer[]), pmid)` })
+    .where("review_id", "=", reviewId)
+    .execute();
+}
+
+const articleColumns = [
+  "a.pmid",
+  "a.title",
+  "a.authors",
+  "a.abstract",
+  "a.journal",
+  sql<string | null>`a.publication_date::text`.as("publication_date"),
+  "a.doi",
+  "a.full_text_link",
+  "a.pdf_free_link",
+  "a.publication_types",
+  "a.abstract_sections",
+] as const;
+
+function toArticlePublic(row: Omit<ArticlePublic, "abstract_sections"> & { abstract_sections: unknown }): ArticlePublic {
+  const sections = typeof row.abstract_sections === "string" ? JSON.parse(row.abstract_sections) : row.abstract_sections;
+  return { ...row, abstract_sections: Array.isArray(sections) ? sections : [] };
+}
+
+/** The review's cited articles in citation order. */
+export async function citedArticles(db: Database, reviewId: string): Promise<ArticlePublic[]> {
+  const rows = await db
+    .selectFrom("literature_review_articles as r")
+    .innerJoin("articles as a", "a.pmid", "r.pmid")
+    .select(articleColumns)
+    .where("r.review_id", "=", reviewId)
+    .where("r.citation_number", "is not", null)
+    .orderBy("r.citation_number")
+    .execute();
+  return rows.map(toArticlePublic);
+}
+
+/** One page of the review's ranked list, best first. */
+export async function rankedArticlesPage(db: Database, reviewId: string, skip: number, limit: number): Promise<ArticlePublic[]> {
+  const rows = await db
+    .selectFrom("literature_review_articles as r")
+    .innerJoin("articles as a", "a.pmid", "r.pmid")
+    .select(articleColumns)
+    .where("r.review_id", "=", reviewId)
+    .orderBy("r.rank")
+    .offset(skip)
+    .limit(limit)
+    .execute();
+  return rows.map(toArticlePublic);
+}

@@ -1,0 +1,102 @@
+import type { AppDeps } from "../deps.ts";
+import type { Database } from "../db/database.ts";
+import { ApiError } from "../http/errors.ts";
+import { hasActiveReviewAccess } from "../subscriptions/service.ts";
+import * as repo from "./repository.ts";
+import type { ReviewDetails, ReviewPublic, ReviewStatusPublic } from "./schemas.ts";
+import { REVIEW_JOB_KIND } from "./pipeline.ts";
+
+// Rules of the literature review API. Access decision (recorded here because the spec only gates the page):
+// starting a review is what costs work, so only POST /start requires an active Plus, Pro or Max subscription.
+// Creating an empty review, listing, reading and deleting one's own reviews stay open to every signed-in
+// user, so that someone whose trial ended still sees, and can delete, the reviews made during it.
+
+export const SUBSCRIPTION_REQUIRED = "An active Plus, Pro, or Max subscription is required to use literature reviews.";
+export const REVIEW_NOT_FOUND = "Review not found";
+export const REVIEW_ALREADY_STARTED = "This review has already been started. Create a new review for another topic.";
+export const REVIEW_DELETED = "Review deleted successfully.";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toPublic(row: repo.ReviewRow): ReviewPublic {
+  return { id: row.id, user_query: row.user_query, status: row.status, created_at: row.created_at, updated_at: row.updated_at };
+}
+
+/**
+ * The user's review, or 404. A malformed id, an unknown id and another user's review all answer the same,
+ * so that nobody can learn which review ids exist.
+ */
+async function ownReview(db: Database, userId: string, id: string): Promise<repo.ReviewRow> {
+  const row = UUID.test(id) ? await repo.findUserReview(db, userId, id) : undefined;
+  if (!row) throw new ApiError(404, REVIEW_NOT_FOUND);
+  return row;
+}
+
+/** Creates an empty review (status initial, no query yet) for the user. */
+export async function createReview(deps: AppDeps, userId: string): Promise<ReviewPublic> {
+  return toPublic(await repo.insertReview(deps.db, userId));
+}
+
+/** One page of the user's reviews, newest first, with the user's total number of reviews. */
+export async function listReviews(deps: AppDeps, userId: string, skip: number, limit: number): Promise<{ data: ReviewPublic[]; count: number }> {
+  const [rows, count] = await Promise.all([repo.listUserReviews(deps.db, userId, skip, limit), repo.countUserReviews(deps.db, userId)]);
+  return { data: rows.map(toPublic), count };
+}
+
+/** @throws ApiError 403 unless the user has an active Plus, Pro or Max subscription (trial included). */
+export async function assertReviewAccess(deps: AppDeps, userId: string): Promise<void> {
+  if (!(await hasActiveReviewAccess(deps.db, userId))) throw new ApiError(403, SUBSCRIPTION_REQUIRED);
+}
+
+/**
+ * Starts the review on `userQuery` (already trimmed and length-checked; access checked by assertReviewAccess):
+ * sets the query and status searching and queues the pipeline job in one transaction, so that a started
+ * review always has its job and a failed start leaves the review as it was.
+ * @throws ApiError 404 when not the user's review, 409 when already started.
+ */
+export async function startReview(deps: AppDeps, userId: string, id: string, userQuery: string): Promise<ReviewPublic> {
+  await ownReview(deps.db, userId, id);
+  const started = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.startUserReview(trx, userId, id, userQuery);
+    if (row) await deps.jobs.enqueue(REVIEW_JOB_KIND, { reviewId: row.id }, { db: trx });
+    return row;
+  });
+  // The review existed a moment ago: either it was started already (or concurrently), or it was just deleted.
+  if (!started) {
+    await ownReview(deps.db, userId, id);
+    throw new ApiError(409, REVIEW_ALREADY_STARTED);
+  }
+  return toPublic(started);
+}
+
+/** The status of the user's review, for polling. @throws ApiError 404. */
+export async function reviewStatus(deps: AppDeps, userId: string, id: string): Promise<ReviewStatusPublic> {
+  const row = await ownReview(deps.db, userId, id);
+  return { id: row.id, status: row.status, user_query: row.user_query, updated_at: row.updated_at };
+}
+
+/** The review with its summary, cited articles and one page of relevant articles. @throws ApiError 404. */
+export async function reviewDetails(deps: AppDeps, userId: string, id: string, ftsSkip: number, ftsLimit: number): Promise<ReviewDetails> {
+  const row = await ownReview(deps.db, userId, id);
+  const [cited, page] = await Promise.all([repo.citedArticles(deps.db, row.id), repo.rankedArticlesPage(deps.db, row.id, ftsSkip, ftsLimit)]);
+  return {
+    id: row.id,
+    status: row.status,
+    user_query: row.user_query,
+    summary: row.summary,
+    articles_refs: cited,
+    fts_articles_refs: page,
+    fts_articles_total_count: row.fts_articles_total_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * Deletes the user's review and its article lists. A pipeline still working on it notices and stops quietly.
+ * @throws ApiError 404.
+ */
+export async function deleteReview(deps: AppDeps, userId: string, id: string): Promise<void> {
+  const deleted = UUID.test(id) && (await repo.deleteUserReview(deps.db, userId, id));
+  if (!deleted) throw new ApiError(404, REVIEW_NOT_FOUND);
+}

@@ -1,0 +1,94 @@
+import type { Database } from "../db/database.ts";
+import { expireTrialIfDue, findSubscriptionByUserId, insertSubscription, type SubscriptionRow } from "./repository.ts";
+
+/** Plans that open the literature review and weekly suggestions (spec §1, §6). */
+export const PAID_PLANS = ["plus", "pro", "max"] as const;
+
+/** Length of the free Plus trial every new account starts with (spec §9: one week). */
+export const TRIAL_DAYS = 7;
+
+/** The subscription as GET /subscriptions/me returns it (spec §3). All fields but `exists` are null when there is none. */
+export interface SubscriptionRead {
+  exists: boolean;
+  status: string | null;
+  subscription_type: string | null;
+  billing_interval: string | null;
+  is_trial: boolean | null;
+  trial_ends_at: Date | null;
+  current_period_end: Date | null;
+  cancel_at_period_end: boolean | null;
+}
+
+const NO_SUBSCRIPTION: SubscriptionRead = {
+  exists: false,
+  status: null,
+  subscription_type: null,
+  billing_interval: null,
+  is_trial: null,
+  trial_ends_at: null,
+  current_period_end: null,
+  cancel_at_period_end: null,
+};
+
+function toRead(row: SubscriptionRow): SubscriptionRead {
+  return {
+    exists: true,
+    status: row.status,
+    subscription_type: row.subscription_type,
+    billing_interval: row.billing_interval,
+    is_trial: row.is_trial,
+    trial_ends_at: row.trial_ends_at,
+    current_period_end: row.current_period_end,
+    cancel_at_period_end: row.cancel_at_period_end,
+  };
+}
+
+/** True when the row is an active trial whose end has passed (it should read as trial_expired). */
+function isLapsedTrial(row: SubscriptionRow, now: Date): boolean {
+  return row.status === "active" && row.is_trial && row.trial_ends_at !== null && new Date(row.trial_ends_at) <= now;
+}
+
+/**
+ * Starts the one-week Plus trial of a new account (status active, annual, is_trial, period ending with the trial).
+ * Call it inside the transaction that creates the user so that no account exists without its trial.
+ */
+export async function startTrial(db: Database, userId: string, now: Date = new Date()): Promise<SubscriptionRead> {
+  const trialEndsAt = new Date(now.getTime() + TRIAL_DAYS * 24 * 60 * 60 * 1000);
+  const row = await insertSubscription(db, {
+    user_id: userId,
+    status: "active",
+    subscription_type: "plus",
+    billing_interval: "annual",
+    is_trial: true,
+    trial_ends_at: trialEndsAt,
+    current_period_end: trialEndsAt,
+  });
+  return toRead(row);
+}
+
+/**
+ * The user's subscription for display. An active trial whose end has passed is returned as "trial_expired",
+ * and that status is written back so that every other reader (access checks, the billing webhook) sees it too.
+ */
+export async function readSubscription(db: Database, userId: string, now: Date = new Date()): Promise<SubscriptionRead> {
+  const row = await findSubscriptionByUserId(db, userId);
+  if (!row) return NO_SUBSCRIPTION;
+  if (isLapsedTrial(row, now)) {
+    const updated = await expireTrialIfDue(db, userId, now);
+    // Someone else may have changed the row meanwhile (e.g. the trial was converted): re-read it then.
+    return toRead(updated ?? (await findSubscriptionByUserId(db, userId)) ?? row);
+  }
+  return toRead(row);
+}
+
+/**
+ * Whether the user may use the literature review and weekly suggestions: their subscription is active,
+ * of type plus, pro or max, and either not a trial or a trial that has not ended yet.
+ * Read-only (it does not persist trial expiry), so it is cheap enough to call on every guarded request.
+ */
+export async function hasActiveReviewAccess(db: Database, userId: string, now: Date = new Date()): Promise<boolean> {
+  const row = await findSubscriptionByUserId(db, userId);
+  if (!row || row.status !== "active") return false;
+  if (!(PAID_PLANS as readonly string[]).includes(row.subscription_type)) return false;
+  return !isLapsedTrial(row, now);
+}

@@ -1,0 +1,146 @@
+import { z } from "zod";
+
+// Request and response shapes of the users API. Create, update and public shapes are separate (as in the
+// FastAPI full-stack template) so that a password or its hash can never leak into a response.
+// Messages are the ones the client shows (spec §5); unknown fields are dropped, not rejected.
+
+/** Builds a zod error callback: "<label> is required" for a missing value, `invalid` for a value of the wrong type. */
+function requiredOr(label: string, invalid: string) {
+  return (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? `${label} is required` : invalid);
+}
+
+/** An e-mail address: trimmed, lower-cased (addresses are unique case-insensitively), at most 255 characters. */
+export function emailField(label = "Email") {
+  return z
+    .string({ error: requiredOr(label, "Invalid email address") })
+    .trim()
+    .toLowerCase()
+    .min(1, `${label} is required`)
+    .max(255, "Email must be at most 255 characters")
+    .pipe(z.email({ error: "Invalid email address" }));
+}
+
+/** A new password: 8 to 128 characters (the upper bound only keeps hashing cost bounded). */
+export function passwordField(label = "Password") {
+  return z
+    .string({ error: requiredOr(label, `${label} must be text`) })
+    .min(8, `${label} must be at least 8 characters`)
+    .max(128, `${label} must be at most 128 characters`);
+}
+
+/** An optional institutional address: null, or "" (sent by an emptied form field, read as null), or an address. */
+const institutionEmailField = z
+  .union([z.literal("").transform(() => null), z.null(), emailField("Institutional email")])
+  .optional();
+
+/** Main interests: one comma-joined string of up to five interests (spec §3), at most 2000 characters (spec §5). */
+const descriptionField = z
+  .string({ error: "Description must be text" })
+  .max(2000, "Total length of interests cannot exceed 2000 characters.")
+  .nullable()
+  .optional();
+
+/** POST /users/signup. */
+export const userSignupSchema = z.object({
+  email: emailField(),
+  full_name: z
+    .string({ error: requiredOr("Full Name", "Full Name must be text") })
+    .trim()
+    .min(1, "Full Name is required")
+    .min(3, "Full Name must be at least 3 characters")
+    .max(255, "Full Name must be at most 255 characters"),
+  password: passwordField(),
+});
+export type UserSignup = z.infer<typeof userSignupSchema>;
+
+/** POST /users/ (superusers): any account, optionally active/superuser. */
+export const userCreateSchema = z.object({
+  email: emailField(),
+  password: passwordField(),
+  full_name: z.string().trim().max(255, "Full Name must be at most 255 characters").nullable().optional(),
+  institution_email: institutionEmailField,
+  description: descriptionField,
+  is_active: z.boolean().default(true),
+  is_superuser: z.boolean().default(false),
+});
+export type UserCreate = z.infer<typeof userCreateSchema>;
+
+/** PATCH /users/{user_id} (superusers): every field optional; a new password is hashed and ends the user's sessions. */
+export const userUpdateSchema = z.object({
+  email: emailField().optional(),
+  password: passwordField().optional(),
+  full_name: z.string().trim().max(255, "Full Name must be at most 255 characters").nullable().optional(),
+  institution_email: institutionEmailField,
+  description: descriptionField,
+  is_active: z.boolean().optional(),
+  is_superuser: z.boolean().optional(),
+});
+export type UserUpdate = z.infer<typeof userUpdateSchema>;
+
+/** PATCH /users/me: the profile fields a user may change (spec §5 "Profile"). */
+export const userUpdateMeSchema = z.object({
+  full_name: z.string({ error: "Full name must be text" }).trim().max(30, "Full name must be at most 30 characters").nullable().optional(),
+  email: emailField().optional(),
+  institution_email: institutionEmailField,
+  description: descriptionField,
+});
+export type UserUpdateMe = z.infer<typeof userUpdateMeSchema>;
+
+/** PATCH /users/me/password. */
+export const updatePasswordSchema = z
+  .object({
+    current_password: z.string({ error: requiredOr("Current password", "Current password must be text") }).min(1, "Current password is required"),
+    new_password: passwordField(),
+    confirm_password: z
+      .string({ error: (i) => (i.input === undefined || i.input === null ? "Password confirmation is required" : "Password confirmation must be text") })
+      .min(1, "Password confirmation is required"),
+  })
+  .refine((v) => v.new_password === v.confirm_password, { message: "The passwords do not match", path: ["confirm_password"] });
+export type UpdatePassword = z.infer<typeof updatePasswordSchema>;
+
+/** `{user_id}` path parameter. */
+export const userIdParamSchema = z.object({ user_id: z.uuid({ error: "Invalid user id" }) });
+
+/** `skip`/`limit` query of list endpoints (FastAPI template defaults: 0 and 100). */
+export const paginationSchema = z.object({
+  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).default(0),
+  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(1000).default(100),
+});
+
+/** GET /users/search/: `q` matched against name and address; the client asks for 5 at a time. */
+export const userSearchSchema = z.object({
+  q: z.string().default(""),
+  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).default(0),
+  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(50).default(10),
+});
+
+/** A user as every response shows it (spec §3): never the password or its hash. */
+export interface UserPublic {
+  id: string;
+  email: string;
+  full_name: string | null;
+  institution_email: string | null;
+  description: string | null;
+  is_active: boolean;
+  is_superuser: boolean;
+}
+
+/** What user search returns to any signed-in user: just enough to pick a share recipient. */
+export interface UserSearchResult {
+  id: string;
+  full_name: string | null;
+  email: string;
+}
+
+/** Copies the public fields of a user row (or CurrentUser), dropping everything else. */
+export function toUserPublic(u: UserPublic): UserPublic {
+  return {
+    id: u.id,
+    email: u.email,
+    full_name: u.full_name,
+    institution_email: u.institution_email,
+    description: u.description,
+    is_active: u.is_active,
+    is_superuser: u.is_superuser,
+  };
+}
