@@ -72,6 +72,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       doc_length integer NOT NULL,
       publication_year integer
     )`.execute(db);
+  // Keep vectors in the row (compressed if need be) rather than in the TOAST table: scoring reads the
+  // document of each of a few thousand candidates, and an out-of-line value costs a TOAST index lookup.
+  await sql`ALTER TABLE article_search ALTER COLUMN document SET STORAGE MAIN`.execute(db);
   await sql`CREATE INDEX article_search_document_idx ON article_search USING gin (document)`.execute(db);
   await sql`CREATE INDEX article_search_title_idx ON article_search USING gin (title_document)`.execute(db);
   // Document frequency per lexeme, kept up to date by the adapter, for idf. Two reserved keys that no

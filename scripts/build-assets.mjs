@@ -112,7 +112,8 @@ async function buildStylesheet(vanillaCss) {
 /** Island name → module path (relative to ROOT) as declared in islands/registry.ts. */
 function readRegistry() {
   const file = join(ROOT, "islands", "registry.ts");
-  const src = readFileSync(file, "utf8");
+  // Comments are dropped first so that examples in them are not taken for islands.
+  const src = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
   const map = {};
   for (const m of src.matchAll(/(\w+)\s*:\s*\(\)\s*=>\s*import\(\s*["']([^"']+)["']\s*\)/g)) {
     map[m[1]] = relative(ROOT, resolve(dirname(file), m[2])).split(sep).join("/");

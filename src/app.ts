@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { onError, apiNotFound } from "./http/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { loginRoutes } from "./auth/routes.ts";
+import { passwordRecoveryRoutes } from "./auth/recovery-routes.ts";
 import { usersRoutes } from "./users/routes.ts";
 import { subscriptionsRoutes } from "./subscriptions/routes.ts";
 import { reviewsRoutes } from "./reviews/routes.ts";
@@ -14,6 +15,7 @@ import { pagesRoutes } from "./pages/routes.tsx";
 export function createApp(deps: AppDeps) {
   const api = new Hono();
   api.route("/login", loginRoutes(deps));
+  api.route("/", passwordRecoveryRoutes(deps));
   api.route("/users", usersRoutes(deps));
   api.route("/subscriptions", subscriptionsRoutes(deps));
   api.route("/literature_review", reviewsRoutes(deps));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isInProgress, isTerminal, shouldPoll, showsSpinner, statusLabel } from "./status.ts";
+import { isInProgress, isTerminal, showsSpinner, statusLabel } from "./status.ts";
 
 describe("statusLabel", () => {
   test("shows the spec's label for every known status", () => {
@@ -40,14 +40,5 @@ describe("status groups", () => {
       false,
       false,
     ]);
-  });
-
-  test("a review is polled while the server works on it, not while it waits for a topic or has ended", () => {
-    expect(shouldPoll("initial")).toBe(false);
-    expect(shouldPoll("searching")).toBe(true);
-    expect(shouldPoll("sorting")).toBe(true);
-    expect(shouldPoll("summarizing")).toBe(true);
-    expect(shouldPoll("complete")).toBe(false);
-    expect(shouldPoll("error")).toBe(false);
   });
 });

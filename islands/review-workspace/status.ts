@@ -48,13 +48,5 @@ export function showsSpinner(status: string | null | undefined): boolean {
   return !!status && SPINNER.has(status);
 }
 
-/**
- * Whether the details of a review should be polled: only while the server is working on it. A review in
- * `initial` is waiting for the user's topic, so nothing would change by asking again.
- */
-export function shouldPoll(status: string | null | undefined): boolean {
-  return isInProgress(status) && status !== "initial";
-}
-
 /** How often an in-progress review is polled (spec §9). */
 export const POLL_INTERVAL_MS = 5000;

@@ -123,3 +123,45 @@ export interface DB {
   literature_review_articles: LiteratureReviewArticlesTable;
   jobs: JobsTable;
 }
+
+// Accounts (migrations/2026_11_21_0002_accounts.ts). Declared as a second `DB` block, which TypeScript merges
+// with the one above, so that this part is appended without editing shared lines.
+
+/** A timestamp column that the database fills in on insert. */
+type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface EmailOutboxTable {
+  id: Generated<string>;
+  to: string;
+  subject: string;
+  /** Kept only while the message was not delivered (stored without SMTP, or failed). */
+  html: string | null;
+  text: string | null;
+  /** "stored" (no SMTP configured), "sent" or "failed". */
+  status: string;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+export interface PasswordResetTokensTable {
+  /** SHA-256 (hex) of the token sent by e-mail; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface RateLimitsTable {
+  /** "<limit name>:<subject>", e.g. "login-ip:203.0.113.7". */
+  key: string;
+  hits: number;
+  window_started_at: Date;
+}
+
+export interface DB {
+  email_outbox: EmailOutboxTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  rate_limits: RateLimitsTable;
+}

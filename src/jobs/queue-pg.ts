@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
-import type { EnqueueOptions, JobQueue } from "./queue.ts";
+import { DEFAULT_MAX_ATTEMPTS, type EnqueueOptions, type JobQueue } from "./queue.ts";
 
 /**
  * The JobQueue over the `jobs` table (see docs/decisions/0003-job-queue.md). Works the same on PGlite and
@@ -14,20 +14,19 @@ export class PgJobQueue implements JobQueue {
   /** Inserts a queued job and returns its id (a decimal string, the table's bigserial). */
   async enqueue(kind: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<string> {
     const executor = opts.db ?? this.db;
-    const row = await executor
-      .insertInto("jobs")
-      .values({
-        kind,
-        // Cast through text: postgres.js would otherwise JSON-encode the already encoded string a second time.
-        payload: sql`cast(${JSON.stringify(payload)} as text)::jsonb` as unknown as string,
-        ...(opts.runAt ? { run_at: opts.runAt } : {}),
-        ...(opts.maxAttempts !== undefined ? { max_attempts: opts.maxAttempts } : {}),
-      })
-      .returning(sql<string>`id::text`.as("id"))
-      .executeTakeFirstOrThrow();
+    // The payload goes in as text and is cast in SQL: postgres.js would JSON-encode an encoded string again.
+    const { rows } = await sql<{ id: string }>`
+      INSERT INTO jobs (kind, payload, run_at, max_attempts)
+      VALUES (
+        ${kind},
+        cast(${JSON.stringify(payload)} as text)::jsonb,
+        coalesce(cast(${opts.runAt ?? null} as timestamptz), now()),
+        coalesce(cast(${opts.maxAttempts ?? null} as integer), ${DEFAULT_MAX_ATTEMPTS})
+      )
+      RETURNING id::text AS id`.execute(executor);
     // A listener may run before the caller's transaction commits; the worker then finds the job at its next poll.
     for (const listener of this.listeners) listener();
-    return row.id;
+    return rows[0]!.id;
   }
 
   /** See JobQueue.onEnqueued. */

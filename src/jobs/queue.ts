@@ -1,10 +1,13 @@
 import type { Database } from "../db/database.ts";
 
+/** Tries a job gets unless its enqueue says otherwise. */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
 /** Options of one enqueue call. */
 export interface EnqueueOptions {
   /** Earliest time the job may run (default: now). */
   runAt?: Date;
-  /** How many times the job is tried before it is marked failed (default 3). */
+  /** How many times the job is tried before it is marked failed (default DEFAULT_MAX_ATTEMPTS). */
   maxAttempts?: number;
   /**
    * Executor to insert with, typically the caller's open transaction, so that the job is committed (or

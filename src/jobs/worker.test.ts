@@ -120,7 +120,7 @@ for (const backend of BACKENDS) {
         expect(row.attempts).toBe(1);
         expect(row.last_error).toContain("boom 1");
         // The retry waits for its backoff: running the queue again does nothing yet.
-        expect(new Date(row.run_at).getTime()).toBeGreaterThan(Date.now());
+        expect((row.run_at as unknown as Date).getTime()).toBeGreaterThan(Date.now());
         expect(await runJobsUntilIdle(deps, handlers)).toBe(0);
 
         await handle.db.updateTable("jobs").set({ run_at: sql`now()` }).where("id", "=", id).execute();
@@ -211,6 +211,48 @@ for (const backend of BACKENDS) {
       release.resolve();
       await stopping;
       expect((await jobRow(id)).status).toBe("done");
+    });
+
+    test("a running worker takes over jobs whose worker stopped renewing their lock, and keeps its own", async () => {
+      const warn = spyOn(console, "warn").mockImplementation(() => {});
+      const ownStarted = deferred();
+      const release = deferred();
+      const orphanRan = deferred();
+      const worker = startWorker(
+        deps,
+        {
+          "test.lease": async (payload) => {
+            if (payload.which === "orphan") return orphanRan.resolve();
+            ownStarted.resolve();
+            await release.promise;
+          },
+        },
+        { concurrency: 2, pollIntervalMs: 20, leaseMs: 300, workerId: "w-lease", recoverAllRunning: false },
+      );
+      try {
+        const own = await queue.enqueue("test.lease", { which: "own" });
+        await ownStarted.promise;
+        const orphan = await queue.enqueue("test.lease", { which: "orphan" }, { runAt: new Date(Date.now() + 3_600_000) });
+        await handle.db
+          .updateTable("jobs")
+          .set({ status: "running", locked_by: "dead-worker", locked_at: sql`now() - interval '1 hour'`, attempts: 1 })
+          .where("id", "=", orphan)
+          .execute();
+
+        await orphanRan.promise;
+        const ownRow = await jobRow(own);
+        expect(ownRow.status).toBe("running");
+        expect(ownRow.locked_by).toBe("w-lease");
+        expect(ownRow.attempts).toBe(1);
+        release.resolve();
+        await worker.stop();
+        expect((await jobRow(orphan)).status).toBe("done");
+        expect((await jobRow(own)).status).toBe("done");
+      } finally {
+        release.resolve();
+        await worker.stop();
+        warn.mockRestore();
+      }
     });
 
     test("a worker started after a crash finishes the job the dead worker left running", async () => {

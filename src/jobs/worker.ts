@@ -119,7 +119,7 @@ export async function claimJob(db: Database, workerId: string, kinds: string[]):
         .selectFrom("jobs")
         .select("id")
         .where("status", "=", "queued")
-        .where("run_at", "<=", sql<Date>`now()`)
+        .where(sql<boolean>`run_at <= now()`)
         .where("kind", "in", kinds)
         .orderBy("run_at")
         .orderBy("id")
@@ -143,7 +143,7 @@ export async function recoverStaleJobs(db: Database, opts: { leaseMs: number; al
     db
       .updateTable("jobs")
       .where("status", "=", "running")
-      .$if(!opts.all, (qb) => qb.where("locked_at", "<", sql<Date>`now() - make_interval(secs => ${opts.leaseMs / 1000})`));
+      .$if(!opts.all, (qb) => qb.where(sql<boolean>`locked_at < now() - make_interval(secs => ${opts.leaseMs / 1000})`));
   const reason = "abandoned: the worker running it stopped before finishing";
   const failed = await stale()
     .where(sql<boolean>`attempts >= max_attempts`)
@@ -225,12 +225,19 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
 
   let stopping = false;
   const sleepers = new Set<() => void>();
+  // A wake-up that arrives while every loop is busy is remembered, so the next idle loop looks again at once.
+  let wakePending = false;
   const wake = () => {
+    if (sleepers.size === 0) wakePending = true;
     for (const resolve of sleepers) resolve();
     sleepers.clear();
   };
   const sleep = () =>
     new Promise<void>((resolve) => {
+      if (wakePending || stopping) {
+        wakePending = false;
+        return resolve();
+      }
       const timer = setTimeout(() => {
         sleepers.delete(done);
         resolve();
@@ -248,8 +255,9 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
   });
 
   // Renew this worker's locks so live jobs never look abandoned, and hand back others' abandoned ones.
+  let maintaining: Promise<void> = Promise.resolve();
   const maintenance = setInterval(() => {
-    void (async () => {
+    maintaining = (async () => {
       await deps.db
         .updateTable("jobs")
         .set({ locked_at: sql`now()` })
@@ -260,7 +268,7 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
       await deps.db
         .deleteFrom("jobs")
         .where("status", "=", "done")
-        .where("updated_at", "<", sql<Date>`now() - make_interval(days => ${DONE_RETENTION_DAYS})`)
+        .where(sql<boolean>`updated_at < now() - make_interval(days => ${DONE_RETENTION_DAYS})`)
         .execute();
     })().catch((err) => console.error("job worker: maintenance failed:", err));
   }, Math.max(10, Math.floor(leaseMs / 3)));
@@ -289,7 +297,7 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
       unsubscribe?.();
       clearInterval(maintenance);
       wake();
-      await Promise.all(loops);
+      await Promise.all([...loops, maintaining]);
     },
   };
 }

@@ -1,7 +1,122 @@
-import { Hono } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { ComponentType, ReactNode } from "react";
 import type { AppDeps } from "../deps.ts";
+import { resolveUser, type CurrentUser } from "../auth/middleware.ts";
+import { hasActiveReviewAccess } from "../subscriptions/service.ts";
+import type { IslandName } from "../../islands/registry.ts";
+import { renderPage } from "./render.tsx";
+import { serveAsset } from "./assets.ts";
+import { APP_LAYOUT_ISLANDS, AppLayout } from "./layouts.tsx";
+import { LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
+import { AUTH_PAGES, AuthPage } from "./auth-pages.tsx";
+import { DashboardPage, HomePage, LiteraturePage, SettingsPage, SuggestionsPage, UpgradeGate } from "./app-pages.tsx";
 
-// Placeholder: filled in by its domain's work.
-export function pagesRoutes(_deps: AppDeps) {
-  return new Hono();
+type PageEnv = { Variables: { user: CurrentUser } };
+
+/** The query string of the request, with its leading "?", or "" (redirects keep it, spec §2). */
+function queryOf(c: Context): string {
+  return new URL(c.req.url).search;
+}
+
+// The workspace is the largest module of the pages; it is loaded on the first request that needs it.
+let workspaceModule: Promise<ComponentType<Record<string, never>>> | null = null;
+function loadWorkspace(): Promise<ComponentType<Record<string, never>>> {
+  workspaceModule ??= import("../../islands/review-workspace/ReviewWorkspace.tsx").then((m) => m.ReviewWorkspace);
+  return workspaceModule;
+}
+
+/**
+ * The pages of spec §2, server-rendered and streamed, with the session decided on the server from the
+ * `access_token` cookie (or a bearer header):
+ * - `/` goes to /home when signed in, else to /landing, keeping the query string. It is also the index of the
+ *   authenticated layout (whose routes have no common prefix): for a signed-in visitor that index's rule,
+ *   "redirect to /home keeping the query string", is exactly what `/` does, so no separate path exists for it.
+ * - /login, /signup, /recover-password, /reset-password go to / when already signed in.
+ * - /home, /dashboard, /literature_management, /settings, /suggestions need a session, else go to /login.
+ * - anything else outside /api is the 404 page, with status 404.
+ * Also serves the built assets under /assets/.
+ */
+export function pagesRoutes(deps: AppDeps) {
+  const app = new Hono<PageEnv>();
+  const supportEmail = deps.config.SUPPORT_EMAIL;
+
+  app.get("/assets/:file", serveAsset);
+
+  app.get("/", async (c) => {
+    const user = await resolveUser(deps, c);
+    return c.redirect(`${user ? "/home" : "/landing"}${queryOf(c)}`, 302);
+  });
+
+  app.get("/landing", (c) => renderPage(c, { title: "Research tools for biomedical scientists", body: <LandingPage supportEmail={supportEmail} /> }));
+  for (const page of ["privacy", "legal", "cookies"] as const) {
+    app.get(`/${page}`, (c) => renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} supportEmail={supportEmail} /> }));
+  }
+
+  for (const path of Object.keys(AUTH_PAGES) as (keyof typeof AUTH_PAGES)[]) {
+    const page = AUTH_PAGES[path];
+    app.get(path, async (c) => {
+      if (await resolveUser(deps, c)) return c.redirect("/", 302);
+      return renderPage(c, { title: page.title, islands: [page.island], body: <AuthPage path={path} supportEmail={supportEmail} /> });
+    });
+    // The forms post through their island; a native submission (no script) just comes back to the form.
+    app.post(path, (c) => c.redirect(`${path}${queryOf(c)}`, 303));
+  }
+
+  const requireSession: MiddlewareHandler<PageEnv> = async (c, next) => {
+    const user = await resolveUser(deps, c);
+    if (!user) return c.redirect("/login", 302);
+    c.set("user", user);
+    await next();
+  };
+
+  /** Renders a page of the authenticated layout; `islands` are the page's own, the layout's are added. */
+  const appPage = (c: Context<PageEnv>, title: string, body: ReactNode, islands: IslandName[] = []) =>
+    renderPage(c, {
+      title,
+      islands: [...APP_LAYOUT_ISLANDS, ...islands],
+      body: (
+        <AppLayout user={c.get("user")} supportEmail={supportEmail}>
+          {body}
+        </AppLayout>
+      ),
+    });
+
+  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"]) app.use(path, requireSession);
+
+  app.get("/home", (c) => appPage(c, "Home", <HomePage user={c.get("user")} />));
+  app.get("/dashboard", (c) => appPage(c, "My Dashboard", <DashboardPage />));
+  app.get("/settings", (c) => appPage(c, "User Settings", <SettingsPage user={c.get("user")} />));
+
+  app.get("/suggestions", async (c) => {
+    // Same rule as reviews: an active Plus, Pro or Max subscription (spec §6).
+    if (!(await hasActiveReviewAccess(deps.db, c.get("user").id))) {
+      return appPage(c, "Weekly Suggestions", <UpgradeGate feature="Weekly Suggestions" />);
+    }
+    return appPage(c, "Weekly Suggestions", <SuggestionsPage />);
+  });
+
+  app.get("/literature_management", async (c) => {
+    if (!(await hasActiveReviewAccess(deps.db, c.get("user").id))) {
+      return appPage(c, "Literature Review", <UpgradeGate feature="Literature Reviews" />);
+    }
+    const workspace = await loadWorkspace();
+    return appPage(c, "Literature Review", <LiteraturePage workspace={workspace} />, ["ReviewWorkspace"]);
+  });
+
+  app.all("*", async (c) => {
+    // Unknown API paths stay JSON, in the API's error shape.
+    if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return c.json({ detail: "Not Found" }, 404);
+    return renderPage(c, { title: "Page not found", status: 404, body: <NotFoundPage /> });
+  });
+
+  app.onError((err, c) => {
+    const requestId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    console.error(`[${requestId}] page ${c.req.method} ${c.req.path} failed:`, err);
+    return c.html(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error | LitReview</title></head><body><h1>Something went wrong!</h1><p>An unexpected error occurred. Please try again.</p><p><a href="/">Go Back</a></p></body></html>`,
+      500,
+    );
+  });
+
+  return app;
 }

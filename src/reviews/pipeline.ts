@@ -4,7 +4,7 @@ import type { JobHandler } from "../jobs/worker.ts";
 import * as repo from "./repository.ts";
 import { PIPELINE_STATUSES } from "./schemas.ts";
 import { rerank } from "../../search/ranking.ts";
-import { summarize } from "./summarizer.ts";
+import { extractiveSummarizer, type Summarizer } from "./summarizer.ts";
 
 /** Job kind of the review pipeline; its payload is `{reviewId}`. */
 export const REVIEW_JOB_KIND = "review.run";
@@ -16,19 +16,20 @@ export const MAX_RELEVANT = 100;
 /** Articles below this fraction of the best final score are not relevant enough to list. */
 export const RELEVANCE_FLOOR = 0.15;
 /** Best-ranked articles the summary is written from. */
-export const SUMMARY_SOURCES = 25;
+export const SUMMARY_SOURCES = 30;
 
 /** What the pipeline does between its stored states; replaceable in tests. */
 export interface PipelineSteps {
   /** Orders the candidates best first with their final scores (duplicates removed). */
   rank(query: string, hits: SearchHit[], articles: repo.ArticleRow[]): Promise<repo.RankedEntry[]> | repo.RankedEntry[];
   /** Writes the summary from the sources (best first); citedPmids[n - 1] is the article cited as [n]. */
-  summarize(query: string, sources: repo.ArticleRow[]): Promise<{ summary: string | null; citedPmids: number[] }>;
+  summarizer: Summarizer;
 }
 
+/** The product's steps: search/ranking.ts re-ranking and the extractive summarizer. */
 export const defaultSteps: PipelineSteps = {
   rank: (query, hits, articles) => rerank(query, hits, articles).map((r) => ({ pmid: r.pmid, score: r.score })),
-  summarize: (query, sources) => summarize(query, sources),
+  summarizer: extractiveSummarizer,
 };
 
 /** Thrown when a status write finds the review gone or moved on: the run stops without an error. */
@@ -85,7 +86,7 @@ async function searchAndRank(deps: AppDeps, reviewId: string, query: string, ste
  */
 async function summarizeStep(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<void> {
   const sources = await repo.topRankedArticles(deps.db, reviewId, SUMMARY_SOURCES);
-  const { summary, citedPmids } = await steps.summarize(query, sources);
+  const { summary, citedPmids } = await steps.summarizer.summarize(query, sources);
   const supplied = new Set(sources.map((a) => a.pmid));
   const unknown = citedPmids.filter((p) => !supplied.has(p));
   // Every [n] must point to an article the summary was written from; anything else is a bug, not a citation.

@@ -5,7 +5,11 @@ import type { ArticlePublic } from "./schemas.ts";
 
 // All SQL about literature reviews. Functions take a Database, which may also be an open transaction.
 
-export type ReviewRow = Selectable<LiteratureReviewsTable>;
+/**
+ * A review row. Timestamps are spelled out as Date because db/types.ts wraps them in Generated<…>, which makes
+ * Kysely type their selected value as the column-type marker instead of Date; queries `$castTo` this type.
+ */
+export type ReviewRow = Omit<Selectable<LiteratureReviewsTable>, "created_at" | "updated_at"> & { created_at: Date; updated_at: Date };
 export type ArticleRow = Selectable<ArticlesTable>;
 
 /** One entry of a review's ranked list, as the pipeline stores it. */
@@ -16,7 +20,7 @@ export interface RankedEntry {
 
 /** Inserts a new review (status initial, no query) for the user and returns it. */
 export function insertReview(db: Database, userId: string): Promise<ReviewRow> {
-  return db.insertInto("literature_reviews").values({ user_id: userId }).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto("literature_reviews").values({ user_id: userId }).returningAll().$castTo<ReviewRow>().executeTakeFirstOrThrow();
 }
 
 /** One page of the user's reviews, newest first (id breaks ties so that pages never overlap). */
@@ -24,6 +28,7 @@ export function listUserReviews(db: Database, userId: string, skip: number, limi
   return db
     .selectFrom("literature_reviews")
     .selectAll()
+    .$castTo<ReviewRow>()
     .where("user_id", "=", userId)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -44,12 +49,12 @@ export async function countUserReviews(db: Database, userId: string): Promise<nu
 
 /** The review if it exists and belongs to the user. `id` must be a well-formed uuid. */
 export function findUserReview(db: Database, userId: string, id: string): Promise<ReviewRow | undefined> {
-  return db.selectFrom("literature_reviews").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return db.selectFrom("literature_reviews").selectAll().$castTo<ReviewRow>().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
 }
 
 /** The review, whoever owns it (for the pipeline). */
 export function findReview(db: Database, id: string): Promise<ReviewRow | undefined> {
-  return db.selectFrom("literature_reviews").selectAll().where("id", "=", id).executeTakeFirst();
+  return db.selectFrom("literature_reviews").selectAll().$castTo<ReviewRow>().where("id", "=", id).executeTakeFirst();
 }
 
 /**
@@ -65,6 +70,7 @@ export function startUserReview(db: Database, userId: string, id: string, userQu
     .where("user_id", "=", userId)
     .where("status", "=", "initial")
     .returningAll()
+    .$castTo<ReviewRow>()
     .executeTakeFirst();
 }
 

@@ -5,9 +5,6 @@ import { paginationSchema } from "../users/schemas.ts";
 /** Longest review topic accepted (a topic or a few keywords, not a document). */
 export const MAX_QUERY_LENGTH = 500;
 
-/** Review statuses (spec §4). */
-export type ReviewStatus = "initial" | "searching" | "sorting" | "summarizing" | "complete" | "canceled" | "error" | "no_articles_found";
-
 /** Statuses in which the pipeline still has work to do. */
 export const PIPELINE_STATUSES = ["searching", "sorting", "summarizing"] as const;
 

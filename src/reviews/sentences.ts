@@ -12,7 +12,7 @@
 
 /** Collapses every run of whitespace (including newlines and NBSP) to one space and trims. */
 export function normalizeWhitespace(text: string): string {
-  return text.replace(/\s+/gu, " ").trim();
+  return text.replace(/\s+/g, " ").trim();
 }
 
 // Created once: constructing a segmenter loads ICU break rules and costs far
@@ -142,7 +142,7 @@ function shouldMerge(current: string, next: string): boolean {
 
   // A parenthesis opened in this segment and closed in the next one means the
   // boundary fell inside it ("(i.e. In cultured cells)").
-  if (closesOpenBracket(bracketDepth(current), next)) return true;
+  if ((current.includes("(") || current.includes("[")) && closesOpenBracket(bracketDepth(current), next)) return true;
 
   // Text never starts a sentence with ")" , ";" or ","; a split before them is spurious.
   if (/^\s*[),;:\]]/u.test(next)) return true;
@@ -249,15 +249,18 @@ export interface LabelledText {
 const INLINE_LABEL = new RegExp(
   String.raw`(?:^|(?<=[.!?]\s))(ABSTRACT|BACKGROUND(?: AND (?:AIMS?|PURPOSE|OBJECTIVES?))?|INTRODUCTION|CONTEXT|OBJECTIVES?|AIMS?|PURPOSE|` +
     String.raw`(?:MATERIALS? AND |PATIENTS AND |SUBJECTS AND )?METHODS?(?: AND MATERIALS?)?|DESIGN|SETTING|PARTICIPANTS|INTERVENTIONS?|` +
-    String.raw`MAIN OUTCOME MEASURES?|RESULTS?|FINDINGS|CONCLUSIONS?(?: AND (?:RELEVANCE|IMPLICATIONS))?|INTERPRETATION|SIGNIFICANCE)\s*:\s+`,
+    String.raw`MAIN OUTCOME MEASURES?|RESULTS?|FINDINGS|CONCLUSIONS?(?: AND (?:RELEVANCE|IMPLICATIONS))?|INTERPRETATION|SIGNIFICANCE)` +
+    String.raw`(\s*:\s+|\s+(?=[\p{Lu}\p{N}]))`,
   "giu",
 );
 
 /**
  * Splits an unstructured abstract that carries its headings inline
- * ("BACKGROUND: … METHODS: … RESULTS: …") into labelled parts. Headings must
- * start the text or follow a sentence end, start with a capital and end with a
- * colon. Text without such headings comes back as one UNLABELLED part.
+ * ("BACKGROUND: … METHODS: … RESULTS: …", or "OBJECTIVE The … METHODS We …")
+ * into labelled parts. Headings must start the text or follow a sentence end,
+ * start with a capital, and either end with a colon or be written in capitals
+ * and followed by a capitalised word. Text without such headings comes back as
+ * one UNLABELLED part.
  *
  * @returns Parts in order, with whitespace normalised and headings removed;
  *   `[]` for blank text.
@@ -272,6 +275,9 @@ export function splitInlineSections(text: string): LabelledText[] {
   for (let m = INLINE_LABEL.exec(normalized); m !== null; m = INLINE_LABEL.exec(normalized)) {
     const heading = m[1] ?? "";
     if (!/^\p{Lu}/u.test(heading)) continue;
+    // Without a colon only an all-capital heading counts ("RESULTS Blood
+    // loss …"); "Results showed …" is an ordinary sentence.
+    if (!(m[2] ?? "").includes(":") && heading !== heading.toUpperCase()) continue;
     const before = normalized.slice(start, m.index).trim();
     if (before !== "") parts.push({ kind, text: before });
     kind = classifySection(heading, null);

@@ -6,10 +6,8 @@ import * as repo from "./repository.ts";
 import type { ReviewDetails, ReviewPublic, ReviewStatusPublic } from "./schemas.ts";
 import { REVIEW_JOB_KIND } from "./pipeline.ts";
 
-// Rules of the literature review API. Access decision (recorded here because the spec only gates the page):
-// starting a review is what costs work, so only POST /start requires an active Plus, Pro or Max subscription.
-// Creating an empty review, listing, reading and deleting one's own reviews stay open to every signed-in
-// user, so that someone whose trial ended still sees, and can delete, the reviews made during it.
+// Rules of the literature review API. Only starting a review requires a review subscription; creating,
+// listing, reading and deleting one's own reviews need only a signed-in user (docs/decisions/0004-review-access.md).
 
 export const SUBSCRIPTION_REQUIRED = "An active Plus, Pro, or Max subscription is required to use literature reviews.";
 export const REVIEW_NOT_FOUND = "Review not found";

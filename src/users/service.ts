@@ -16,7 +16,7 @@ export const EMAIL_TAKEN_ON_UPDATE = "User with this email already exists";
 export const USER_NOT_FOUND = "User not found";
 export const SUPERUSER_SELF_DELETE = "Super users are not allowed to delete themselves";
 
-/** 400 when another account already uses this address (case-insensitively), ignoring `exceptId`. */
+/** Throws ApiError(status, detail) when another account than `exceptId` already uses this address (case-insensitively). */
 async function assertEmailFree(db: Database, email: string, status: 400 | 409, detail: string, exceptId?: string): Promise<void> {
   const existing = await repo.findUserByEmail(db, email);
   if (existing && existing.id !== exceptId) throw new ApiError(status, detail);

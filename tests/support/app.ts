@@ -9,12 +9,14 @@ import { hashPassword } from "../../src/auth/passwords.ts";
 import { issueAccessToken } from "../../src/auth/session.ts";
 import { toUserPublic, type UserPublic } from "../../src/users/schemas.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
+import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 import { createTestDatabase } from "./database.ts";
 
 /**
  * The application wired for integration tests: a fresh migrated database (PGlite or PostgreSQL), a random
  * signing key, test configuration, the real job queue (jobs are stored; nothing runs them unless a test does),
- * and factories that create signed-in users without going through the slow password hashing each time.
+ * the PostgreSQL full-text search index over the same database, and factories that create signed-in users
+ * without going through the slow password hashing each time.
  *
  * Typical use:
  *   const t = await createTestApp(backend);
@@ -102,20 +104,9 @@ function cachedHash(password: string): Promise<string> {
 let userCounter = 0;
 
 /**
- * Stand-in search index used until the PostgreSQL adapter (search/postgres-index.ts) is available.
- * Every call fails loudly so that a test depending on search cannot pass by accident.
- */
-const unavailableSearch: SearchIndex = {
-  index: () => Promise.reject(new Error("search index not available in this test app")),
-  delete: () => Promise.reject(new Error("search index not available in this test app")),
-  search: () => Promise.reject(new Error("search index not available in this test app")),
-  similar: () => Promise.reject(new Error("search index not available in this test app")),
-};
-
-/**
  * Builds a TestApp on a fresh database of `backend`.
  * @param opts.env configuration overrides (merged over TEST_ENV), e.g. `{ SMTP_URL: "smtp://127.0.0.1:2525" }`
- * @param opts.search a search index to use instead of the default
+ * @param opts.search a search index to use instead of the default PostgresSearchIndex on the test database
  */
 export async function createTestApp(
   backend: "pglite" | "postgres",
@@ -125,7 +116,7 @@ export async function createTestApp(
   const db = handle.db;
   const secretKey = crypto.getRandomValues(new Uint8Array(32));
   const config = loadConfig({ ...TEST_ENV, ...opts.env });
-  const deps: AppDeps = { config, db, search: opts.search ?? unavailableSearch, jobs: new PgJobQueue(db), secretKey };
+  const deps: AppDeps = { config, db, search: opts.search ?? new PostgresSearchIndex(db), jobs: new PgJobQueue(db), secretKey };
   const app = createApp(deps);
 
   async function tokenFor(userId: string): Promise<string> {

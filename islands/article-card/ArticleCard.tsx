@@ -1,0 +1,72 @@
+/**
+ * The article card shared by review lists, suggestions and the dashboard (spec §2 Article card).
+ *
+ * Selectors for browser tests: `[data-testid="article-card"][data-pmid="…"]`; the title is a button that opens
+ * the detail dialog (`[data-testid="article-dialog"]`, role dialog named with the title); links are
+ * `article-link-doi`, `article-link-full_text`, `article-link-pdf`.
+ */
+import { useState, type MouseEvent, type ReactNode } from "react";
+import { formatDate } from "../lib/format.ts";
+import { abstractOf, authorsOf, journalOf, titleOf } from "./article-text.ts";
+import { ArticleDialog } from "./ArticleDialog.tsx";
+import { ArticleLinks } from "./ArticleLinks.tsx";
+import type { Article } from "./types.ts";
+import * as css from "./ArticleCard.css.ts";
+
+/** Props of {@link ArticleCard}. */
+export interface ArticleCardProps {
+  article: Article;
+  /**
+   * Controls shown at the end of the card's footer: the slot for the Like/Unlike toggle and the Share
+   * popover (spec §2), which the likes and shares work fills in. Clicks inside it never open the dialog.
+   */
+  actions?: ReactNode;
+  /** Lines of abstract shown before it is cut off; suggestion cards use 2 (spec §2). */
+  abstractLines?: 2 | 3 | 4;
+}
+
+/**
+ * One article: title, authors, clamped abstract, journal, localised publication date and its icon links.
+ * Clicking the card (or activating its title) opens a dialog with the full abstract.
+ */
+export function ArticleCard({ article, actions, abstractLines = 3 }: ArticleCardProps) {
+  const [open, setOpen] = useState(false);
+
+  const onCardClick = (e: MouseEvent<HTMLElement>) => {
+    // Links, buttons and the actions slot do their own thing; a drag that selected text is not a click either.
+    if ((e.target as Element).closest("a, button, input, [data-slot='article-actions']")) return;
+    if (window.getSelection()?.toString()) return;
+    setOpen(true);
+  };
+
+  return (
+    <>
+      <article className={css.card} data-testid="article-card" data-pmid={article.pmid} onClick={onCardClick}>
+        <h3 className={css.heading}>
+          <button type="button" className={css.titleButton} aria-haspopup="dialog" onClick={() => setOpen(true)}>
+            {titleOf(article)}
+          </button>
+        </h3>
+        <p className={css.authors} title={authorsOf(article)}>
+          {authorsOf(article)}
+        </p>
+        <p className={css.clamp[abstractLines]}>{abstractOf(article)}</p>
+        <p className={css.meta}>
+          <span className={css.journal}>{journalOf(article)}</span>
+          {/* The server and the browser may format dates in different locales. */}
+          <span suppressHydrationWarning>{formatDate(article.publication_date)}</span>
+        </p>
+        <div className={css.footer}>
+          <ArticleLinks article={article} />
+          {actions ? (
+            <div className={css.actions} data-slot="article-actions">
+              {actions}
+            </div>
+          ) : null}
+        </div>
+      </article>
+      {/* Outside the card so that clicks inside the dialog (and on its backdrop) do not reach the card. */}
+      {open ? <ArticleDialog article={article} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}

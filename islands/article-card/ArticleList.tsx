@@ -1,0 +1,43 @@
+/**
+ * A list of article cards (spec §2): a responsive grid, or 'No articles found or cited for this review.'
+ * when there is nothing to show.
+ */
+import type { ReactNode } from "react";
+import { ArticleCard } from "./ArticleCard.tsx";
+import type { Article } from "./types.ts";
+import * as css from "./ArticleCard.css.ts";
+
+/** The spec's text for an empty article list. */
+export const EMPTY_ARTICLES = "No articles found or cited for this review.";
+
+/** Props of {@link ArticleList}. */
+export interface ArticleListProps {
+  articles: readonly Article[];
+  /** Text shown when the list is empty. */
+  emptyText?: string;
+  /** Per-article controls for the card's actions slot (likes and shares). */
+  renderActions?: (article: Article) => ReactNode;
+  abstractLines?: 2 | 3 | 4;
+  testId?: string;
+}
+
+/** Article cards as a list (one card per list item), or the empty-list text. */
+export function ArticleList({ articles, emptyText = EMPTY_ARTICLES, renderActions, abstractLines, testId = "article-list" }: ArticleListProps) {
+  if (!articles.length) {
+    return (
+      <p className={css.empty} data-testid={`${testId}-empty`}>
+        {emptyText}
+      </p>
+    );
+  }
+  return (
+    <ul className={css.list} data-testid={testId}>
+      {articles.map((a, i) => (
+        // The same article can appear twice in a badly formed list; the index keeps keys unique.
+        <li key={`${a.pmid}-${i}`}>
+          <ArticleCard article={a} actions={renderActions?.(a)} abstractLines={abstractLines} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * A modal dialog on the browser's own `<dialog>` element, opened with `showModal()`. The platform gives the
+ * behaviour a dialog library would add: the page behind becomes inert (focus stays inside), Escape closes,
+ * the dialog is announced with its role and name, and it sits in the top layer above everything. This keeps
+ * the page within its JavaScript budget; see the note at the top of ReviewWorkspace.tsx.
+ */
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Icon } from "./icons.tsx";
+import * as css from "./ArticleCard.css.ts";
+
+/** Props of {@link Dialog}. Render the component only while the dialog is open. */
+export interface DialogProps {
+  /** Shown as the heading and used as the dialog's accessible name. */
+  title: ReactNode;
+  /** Called once the dialog has closed (close button, Escape or a click on the backdrop). */
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+}
+
+/**
+ * A modal dialog that opens when mounted and reports closing through `onClose`; the parent then unmounts it.
+ * Focus goes back to the element that had it before the dialog opened.
+ */
+export function Dialog({ title, onClose, children, testId = "dialog" }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      opener?.focus();
+    };
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={css.dialog}
+      aria-labelledby={titleId}
+      data-testid={testId}
+      onClose={() => {
+        // A close event can arrive after the dialog was opened again (React's development double mount);
+        // only a dialog that is really closed should tell the parent.
+        if (!ref.current?.open) onCloseRef.current();
+      }}
+      onClick={(e) => {
+        // The dialog element itself is only hit on its backdrop: its content fills it edge to edge.
+        if (e.target === ref.current) ref.current.close();
+      }}
+    >
+      <div className={css.dialogInner}>
+        <div className={css.dialogHeader}>
+          <h2 id={titleId} className={css.dialogTitle}>
+            {title}
+          </h2>
+          <button type="button" className={css.closeButton} aria-label="Close" onClick={() => ref.current?.close()}>
+            <Icon name="close" />
+          </button>
+        </div>
+        {children}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState, type FormEvent } from "react";
+import { api, errorMessage, TOKEN_KEY } from "../lib/api.ts";
+import { showError } from "../lib/toast.tsx";
+import { setFlash } from "../lib/flash.ts";
+import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
+import { loginRules, type LoginValues } from "./validation.ts";
+import * as s from "./forms.css.ts";
+
+/**
+ * The login form (spec §2 /login): username (an e-mail) and password. On success the token is kept in localStorage
+ * (the API also sets the session cookie the server pages read) and the browser goes to /, with 'Login successful!'.
+ */
+export function LoginForm() {
+  const form = useForm<LoginValues>(loginRules, { username: "", password: "" });
+  const hydrated = useHydrated();
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting || !form.validateAll()) return;
+    setSubmitting(true);
+    setServerError(null);
+    try {
+      const body = new URLSearchParams({ username: form.values.username, password: form.values.password });
+      const res = await api<{ access_token: string }>("POST", "/login/access-token", { body });
+      localStorage.setItem(TOKEN_KEY, res.access_token);
+      setFlash({ kind: "success", message: "Login successful!" });
+      window.location.assign("/");
+    } catch (err) {
+      const message = errorMessage(err);
+      setServerError(message);
+      showError(message);
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className={s.form} method="post" onSubmit={onSubmit} noValidate aria-labelledby="login-heading">
+      <h1 id="login-heading" className={s.heading}>
+        Log In
+      </h1>
+      {serverError ? <FormAlert>{serverError}</FormAlert> : null}
+      <TextField label="Email" type="email" autoComplete="username" placeholder="Email" required {...form.field("username")} />
+      <TextField label="Password" type="password" autoComplete="current-password" placeholder="Password" required {...form.field("password")} />
+      <div className={s.links}>
+        <a href="/recover-password">Forgot Password?</a>
+      </div>
+      <button type="submit" className={s.submit} disabled={!hydrated || submitting}>
+        {submitting ? "Logging in…" : "Log In"}
+      </button>
+      <p className={s.note}>
+        Don't have an account? <a href="/signup">Sign Up</a>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+import { useState, type FormEvent } from "react";
+import { api, errorMessage } from "../lib/api.ts";
+import { showError } from "../lib/toast.tsx";
+import { setFlash } from "../lib/flash.ts";
+import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
+import { resetRules, type ResetValues } from "./validation.ts";
+import * as s from "./forms.css.ts";
+
+/**
+ * Password reset (spec §2 /reset-password): the token comes from the page address (`?token=`); without one,
+ * submitting does nothing. Success goes to /login with 'Password updated successfully.'.
+ */
+export function ResetPasswordForm() {
+  const form = useForm<ResetValues>(resetRules, { new_password: "", confirm_password: "" });
+  const hydrated = useHydrated();
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting || !form.validateAll()) return;
+    const token = new URLSearchParams(window.location.search).get("token");
+    if (!token) return;
+    setSubmitting(true);
+    setServerError(null);
+    try {
+      await api("POST", "/reset-password/", { body: { new_password: form.values.new_password, token } });
+      setFlash({ kind: "success", message: "Password updated successfully." });
+      window.location.assign("/login");
+    } catch (err) {
+      const message = errorMessage(err);
+      setServerError(message);
+      showError(message);
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className={s.form} method="post" onSubmit={onSubmit} noValidate aria-labelledby="reset-heading">
+      <h1 id="reset-heading" className={s.heading}>
+        Reset Password
+      </h1>
+      <p className={s.note}>Please enter your new password and confirm it to reset your password.</p>
+      {serverError ? <FormAlert>{serverError}</FormAlert> : null}
+      <TextField label="New Password" type="password" autoComplete="new-password" placeholder="New Password" required {...form.field("new_password")} />
+      <TextField
+        label="Confirm Password"
+        type="password"
+        autoComplete="new-password"
+        placeholder="Confirm Password"
+        required
+        {...form.field("confirm_password")}
+      />
+      <button type="submit" className={s.submit} disabled={!hydrated || submitting}>
+        Reset Password
+      </button>
+    </form>
+  );
+}

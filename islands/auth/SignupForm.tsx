@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from "react";
+import { api, errorMessage } from "../lib/api.ts";
+import { showError } from "../lib/toast.tsx";
+import { setFlash } from "../lib/flash.ts";
+import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
+import { signupRules, type SignupValues } from "./validation.ts";
+import * as s from "./forms.css.ts";
+
+/**
+ * The sign-up form (spec §2 /signup). Creates the account (which starts the free Plus trial), then goes to /login
+ * with 'Sign up successful! Please log in.'.
+ */
+export function SignupForm() {
+  const form = useForm<SignupValues>(signupRules, { full_name: "", email: "", password: "", confirm_password: "" });
+  const hydrated = useHydrated();
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting || !form.validateAll()) return;
+    setSubmitting(true);
+    setServerError(null);
+    try {
+      const { full_name, email, password } = form.values;
+      await api("POST", "/users/signup", { body: { email, full_name, password } });
+      setFlash({ kind: "success", message: "Sign up successful! Please log in." });
+      window.location.assign("/login");
+    } catch (err) {
+      const message = errorMessage(err);
+      setServerError(message);
+      showError(message);
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className={s.form} method="post" onSubmit={onSubmit} noValidate aria-labelledby="signup-heading">
+      <h1 id="signup-heading" className={s.heading}>
+        Sign Up
+      </h1>
+      <p className={s.note}>Sign up and get started today!</p>
+      <p className={s.note}>Your account includes a free week trial of our Plus plan.</p>
+      {serverError ? <FormAlert>{serverError}</FormAlert> : null}
+      <TextField label="Full Name" type="text" autoComplete="name" placeholder="Full Name" minLength={3} required {...form.field("full_name")} />
+      <TextField label="Email" type="email" autoComplete="email" placeholder="Email" required {...form.field("email")} />
+      <TextField label="Password" type="password" autoComplete="new-password" placeholder="Password" required {...form.field("password")} />
+      <TextField
+        label="Confirm Password"
+        type="password"
+        autoComplete="new-password"
+        placeholder="Repeat Password"
+        required
+        {...form.field("confirm_password")}
+      />
+      <button type="submit" className={s.submit} disabled={!hydrated || submitting}>
+        {submitting ? "Signing up…" : "Sign Up"}
+      </button>
+      <p className={s.note}>
+        Already have an account? <a href="/login">Log In</a>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * Form rules and messages of spec §5, shared by the sign-up, login and password forms. Pure, so they are tested
+ * without a browser.
+ */
+
+/** The standard address pattern the original forms used. */
+export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
+
+/** Minimum password length (spec §9). */
+export const PASSWORD_MIN = 8;
+
+/** One rule: `valid` gets the field's value and all the form's values. */
+export interface Rule<V extends Record<string, string>> {
+  valid: (value: string, values: V) => boolean;
+  message: string;
+}
+
+export type Rules<V extends Record<string, string>> = { [K in keyof V]?: { required?: string; rules?: Rule<V>[] } };
+
+/**
+ * Messages for one field: only the required message when it is empty, otherwise every rule it breaks
+ * (spec §5: forms show all criteria).
+ */
+export function fieldErrors<V extends Record<string, string>>(rules: Rules<V>, name: keyof V, values: V): string[] {
+  const spec = rules[name];
+  if (!spec) return [];
+  const value = values[name] ?? "";
+  if (value.trim() === "") return spec.required ? [spec.required] : [];
+  return (spec.rules ?? []).filter((r) => !r.valid(value, values)).map((r) => r.message);
+}
+
+/** Messages for every field of a form; an empty object means the form is valid. */
+export function formErrors<V extends Record<string, string>>(rules: Rules<V>, values: V): Partial<Record<keyof V, string[]>> {
+  const out: Partial<Record<keyof V, string[]>> = {};
+  for (const name of Object.keys(rules) as (keyof V)[]) {
+    const errs = fieldErrors(rules, name, values);
+    if (errs.length) out[name] = errs;
+  }
+  return out;
+}
+
+const email = <V extends Record<string, string>>(): Rule<V> => ({ valid: (v) => EMAIL_PATTERN.test(v), message: "Invalid email address" });
+const passwordLength = <V extends Record<string, string>>(): Rule<V> => ({
+  valid: (v) => v.length >= PASSWORD_MIN,
+  message: `Password must be at least ${PASSWORD_MIN} characters`,
+});
+
+export type LoginValues = { username: string; password: string };
+export const loginRules: Rules<LoginValues> = {
+  username: { required: "Username is required", rules: [email()] },
+  password: { required: "Password is required", rules: [passwordLength()] },
+};
+
+export type SignupValues = { full_name: string; email: string; password: string; confirm_password: string };
+export const signupRules: Rules<SignupValues> = {
+  full_name: { required: "Full Name is required" },
+  email: { required: "Email is required", rules: [email()] },
+  password: { required: "Password is required", rules: [passwordLength()] },
+  confirm_password: {
+    required: "Password confirmation is required",
+    rules: [{ valid: (v, all) => v === all.password, message: "The passwords do not match" }],
+  },
+};
+
+export type RecoverValues = { email: string };
+export const recoverRules: Rules<RecoverValues> = {
+  email: { required: "Email is required", rules: [email()] },
+};
+
+export type ResetValues = { new_password: string; confirm_password: string };
+export const resetRules: Rules<ResetValues> = {
+  new_password: { required: "Password is required", rules: [passwordLength()] },
+  confirm_password: {
+    required: "Password confirmation is required",
+    rules: [{ valid: (v, all) => v === all.new_password, message: "The passwords do not match" }],
+  },
+};

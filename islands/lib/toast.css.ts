@@ -1,0 +1,65 @@
+import { style, styleVariants } from "@vanilla-extract/css";
+import { vars } from "../styles/theme.css.ts";
+
+// Top-end corner (spec §9): logical properties so the stack follows the reading direction.
+export const region = style({
+  position: "fixed",
+  top: vars.space.md,
+  insetInlineEnd: vars.space.md,
+  zIndex: 1000,
+  width: "min(360px, calc(100vw - 32px))",
+  pointerEvents: "none",
+});
+
+export const list = style({
+  listStyle: "none",
+  margin: 0,
+  padding: 0,
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.sm,
+});
+
+export const item = style({
+  pointerEvents: "auto",
+  display: "flex",
+  alignItems: "flex-start",
+  gap: vars.space.sm,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surface,
+  color: vars.color.text,
+  boxShadow: vars.shadow.md,
+  borderInlineStart: "4px solid",
+  transition: "opacity 200ms ease, transform 200ms ease",
+  selectors: {
+    '&[data-visible="false"]': { opacity: 0, transform: "translateY(-6px)" },
+  },
+  "@media": {
+    "(prefers-reduced-motion: reduce)": { transition: "none" },
+  },
+});
+
+export const tone = styleVariants({
+  success: { borderInlineStartColor: vars.color.success },
+  error: { borderInlineStartColor: vars.color.danger },
+});
+
+export const body = style({ flex: 1, minWidth: 0, overflowWrap: "anywhere" });
+
+export const title = style({ display: "block", fontWeight: 600, fontSize: vars.fontSize.sm });
+
+export const message = style({ display: "block", fontSize: vars.fontSize.sm, color: vars.color.muted });
+
+export const close = style({
+  flex: "none",
+  border: "none",
+  background: "transparent",
+  color: vars.color.muted,
+  cursor: "pointer",
+  fontSize: vars.fontSize.lg,
+  lineHeight: 1,
+  padding: vars.space.xs,
+  borderRadius: vars.radius.sm,
+  ":hover": { color: vars.color.text, background: vars.color.surfaceMuted },
+});

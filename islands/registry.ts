@@ -1,0 +1,20 @@
+import type { ComponentType } from "react";
+
+/**
+ * Every island by name → a lazy import of its component. The browser entry (islands/client.tsx) loads only the
+ * islands present on a page, and the build (scripts/build-assets.mjs) reads this file to know which chunks each
+ * island needs, so keep each entry in the form `Name: () => import("./path.tsx").then((m) => m.Name)`.
+ */
+type IslandLoader = () => Promise<ComponentType<any>>;
+
+export const islands = {
+  NavMenus: () => import("./nav/NavMenus.tsx").then((m) => m.NavMenus),
+  LoginForm: () => import("./auth/LoginForm.tsx").then((m) => m.LoginForm),
+  SignupForm: () => import("./auth/SignupForm.tsx").then((m) => m.SignupForm),
+  RecoverPasswordForm: () => import("./auth/RecoverPasswordForm.tsx").then((m) => m.RecoverPasswordForm),
+  ResetPasswordForm: () => import("./auth/ResetPasswordForm.tsx").then((m) => m.ResetPasswordForm),
+  ReviewWorkspace: () => import("./review-workspace/ReviewWorkspace.tsx").then((m) => m.ReviewWorkspace),
+} satisfies Record<string, IslandLoader>;
+
+/** Name of a registered island. */
+export type IslandName = keyof typeof islands;

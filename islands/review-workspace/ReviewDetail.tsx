@@ -1,0 +1,245 @@
+/**
+ * One selected review (spec §2 and §4): the topic input while it waits for a topic, then the user's query and
+ * the status as chat bubbles, and, once complete, the summary and the article lists.
+ *
+ * Flow on submit: the status shows 'searching' at once (optimistic), the start call goes out, the history is
+ * refreshed and the details are polled every 5 s until a terminal status. A review that completes while it is
+ * watched here is fetched once more and its summary revealed progressively. If the start call fails, the
+ * previous status and query come back. Polling stops at a terminal status, after a failed poll (only a warning:
+ * what is shown stays), and when another review is selected (this component is keyed by the review's id).
+ */
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { showError, showSuccess } from "../lib/toast.tsx";
+import { MSG, detailOr, detailsBanner, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
+import {
+  awaitsTopic,
+  fetchDetails,
+  reviewKeys,
+  shouldPoll,
+  startReview,
+  type ReviewDetails,
+  type ReviewHistory,
+} from "./queries.ts";
+import { AllRelevantArticles, CitedArticles } from "./ReviewArticles.tsx";
+import { ReviewSummary } from "./ReviewSummary.tsx";
+import { POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
+import * as css from "./ReviewWorkspace.css.ts";
+
+/** Props of {@link ReviewDetail}. */
+export interface ReviewDetailProps {
+  id: string;
+  /** True while the workspace's error banner is up: the topic input is then disabled (spec §5). */
+  bannerShown: boolean;
+  /** Shows the error banner, replacing any message in it. */
+  showBanner: (message: string) => void;
+  /** Shows the error banner only if it is not already up. */
+  showBannerIfNone: (message: string) => void;
+}
+
+/** The detail pane of the review `id`. Key it by id so that selecting another review starts afresh. */
+export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: ReviewDetailProps) {
+  const qc = useQueryClient();
+  const mainKey = reviewKeys.details(id, 0);
+  const [ftsPage, setFtsPage] = useState(0);
+  const lastGoodFtsPage = useRef(0);
+  const [topic, setTopic] = useState("");
+  const [topicError, setTopicError] = useState<string | null>(null);
+  const [revealSummary, setRevealSummary] = useState(false);
+  // Set once the review has been seen in progress during this visit: only then is a completion "just now".
+  const watchedInProgress = useRef(false);
+
+  const start = useMutation({
+    mutationFn: (query: string) => startReview(id, query),
+    onMutate: async (query) => {
+      watchedInProgress.current = true;
+      // A poll landing now would overwrite the optimistic status with the old one.
+      await qc.cancelQueries({ queryKey: reviewKeys.detailsOf(id) });
+      const previousDetails = qc.getQueryData<ReviewDetails>(mainKey);
+      const previousHistory = qc.getQueryData<ReviewHistory>(reviewKeys.history());
+      qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: "searching", user_query: query });
+      qc.setQueryData<ReviewHistory>(reviewKeys.history(), (h) =>
+        h && { ...h, data: h.data.map((r) => (r.id === id ? { ...r, status: "searching", user_query: query } : r)) },
+      );
+      return { previousDetails, previousHistory };
+    },
+    onSuccess: (review, query) => {
+      // The server's word on the status wins, e.g. 'initial' while the job waits in the queue.
+      qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: review?.status ?? d.status, user_query: review?.user_query ?? query });
+      showSuccess(MSG.started);
+      void qc.invalidateQueries({ queryKey: reviewKeys.history() });
+    },
+    onError: (err, _query, context) => {
+      watchedInProgress.current = false;
+      if (context?.previousDetails) qc.setQueryData(mainKey, context.previousDetails);
+      if (context?.previousHistory) qc.setQueryData(reviewKeys.history(), context.previousHistory);
+      showError(detailOr(err, MSG.startProcessFailed));
+      showBanner(startBanner(err));
+    },
+  });
+
+  const details = useQuery({
+    queryKey: mainKey,
+    queryFn: ({ signal }) => fetchDetails(id, 0, signal),
+    refetchInterval: (query) =>
+      !start.isPending && query.state.status !== "error" && shouldPoll(query.state.data) ? POLL_INTERVAL_MS : false,
+  });
+
+  // Later pages of 'All Relevant Articles'; page 0 comes with the details above.
+  const ftsQuery = useQuery({
+    queryKey: reviewKeys.details(id, ftsPage),
+    queryFn: ({ signal }) => fetchDetails(id, ftsPage, signal),
+    enabled: ftsPage > 0,
+    placeholderData: keepPreviousData,
+  });
+
+  const data = details.data;
+
+  useEffect(() => {
+    if (!details.isError) return;
+    if (details.data === undefined) {
+      showError(detailOr(details.error, MSG.loadDetailsFailed));
+      showBannerIfNone(detailsBanner(details.error));
+    } else {
+      console.warn("Refreshing the review failed; polling stopped and the last known state stays on screen.", details.error);
+    }
+    // One report per failure: errorUpdatedAt changes exactly when a new error is recorded.
+  }, [details.errorUpdatedAt]);
+
+  useEffect(() => {
+    if (ftsPage === 0) return;
+    if (ftsQuery.isSuccess && !ftsQuery.isPlaceholderData) lastGoodFtsPage.current = ftsPage;
+    if (ftsQuery.isError) {
+      showError(detailOr(ftsQuery.error, MSG.loadDetailsFailed));
+      showBannerIfNone(detailsBanner(ftsQuery.error));
+      // Back to the page that loaded; asking for the failed page again retries it.
+      setFtsPage(lastGoodFtsPage.current);
+    }
+  }, [ftsQuery.status, ftsQuery.isPlaceholderData, ftsPage]);
+
+  useEffect(() => {
+    if (!data) return;
+    if (shouldPoll(data)) {
+      watchedInProgress.current = true;
+    } else if (data.status === "complete" && watchedInProgress.current) {
+      watchedInProgress.current = false;
+      setRevealSummary(true);
+      // Completed while watched: fetch once more so the summary and lists are the final ones.
+      void qc.invalidateQueries({ queryKey: reviewKeys.detailsOf(id) });
+      void qc.invalidateQueries({ queryKey: reviewKeys.history() });
+    } else {
+      watchedInProgress.current = false;
+    }
+  }, [data?.status, data?.user_query]);
+
+  if (details.isPending) {
+    return (
+      <p className={css.loadingLine} role="status" data-testid="review-detail-loading">
+        <span className={css.spinner} aria-hidden="true" />
+        Loading review...
+      </p>
+    );
+  }
+  if (!data) {
+    return (
+      <p className={css.mutedText}>
+        <button type="button" className={css.linkButton} onClick={() => void details.refetch()}>
+          Try again
+        </button>
+      </p>
+    );
+  }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (start.isPending || bannerShown) return;
+    const query = topic.trim();
+    if (!query) {
+      setTopicError(MSG.topicEmpty);
+      return;
+    }
+    start.mutate(query);
+  };
+
+  const ftsData = ftsPage === 0 ? data : (ftsQuery.data ?? data);
+
+  return (
+    <article className={css.detail} data-testid="review-detail" data-review-id={id} data-status={data.status} aria-label={reviewTitle(data.user_query)}>
+      {awaitsTopic(data) ? (
+        <form className={css.topicForm} onSubmit={submit} noValidate data-testid="review-topic-form">
+          <div className={css.topicRow}>
+            <input
+              className={css.topicInput}
+              type="text"
+              name="user_query"
+              aria-label="Review topic"
+              placeholder={MSG.topicPlaceholder}
+              value={topic}
+              onChange={(e) => {
+                setTopic(e.target.value);
+                setTopicError(null);
+              }}
+              disabled={bannerShown || start.isPending}
+              aria-invalid={topicError ? true : undefined}
+              aria-describedby={topicError ? `${id}-topic-error` : undefined}
+              autoComplete="off"
+              data-testid="review-topic-input"
+            />
+            <button type="submit" className={css.primaryButton} disabled={bannerShown || start.isPending} data-testid="review-topic-submit">
+              Submit Review
+            </button>
+          </div>
+          {topicError ? (
+            <p id={`${id}-topic-error`} className={css.fieldError} role="alert" data-testid="review-topic-error">
+              {topicError}
+            </p>
+          ) : null}
+        </form>
+      ) : (
+        <div className={css.conversation}>
+          {data.user_query ? (
+            <p className={css.queryBubble} data-testid="review-query-bubble">
+              {data.user_query}
+            </p>
+          ) : null}
+          <p className={css.statusBubble} role="status" data-testid="review-status-bubble" data-status={data.status}>
+            {showsSpinner(data.status) ? <span className={css.spinner} aria-hidden="true" /> : null}
+            {statusLabel(data.status)}
+          </p>
+        </div>
+      )}
+
+      {data.status === "complete" ? (
+        <>
+          <section className={css.panel} aria-label="Summary">
+            {data.summary?.trim() ? (
+              <ReviewSummary summary={data.summary} refs={data.articles_refs ?? []} animate={revealSummary} />
+            ) : (
+              <p className={css.mutedText} data-testid="review-no-summary">
+                {MSG.noSummary}
+              </p>
+            )}
+          </section>
+          <CitedArticles articles={data.articles_refs ?? []} />
+          {(ftsData.fts_articles_total_count ?? 0) > 0 ? (
+            <AllRelevantArticles
+              articles={ftsData.fts_articles_refs ?? []}
+              total={ftsData.fts_articles_total_count}
+              page={ftsPage}
+              onPageChange={setFtsPage}
+              loading={ftsPage > 0 && ftsQuery.isPlaceholderData}
+            />
+          ) : null}
+        </>
+      ) : null}
+
+      {data.status === "no_articles_found" ? (
+        <section className={css.panel} data-testid="review-no-articles">
+          <h2 className={css.panelTitle}>{MSG.noArticlesTitle}</h2>
+          <p className={css.mutedText}>{noArticlesText(data.user_query)}</p>
+          <p className={css.mutedText}>{MSG.noArticlesHint}</p>
+        </section>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * The /literature_management workspace (spec §2, §4, §8): the review history sidebar and the selected review.
+ * Rendered as the island "ReviewWorkspace" with props `{}` inside a QueryClientProvider; server state lives in
+ * react-query (keys in ./queries.ts), the selection and the error banner in this component.
+ *
+ * Selectors for browser tests (stable; prefer them over text where text repeats):
+ *   [data-testid="review-workspace"]             root
+ *   [data-testid="new-review-button"]            'New Review' (data-flash="true" for 150 ms after a press)
+ *   [data-testid="review-history"]               the history <ul>; empty: [data-testid="review-history-empty"];
+ *                                                load failure: [data-testid="review-history-error"]
+ *   [data-testid="review-history-item"]          one <li>, with data-review-id and data-selected="true|false"
+ *     [data-testid="review-history-select"]      its toggle button (aria-pressed), text = title + 'Created: …'
+ *     [data-testid="review-delete-button"]       its delete button, role button named 'Delete Review'
+ *   [data-testid="review-empty-selection"]       'Select a review to see its details or create a new one.'
+ *   [data-testid="review-error-banner"]          role alert titled 'Error'; dismiss: button 'Dismiss error'
+ *   [data-testid="review-detail"]                the selected review, with data-review-id and data-status
+ *     [data-testid="review-topic-input"]         textbox 'Review topic'; [data-testid="review-topic-submit"];
+ *                                                [data-testid="review-topic-error"]
+ *     [data-testid="review-query-bubble"]        the submitted query
+ *     [data-testid="review-status-bubble"]       role status, data-status; text = status label
+ *     [data-testid="review-summary"]             data-revealing="false" once fully shown
+ *       [data-testid="citation-ref"][data-ref="n"]   reference button n; hover → [data-testid="citation-preview"]
+ *                                                    (portal in <body>, data-ref="n"); click → role dialog
+ *                                                    [data-testid="article-dialog"] named with the title
+ *       [data-testid="citation-invalid"]         an unknown reference number
+ *     [data-testid="review-no-summary"], [data-testid="review-no-articles"]
+ *     [data-testid="cited-articles"]             <details> 'Cited Articles' (open); count: cited-articles-count;
+ *                                                pages: cited-articles-pagination (buttons 'Next page', …)
+ *     [data-testid="all-articles"]               <details> 'All Relevant Articles' (closed: click its summary);
+ *                                                count: all-articles-count; pages: all-articles-pagination
+ *     [data-testid="article-card"][data-pmid]    an article card (see islands/article-card/ArticleCard.tsx)
+ *   toasts: [data-testid="toast-success"], [data-testid="toast-error"] (islands/lib/toast.tsx)
+ *
+ * Overlays use the platform rather than a component library: `<dialog>` for dialogs, `<details>` for the
+ * collapsible lists, a CSS tooltip, and a small fixed-position hover card. The page must ship at most 100 KB
+ * gzip of JavaScript with React, react-dom and react-query already taking about 80 KB of it.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Icon } from "../article-card/icons.tsx";
+import { showError, showSuccess } from "../lib/toast.tsx";
+import { MSG, deleteBanner, detailOr, statusOf } from "./messages.ts";
+import {
+  createReview,
+  deleteReview,
+  emptyDetails,
+  fetchHistory,
+  reviewKeys,
+  type ReviewHistory,
+  type ReviewSummary,
+} from "./queries.ts";
+import { ReviewDetail } from "./ReviewDetail.tsx";
+import { ReviewSidebar } from "./ReviewSidebar.tsx";
+import * as css from "./ReviewWorkspace.css.ts";
+
+/** The whole literature review workspace island. Takes no props. */
+export function ReviewWorkspace(_props: Record<string, never> = {}) {
+  const qc = useQueryClient();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [banner, setBanner] = useState<string | null>(null);
+
+  const history = useQuery({ queryKey: reviewKeys.history(), queryFn: ({ signal }) => fetchHistory(signal) });
+
+  useEffect(() => {
+    if (history.isError) showError(detailOr(history.error, MSG.loadReviewsFailed));
+    // One toast per failure: errorUpdatedAt changes exactly when a new error is recorded.
+  }, [history.errorUpdatedAt]);
+
+  const select = (id: string) => {
+    if (id === selectedId) {
+      // Clearing the selection only stops polling (spec §4); the banner stays.
+      setSelectedId(null);
+      return;
+    }
+    setBanner(null);
+    setSelectedId(id);
+  };
+
+  const create = useMutation({
+    mutationFn: createReview,
+    onSuccess: (review) => {
+      qc.setQueryData<ReviewHistory>(reviewKeys.history(), (h) =>
+        h ? { data: [review, ...h.data.filter((r) => r.id !== review.id)], count: h.count + 1 } : { data: [review], count: 1 },
+      );
+      // The new review is known in full, so its topic input shows without a round trip.
+      qc.setQueryData(reviewKeys.details(review.id, 0), emptyDetails(review));
+      void qc.invalidateQueries({ queryKey: reviewKeys.history() });
+      setBanner(null);
+      setSelectedId(review.id);
+      showSuccess(MSG.created);
+    },
+    onError: (err) => {
+      showError(detailOr(err, MSG.createFailed));
+      setBanner(MSG.createBanner);
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: (review: ReviewSummary) => deleteReview(review.id),
+    onMutate: async (review) => {
+      await qc.cancelQueries({ queryKey: reviewKeys.history() });
+      const previous = qc.getQueryData<ReviewHistory>(reviewKeys.history());
+      qc.setQueryData<ReviewHistory>(reviewKeys.history(), (h) =>
+        h && { data: h.data.filter((r) => r.id !== review.id), count: Math.max(0, h.count - 1) },
+      );
+      setSelectedId((id) => (id === review.id ? null : id));
+      return { previous };
+    },
+    onSuccess: (_result, review) => {
+      qc.removeQueries({ queryKey: reviewKeys.detailsOf(review.id) });
+      showSuccess(MSG.deleted);
+    },
+    onError: (err, _review, context) => {
+      if (context?.previous) qc.setQueryData(reviewKeys.history(), context.previous);
+      showError(detailOr(err, MSG.deleteFailed));
+      setBanner(deleteBanner(err));
+      // Gone or not ours: the list we show is out of date.
+      if (statusOf(err) === 404) void qc.invalidateQueries({ queryKey: reviewKeys.history() });
+    },
+  });
+
+  const showBanner = useCallback((message: string) => setBanner(message), []);
+  const showBannerIfNone = useCallback((message: string) => setBanner((current) => current ?? message), []);
+
+  return (
+    <div className={css.workspace} data-testid="review-workspace">
+      <ReviewSidebar
+        reviews={history.data?.data}
+        loading={history.isPending}
+        failed={history.isError}
+        onRetry={() => void history.refetch()}
+        selectedId={selectedId}
+        onSelect={select}
+        onCreate={() => create.mutate()}
+        creating={create.isPending}
+        onDelete={(review) => {
+          // One deletion at a time, so that a rollback never brings back another deleted review.
+          if (!remove.isPending) remove.mutate(review);
+        }}
+        deleting={remove.isPending}
+      />
+      <section className={css.main} aria-label="Review details">
+        {banner ? <ErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
+        {selectedId ? (
+          <ReviewDetail
+            key={selectedId}
+            id={selectedId}
+            bannerShown={banner !== null}
+            showBanner={showBanner}
+            showBannerIfNone={showBannerIfNone}
+          />
+        ) : (
+          <p className={css.placeholder} data-testid="review-empty-selection">
+            {MSG.noSelection}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The dismissible error banner titled 'Error'. */
+function ErrorBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
+  return (
+    <div className={css.banner} role="alert" data-testid="review-error-banner">
+      <div className={css.bannerBody}>
+        <strong className={css.bannerTitle}>Error</strong>
+        <span data-testid="review-error-message">{message}</span>
+      </div>
+      <button type="button" className={css.iconButton} aria-label="Dismiss error" onClick={onDismiss}>
+        <Icon name="close" />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The workspace's user-facing texts (spec §2, §5, §8), word for word, and how a failure becomes a toast or a
+ * banner message. Toasts say what went wrong (the server's detail when it gave one); the banner titled
+ * 'Error' says what it means for the user and stays until dismissed.
+ */
+import { ApiRequestError } from "../lib/api.ts";
+
+export const MSG = {
+  noSelection: "Select a review to see its details or create a new one.",
+  emptyHistory: "No review history found.",
+  untitled: "Untitled Review",
+  topicPlaceholder: "Enter review topic...",
+  topicEmpty: "Review topic cannot be empty.",
+  noSummary: "No summary was generated for this review.",
+  noArticlesTitle: "No Articles Found",
+  noArticlesHint: "Please create a new review with different search terms from the sidebar.",
+  // Success toasts
+  created: "New literature review entry created.",
+  deleted: "Review deleted successfully.",
+  started: "Literature review process started.",
+  // Error toasts when the server gave no detail
+  loadReviewsFailed: "Failed to load reviews.",
+  loadDetailsFailed: "Failed to load review details.",
+  createFailed: "Failed to create review.",
+  deleteFailed: "Failed to delete review.",
+  startProcessingFailed: "Failed to start review processing.",
+  startProcessFailed: "Failed to start literature review process.",
+  // Banners and inline alerts
+  historyFailed: "Could not load review history.",
+  createBanner: "Could not create a new literature review.",
+  deleteNotFound: "Review not found or you do not have permission to delete it.",
+  deleteBanner: "Could not delete the literature review. Please try again.",
+} as const;
+
+/** 'Your query "{query}" did not return any articles.' */
+export function noArticlesText(query: string | null | undefined): string {
+  return `Your query "${query ?? ""}" did not return any articles.`;
+}
+
+/** 'Created: {date}' for a history entry. */
+export function createdText(date: string): string {
+  return `Created: ${date}`;
+}
+
+/** The history entry's title: its query, or 'Untitled Review'. */
+export function reviewTitle(userQuery: string | null | undefined): string {
+  return userQuery?.trim() || MSG.untitled;
+}
+
+/** The server's detail text when the failure carries one, else `fallback`. */
+export function detailOr(err: unknown, fallback: string): string {
+  return err instanceof ApiRequestError && err.detail ? err.detail : fallback;
+}
+
+/** HTTP status of a failed call, or null when the request never got an answer. */
+export function statusOf(err: unknown): number | null {
+  return err instanceof ApiRequestError ? err.status : null;
+}
+
+/** Banner after the details of a review could not be loaded. */
+export function detailsBanner(err: unknown): string {
+  return `Could not load the review information (Status: ${statusOf(err) ?? "N/A"}).`;
+}
+
+/** Banner after the start call failed. */
+export function startBanner(err: unknown): string {
+  return `Could not start the review process: ${detailOr(err, MSG.startProcessingFailed)}`;
+}
+
+/** Banner after a delete failed: 404 means it is gone or not the user's (the history is then reloaded). */
+export function deleteBanner(err: unknown): string {
+  return statusOf(err) === 404 ? MSG.deleteNotFound : MSG.deleteBanner;
+}

@@ -1,0 +1,21 @@
+// TEMPORARY (delete before hand-off): serves pages + account API while src/server.ts cannot start yet.
+import { Hono } from "hono";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/database.ts";
+import { migrateToLatest } from "../src/db/migrator.ts";
+import { onError, apiNotFound } from "../src/http/errors.ts";
+import { loginRoutes } from "../src/auth/routes.ts";
+import { usersRoutes } from "../src/users/routes.ts";
+import { subscriptionsRoutes } from "../src/subscriptions/routes.ts";
+import { pagesRoutes } from "../src/pages/routes.tsx";
+const config = loadConfig();
+const h = openDatabase({ dataDir: config.DATA_DIR });
+await migrateToLatest(h.db);
+const deps = { config, db: h.db, search: {} as never, jobs: {} as never, secretKey: new TextEncoder().encode(config.SECRET_KEY ?? "x".repeat(40)) };
+const api = new Hono();
+api.route("/login", loginRoutes(deps)); api.route("/users", usersRoutes(deps)); api.route("/subscriptions", subscriptionsRoutes(deps));
+api.notFound(apiNotFound); api.onError(onError);
+const app = new Hono(); app.route("/api/v1", api); app.route("/", pagesRoutes(deps)); app.onError(onError);
+const server = Bun.serve({ port: config.PORT, fetch: app.fetch });
+console.error("tmp server on", server.port);
+process.on("SIGTERM", async () => { await server.stop(); await h.close(); process.exit(0); });

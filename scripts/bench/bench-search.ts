@@ -1,0 +1,300 @@
+// Search latency benchmark for the PostgreSQL full-text adapter (PostgresSearchIndex).
+//
+//   bun scripts/bench/bench-search.ts --records 100000 [--database-url postgres://postgres@127.0.0.1:5432/postgres]
+//        [--rounds 5] [--limit 20] [--reuse] [--keep] [--compare-exact] [--seed <PubMed .xml or .xml.gz>]
+//
+// Loads a corpus of N records into a fresh database (lr_bench_search_<N>) on the server of --database-url
+// (default TEST_DATABASE_URL, else the local server), runs the 50 fixed queries below a warm-up round plus
+// --rounds times in shuffled order, and prints p50/p95/p99/max latency in milliseconds, as measured by the
+// caller (query analysis, candidate drawing, scoring and the round trips). --compare-exact also ranks each
+// query with an unbounded candidate budget (exhaustive BM25) and reports how much of that top 10 the bounded
+// search returns. --reuse keeps an already loaded database of the right size; --keep does not drop it.
+//
+// The corpus is synthetic (say so wherever numbers are quoted): records recombined from real PubMed records
+// of the seed file. Each record takes the title and MeSH headings of one seed record, about 60% of its
+// abstract sentences plus one to four sentences drawn from the whole pool, and a year in 1975-2025 skewed to
+// recent years. Term frequencies therefore follow real abstracts, and topics stay coherent within a record.
+// Articles are inserted directly and indexed through PostgresSearchIndex.index() in batches; the GIN indexes
+// are dropped during the load and rebuilt after it (faster than maintaining them row by row), then VACUUM
+// ANALYZE runs, as after any bulk load.
+
+import { Kysely, sql } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import postgres from "postgres";
+import { existsSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { parseArgs } from "node:util";
+import { migrateToLatest } from "../../src/db/migrator.ts";
+import type { DB } from "../../src/db/types.ts";
+import { PostgresSearchIndex } from "../../search/postgres-index.ts";
+import type { IndexableArticle } from "../../search/search-index.ts";
+
+/** The fixed query set: very common terms, biomedical topics, questions, and query syntax. */
+export const BENCH_QUERIES: readonly string[] = [
+  // Very common terms (large posting lists; the bounded candidate set matters most here).
+  "patients",
+  "cells",
+  "cancer treatment",
+  "disease",
+  "clinical study results",
+  "risk factors",
+  "children",
+  "surgery outcomes",
+  "therapy",
+  "treatment of patients with cancer",
+  // Biomedical topics.
+  "lumbar spinal stenosis decompression",
+  "nasopharyngeal carcinoma radiotherapy",
+  "methanol poisoning formate",
+  "anterior cruciate ligament reconstruction",
+  "gut microbiome metagenomic sequencing",
+  "vancomycin resistant enterococcus",
+  "hip fracture mortality elderly",
+  "breast cancer BRCA1 mutation",
+  "type 2 diabetes metformin",
+  "Helicobacter pylori eradication",
+  "osteoporosis bisphosphonate",
+  "malaria Plasmodium falciparum drug resistance",
+  "HIV antiretroviral therapy adherence",
+  "Alzheimer disease amyloid",
+  "atrial fibrillation anticoagulation stroke",
+  "pulmonary tuberculosis diagnosis",
+  "adolescent idiopathic scoliosis fusion",
+  "Epstein-Barr virus",
+  "non-small-cell lung cancer EGFR",
+  "cervical spondylotic myelopathy",
+  "pedicle screw fixation",
+  "hepatitis B virus infection",
+  // Questions, as users type them.
+  "Is smoking associated with lung cancer in women?",
+  "Does vitamin D supplementation reduce fractures?",
+  "What is the role of mitochondria in apoptosis?",
+  "Are statins effective for primary prevention of cardiovascular disease?",
+  "Can exercise improve depression in older adults?",
+  "How does obesity affect knee osteoarthritis?",
+  "Is laparoscopic surgery better than open surgery for appendicitis?",
+  "Do prophylactic antibiotics prevent surgical site infection after spine surgery?",
+  "Which biomarkers predict survival in nasopharyngeal carcinoma?",
+  "What are the complications of total knee arthroplasty?",
+  "Is MRI more accurate than CT for detecting disc herniation?",
+  "Does early mobilization shorten hospital stay after surgery?",
+  // Query syntax: phrases, exclusions, hyphens, short tokens.
+  '"low back pain" physiotherapy',
+  'antibiotic prophylaxis -"case report"',
+  "IL-6 inflammation",
+  "T-cell lymphoma",
+  "p53",
+  "COVID-19",
+];
+
+interface Seed {
+  title: string;
+  sentences: string[];
+  mesh: string[];
+  keywords: string[];
+}
+
+/** Reads seed records from PubMed XML with a small tolerant scanner (titles, abstract sentences, MeSH, keywords). */
+function readSeeds(path: string): Seed[] {
+  const raw = readFileSync(path);
+  const xml = (path.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8");
+  const text = (s: string) =>
+    s
+      .replace(/<[^>]+>/g, "")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)))
+      .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+      .replace(/&amp;/g, "&")
+      .trim();
+  const seeds: Seed[] = [];
+  for (const m of xml.matchAll(/<(PubmedArticle|MedlineCitation)[\s>][\s\S]*?<\/\1>/g)) {
+    const b = m[0];
+    const title = text(b.match(/<ArticleTitle[^>]*>([\s\S]*?)<\/ArticleTitle>/)?.[1] ?? "");
+    if (!title) continue;
+    const abstract = [...b.matchAll(/<AbstractText[^>]*>([\s\S]*?)<\/AbstractText>/g)].map((x) => text(x[1]!)).join(" ");
+    seeds.push({
+      title,
+      sentences: abstract ? abstract.split(/(?<=[.!?])\s+(?=[A-Z(])/) : [],
+      mesh: [...b.matchAll(/<DescriptorName[^>]*>([\s\S]*?)<\/DescriptorName>/g)].map((x) => text(x[1]!)),
+      keywords: [...b.matchAll(/<Keyword[^>]*>([\s\S]*?)<\/Keyword>/g)].map((x) => text(x[1]!)),
+    });
+  }
+  return seeds;
+}
+
+/** Deterministic PRNG (mulberry32) so that a corpus of N records is the same on every run. */
+function prng(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The i-th synthetic record (PMIDs 1..N). */
+function synthesise(seeds: Seed[], pool: string[], rnd: () => number, pmid: number): IndexableArticle {
+  const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
+  const seed = pick(seeds);
+  const sentences = seed.sentences.filter(() => rnd() < 0.6);
+  if (seed.sentences.length > 0) {
+    const extra = 1 + Math.floor(rnd() * 4);
+    for (let j = 0; j < extra; j++) sentences.splice(Math.floor(rnd() * (sentences.length + 1)), 0, pick(pool));
+  }
+  return {
+    pmid,
+    title: seed.title,
+    abstract: sentences.length ? sentences.join(" ") : null,
+    mesh_terms: [...seed.mesh.filter(() => rnd() < 0.8), ...pick(seeds).mesh.slice(0, 1)],
+    keywords: seed.keywords,
+    publication_year: 1975 + Math.floor(Math.sqrt(rnd()) * 51),
+  };
+}
+
+async function loadSynthetic(db: Kysely<DB>, records: number, seedPath: string): Promise<void> {
+  const seeds = readSeeds(seedPath);
+  const pool = seeds.flatMap((s) => s.sentences);
+  if (seeds.length === 0 || pool.length === 0) throw new Error(`no usable records in ${seedPath}`);
+  console.error(`seed: ${seeds.length} records, ${pool.length} sentences from ${seedPath}`);
+  const rnd = prng(20261121);
+  const index = new PostgresSearchIndex(db);
+  await sql`DROP INDEX IF EXISTS article_search_document_idx`.execute(db);
+  await sql`DROP INDEX IF EXISTS article_search_title_idx`.execute(db);
+  const started = performance.now();
+  const batch = 2_000;
+  for (let i = 0; i < records; i += batch) {
+    const rows = Array.from({ length: Math.min(batch, records - i) }, (_, j) => synthesise(seeds, pool, rnd, i + j + 1));
+    const payload = JSON.stringify(rows);
+    await sql`
+      INSERT INTO articles (pmid, title, abstract, publication_year, publication_date, mesh_terms, keywords, content_hash)
+      SELECT x.pmid, x.title, x.abstract, x.publication_year, make_date(x.publication_year, 1, 1),
+             ARRAY(SELECT jsonb_array_elements_text(x.mesh_terms)), ARRAY(SELECT jsonb_array_elements_text(x.keywords)),
+             md5(x.pmid::text)
+      FROM jsonb_to_recordset(${payload}::text::jsonb)
+        AS x(pmid integer, title text, abstract text, publication_year integer, mesh_terms jsonb, keywords jsonb)`.execute(db);
+    await index.index(rows);
+    if ((i / batch) % 25 === 0 || i + batch >= records)
+      console.error(`loaded ${Math.min(i + batch, records)} / ${records} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  await sql`SET maintenance_work_mem = '512MB'`.execute(db);
+  await sql`CREATE INDEX article_search_document_idx ON article_search USING gin (document)`.execute(db);
+  await sql`CREATE INDEX article_search_title_idx ON article_search USING gin (title_document)`.execute(db);
+  await sql`VACUUM ANALYZE article_search`.execute(db);
+  await sql`VACUUM ANALYZE search_lexeme_stats`.execute(db);
+  await sql`VACUUM ANALYZE articles`.execute(db);
+  console.error(`load + index build: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+function shuffle<T>(a: T[], rnd: () => number): T[] {
+  const out = [...a];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      records: { type: "string", default: "100000" },
+      "database-url": { type: "string" },
+      rounds: { type: "string", default: "5" },
+      limit: { type: "string", default: "20" },
+      seed: { type: "string", default: "sample/pubmed/merged-pubmedarticleset.xml.gz" },
+      reuse: { type: "boolean", default: false },
+      keep: { type: "boolean", default: false },
+      "compare-exact": { type: "boolean", default: false },
+    },
+  });
+  const records = Number(values.records);
+  const rounds = Number(values.rounds);
+  const limit = Number(values.limit);
+  const adminUrl = values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const name = `lr_bench_search_${records}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const exists = (await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`).length > 0;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let reuse = values.reuse && exists;
+  if (!reuse) {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  }
+  const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: client }) });
+  try {
+    if (reuse) {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM article_search`.execute(db);
+      reuse = rows[0]?.n === records;
+      if (!reuse) throw new Error(`${name} exists with ${rows[0]?.n} records; run without --reuse to rebuild it`);
+      console.error(`reusing ${name}`);
+    } else {
+      if (!existsSync(values.seed)) throw new Error(`seed file ${values.seed} not found (pass --seed)`);
+      await migrateToLatest(db);
+      await loadSynthetic(db, records, values.seed);
+    }
+    const { rows: sizeRows } = await sql<{ size: string }>`SELECT pg_size_pretty(pg_total_relation_size('article_search')) AS size`.execute(db);
+    const index = new PostgresSearchIndex(db);
+    const rnd = prng(7);
+    // Warm-up round: fills caches the way a running server has them.
+    for (const q of BENCH_QUERIES) await index.search(q, { limit });
+    const all: number[] = [];
+    const perQuery = new Map<string, number[]>();
+    for (let r = 0; r < rounds; r++) {
+      for (const q of shuffle([...BENCH_QUERIES], rnd)) {
+        const t0 = performance.now();
+        await index.search(q, { limit });
+        const ms = performance.now() - t0;
+        all.push(ms);
+        perQuery.set(q, [...(perQuery.get(q) ?? []), ms]);
+      }
+    }
+    all.sort((a, b) => a - b);
+    const f = (x: number) => x.toFixed(1);
+    console.log(`records: ${records} (synthetic), article_search: ${sizeRows[0]?.size}, queries: ${BENCH_QUERIES.length} × ${rounds} rounds, limit ${limit}`);
+    console.log(`latency ms: p50 ${f(percentile(all, 50))}  p95 ${f(percentile(all, 95))}  p99 ${f(percentile(all, 99))}  max ${f(all[all.length - 1]!)}`);
+    const slowest = [...perQuery.entries()]
+      .map(([q, t]) => ({ q, median: percentile([...t].sort((a, b) => a - b), 50) }))
+      .sort((a, b) => b.median - a.median)
+      .slice(0, 8);
+    console.log("slowest queries (median ms):");
+    for (const s of slowest) console.log(`  ${f(s.median).padStart(6)}  ${s.q}`);
+
+    if (values["compare-exact"]) {
+      const exact = new PostgresSearchIndex(db, { candidateBudget: Number.MAX_SAFE_INTEGER });
+      let overlap = 0;
+      let scoreRecall = 0;
+      let counted = 0;
+      for (const q of BENCH_QUERIES) {
+        const [bounded, full] = await Promise.all([index.search(q, { limit: 10 }), exact.search(q, { limit: 10 })]);
+        if (full.hits.length === 0) continue;
+        const ids = new Set(full.hits.map((h) => h.pmid));
+        overlap += bounded.hits.filter((h) => ids.has(h.pmid)).length / full.hits.length;
+        const sum = (hs: { score: number }[]) => hs.reduce((s, h) => s + h.score, 0);
+        scoreRecall += sum(bounded.hits) / sum(full.hits);
+        counted++;
+      }
+      console.log(
+        `vs exhaustive BM25 over ${counted} queries: top-10 overlap ${(overlap / counted).toFixed(3)}, ` +
+          `top-10 score ratio ${(scoreRecall / counted).toFixed(3)}`,
+      );
+    }
+  } finally {
+    await db.destroy();
+    if (!values.keep && !values.reuse) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();

@@ -1,0 +1,123 @@
+// Runs the browser tests end to end: checks Chromium, starts the app (`bun src/server.ts`) on a free port with a
+// fresh data directory and the PubMed sample, waits until it answers, runs Playwright on tests/e2e/*.e2e.ts, stops
+// the app and exits with the tests' result. Usage: node scripts/run-e2e.mjs [playwright args…]
+import { spawn } from "node:child_process";
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { randomBytes } from "node:crypto";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// Seeding the sample on first start ingests a few thousand records: allow for a slow, shared machine.
+const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS ?? 240_000);
+
+function fail(message) {
+  console.error(`e2e: ${message}`);
+  process.exit(1);
+}
+
+/** A port that was free a moment ago (the OS picks it). */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Polls `url` until it answers (any status below 500), the server exits, or the timeout passes. */
+async function waitForServer(url, server) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) return false;
+    try {
+      const res = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(2000) });
+      if (res.status < 500) return true;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+try {
+  accessSync(CHROMIUM, constants.X_OK);
+} catch {
+  fail(`Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install chromium) or set CHROMIUM_PATH.`);
+}
+if (!existsSync(join(ROOT, "dist", "manifest.json"))) fail("dist/manifest.json is missing: run npm run build first.");
+
+const port = await freePort();
+const dataDir = mkdtempSync(join(tmpdir(), "litreview-e2e-"));
+const baseUrl = `http://127.0.0.1:${port}`;
+const serverLog = [];
+
+// E2E_SERVER lets a test run point at another entry (for example a build under investigation).
+const server = spawn("npx", ["bun", process.env.E2E_SERVER ?? "src/server.ts"], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SEED_SAMPLE: "true",
+    SECRET_KEY: randomBytes(32).toString("hex"),
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+  },
+  // Own process group, so that stopping it also stops bun under npx.
+  detached: true,
+  stdio: ["ignore", "pipe", "pipe"],
+});
+for (const stream of [server.stdout, server.stderr]) stream.on("data", (d) => serverLog.push(d.toString()));
+
+let stopped = false;
+function stopServer() {
+  if (stopped) return;
+  stopped = true;
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.on("SIGINT", () => {
+  stopServer();
+  process.exit(130);
+});
+process.on("exit", stopServer);
+
+console.log(`e2e: starting the app on ${baseUrl} (data in ${dataDir})…`);
+const started = Date.now();
+if (!(await waitForServer(`${baseUrl}/landing`, server))) {
+  console.error(serverLog.join("").slice(-4000));
+  stopServer();
+  fail(server.exitCode !== null ? `the app exited with code ${server.exitCode} before answering` : `the app did not answer within ${STARTUP_TIMEOUT_MS} ms`);
+}
+console.log(`e2e: app ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+const resultsFile = join(ROOT, "test-results", "e2e-results.json");
+rmSync(resultsFile, { force: true }); // never report an older run's numbers
+const runner = spawn(process.execPath, [join(ROOT, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", join(ROOT, "playwright.config.ts"), ...process.argv.slice(2)], {
+  cwd: ROOT,
+  env: { ...process.env, E2E_BASE_URL: baseUrl, CHROMIUM_PATH: CHROMIUM },
+  stdio: "inherit",
+});
+const code = await new Promise((r) => runner.on("exit", (c, signal) => r(c ?? (signal ? 1 : 0))));
+stopServer();
+
+if (existsSync(resultsFile)) {
+  const { stats } = JSON.parse(readFileSync(resultsFile, "utf8"));
+  const failed = (stats.unexpected ?? 0) + (stats.flaky ?? 0);
+  console.log(`e2e: ${stats.expected ?? 0} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ""}`);
+}
+if (code !== 0) console.error(serverLog.join("").slice(-4000));
+process.exit(code);

@@ -1,0 +1,335 @@
+import { sql, type Kysely, type RawBuilder } from "kysely";
+import type { DB } from "../src/db/types.ts";
+import type { IndexableArticle, SearchHit, SearchIndex, SearchOptions, SearchResult } from "./search-index.ts";
+import {
+  BM25,
+  RANK_SCALE,
+  RANK_WEIGHTS,
+  bm25Idf,
+  parseQuery,
+  planCandidates,
+  queryTermWeight,
+  tsqueryLexeme,
+  type QuerySegment,
+  type WeightedTerm,
+} from "./query.ts";
+
+/** Articles written per statement by `index()`: large enough to amortise the statistics update. */
+const INDEX_BATCH = 500;
+/** Candidates scored per query by default; bounds the cost of broad queries (see `planCandidates`). */
+const CANDIDATE_BUDGET = 2_000;
+/** Upper bound on the candidate budget when a deep page asks for more. */
+const MAX_CANDIDATE_BUDGET = 10_000;
+/** Query terms scored per search (the highest-weighted); a typed topic or question rarely has more. */
+const MAX_SEARCH_TERMS = 12;
+/** Profile terms used by `similar()`: the highest idf-weighted ones, as in "more like this" queries. */
+const MAX_PROFILE_TERMS = 20;
+const PROFILE_BUDGET = 1_000;
+/** Longest profile text read by `similar()`, in characters. */
+const MAX_PROFILE_CHARS = 20_000;
+
+interface QueryAnalysis {
+  terms: WeightedTerm[];
+  /** tsquery text every hit must match (required phrases, exclusions), or null. */
+  filter: string | null;
+  documents: number;
+  avgLength: number;
+}
+
+/**
+ * PostgreSQL full-text search with BM25 ranking, on PGlite and PostgreSQL alike.
+ *
+ * Storage (table `article_search`, one row per article): `document`, a tsvector of title (weight A),
+ * MeSH terms and keywords (B) and abstract (C) under the 'english' configuration; `title_document`, the
+ * title and MeSH/keywords alone; `doc_length`, the field-weighted length; `publication_year`. Both vectors
+ * have GIN indexes. `search_lexeme_stats` holds each lexeme's document frequency plus the document count
+ * and total length, maintained exactly by triggers on `article_search` (see the initial migration), so idf
+ * and the mean length are read with a few primary-key lookups instead of a scan.
+ *
+ * Ranking is BM25F (Robertson & Zaragoza 2009; k1 = 1.2, b = 0.75; see `query.ts`): for each query term,
+ * `ts_rank_cd` on that single lexeme with weights {C: 1/3, B: 1/2, A: 1} returns the sum of the weights of
+ * its occurrences, i.e. the field-weighted term frequency; SQL combines it with idf and the length.
+ * Cost is bounded: a candidate set of at most a few thousand documents is drawn from the GIN indexes
+ * (rarer terms and combinations of terms first, common terms through the smaller title vector) and only
+ * those are scored. When all matching documents fit in the budget the ranking and the total are exact.
+ */
+export class PostgresSearchIndex implements SearchIndex {
+  private readonly budget: number;
+
+  /**
+   * @param db the application database (or a transaction).
+   * @param options.candidateBudget most documents scored per search (default 2,000); raising it trades
+   *   latency for exactness (a budget above every term's df makes ranking exhaustive BM25).
+   */
+  constructor(
+    private readonly db: Kysely<DB>,
+    options: { candidateBudget?: number } = {},
+  ) {
+    this.budget = options.candidateBudget ?? CANDIDATE_BUDGET;
+  }
+
+  /**
+   * Adds or replaces articles (last one wins for a repeated PMID). Vectors and lengths are computed in
+   * SQL; rows whose vectors and year did not change are left alone, so re-indexing is cheap and does not
+   * disturb the statistics. Each article's PMID must exist in `articles` (foreign key).
+   * @throws the database error (e.g. a PMID missing from `articles`); earlier batches stay written.
+   */
+  async index(articles: IndexableArticle[]): Promise<void> {
+    const byPmid = new Map<number, IndexableArticle>();
+    for (const a of articles) byPmid.set(a.pmid, a);
+    const rows = [...byPmid.values()].sort((a, b) => a.pmid - b.pmid);
+    for (let i = 0; i < rows.length; i += INDEX_BATCH) {
+      const payload = JSON.stringify(
+        rows.slice(i, i + INDEX_BATCH).map((a) => ({
+          pmid: a.pmid,
+          title: a.title,
+          abstract: a.abstract,
+          // " ; " keeps separate headings from forming phrases across each other.
+          tags: [...a.mesh_terms, ...a.keywords].join(" ; "),
+          year: a.publication_year,
+        })),
+      );
+      await sql`
+        WITH input AS (
+          SELECT x.pmid, x.title, x.abstract, x.tags, x.year
+          FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(pmid integer, title text, abstract text, tags text, year integer)
+        ), fields AS (
+          SELECT pmid, year,
+                 setweight(to_tsvector('english', coalesce(title, '')), 'A') AS t,
+                 setweight(to_tsvector('english', coalesce(tags, '')), 'B') AS m,
+                 setweight(to_tsvector('english', coalesce(abstract, '')), 'C') AS a
+          FROM input
+        ), vectors AS (
+          SELECT pmid, year, t || m || a AS document, t || m AS title_document FROM fields
+        )
+        INSERT INTO article_search (pmid, document, title_document, doc_length, publication_year)
+        SELECT v.pmid, v.document, v.title_document,
+               (SELECT coalesce(sum(CASE w WHEN 'A' THEN ${sql.lit(3)} WHEN 'B' THEN ${sql.lit(1.5)} ELSE 1 END), 0)
+                  FROM unnest(v.document) u, unnest(u.weights) w)::integer,
+               v.year
+        FROM vectors v
+        ON CONFLICT (pmid) DO UPDATE SET
+          document = excluded.document, title_document = excluded.title_document,
+          doc_length = excluded.doc_length, publication_year = excluded.publication_year
+        WHERE article_search.document IS DISTINCT FROM excluded.document
+           OR article_search.title_document IS DISTINCT FROM excluded.title_document
+           OR article_search.publication_year IS DISTINCT FROM excluded.publication_year`.execute(this.db);
+    }
+  }
+
+  /** Removes these PMIDs from the index (statistics follow through the triggers); unknown PMIDs are ignored. */
+  async delete(pmids: number[]): Promise<void> {
+    const ids = [...new Set(pmids.filter((p) => Number.isInteger(p)))];
+    if (ids.length === 0) return;
+    await sql`DELETE FROM article_search WHERE pmid = ANY(${`{${ids.join(",")}}`}::integer[])`.execute(this.db);
+  }
+
+  /**
+   * Ranked PMIDs for a free-text query with OR semantics: an article matches if it contains any query
+   * term; BM25F orders them, so articles with more, rarer and title-placed terms come first. Stop words
+   * and punctuation are ignored; `"quoted phrases"` must occur; `-word` and `-"phrase"` exclude.
+   * @param options skip ≥ 0, limit 1..1000 (default 10), inclusive year range.
+   * @returns hits with BM25 scores (higher is better) and the number of matching articles; the number is
+   *   exact when every match was scored, else a lower bound (`totalIsLowerBound`).
+   * @throws RangeError on an invalid skip, limit or year.
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
+    const { skip, limit } = checkPaging(options);
+    return this.run(parseQuery(query), MAX_SEARCH_TERMS, options, skip, limit, this.budget, []);
+  }
+
+  /**
+   * Articles most similar to a profile text (interests, liked abstracts): the profile's terms weighted by
+   * idf and by their frequency in the profile (k3 saturation), the top 20 kept ("more like this"), then
+   * the same candidate generation and BM25F scoring as `search`. Quotes and minus signs in the profile
+   * are plain text here.
+   * @throws RangeError on an invalid skip, limit or year.
+   */
+  async similar(profileText: string, options: SearchOptions & { excludePmids?: number[] } = {}): Promise<SearchResult> {
+    const { skip, limit } = checkPaging(options);
+    const text = profileText.slice(0, MAX_PROFILE_CHARS).trim();
+    const segments: QuerySegment[] = text ? [{ kind: "free", text }] : [];
+    const exclude = (options.excludePmids ?? []).filter((p) => Number.isInteger(p));
+    return this.run(segments, MAX_PROFILE_TERMS, options, skip, limit, Math.min(this.budget, PROFILE_BUDGET), exclude);
+  }
+
+  private async run(
+    segments: QuerySegment[],
+    maxTerms: number,
+    options: SearchOptions,
+    skip: number,
+    limit: number,
+    baseBudget: number,
+    excludePmids: number[],
+  ): Promise<SearchResult> {
+    const empty: SearchResult = { hits: [], total: 0, totalIsLowerBound: false };
+    if (segments.length === 0) return empty;
+    const execute = async (db: Kysely<DB>): Promise<SearchResult> => {
+      const analysis = await analyse(db, segments, maxTerms);
+      if (analysis.terms.length === 0 || analysis.documents === 0) return empty;
+      const budget = Math.max(baseBudget, Math.min(MAX_CANDIDATE_BUDGET, 2 * (skip + limit)));
+      const plan = planCandidates(analysis.terms, { documents: analysis.documents, budget });
+      const hasFilter =
+        analysis.filter !== null || options.fromYear !== undefined || options.toYear !== undefined || excludePmids.length > 0;
+      const { hits, candidates, drawnAll } = await score(db, analysis, plan.branches, budget, options, skip, limit, excludePmids);
+      // Every branch ran to its end (the last one being "any term anywhere") when fewer rows than the cap
+      // were drawn, so the candidates are then all the matching documents.
+      if (plan.complete || drawnAll) return { hits, total: candidates, totalIsLowerBound: false };
+      // Capped: every candidate matched, and without filters each term's df is itself a count of matches.
+      const maxDf = hasFilter ? 0 : Math.max(...analysis.terms.map((t) => t.df));
+      return { hits, total: Math.max(candidates, maxDf), totalIsLowerBound: !(analysis.terms.length === 1 && !hasFilter) };
+    };
+    // Transaction-local settings: JIT compilation (PostgreSQL's default above a plan cost these queries can
+    // reach on a large corpus) costs tens of milliseconds and parallel workers cost more to start than they
+    // save on a bounded candidate set.
+    if (this.db.isTransaction) return execute(this.db);
+    return this.db.transaction().execute(execute);
+  }
+}
+
+function checkPaging(options: SearchOptions): { skip: number; limit: number } {
+  const skip = options.skip ?? 0;
+  const limit = options.limit ?? 10;
+  if (!Number.isInteger(skip) || skip < 0) throw new RangeError(`skip must be an integer ≥ 0, got ${skip}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`limit must be an integer in 1..1000, got ${limit}`);
+  for (const y of [options.fromYear, options.toYear])
+    if (y !== undefined && !Number.isInteger(y)) throw new RangeError(`years must be integers, got ${y}`);
+  return { skip, limit };
+}
+
+/**
+ * Turns segments into weighted lexemes (with df from the statistics), the tsquery filter of required
+ * phrases and exclusions, and the corpus statistics, in one round trip. Also switches off JIT and
+ * parallel workers for the rest of the transaction.
+ */
+async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: number): Promise<QueryAnalysis> {
+  const payload = JSON.stringify(segments);
+  const { rows } = await sql<{ kind: string; lexeme: string | null; qtf: number | null; df: number | null; tsq: string | null }>`
+    WITH settings AS (
+      SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)
+    ), seg AS (
+      SELECT s.value->>'kind' AS kind, s.value->>'text' AS txt
+      FROM jsonb_array_elements(${payload}::text::jsonb) AS s(value)
+    )
+    SELECT seg.kind, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS qtf,
+           coalesce(st.df, 0)::float8 AS df, NULL::text AS tsq
+    FROM seg CROSS JOIN LATERAL unnest(to_tsvector('english', seg.txt)) u
+    LEFT JOIN search_lexeme_stats st ON st.lexeme = u.lexeme
+    WHERE seg.kind <> 'exclude'
+    UNION ALL
+    SELECT seg.kind, NULL, NULL, NULL, phraseto_tsquery('english', seg.txt)::text
+    FROM seg WHERE seg.kind <> 'free' AND length(to_tsvector('english', seg.txt)) > 0
+    UNION ALL
+    SELECT 'stats', lexeme, NULL, df::float8, NULL FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')
+    UNION ALL
+    SELECT 'settings', NULL, NULL, NULL, NULL FROM settings`.execute(db);
+
+  let documents = 0;
+  let totalLength = 0;
+  const qtf = new Map<string, { qtf: number; df: number }>();
+  const required: string[] = [];
+  const excluded: string[] = [];
+  for (const r of rows) {
+    if (r.kind === "settings") continue;
+    if (r.kind === "stats") {
+      if (r.lexeme === " documents") documents = Number(r.df);
+      else totalLength = Number(r.df);
+    } else if (r.tsq !== null) {
+      (r.kind === "exclude" ? excluded : required).push(r.tsq);
+    } else if (r.lexeme !== null) {
+      const prev = qtf.get(r.lexeme);
+      qtf.set(r.lexeme, { qtf: (prev?.qtf ?? 0) + Number(r.qtf ?? 1), df: Number(r.df ?? 0) });
+    }
+  }
+  const terms = [...qtf.entries()]
+    .filter(([, s]) => s.df > 0)
+    .map(([lexeme, s]) => ({ lexeme, df: s.df, weight: bm25Idf(documents, s.df) * queryTermWeight(s.qtf) }))
+    .sort((a, b) => b.weight - a.weight || a.lexeme.localeCompare(b.lexeme))
+    .slice(0, maxTerms);
+  const filterParts = [...required.map((q) => `(${q})`), ...excluded.map((q) => `!(${q})`)];
+  // A required phrase none of whose words is indexed cannot match anything.
+  const impossible = required.length > 0 && segments.some((s) => s.kind === "phrase") && terms.length === 0;
+  return {
+    terms: impossible ? [] : terms,
+    filter: filterParts.length ? filterParts.join(" & ") : null,
+    documents,
+    avgLength: documents > 0 ? Math.max(totalLength / documents, 1) : 1,
+  };
+}
+
+/** A finite number as SQL literal text. */
+function num(x: number): RawBuilder<unknown> {
+  if (!Number.isFinite(x)) throw new Error(`not a finite number: ${x}`);
+  return sql.raw(String(x));
+}
+
+/**
+ * Draws candidates from the branches (in order, until `budget` distinct documents), scores them with
+ * BM25F and returns one page, plus the number of candidates.
+ */
+async function score(
+  db: Kysely<DB>,
+  analysis: QueryAnalysis,
+  branches: { field: "document" | "title"; query: string }[],
+  budget: number,
+  options: SearchOptions,
+  skip: number,
+  limit: number,
+  excludePmids: number[],
+): Promise<{ hits: SearchHit[]; candidates: number; drawnAll: boolean }> {
+  const filters: RawBuilder<unknown>[] = [];
+  if (analysis.filter !== null) filters.push(sql`AND document @@ ${analysis.filter}::tsquery`);
+  if (options.fromYear !== undefined) filters.push(sql`AND publication_year >= ${num(options.fromYear)}`);
+  if (options.toYear !== undefined) filters.push(sql`AND publication_year <= ${num(options.toYear)}`);
+  if (excludePmids.length > 0) filters.push(sql`AND NOT (pmid = ANY(${`{${excludePmids.join(",")}}`}::integer[]))`);
+  const filterSql = sql.join(filters, sql` `);
+  // Each branch is capped too, so that the planner prefers plans that start returning rows at once.
+  const perBranch = 2 * budget;
+  const union = sql.join(
+    branches.map(
+      (b, i) =>
+        sql`(SELECT pmid, ${num(i)} AS o FROM article_search
+             WHERE ${sql.ref(b.field === "title" ? "title_document" : "document")} @@ ${b.query}::tsquery ${filterSql}
+             LIMIT ${num(perBranch)})`,
+    ),
+    sql` UNION ALL `,
+  );
+
+  // BM25F: score = Σ_t idf_t·qw_t·(k1+1)·tf / (tf + k1·(1 − b + b·dl/avgdl)), tf = RANK_SCALE·f with f
+  // the ts_rank_cd value; dividing through by RANK_SCALE keeps f as is.
+  const { k1, b } = BM25;
+  const kdConst = (k1 * (1 - b)) / RANK_SCALE;
+  const kdPerLength = (k1 * b) / analysis.avgLength / RANK_SCALE;
+  const weights = sql.raw(`'${RANK_WEIGHTS}'::float4[]`);
+  const tfColumns = sql.join(
+    analysis.terms.map((t, i) => sql`ts_rank_cd(${weights}, a.document, ${tsqueryLexeme(t.lexeme)}::tsquery)::float8 AS ${sql.ref(`f${i}`)}`),
+    sql`, `,
+  );
+  const scoreExpr = sql.join(
+    analysis.terms.map((t, i) => {
+      const f = sql.ref(`f${i}`);
+      return sql`${num(t.weight * (k1 + 1))} * ${f} / (${f} + kd)`;
+    }),
+    sql` + `,
+  );
+  const { rows } = await sql<{ candidates: number; drawn: number; pmid: number | null; score: number | null }>`
+    WITH drawn AS (
+      SELECT pmid, o FROM (${union}) u LIMIT ${num(2 * budget)}
+    ), cand AS (
+      SELECT pmid FROM drawn GROUP BY pmid ORDER BY min(o), pmid LIMIT ${num(budget)}
+    ), tf AS (
+      SELECT a.pmid, ${num(kdConst)} + ${num(kdPerLength)} * a.doc_length AS kd, ${tfColumns}
+      FROM cand c JOIN article_search a ON a.pmid = c.pmid
+      OFFSET 0
+    ), scored AS (
+      SELECT pmid, (${scoreExpr}) AS score FROM tf
+    )
+    SELECT n.candidates, n.drawn, h.pmid, h.score
+    FROM (SELECT (SELECT count(*) FROM cand)::integer AS candidates, (SELECT count(*) FROM drawn)::integer AS drawn) n
+    LEFT JOIN LATERAL (
+      SELECT pmid, score FROM scored ORDER BY score DESC, pmid DESC LIMIT ${num(limit)} OFFSET ${num(skip)}
+    ) h ON true`.execute(db);
+  const candidates = Number(rows[0]?.candidates ?? 0);
+  const hits = rows.filter((r) => r.pmid !== null).map((r) => ({ pmid: Number(r.pmid), score: Number(r.score) }));
+  return { hits, candidates, drawnAll: Number(rows[0]?.drawn ?? 0) < 2 * budget };
+}

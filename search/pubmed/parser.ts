@@ -1,0 +1,854 @@
+/**
+ * Streaming PubMed XML parser: .xml or .xml.gz in, one event per record out, memory flat whatever the file size.
+ *
+ * Shapes accepted (see shared data README "What a parser meets"):
+ * - PubmedArticleSet of PubmedArticle / PubmedBookArticle / DeleteCitation (the baseline and update files, E-utilities);
+ * - the older MedlineCitationSet of MedlineCitation (+ DeleteCitation);
+ * - the same records under any other root (`<RAW_DATA>`), or with no root element at all, with or without a BOM.
+ * A record is recognised by its element name wherever it sits, so the root does not matter. A DOCTYPE is skipped as
+ * a declaration: no DTD is ever fetched or read.
+ *
+ * Books (PubmedBookArticle) are kept, not skipped: they are PubMed records users search for too (e.g. the PDQ cancer
+ * summaries, GeneReviews). Their title is the chapter's ArticleTitle, else the BookTitle; they have no journal.
+ *
+ * Tokenizing is done by htmlparser2's Tokenizer in XML mode (chosen over saxes and htmlparser2's own Parser because it
+ * is the only one of them fast enough for the ≥10,000 records/s target: see docs/benchmarks-ingest.md). That tokenizer
+ * is tolerant, so this module keeps its own element stack and checks nesting per record: a record whose tags do not
+ * match, that is cut off, or that lacks a valid PMID is reported as an `error` event naming the file, the record's
+ * ordinal and its PMID when known, and parsing goes on with the next record.
+ *
+ * Input is UTF-8 (PubMed's only encoding). The tokenizer runs over a "byte string" (each char one byte, as
+ * `Buffer#toString("latin1")` gives): UTF-8 never uses bytes below 0x80 inside a multi-byte character, so every
+ * delimiter the tokenizer looks for is found exactly as in decoded text. Only the texts that are kept are then decoded
+ * from UTF-8 (and their entity references resolved). Measured on 30,000 records: decoding whole chunks as UTF-8 costs
+ * 2.5x the latin1 conversion, and 16-bit strings slow the tokenizer down.
+ * Whitespace between elements and unmapped parts (ReferenceList, History, affiliations) never become strings at all.
+ */
+import { decodeXML } from "entities/decode";
+import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
+import {
+  emptyRawDate,
+  emptyRawRecord,
+  mapRecord,
+  parsePmid,
+  type ParsedArticle,
+  type RawAuthor,
+  type RawDate,
+  type RawRecord,
+} from "./mapping.ts";
+
+export type { ParsedArticle } from "./mapping.ts";
+
+/** What the parser emits, in file order. `recordIndex` is the record's 1-based ordinal in its file. */
+export type ParseEvent =
+  | { type: "article"; article: ParsedArticle; recordIndex: number }
+  /** A DeleteCitation: these PMIDs must be removed. */
+  | { type: "delete"; pmids: number[]; recordIndex: number }
+  /** A record that could not be used; `message` names the file, the record and why. */
+  | { type: "error"; message: string; pmid?: number; recordIndex: number };
+
+/** A file that cannot be read or decompressed at all, or holds no PubMed records. `file` is the path as given. */
+export class PubmedFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "PubmedFileError";
+  }
+}
+
+// What the text of the element being captured is for.
+const CAP_NONE = 0;
+const CAP_PMID = 1;
+const CAP_DELETE_PMID = 2;
+const CAP_TITLE = 3;
+const CAP_VERNACULAR = 4;
+const CAP_BOOK_TITLE = 5;
+const CAP_JOURNAL = 6;
+const CAP_YEAR = 7;
+const CAP_MONTH = 8;
+const CAP_DAY = 9;
+const CAP_SEASON = 10;
+const CAP_MEDLINE_DATE = 11;
+const CAP_ABSTRACT = 12;
+const CAP_LAST_NAME = 13;
+const CAP_FORE_NAME = 14;
+const CAP_INITIALS = 15;
+const CAP_SUFFIX = 16;
+const CAP_COLLECTIVE = 17;
+const CAP_LANGUAGE = 18;
+const CAP_PUB_TYPE = 19;
+const CAP_MESH = 20;
+const CAP_KEYWORD = 21;
+const CAP_ELOCATION_DOI = 22;
+const CAP_ARTICLE_ID_DOI = 23;
+const CAP_ARTICLE_ID_PMC = 24;
+const CAP_BOOK_ACCESSION = 25;
+const CAP_OTHER_ID = 26;
+
+// Element names the mapping looks at, as small integers: one Map lookup per start tag, then integer comparisons.
+const E_OTHER = 0;
+const E_PUBMED_ARTICLE = 1;
+const E_PUBMED_BOOK_ARTICLE = 2;
+const E_DELETE_CITATION = 3;
+const E_MEDLINE_CITATION = 4;
+const E_PMID = 5;
+const E_ARTICLE = 6;
+const E_BOOK_DOCUMENT = 7;
+const E_ARTICLE_TITLE = 8;
+const E_VERNACULAR_TITLE = 9;
+const E_BOOK_TITLE = 10;
+const E_BOOK = 11;
+const E_TITLE = 12;
+const E_JOURNAL = 13;
+const E_PUB_DATE = 14;
+const E_JOURNAL_ISSUE = 15;
+const E_ARTICLE_DATE = 16;
+const E_YEAR = 17;
+const E_MONTH = 18;
+const E_DAY = 19;
+const E_SEASON = 20;
+const E_MEDLINE_DATE = 21;
+const E_ABSTRACT_TEXT = 22;
+const E_ABSTRACT = 23;
+const E_AUTHOR_LIST = 24;
+const E_AUTHOR = 25;
+const E_LAST_NAME = 26;
+const E_FORE_NAME = 27;
+const E_INITIALS = 28;
+const E_SUFFIX = 29;
+const E_COLLECTIVE_NAME = 30;
+const E_LANGUAGE = 31;
+const E_PUBLICATION_TYPE = 32;
+const E_PUBLICATION_TYPE_LIST = 33;
+const E_DESCRIPTOR_NAME = 34;
+const E_MESH_HEADING = 35;
+const E_KEYWORD = 36;
+const E_KEYWORD_LIST = 37;
+const E_ELOCATION_ID = 38;
+const E_ARTICLE_ID = 39;
+const E_ARTICLE_ID_LIST = 40;
+const E_PUBMED_DATA = 41;
+const E_PUBMED_BOOK_DATA = 42;
+const E_OTHER_ID = 43;
+
+const ELEMENT_CODES = new Map<string, number>([
+  ["PubmedArticle", E_PUBMED_ARTICLE],
+  ["PubmedBookArticle", E_PUBMED_BOOK_ARTICLE],
+  ["DeleteCitation", E_DELETE_CITATION],
+  ["MedlineCitation", E_MEDLINE_CITATION],
+  ["PMID", E_PMID],
+  ["Article", E_ARTICLE],
+  ["BookDocument", E_BOOK_DOCUMENT],
+  ["ArticleTitle", E_ARTICLE_TITLE],
+  ["VernacularTitle", E_VERNACULAR_TITLE],
+  ["BookTitle", E_BOOK_TITLE],
+  ["Book", E_BOOK],
+  ["Title", E_TITLE],
+  ["Journal", E_JOURNAL],
+  ["PubDate", E_PUB_DATE],
+  ["JournalIssue", E_JOURNAL_ISSUE],
+  ["ArticleDate", E_ARTICLE_DATE],
+  ["Year", E_YEAR],
+  ["Month", E_MONTH],
+  ["Day", E_DAY],
+  ["Season", E_SEASON],
+  ["MedlineDate", E_MEDLINE_DATE],
+  ["AbstractText", E_ABSTRACT_TEXT],
+  ["Abstract", E_ABSTRACT],
+  ["AuthorList", E_AUTHOR_LIST],
+  ["Author", E_AUTHOR],
+  ["LastName", E_LAST_NAME],
+  ["ForeName", E_FORE_NAME],
+  ["Initials", E_INITIALS],
+  ["Suffix", E_SUFFIX],
+  ["CollectiveName", E_COLLECTIVE_NAME],
+  ["Language", E_LANGUAGE],
+  ["PublicationType", E_PUBLICATION_TYPE],
+  ["PublicationTypeList", E_PUBLICATION_TYPE_LIST],
+  ["DescriptorName", E_DESCRIPTOR_NAME],
+  ["MeshHeading", E_MESH_HEADING],
+  ["Keyword", E_KEYWORD],
+  ["KeywordList", E_KEYWORD_LIST],
+  ["ELocationID", E_ELOCATION_ID],
+  ["ArticleId", E_ARTICLE_ID],
+  ["ArticleIdList", E_ARTICLE_ID_LIST],
+  ["PubmedData", E_PUBMED_DATA],
+  ["PubmedBookData", E_PUBMED_BOOK_DATA],
+  ["OtherID", E_OTHER_ID],
+]);
+
+/** Elements whose attributes matter; attributes of all others are never materialised. */
+function wantsAttributes(code: number): boolean {
+  return (
+    code === E_ABSTRACT_TEXT || code === E_AUTHOR_LIST || code === E_AUTHOR || code === E_ELOCATION_ID ||
+    code === E_ARTICLE_ID || code === E_OTHER_ID
+  );
+}
+
+/** XML white space (S production of XML 1.0), collapsed to one space; other Unicode spaces are content and stay. */
+const XML_SPACE = /[ \t\r\n]+/g;
+
+/** Byte string (one char per byte) of UTF-8 → the text it encodes. */
+function utf8(bytes: string): string {
+  return Buffer.from(bytes, "latin1").toString("utf8");
+}
+
+/** Unicode text → byte string of its UTF-8 encoding, the form the parser reads. */
+function toByteString(text: string): string {
+  return Buffer.from(text, "utf8").toString("latin1");
+}
+
+/**
+ * A kept text as stored: UTF-8 decoded, entity and character references resolved (by the `entities` library, the one
+ * htmlparser2 itself uses), XML white space collapsed and trimmed.
+ * Most kept texts are one clean ASCII line, so one scan decides which of those steps are needed at all.
+ * @param bytes byte string (see the module comment).
+ */
+function clean(bytes: string): string {
+  const n = bytes.length;
+  if (n === 0) return bytes;
+  let wide = false;
+  let entity = false;
+  let space = bytes.charCodeAt(0) <= 32 || bytes.charCodeAt(n - 1) <= 32;
+  for (let i = 0; i < n; i++) {
+    const c = bytes.charCodeAt(i);
+    if (c >= 0x80) wide = true;
+    else if (c === 38) entity = true;
+    else if (c === 10 || c === 13 || c === 9 || (c === 32 && bytes.charCodeAt(i + 1) === 32)) space = true;
+  }
+  // UTF-8 first: references are ASCII and survive it, while a character a reference produces would not.
+  let text = wide ? utf8(bytes) : bytes;
+  if (entity) text = decodeXML(text);
+  return space || entity ? text.replace(XML_SPACE, " ").trim() : text;
+}
+
+/**
+ * Push parser: feed decoded text with `write`, finish with `end`; events go to `onEvent` synchronously.
+ * One instance per file. Not reusable after `end`.
+ */
+export class PubmedXmlParser implements TokenizerCallbacks {
+  /** Number of records seen (articles, books, delete lists, and failed ones). */
+  records = 0;
+  /** Name of the first element of the document (the root, or the first record when there is no root). */
+  firstElement: string | null = null;
+
+  private readonly tokenizer: Tokenizer;
+  // Chunks still referenced by token offsets; `bufferOffset` is the absolute offset of buffers[0].
+  private buffers: string[] = [];
+  private bufferOffset = 0;
+
+  // Open elements: names (for messages and end-tag matching) and their codes (for the mapping's decisions).
+  private readonly stack: string[] = [];
+  private codes = new Int32Array(64);
+  private depth = 0;
+
+  // The record being read.
+  private rec: RawRecord | null = null;
+  private recStartCode = E_OTHER;
+  private recStartTag = "";
+  private recDepth = -1;
+  private recError: string | null = null;
+  private deletePmids: string[] | null = null;
+
+  // Text capture of one element (and its descendants).
+  private capture = CAP_NONE;
+  private capDepth = -1;
+  private capText = "";
+
+  private wantAttrs = false;
+  private attrs: Record<string, string> | null = null;
+  private attrName = "";
+  private attrValue = "";
+
+  private authorListOpen = false;
+  private author: RawAuthor | null = null;
+  private date: RawDate | null = null;
+  private sectionLabel = "";
+  private sectionCategory: string | null = null;
+
+  /**
+   * @param source file name used in error messages.
+   * @param onEvent receives each article, delete list and record error, in document order.
+   */
+  constructor(
+    private readonly source: string,
+    private readonly onEvent: (event: ParseEvent) => void,
+  ) {
+    // Entities are decoded by `clean` on the few texts kept: scanning all text for "&" costs the tokenizer a third
+    // of its speed (measured), while most text (white space, references, affiliations) is never used.
+    this.tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: false }, this);
+  }
+
+  private started = false;
+
+  /**
+   * Parses the next piece of the document, given as UTF-8 bytes (any split point, even inside a tag or a character).
+   * A UTF-8 byte-order mark at the very start is skipped.
+   */
+  writeBytes(bytes: Uint8Array): void {
+    this.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
+  }
+
+  /**
+   * Parses the next piece of the document, given as a byte string: each char is one byte of UTF-8 (0..255), as
+   * `Buffer#toString("latin1")` gives. For ordinary (decoded) text use `parsePubmedXml`.
+   */
+  write(byteString: string): void {
+    if (!this.started) {
+      if (byteString.length === 0) return;
+      this.started = true;
+      if (byteString.startsWith("\xEF\xBB\xBF")) byteString = byteString.slice(3);
+    }
+    if (byteString.length === 0) return;
+    this.buffers.push(byteString);
+    this.tokenizer.write(byteString);
+  }
+
+  /** Ends the document: a record still open is reported as cut off. */
+  end(): void {
+    this.tokenizer.end();
+  }
+
+  // ---- buffer access -------------------------------------------------------------------------------------------
+
+  private getSlice(start: number, end: number): string {
+    if (start >= end) return "";
+    let buffers = this.buffers;
+    // Token offsets only grow, so chunks before `start` will never be read again.
+    while (start - this.bufferOffset >= buffers[0]!.length) {
+      this.bufferOffset += buffers[0]!.length;
+      buffers.shift();
+    }
+    let slice = buffers[0]!.slice(start - this.bufferOffset, end - this.bufferOffset);
+    let base = this.bufferOffset;
+    for (let i = 1; end - base > buffers[i - 1]!.length; i++) {
+      base += buffers[i - 1]!.length;
+      slice += buffers[i]!.slice(0, end - base);
+    }
+    return slice;
+  }
+
+  /** True when the token at [start, end) spells `name`, without allocating a string in the common case. */
+  private tokenIs(start: number, end: number, name: string): boolean {
+    if (end - start !== name.length) return false;
+    const buffers = this.buffers;
+    while (start - this.bufferOffset >= buffers[0]!.length) {
+      this.bufferOffset += buffers[0]!.length;
+      buffers.shift();
+    }
+    const local = start - this.bufferOffset;
+    const first = buffers[0]!;
+    if (end - this.bufferOffset <= first.length) return first.startsWith(name, local);
+    return this.getSlice(start, end) === name;
+  }
+
+  // ---- tokenizer callbacks ---------------------------------------------------------------------------------------
+
+  /** @internal */
+  onopentagname(start: number, end: number): void {
+    const name = this.getSlice(start, end);
+    if (this.firstElement === null) this.firstElement = name;
+    const code = ELEMENT_CODES.get(name) ?? E_OTHER;
+    if (this.depth === this.codes.length) {
+      const grown = new Int32Array(this.codes.length * 2);
+      grown.set(this.codes);
+      this.codes = grown;
+    }
+    this.codes[this.depth] = code;
+    this.stack[this.depth++] = name;
+    this.wantAttrs = this.rec !== null && this.capture === CAP_NONE && wantsAttributes(code);
+    this.attrs = this.wantAttrs ? {} : null;
+  }
+
+  /** @internal */
+  onattribname(start: number, end: number): void {
+    if (!this.wantAttrs) return;
+    this.attrName = this.getSlice(start, end);
+    this.attrValue = "";
+  }
+
+  /** @internal */
+  onattribdata(start: number, end: number): void {
+    if (this.wantAttrs) this.attrValue += this.getSlice(start, end);
+  }
+
+  /** @internal */
+  onattribentity(codepoint: number): void {
+    if (this.wantAttrs) this.attrValue += String.fromCodePoint(codepoint);
+  }
+
+  /** @internal */
+  onattribend(): void {
+    if (this.wantAttrs) this.attrs![this.attrName] = clean(this.attrValue);
+  }
+
+  /** @internal */
+  onopentagend(): void {
+    this.openElement();
+  }
+
+  /** @internal */
+  onselfclosingtag(): void {
+    this.openElement();
+    this.popElement();
+  }
+
+  /** @internal */
+  onclosetag(start: number, end: number): void {
+    const depth = this.depth;
+    if (depth > 0 && this.tokenIs(start, end, this.stack[depth - 1]!)) {
+      this.popElement();
+      return;
+    }
+    const name = this.getSlice(start, end);
+    let i = depth - 1;
+    while (i >= 0 && this.stack[i] !== name) i--;
+    if (i < 0) {
+      // A closing tag that matches nothing open: inside a record it makes the record malformed; outside, harmless.
+      if (this.rec) this.fail(`unexpected closing tag </${name}> inside <${this.stack[depth - 1]}>`);
+      return;
+    }
+    if (this.rec && depth - 1 >= this.recDepth) this.fail(`<${this.stack[depth - 1]}> is not closed before </${name}>`);
+    while (this.depth - 1 > i) this.popElement();
+    this.popElement();
+  }
+
+  /** @internal */
+  ontext(start: number, end: number): void {
+    if (this.capture !== CAP_NONE) this.capText += this.getSlice(start, end);
+  }
+
+  /** @internal */
+  ontextentity(codepoint: number): void {
+    if (this.capture !== CAP_NONE) this.capText += String.fromCodePoint(codepoint);
+  }
+
+  /** @internal */
+  oncdata(start: number, end: number, endOffset: number): void {
+    if (this.capture !== CAP_NONE) this.capText += this.getSlice(start, end - endOffset);
+  }
+
+  /** @internal */
+  oncomment(): void {}
+  /** @internal */
+  ondeclaration(): void {}
+  /** @internal */
+  onprocessinginstruction(): void {}
+
+  /** @internal */
+  onend(): void {
+    if (this.rec || this.deletePmids) {
+      this.fail(`the file ends inside this record (truncated file?)`);
+      this.finishRecord();
+    }
+    this.buffers = [];
+  }
+
+  // ---- structure -------------------------------------------------------------------------------------------------
+
+  private fail(reason: string): void {
+    if (this.recError === null) this.recError = reason;
+  }
+
+  private isRecordStart(code: number): boolean {
+    if (code === E_PUBMED_ARTICLE || code === E_PUBMED_BOOK_ARTICLE || code === E_DELETE_CITATION) return true;
+    // In a PubmedArticle, MedlineCitation is a part; on its own (MedlineCitationSet) it is the record.
+    return code === E_MEDLINE_CITATION && (this.rec === null || this.recStartCode === E_MEDLINE_CITATION);
+  }
+
+  private startRecord(code: number, name: string): void {
+    if (this.rec || this.deletePmids) {
+      // The previous record never closed: report it and drop its open elements, keeping the new one on top.
+      this.fail(`<${this.recStartTag}> is not closed before the next record starts`);
+      const recDepth = this.recDepth;
+      this.depth = recDepth + 1;
+      this.stack[recDepth] = name;
+      this.codes[recDepth] = code;
+      this.finishRecord();
+    }
+    this.records++;
+    this.recStartCode = code;
+    this.recStartTag = name;
+    this.recDepth = this.depth - 1;
+    this.recError = null;
+    if (code === E_DELETE_CITATION) {
+      this.deletePmids = [];
+    } else {
+      this.rec = emptyRawRecord(code === E_PUBMED_BOOK_ARTICLE ? "book" : "article");
+    }
+  }
+
+  private startCapture(kind: number): void {
+    this.capture = kind;
+    this.capDepth = this.depth - 1;
+    this.capText = "";
+  }
+
+  /** Called once the start tag (and its attributes) of the element on top of the stack is complete. */
+  private openElement(): void {
+    const depth = this.depth;
+    const code = this.codes[depth - 1]!;
+    if (code === E_OTHER) return;
+    if (this.isRecordStart(code)) {
+      this.startRecord(code, this.stack[depth - 1]!);
+      return;
+    }
+    if (this.capture !== CAP_NONE) return; // descendants of a captured element only add text
+    if (this.deletePmids) {
+      if (code === E_PMID) this.startCapture(CAP_DELETE_PMID);
+      return;
+    }
+    const rec = this.rec;
+    if (!rec) return;
+    const parent = depth > 1 ? this.codes[depth - 2]! : E_OTHER;
+    switch (code) {
+      case E_PMID:
+        if ((parent === E_MEDLINE_CITATION || parent === E_BOOK_DOCUMENT) && rec.pmid === null) this.startCapture(CAP_PMID);
+        break;
+      case E_ARTICLE_TITLE:
+        if (parent === E_ARTICLE || parent === E_BOOK_DOCUMENT) this.startCapture(CAP_TITLE);
+        break;
+      case E_VERNACULAR_TITLE:
+        if (parent === E_ARTICLE) this.startCapture(CAP_VERNACULAR);
+        break;
+      case E_BOOK_TITLE:
+        if (parent === E_BOOK) this.startCapture(CAP_BOOK_TITLE);
+        break;
+      case E_TITLE:
+        if (parent === E_JOURNAL) this.startCapture(CAP_JOURNAL);
+        break;
+      case E_PUB_DATE:
+        if ((parent === E_JOURNAL_ISSUE || parent === E_BOOK) && rec.pubDate === null) this.date = rec.pubDate = emptyRawDate();
+        break;
+      case E_ARTICLE_DATE:
+        if (parent === E_ARTICLE && rec.articleDate === null) this.date = rec.articleDate = emptyRawDate();
+        break;
+      case E_YEAR:
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE)) this.startCapture(CAP_YEAR);
+        break;
+      case E_MONTH:
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE)) this.startCapture(CAP_MONTH);
+        break;
+      case E_DAY:
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE)) this.startCapture(CAP_DAY);
+        break;
+      case E_SEASON:
+        if (this.date && parent === E_PUB_DATE) this.startCapture(CAP_SEASON);
+        break;
+      case E_MEDLINE_DATE:
+        if (this.date && parent === E_PUB_DATE) this.startCapture(CAP_MEDLINE_DATE);
+        break;
+      case E_ABSTRACT_TEXT:
+        // OtherAbstract (translations, plain-language versions) also holds AbstractText: only Abstract counts.
+        if (parent === E_ABSTRACT) {
+          this.sectionLabel = this.attrs?.Label ?? "";
+          this.sectionCategory = this.attrs?.NlmCategory || null;
+          this.startCapture(CAP_ABSTRACT);
+        }
+        break;
+      case E_AUTHOR_LIST:
+        // A book's editors sit in Book/AuthorList[@Type="editors"]; only the work's authors are its authors.
+        if ((parent === E_ARTICLE || parent === E_BOOK_DOCUMENT) && this.attrs?.Type !== "editors") {
+          this.authorListOpen = true;
+          rec.authors ??= [];
+        }
+        break;
+      case E_AUTHOR:
+        if (this.authorListOpen && parent === E_AUTHOR_LIST) {
+          this.author = { lastName: null, foreName: null, initials: null, suffix: null, collectiveName: null, valid: this.attrs?.ValidYN !== "N" };
+        }
+        break;
+      case E_LAST_NAME:
+        if (this.author && parent === E_AUTHOR) this.startCapture(CAP_LAST_NAME);
+        break;
+      case E_FORE_NAME:
+        if (this.author && parent === E_AUTHOR) this.startCapture(CAP_FORE_NAME);
+        break;
+      case E_INITIALS:
+        if (this.author && parent === E_AUTHOR) this.startCapture(CAP_INITIALS);
+        break;
+      case E_SUFFIX:
+        if (this.author && parent === E_AUTHOR) this.startCapture(CAP_SUFFIX);
+        break;
+      case E_COLLECTIVE_NAME:
+        if (this.author && parent === E_AUTHOR) this.startCapture(CAP_COLLECTIVE);
+        break;
+      case E_LANGUAGE:
+        if ((parent === E_ARTICLE || parent === E_BOOK_DOCUMENT) && rec.language === null) this.startCapture(CAP_LANGUAGE);
+        break;
+      case E_PUBLICATION_TYPE:
+        if (parent === E_PUBLICATION_TYPE_LIST || parent === E_BOOK_DOCUMENT) this.startCapture(CAP_PUB_TYPE);
+        break;
+      case E_DESCRIPTOR_NAME:
+        if (parent === E_MESH_HEADING) this.startCapture(CAP_MESH);
+        break;
+      case E_KEYWORD:
+        if (parent === E_KEYWORD_LIST) this.startCapture(CAP_KEYWORD);
+        break;
+      case E_ELOCATION_ID:
+        if (parent === E_ARTICLE && this.attrs?.EIdType === "doi" && this.attrs.ValidYN !== "N" && rec.elocationDoi === null)
+          this.startCapture(CAP_ELOCATION_DOI);
+        break;
+      case E_ARTICLE_ID: {
+        // Only the record's own id lists: a ReferenceList's Reference/ArticleIdList names other articles.
+        const grandparent = depth > 2 ? this.codes[depth - 3]! : E_OTHER;
+        if (parent !== E_ARTICLE_ID_LIST) break;
+        if (grandparent !== E_PUBMED_DATA && grandparent !== E_PUBMED_BOOK_DATA && grandparent !== E_BOOK_DOCUMENT) break;
+        const type = this.attrs?.IdType;
+        if (type === "doi" && rec.articleIdDoi === null) this.startCapture(CAP_ARTICLE_ID_DOI);
+        else if (type === "pmc" && rec.articleIdPmc === null) this.startCapture(CAP_ARTICLE_ID_PMC);
+        else if (type === "bookaccession" && rec.bookAccession === null) this.startCapture(CAP_BOOK_ACCESSION);
+        break;
+      }
+      case E_OTHER_ID:
+        if (parent === E_MEDLINE_CITATION && this.attrs?.Source === "NLM" && rec.otherIdPmc === null) this.startCapture(CAP_OTHER_ID);
+        break;
+    }
+  }
+
+  /** Closes the element on top of the stack. */
+  private popElement(): void {
+    const depth = --this.depth;
+    const code = this.codes[depth]!;
+    if (this.capture !== CAP_NONE && depth === this.capDepth) {
+      this.finishCapture();
+    } else if (this.rec && code !== E_OTHER) {
+      switch (code) {
+        case E_AUTHOR:
+          if (this.author) {
+            this.rec.authors?.push(this.author);
+            this.author = null;
+          }
+          break;
+        case E_AUTHOR_LIST:
+          this.authorListOpen = false;
+          break;
+        case E_PUB_DATE:
+        case E_ARTICLE_DATE:
+          this.date = null;
+          break;
+      }
+    }
+    if (depth === this.recDepth && (this.rec || this.deletePmids)) this.finishRecord();
+  }
+
+  private finishCapture(): void {
+    const kind = this.capture;
+    const text = clean(this.capText);
+    this.capture = CAP_NONE;
+    this.capDepth = -1;
+    this.capText = "";
+    if (kind === CAP_DELETE_PMID) {
+      this.deletePmids?.push(text);
+      return;
+    }
+    const rec = this.rec;
+    if (!rec) return;
+    switch (kind) {
+      case CAP_PMID: rec.pmid = text; break;
+      case CAP_TITLE: rec.title ??= text || null; break;
+      case CAP_VERNACULAR: rec.vernacularTitle ??= text || null; break;
+      case CAP_BOOK_TITLE: rec.bookTitle ??= text || null; break;
+      case CAP_JOURNAL: rec.journal ??= text || null; break;
+      case CAP_YEAR: if (this.date) this.date.year = text; break;
+      case CAP_MONTH: if (this.date) this.date.month = text; break;
+      case CAP_DAY: if (this.date) this.date.day = text; break;
+      case CAP_SEASON: if (this.date) this.date.season = text; break;
+      case CAP_MEDLINE_DATE: if (this.date) this.date.medlineDate = text; break;
+      case CAP_ABSTRACT:
+        if (text || this.sectionLabel) rec.abstractSections.push({ label: this.sectionLabel, nlm_category: this.sectionCategory, text });
+        break;
+      case CAP_LAST_NAME: if (this.author) this.author.lastName = text || null; break;
+      case CAP_FORE_NAME: if (this.author) this.author.foreName = text || null; break;
+      case CAP_INITIALS: if (this.author) this.author.initials = text || null; break;
+      case CAP_SUFFIX: if (this.author) this.author.suffix = text || null; break;
+      case CAP_COLLECTIVE: if (this.author) this.author.collectiveName = text || null; break;
+      case CAP_LANGUAGE: rec.language = text || null; break;
+      case CAP_PUB_TYPE: if (text) rec.publicationTypes.push(text); break;
+      case CAP_MESH: if (text) rec.meshTerms.push(text); break;
+      case CAP_KEYWORD: if (text) rec.keywords.push(text); break;
+      case CAP_ELOCATION_DOI: rec.elocationDoi = text || null; break;
+      case CAP_ARTICLE_ID_DOI: rec.articleIdDoi = text || null; break;
+      case CAP_ARTICLE_ID_PMC: rec.articleIdPmc = text || null; break;
+      case CAP_BOOK_ACCESSION: rec.bookAccession = text || null; break;
+      case CAP_OTHER_ID: if (/^PMC\d+$/.test(text)) rec.otherIdPmc = text; break;
+    }
+  }
+
+  private finishRecord(): void {
+    const rec = this.rec;
+    const deletePmids = this.deletePmids;
+    const error = this.recError;
+    const index = this.records;
+    this.rec = null;
+    this.deletePmids = null;
+    this.recError = null;
+    this.recDepth = -1;
+    this.recStartCode = E_OTHER;
+    this.recStartTag = "";
+    this.capture = CAP_NONE;
+    this.capDepth = -1;
+    this.capText = "";
+    this.author = null;
+    this.authorListOpen = false;
+    this.date = null;
+
+    if (deletePmids) {
+      const pmids: number[] = [];
+      let bad: string | null = error;
+      for (const text of deletePmids) {
+        const pmid = parsePmid(text);
+        if (typeof pmid === "number") pmids.push(pmid);
+        else bad ??= `DeleteCitation with ${pmid}`;
+      }
+      if (bad) this.onEvent({ type: "error", message: this.message(index, null, bad), recordIndex: index });
+      if (pmids.length) this.onEvent({ type: "delete", pmids, recordIndex: index });
+      return;
+    }
+    if (!rec) return;
+    const pmid = parsePmid(rec.pmid);
+    if (typeof pmid === "string" || error) {
+      const known = typeof pmid === "number" ? pmid : null;
+      const event: ParseEvent = { type: "error", message: this.message(index, known, error ?? (pmid as string)), recordIndex: index };
+      if (known !== null) event.pmid = known;
+      this.onEvent(event);
+      return;
+    }
+    this.onEvent({ type: "article", article: mapRecord(rec, pmid), recordIndex: index });
+  }
+
+  private message(index: number, pmid: number | null, reason: string): string {
+    return `${this.source}: record ${index}${pmid !== null ? ` (PMID ${pmid})` : ""}: ${reason}`;
+  }
+}
+
+/**
+ * Parses a whole document held in memory (tests, small inputs).
+ * @param xml the document as text; a leading BOM (U+FEFF) is ignored.
+ * @param source name used in error messages.
+ * @returns every event in document order.
+ */
+export function parsePubmedXml(xml: string, source = "<string>"): ParseEvent[] {
+  const events: ParseEvent[] = [];
+  const parser = new PubmedXmlParser(source, (e) => events.push(e));
+  parser.write(toByteString(xml));
+  parser.end();
+  return events;
+}
+
+/** Root elements of the official formats; a file with another root and no record is not PubMed XML. */
+const KNOWN_ROOTS = new Set(["PubmedArticleSet", "MedlineCitationSet", "PubmedBookArticleSet"]);
+
+/**
+ * Streams the events of a PubMed XML byte stream (already decompressed).
+ * @param bytes UTF-8 XML in chunks of any size.
+ * @param source name used in messages.
+ * @throws PubmedFileError when reading the stream fails (after the events of every complete record before the
+ *   failure), or when the input holds no element of a PubMed document at all.
+ */
+export async function* parsePubmedStream(bytes: AsyncIterable<Uint8Array>, source: string): AsyncGenerator<ParseEvent> {
+  let queue: ParseEvent[] = [];
+  const parser = new PubmedXmlParser(source, (e) => queue.push(e));
+  const iterator = bytes[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        throw new PubmedFileError(source, `${source}: ${describeReadError(error)}`, { cause: error });
+      }
+      if (next.done) break;
+      parser.writeBytes(next.value);
+      if (queue.length) {
+        const ready = queue;
+        queue = [];
+        yield* ready;
+      }
+    }
+  } finally {
+    // Stops the reader (and its worker) when the consumer stops early or reading failed.
+    await iterator.return?.();
+  }
+  parser.end();
+  yield* queue;
+  if (parser.records === 0 && !KNOWN_ROOTS.has(parser.firstElement ?? "")) {
+    const what = parser.firstElement === null ? "no XML element" : `root element <${parser.firstElement}>`;
+    throw new PubmedFileError(source, `${source}: not PubMed XML (${what}, no PubmedArticle or MedlineCitation record)`);
+  }
+}
+
+function describeReadError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string } | null)?.code;
+  if (code === "ENOENT") return "cannot read: no such file";
+  if (code === "EACCES" || code === "EPERM") return "cannot read: permission denied";
+  if (code === "EISDIR") return "cannot read: is a directory, not a file";
+  if (/inflate|unexpected end of file|gzip|zlib|header/i.test(message))
+    return `gzip data is corrupt or truncated (${message}); records before the damage were read`;
+  return `read failed (${message})`;
+}
+
+/** Reads a file, gunzipping it when it starts with the gzip magic bytes 1f 8b (whatever its name), on this thread. */
+async function* readBytesInline(path: string): AsyncGenerator<Uint8Array> {
+  const file = Bun.file(path);
+  const head = await file.slice(0, 2).bytes();
+  let stream: ReadableStream<Uint8Array> = file.stream();
+  if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+  yield* stream;
+}
+
+type WorkerMessage =
+  | { type: "chunk"; bytes: Uint8Array }
+  | { type: "end" }
+  | { type: "error"; message: string; code?: string };
+
+/** The same as `readBytesInline`, done by read-worker.ts on another thread with bounded look-ahead. */
+async function* readBytesInWorker(path: string): AsyncGenerator<Uint8Array> {
+  const worker = new Worker(new URL("./read-worker.ts", import.meta.url).href);
+  const inbox: WorkerMessage[] = [];
+  let notify: (() => void) | null = null;
+  const deliver = (msg: WorkerMessage) => {
+    inbox.push(msg);
+    notify?.();
+    notify = null;
+  };
+  worker.onmessage = (event: MessageEvent<WorkerMessage>) => deliver(event.data);
+  worker.onerror = (event: ErrorEvent) => deliver({ type: "error", message: event.message || "reader thread failed" });
+  worker.postMessage({ type: "start", path });
+  try {
+    for (;;) {
+      while (inbox.length === 0) await new Promise<void>((resolve) => (notify = resolve));
+      const msg = inbox.shift()!;
+      if (msg.type === "end") return;
+      if (msg.type === "error") throw Object.assign(new Error(msg.message), { code: msg.code });
+      worker.postMessage({ type: "more" });
+      yield msg.bytes;
+    }
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** Options of `parsePubmedFile`. */
+export interface ParseFileOptions {
+  /**
+   * Read and gunzip on a worker thread (default true), overlapping with parsing on a second core.
+   * false does everything on the calling thread.
+   */
+  readInWorker?: boolean;
+}
+
+/**
+ * Streams the events of one .xml or .xml.gz file. Gzip is recognised by its magic bytes, not the name, and
+ * decompressed as a stream; at most a few chunks are held at once, so memory does not grow with the file.
+ * @param path file to read.
+ * @throws PubmedFileError naming the file when it is missing, unreadable, corrupt or truncated gzip, or not PubMed XML.
+ *   Records before a gzip failure are still emitted first.
+ */
+export function parsePubmedFile(path: string, options: ParseFileOptions = {}): AsyncGenerator<ParseEvent> {
+  return parsePubmedStream(options.readInWorker === false ? readBytesInline(path) : readBytesInWorker(path), path);
+}

@@ -1,0 +1,54 @@
+/**
+ * Worker thread that reads one .xml / .xml.gz file and gunzips it, sending the bytes to the parsing thread in chunks.
+ * Gunzip is about a fifth of the work of parsing a file (measured: ~0.6 s of ~3 s for 30,000 records), so moving it
+ * off the parsing thread lets both run at once on a second core. Chunks are transferred, not copied.
+ *
+ * Protocol (see `readBytesInWorker` in parser.ts):
+ *   in:  {type: "start", path}            once
+ *        {type: "more"}                   one per chunk consumed: at most MAX_IN_FLIGHT chunks are ever queued,
+ *                                         so memory stays flat however fast the disk and slow the parser
+ *   out: {type: "chunk", bytes}           file content (decompressed), in order
+ *        {type: "end"}                    after the last chunk
+ *        {type: "error", message, code?}  reading or gunzip failed (after every good chunk was sent)
+ */
+declare const self: Worker;
+
+/** Chunks sent and not yet consumed. A handful of ~0.5 MB chunks keeps the parser fed without buffering the file. */
+const MAX_IN_FLIGHT = 4;
+
+let credits = MAX_IN_FLIGHT;
+let wake: (() => void) | null = null;
+
+self.onmessage = (event: MessageEvent<{ type: "start"; path: string } | { type: "more" }>) => {
+  const msg = event.data;
+  if (msg.type === "more") {
+    credits++;
+    wake?.();
+    wake = null;
+  } else if (msg.type === "start") {
+    void pump(msg.path);
+  }
+};
+
+async function pump(path: string): Promise<void> {
+  try {
+    const file = Bun.file(path);
+    const head = await file.slice(0, 2).bytes();
+    let stream: ReadableStream<Uint8Array> = file.stream();
+    // Gzip is recognised by its magic bytes 1f 8b, whatever the file is called.
+    if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+    for await (const chunk of stream) {
+      if (chunk.byteLength === 0) continue;
+      // Transfer needs a buffer of its own; a view into a larger one is copied first.
+      const bytes = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice();
+      while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+      credits--;
+      self.postMessage({ type: "chunk", bytes }, [bytes.buffer]);
+    }
+    self.postMessage({ type: "end" });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: string } | null)?.code;
+    self.postMessage({ type: "error", message, code });
+  }
+}

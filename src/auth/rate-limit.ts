@@ -1,0 +1,100 @@
+import { sql } from "kysely";
+import type { Context } from "hono";
+import type { Database } from "../db/database.ts";
+import { ApiError } from "../http/errors.ts";
+
+/**
+ * Rate limits for login and password recovery.
+ *
+ * Counters live in the database (table rate_limits), not in memory: limits then survive restarts and hold when
+ * several processes serve the API (e.g. two containers on one PostgreSQL). Each limit is a fixed window: the
+ * first hit opens a window of `windowSeconds`, later hits in it count up, and the first hit after it ends opens
+ * a new one. A fixed window can let through up to twice `max` around a window boundary; that is acceptable for
+ * these limits, whose purpose is to make guessing and mail bombing impractical, not to meter exactly.
+ * One hit is one atomic upsert, so concurrent requests cannot both slip under the limit.
+ */
+export interface RateLimit {
+  /** Prefix of the counter key; also names the limit in logs. */
+  name: string;
+  /** Most hits allowed in one window. */
+  max: number;
+  windowSeconds: number;
+}
+
+/** The limits in force. Per-account and per-address subjects are the lower-cased e-mail address. */
+export const LIMITS = {
+  /** Failed logins per account and hour (counted whether or not the account exists, so as to reveal nothing). */
+  loginFailuresPerAccount: { name: "login-account", max: 100, windowSeconds: 60 * 60 },
+  /** Login attempts per client address and minute: a burst limit against guessing across many accounts. */
+  loginPerIp: { name: "login-ip", max: 30, windowSeconds: 60 },
+  /** Password recovery requests per client address and hour. */
+  recoveryPerIp: { name: "recovery-ip", max: 10, windowSeconds: 60 * 60 },
+  /** Password recovery requests per e-mail address and hour: at most this many recovery mails to one inbox. */
+  recoveryPerAddress: { name: "recovery-address", max: 3, windowSeconds: 60 * 60 },
+} as const satisfies Record<string, RateLimit>;
+
+/** The state of one counter after a hit. */
+export interface RateLimitState {
+  /** Hits in the current window (0 when there is none). */
+  hits: number;
+  /** Whether this request is within the limit. */
+  allowed: boolean;
+  /** Seconds until the current window ends (at least 1 when not allowed). */
+  retryAfterSeconds: number;
+}
+
+function keyOf(limit: RateLimit, subject: string): string {
+  return `${limit.name}:${subject}`;
+}
+
+// Windows of these limits last at most an hour; rows whose window ended long ago are removed now and then.
+const CLEANUP_PROBABILITY = 0.01;
+
+/**
+ * Counts one hit against `limit` for `subject` and tells whether it is allowed (hits ≤ max).
+ * Hits over the limit are still counted, so hammering does not shorten the wait.
+ */
+export async function hit(db: Database, limit: RateLimit, subject: string): Promise<RateLimitState> {
+  const window = sql`(${limit.windowSeconds}::int * interval '1 second')`;
+  const row = await sql<{ hits: number; retry_after: number }>`
+    INSERT INTO rate_limits AS r (key, hits, window_started_at)
+    VALUES (${keyOf(limit, subject)}, 1, now())
+    ON CONFLICT (key) DO UPDATE SET
+      hits = CASE WHEN r.window_started_at <= now() - ${window} THEN 1 ELSE r.hits + 1 END,
+      window_started_at = CASE WHEN r.window_started_at <= now() - ${window} THEN now() ELSE r.window_started_at END
+    RETURNING hits, ceil(extract(epoch FROM (window_started_at + ${window} - now())))::int AS retry_after`.execute(db);
+  if (Math.random() < CLEANUP_PROBABILITY) {
+    await db.deleteFrom("rate_limits").where("window_started_at", "<", sql<Date>`now() - interval '1 day'`).execute();
+  }
+  const { hits, retry_after } = row.rows[0]!;
+  return { hits, allowed: hits <= limit.max, retryAfterSeconds: Math.max(1, Number(retry_after)) };
+}
+
+/** Forgets a counter (e.g. an account's failed logins after a successful login or a password reset). */
+export async function reset(db: Database, limit: RateLimit, subject: string): Promise<void> {
+  await db.deleteFrom("rate_limits").where("key", "=", keyOf(limit, subject)).execute();
+}
+
+/** The 429 answer: `{"detail": "Too Many Requests"}` with Retry-After in seconds. */
+export function tooManyRequests(state: RateLimitState): ApiError {
+  return new ApiError(429, "Too Many Requests", { "Retry-After": String(state.retryAfterSeconds) });
+}
+
+/** Throws the 429 answer when `state` is over its limit. */
+export function assertAllowed(state: RateLimitState): void {
+  if (!state.allowed) throw tooManyRequests(state);
+}
+
+/**
+ * The client's address as the socket reports it (Bun passes its server as the app's env, which has requestIP),
+ * or null when unknown (e.g. a request made in-process). Forwarded-for headers are not trusted: any client can
+ * set them, which would let it pick a fresh address for each request.
+ */
+export function clientIp(c: Context): string | null {
+  const env = c.env as { requestIP?: (req: Request) => { address: string } | null } | undefined;
+  try {
+    return env?.requestIP?.(c.req.raw)?.address ?? null;
+  } catch {
+    return null;
+  }
+}

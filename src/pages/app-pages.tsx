@@ -1,0 +1,107 @@
+import type { ComponentType } from "react";
+import type { CurrentUser } from "../auth/middleware.ts";
+import { Island } from "./island.tsx";
+import * as s from "./pages.css.ts";
+
+/** The four cards of /home (spec §2), in order. */
+export const HOME_CARDS = [
+  { title: "Dashboard", text: "View your likes and shares.", href: "/dashboard" },
+  { title: "Literature Review", text: "Review biomedical literature.", href: "/literature_management" },
+  { title: "Suggestions", text: "Get personalized article suggestions.", href: "/suggestions" },
+  { title: "Settings", text: "Manage user, and subscription info.", href: "/settings" },
+] as const;
+
+/** /home: greets by full name, else e-mail, and links to the four tools. */
+export function HomePage({ user }: { user: CurrentUser }) {
+  return (
+    <>
+      <h1 className={s.pageTitle}>{`Hi, ${user.full_name || user.email}`}</h1>
+      <p className={s.lead}>Welcome back, nice to see you again!</p>
+      <div className={s.cardGrid}>
+        {HOME_CARDS.map((card) => (
+          <a key={card.href} href={card.href} className={s.linkCard}>
+            <h2 className={s.cardTitle}>{card.title}</h2>
+            <p className={s.cardText}>{card.text}</p>
+          </a>
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** /dashboard: the heading; the liked-articles and shares tabs are not built yet, and the page says so. */
+export function DashboardPage() {
+  return (
+    <>
+      <h1 className={s.pageTitle}>My Dashboard</h1>
+      <p className={s.notice}>Your liked articles and the articles shared with you will be listed here soon.</p>
+    </>
+  );
+}
+
+/** /settings: the 'User' tab with a read-only 'My Profile'; editing, password, interests and subscription come later. */
+export function SettingsPage({ user }: { user: CurrentUser }) {
+  const value = (v: string | null) => (v && v.trim() ? v : "N/A");
+  return (
+    <>
+      <h1 className={s.pageTitle}>User Settings</h1>
+      {/* One tab for now (spec §2); the other areas join it as they are built. */}
+      <div className={s.tabs}>
+        <span className={s.tab} aria-current="page">
+          User
+        </span>
+      </div>
+      <section className={s.card} aria-labelledby="profile-title">
+        <h2 id="profile-title" className={s.cardTitle}>
+          My Profile
+        </h2>
+        <dl className={s.fieldList}>
+          <dt>Full name</dt>
+          <dd>{value(user.full_name)}</dd>
+          <dt>Email</dt>
+          <dd>{value(user.email)}</dd>
+          <dt>Institutional Email</dt>
+          <dd>{value(user.institution_email)}</dd>
+        </dl>
+      </section>
+      <p className={s.notice} style={{ marginTop: 24 }}>
+        Editing your profile, changing your password, your main interests and your subscription will be available here soon.
+      </p>
+    </>
+  );
+}
+
+/** The gate shown to a user without an active Plus, Pro or Max subscription (spec §2). */
+export function UpgradeGate({ feature }: { feature: "Literature Reviews" | "Weekly Suggestions" }) {
+  const name = feature === "Literature Reviews" ? "Literature Review" : "Weekly Suggestions";
+  return (
+    <section className={s.card} style={{ maxWidth: 560, margin: "48px auto", textAlign: "center" }}>
+      <h1 className={s.pageTitle}>{`Upgrade to Access ${feature}`}</h1>
+      <p className={s.lead}>{`The ${name} feature requires an active Plus, Pro, or Max subscription.`}</p>
+      <a href="/settings?tab=subscription" className={s.button.primary}>
+        View Subscription Plans
+      </a>
+    </section>
+  );
+}
+
+/** /suggestions: the heading and what the page will show; the weekly lists come soon. */
+export function SuggestionsPage() {
+  return (
+    <>
+      <h1 className={s.pageTitle}>Your Weekly Suggestions</h1>
+      <p className={s.lead}>Suggestions are curated from your latest liked articles and your profile description.</p>
+      <p className={s.notice}>Your weekly suggestions will be shown here soon.</p>
+    </>
+  );
+}
+
+/** /literature_management with access: the review workspace island (loaded on demand by the route). */
+export function LiteraturePage({ workspace }: { workspace: ComponentType<Record<string, never>> }) {
+  return (
+    <>
+      <h1 className={s.srOnly}>Literature Review</h1>
+      <Island name="ReviewWorkspace" component={workspace} props={{}} />
+    </>
+  );
+}

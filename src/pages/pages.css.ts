@@ -1,0 +1,260 @@
+import { globalStyle, style, styleVariants } from "@vanilla-extract/css";
+import { vars } from "../../islands/styles/theme.css.ts";
+
+// Styles of the server-rendered pages and layouts. Breakpoints follow the spec's "small" / "medium" screens.
+const md = "screen and (min-width: 768px)";
+const lg = "screen and (min-width: 1024px)";
+
+export const srOnly = style({
+  position: "absolute",
+  width: 1,
+  height: 1,
+  padding: 0,
+  margin: -1,
+  overflow: "hidden",
+  clip: "rect(0, 0, 0, 0)",
+  whiteSpace: "nowrap",
+  border: 0,
+});
+
+/* ---------- Authenticated layout ---------- */
+
+export const appShell = style({ display: "flex", flexDirection: "column", height: "100dvh" });
+
+export const topBar = style({
+  display: "none",
+  alignItems: "center",
+  justifyContent: "space-between",
+  gap: vars.space.md,
+  padding: `${vars.space.sm} ${vars.space.lg}`,
+  background: vars.color.surface,
+  borderBottom: `1px solid ${vars.color.border}`,
+  "@media": { [md]: { display: "flex" } },
+});
+
+export const topBarActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm });
+
+export const logo = style({
+  display: "inline-flex",
+  alignItems: "center",
+  gap: vars.space.sm,
+  fontWeight: 700,
+  fontSize: vars.fontSize.lg,
+  color: vars.color.text,
+  textDecoration: "none",
+});
+
+export const logoMark = style({
+  display: "inline-grid",
+  placeItems: "center",
+  width: 32,
+  height: 32,
+  borderRadius: vars.radius.md,
+  background: vars.color.primary,
+  color: vars.color.primaryText,
+  fontSize: vars.fontSize.sm,
+  fontWeight: 800,
+});
+
+export const banner = style({
+  padding: `${vars.space.sm} ${vars.space.lg}`,
+  background: vars.color.warningBg,
+  color: vars.color.warning,
+  borderBottom: `1px solid ${vars.color.border}`,
+  fontSize: vars.fontSize.sm,
+});
+
+export const content = style({ flex: 1, overflowY: "auto", minHeight: 0 });
+
+export const container = style({
+  width: "100%",
+  maxWidth: 1120,
+  margin: "0 auto",
+  padding: `${vars.space.lg} ${vars.space.md}`,
+  "@media": { [md]: { padding: `${vars.space.xl} ${vars.space.lg}` } },
+});
+
+export const pageTitle = style({ fontSize: vars.fontSize.xl, margin: `0 0 ${vars.space.md}`, lineHeight: 1.25 });
+
+export const lead = style({ color: vars.color.muted, margin: `0 0 ${vars.space.lg}` });
+
+export const notice = style({
+  padding: vars.space.md,
+  borderRadius: vars.radius.md,
+  background: vars.color.infoBg,
+  color: vars.color.info,
+  border: `1px solid ${vars.color.border}`,
+});
+
+/* ---------- Cards ---------- */
+
+export const cardGrid = style({
+  display: "grid",
+  gap: vars.space.md,
+  gridTemplateColumns: "1fr",
+  "@media": { [md]: { gridTemplateColumns: "repeat(2, 1fr)" }, [lg]: { gridTemplateColumns: "repeat(4, 1fr)" } },
+});
+
+export const card = style({
+  display: "block",
+  padding: vars.space.lg,
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.lg,
+  boxShadow: vars.shadow.sm,
+  color: vars.color.text,
+  textDecoration: "none",
+});
+
+export const linkCard = style([
+  card,
+  { transition: "border-color 120ms, box-shadow 120ms", selectors: { "&:hover": { borderColor: vars.color.primary, boxShadow: vars.shadow.md } } },
+]);
+
+export const cardTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: vars.fontSize.lg });
+export const cardText = style({ margin: 0, color: vars.color.muted, fontSize: vars.fontSize.sm });
+
+/* ---------- Buttons as links ---------- */
+
+const buttonBase = style({
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  gap: vars.space.sm,
+  padding: `${vars.space.sm} ${vars.space.lg}`,
+  borderRadius: vars.radius.md,
+  fontWeight: 600,
+  textDecoration: "none",
+  border: "1px solid transparent",
+  cursor: "pointer",
+});
+
+export const button = styleVariants({
+  primary: [buttonBase, { background: vars.color.primary, color: vars.color.primaryText, selectors: { "&:hover": { background: vars.color.primaryHover } } }],
+  outline: [buttonBase, { background: "transparent", color: vars.color.primary, borderColor: vars.color.primary }],
+  ghost: [buttonBase, { background: "transparent", color: vars.color.text }],
+});
+
+/* ---------- Public pages ---------- */
+
+export const publicShell = style({ display: "flex", flexDirection: "column", minHeight: "100dvh" });
+
+export const publicHeader = style({
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "space-between",
+  padding: `${vars.space.md} ${vars.space.lg}`,
+  background: vars.color.surface,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+
+export const publicMain = style({ flex: 1 });
+
+export const hero = style({
+  padding: `${vars.space.xxl} ${vars.space.md}`,
+  textAlign: "center",
+  background: `linear-gradient(180deg, ${vars.color.surface}, ${vars.color.bg})`,
+});
+
+export const heroTitle = style({
+  fontSize: "clamp(2rem, 5vw, 3.25rem)",
+  lineHeight: 1.1,
+  margin: `0 auto ${vars.space.md}`,
+  maxWidth: 820,
+});
+
+export const heroText = style({ fontSize: vars.fontSize.lg, color: vars.color.muted, maxWidth: 640, margin: `0 auto ${vars.space.lg}` });
+
+export const section = style({ padding: `${vars.space.xxl} ${vars.space.md}`, maxWidth: 1120, margin: "0 auto" });
+
+export const sectionTitle = style({ fontSize: vars.fontSize.xl, textAlign: "center", margin: `0 0 ${vars.space.lg}` });
+
+export const stat = style({ fontSize: vars.fontSize.xxl, fontWeight: 800, color: vars.color.primary, margin: 0 });
+
+export const cta = style({
+  textAlign: "center",
+  padding: `${vars.space.xxl} ${vars.space.md}`,
+  background: vars.color.surfaceMuted,
+});
+
+export const ctaActions = style({ display: "flex", gap: vars.space.md, justifyContent: "center", flexWrap: "wrap" });
+
+export const footer = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  justifyContent: "space-between",
+  alignItems: "center",
+  padding: `${vars.space.md} ${vars.space.lg}`,
+  // Room for the fixed help button, so it never covers the legal links.
+  paddingRight: 80,
+  borderTop: `1px solid ${vars.color.border}`,
+  background: vars.color.surface,
+  color: vars.color.muted,
+  fontSize: vars.fontSize.sm,
+});
+
+export const footerLinks = style({ display: "flex", gap: vars.space.md, listStyle: "none", margin: 0, padding: 0 });
+
+export const prose = style({ maxWidth: 760, margin: "0 auto", padding: `${vars.space.xl} ${vars.space.md}` });
+
+/* ---------- Auth pages ---------- */
+
+export const authMain = style({ flex: 1, display: "grid", placeItems: "center", padding: `${vars.space.xl} ${vars.space.md}` });
+
+export const authCard = style([card, { width: "100%", maxWidth: 420 }]);
+
+/* ---------- Not found ---------- */
+
+export const notFound = style({ minHeight: "100dvh", display: "grid", placeItems: "center", textAlign: "center", padding: vars.space.lg });
+
+export const notFoundCode = style({ fontSize: "clamp(5rem, 20vw, 9rem)", fontWeight: 800, lineHeight: 1, margin: 0, color: vars.color.primary });
+
+/* ---------- Settings placeholder ---------- */
+
+export const tabs = style({ display: "flex", gap: vars.space.sm, borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.lg });
+
+export const tab = style({
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderBottom: `2px solid ${vars.color.primary}`,
+  fontWeight: 600,
+  color: vars.color.primary,
+});
+
+export const fieldList = style({ display: "grid", gridTemplateColumns: "max-content 1fr", gap: `${vars.space.sm} ${vars.space.lg}`, margin: 0 });
+
+globalStyle(`${fieldList} dt`, { color: vars.color.muted, fontWeight: 600 });
+globalStyle(`${fieldList} dd`, { margin: 0 });
+
+/* ---------- Help ---------- */
+
+export const help = style({ position: "fixed", right: vars.space.md, bottom: vars.space.md, zIndex: 20 });
+
+export const helpButton = style({
+  listStyle: "none",
+  display: "grid",
+  placeItems: "center",
+  width: 44,
+  height: 44,
+  borderRadius: vars.radius.full,
+  background: vars.color.primary,
+  color: vars.color.primaryText,
+  fontWeight: 800,
+  fontSize: vars.fontSize.lg,
+  cursor: "pointer",
+  boxShadow: vars.shadow.md,
+  selectors: { "&::-webkit-details-marker": { display: "none" } },
+});
+
+export const helpPanel = style({
+  position: "absolute",
+  right: 0,
+  bottom: 52,
+  width: 260,
+  padding: vars.space.md,
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  boxShadow: vars.shadow.md,
+  fontSize: vars.fontSize.sm,
+});

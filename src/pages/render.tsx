@@ -1,0 +1,51 @@
+import type { ReactNode } from "react";
+import type { Context } from "hono";
+import { renderToReadableStream } from "react-dom/server";
+import { QueryClient } from "@tanstack/react-query";
+import type { IslandName } from "../../islands/registry.ts";
+import { Document } from "./document.tsx";
+import { PageContext, type PageContextValue } from "./island.tsx";
+import { loadManifest, scriptsFor } from "./manifest.ts";
+
+export interface PageOptions {
+  /** Text of <title> (the app name is appended). */
+  title: string;
+  /** Every island the page renders; their chunks are announced in <head>. Empty: the page ships no JavaScript. */
+  islands?: IslandName[];
+  status?: 200 | 404;
+  body: ReactNode;
+}
+
+/**
+ * Streams a page: the response starts as soon as React has the shell (everything not inside a Suspense boundary),
+ * so data is loaded before calling this and slow parts, if any, go behind Suspense.
+ */
+export async function renderPage(c: Context, opts: PageOptions): Promise<Response> {
+  const manifest = loadManifest();
+  const islands = new Set(opts.islands ?? []);
+  const page: PageContextValue = {
+    queryClient: new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } }),
+    islands,
+    islandHtml: new Map(),
+  };
+  const stream = await renderToReadableStream(
+    <PageContext value={page}>
+      <Document title={opts.title} manifest={manifest} scripts={scriptsFor(manifest, islands)}>
+        {opts.body}
+      </Document>
+    </PageContext>,
+    {
+      onError(err) {
+        console.error(`page ${c.req.path} failed to render:`, err);
+      },
+    },
+  );
+  return new Response(stream, {
+    status: opts.status ?? 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      // Pages depend on the session cookie: never stored by shared caches nor replayed after logout.
+      "cache-control": "private, no-store",
+    },
+  });
+}

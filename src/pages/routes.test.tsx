@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Hono } from "hono";
+import { loadConfig } from "../config.ts";
+import type { AppDeps } from "../deps.ts";
+import { createAccessToken } from "../auth/tokens.ts";
+import { startTrial } from "../subscriptions/service.ts";
+import { createTestDatabase } from "../../tests/support/database.ts";
+import type { DatabaseHandle } from "../db/database.ts";
+import { loadManifest } from "./manifest.ts";
+import { pagesRoutes } from "./routes.tsx";
+import { MIGRATION_NOTICE } from "./layouts.tsx";
+
+// Pages as a browser receives them: redirects decided from the session cookie, streamed HTML, islands markup and
+// the scripts each page ships. Run after `npm run build` (pages need dist/manifest.json and compiled styles).
+
+let handle: DatabaseHandle;
+let app: Hono;
+const secretKey = new TextEncoder().encode("pages-test-secret-key-0123456789abcdef");
+
+async function makeUser(email: string, fullName: string | null): Promise<{ id: string; cookie: string }> {
+  const row = await handle.db
+    .insertInto("users")
+    .values({ email, full_name: fullName, hashed_password: "not-used-here" })
+    .returning(["id"])
+    .executeTakeFirstOrThrow();
+  const token = await createAccessToken(secretKey, { sub: row.id, ver: 0 }, 60);
+  return { id: row.id, cookie: `access_token=${token}` };
+}
+
+const get = (path: string, cookie?: string, headers: Record<string, string> = {}) =>
+  app.request(path, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
+
+/** Decodes the character references React writes in attribute values (the browser does the same). */
+function decodeAttr(raw: string): string {
+  return raw.replace(/&(quot|amp|lt|gt|#x27|#39);/g, (_, e: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#x27": "'", "#39": "'" })[e] ?? "");
+}
+
+/** The values of `attr` on every element matching `selector`, read with Bun's HTML parser. */
+async function attrs(html: string, selector: string, attr: string): Promise<string[]> {
+  const found: string[] = [];
+  await new HTMLRewriter()
+    .on(selector, {
+      element(el) {
+        const v = el.getAttribute(attr);
+        if (v !== null) found.push(decodeAttr(v));
+      },
+    })
+    .transform(new Response(html))
+    .text();
+  return found;
+}
+
+let jane: { id: string; cookie: string };
+let noName: { id: string; cookie: string };
+let tricky: { id: string; cookie: string };
+
+beforeAll(async () => {
+  handle = await createTestDatabase("pglite");
+  const deps = {
+    config: loadConfig({ SUPPORT_EMAIL: "help@litreview.test" }),
+    db: handle.db,
+    search: {} as AppDeps["search"],
+    jobs: {} as AppDeps["jobs"],
+    secretKey,
+  } satisfies AppDeps;
+  // Mounted as src/app.ts mounts it, without the API, so these tests depend on the pages alone.
+  app = new Hono().route("/", pagesRoutes(deps));
+  jane = await makeUser("jane@example.com", "Jane Doe");
+  await startTrial(handle.db, jane.id);
+  noName = await makeUser("noname@example.com", null);
+  tricky = await makeUser("tricky@example.com", `Eve "</div><script>alert(1)</script> & co`);
+});
+
+afterAll(async () => {
+  await handle.close();
+});
+
+describe("entry and redirects", () => {
+  test("/ sends visitors to /landing and signed-in users to /home, keeping the query string", async () => {
+    const out = await get("/?ref=mail&x=1");
+    expect(out.status).toBe(302);
+    expect(out.headers.get("location")).toBe("/landing?ref=mail&x=1");
+    const inside = await get("/?ref=mail", jane.cookie);
+    expect(inside.status).toBe(302);
+    expect(inside.headers.get("location")).toBe("/home?ref=mail");
+  });
+
+  test("a bad or foreign token counts as signed out", async () => {
+    const res = await get("/", "access_token=not-a-token");
+    expect(res.headers.get("location")).toBe("/landing");
+  });
+
+  test.each(["/login", "/signup", "/recover-password", "/reset-password"])("%s sends a signed-in user to /", async (path) => {
+    const res = await get(path, jane.cookie);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+  });
+
+  test.each(["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"])("%s sends a visitor to /login", async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login");
+  });
+});
+
+describe("public pages", () => {
+  test("the landing page has the hero, features, claim and calls to action, and ships no JavaScript file", async () => {
+    const res = await get("/landing");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const html = await res.text();
+    expect(html).toStartWith("<!DOCTYPE html>");
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain("The ultimate research tools for biomedical scientists.");
+    for (const t of ["Literature Review", "Dashboard", "Personalized Suggestions", "And Many More to Come", "Ready to Get Started?", "36M+"]) {
+      expect(html).toContain(t);
+    }
+    expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/login", "mailto:help@litreview.test", "/legal", "/privacy", "/cookies"]));
+    expect(await attrs(html, "script", "src")).toEqual([]);
+    expect(await attrs(html, 'script[type="module"]', "type")).toEqual([]);
+    expect(await attrs(html, 'link[rel="modulepreload"]', "href")).toEqual([]);
+    expect(html).not.toContain("data-island");
+    expect(await attrs(html, 'link[rel="stylesheet"]', "href")).toEqual(loadManifest().css);
+  });
+
+  test("the stored theme is applied in <head> before the stylesheet loads", async () => {
+    const html = await (await get("/landing")).text();
+    const head = html.slice(0, html.indexOf("</head>"));
+    const themeAt = head.indexOf('localStorage.getItem("theme")');
+    expect(themeAt).toBeGreaterThan(0);
+    expect(themeAt).toBeLessThan(head.indexOf('rel="stylesheet"'));
+  });
+
+  test.each([
+    ["/privacy", "Politique de confidentialité"],
+    ["/legal", "Conditions générales d’utilisation"],
+    ["/cookies", "Politique relative aux cookies"],
+  ])("%s shows its French text, the support contact and the footer", async (path, heading) => {
+    const html = await (await get(path)).text();
+    expect(html).toContain(`<h1>${heading}</h1>`);
+    expect(html).toContain('lang="fr"');
+    expect(await attrs(html, "a", "href")).toContain("mailto:help@litreview.test");
+    expect(html).toContain(`© ${new Date().getFullYear()}`);
+  });
+
+  test("the login page renders its form on the server and loads only the entry and the login chunks", async () => {
+    const res = await get("/login");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["LoginForm"]);
+    expect(html).toContain("Forgot Password?");
+    expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/recover-password", "/signup"]));
+    const m = loadManifest();
+    expect(await attrs(html, 'script[type="module"]', "src")).toEqual([m.entry]);
+    const preloaded = await attrs(html, 'link[rel="modulepreload"]', "href");
+    expect(preloaded).toEqual(expect.arrayContaining([...m.entryImports, ...(m.islands.LoginForm ?? [])]));
+    for (const chunk of m.islands.SignupForm ?? []) if (!(m.islands.LoginForm ?? []).includes(chunk)) expect(preloaded).not.toContain(chunk);
+  });
+
+  test("the sign-up page carries the spec's notes", async () => {
+    const html = await (await get("/signup")).text();
+    expect(html).toContain("Sign up and get started today!");
+    expect(html).toContain("Your account includes a free week trial of our Plus plan.");
+  });
+
+  test("an unknown page is the 404 page with status 404; an unknown API path stays JSON", async () => {
+    const res = await get("/no/such/page");
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    for (const t of [">404<", "Oops!", "The page you are looking for was not found.", "Go Back"]) expect(html).toContain(t);
+    expect(await attrs(html, "a", "href")).toContain("/");
+    const api = await get("/api/v1/no-such-thing");
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ detail: "Not Found" });
+  });
+});
+
+describe("signed-in pages", () => {
+  test("/home greets by full name, shows the four cards, the banner, the help contact and the menus island", async () => {
+    const res = await get("/home", jane.cookie);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Jane Doe");
+    expect(html).toContain("Welcome back, nice to see you again!");
+    for (const t of ["View your likes and shares.", "Review biomedical literature.", "Get personalized article suggestions.", "Manage user, and subscription info."]) {
+      expect(html).toContain(t);
+    }
+    expect(html).toContain(MIGRATION_NOTICE);
+    expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/dashboard", "/literature_management", "/suggestions", "/settings", "mailto:help@litreview.test"]));
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus"]);
+    expect(html).toContain("Tools");
+  });
+
+  test("/home greets by e-mail when there is no full name, and the user menu reads 'User'", async () => {
+    const html = await (await get("/home", noName.cookie)).text();
+    expect(html).toContain("noname@example.com");
+    const [props] = await attrs(html, '[data-island="NavMenus"]', "data-props");
+    expect(JSON.parse(props ?? "")).toEqual({ userName: null });
+    expect(html).toContain("User ▾");
+  });
+
+  test("island props survive HTML-significant characters intact and cannot break out of the attribute", async () => {
+    const html = await (await get("/home", tricky.cookie)).text();
+    const [props] = await attrs(html, '[data-island="NavMenus"]', "data-props");
+    expect(JSON.parse(props ?? "")).toEqual({ userName: `Eve "</div><script>alert(1)</script> & co` });
+    expect(html).not.toContain("<script>alert(1)</script>");
+  });
+
+  test("/literature_management without an active plan shows the upgrade gate and no workspace", async () => {
+    const html = await (await get("/literature_management", noName.cookie)).text();
+    expect(html).toContain("Upgrade to Access Literature Reviews");
+    expect(html).toContain("The Literature Review feature requires an active Plus, Pro, or Max subscription.");
+    expect(await attrs(html, "a", "href")).toContain("/settings?tab=subscription");
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus"]);
+  });
+
+  test("/suggestions is gated the same way and open to a trial user", async () => {
+    expect(await (await get("/suggestions", noName.cookie)).text()).toContain("Upgrade to Access Weekly Suggestions");
+    const html = await (await get("/suggestions", jane.cookie)).text();
+    expect(html).toContain("Your Weekly Suggestions");
+    expect(html).not.toContain("Upgrade to Access");
+  });
+
+  test("/dashboard and /settings show their headings and the user's own values", async () => {
+    expect(await (await get("/dashboard", jane.cookie)).text()).toContain("My Dashboard");
+    const settings = await (await get("/settings", jane.cookie)).text();
+    for (const t of ["User", "My Profile", "Jane Doe", "jane@example.com", "N/A"]) expect(settings).toContain(t);
+  });
+});
+
+describe("assets", () => {
+  test("built files are served with long caching, gzip when accepted, and nothing outside dist/assets", async () => {
+    const { entry, css } = loadManifest();
+    const plain = await get(entry);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-type")).toContain("javascript");
+    expect(plain.headers.get("cache-control")).toContain("immutable");
+    const gz = await get(entry, undefined, { "accept-encoding": "gzip, br" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect((await get(css[0] ?? "")).headers.get("content-type")).toContain("text/css");
+    expect((await get("/assets/..%2Fmanifest.json")).status).toBe(404);
+    expect((await get("/assets/nope.js")).status).toBe(404);
+  });
+});

@@ -1,0 +1,315 @@
+import { describe, expect, test } from "bun:test";
+import fixtureJson from "./fixtures/nasopharyngeal-carcinoma.json";
+import { normalizeWhitespace } from "./sentences.ts";
+import { extractiveSummarizer, findAbbreviations, lightStem, summarizeExtractive, type SummaryArticle } from "./summarizer.ts";
+
+// Real PubMed records, ranked for "risk factors for nasopharyngeal carcinoma"
+// (see fixtures/README.md); two of them have no abstract.
+const fixture = fixtureJson as SummaryArticle[];
+const QUERY = "risk factors for nasopharyngeal carcinoma";
+
+interface CitedSentence {
+  /** The quoted sentence without its citation and final punctuation. */
+  body: string;
+  numbers: number[];
+  block: "overview" | "bullet" | "conclusions";
+}
+
+/** Reads a summary the way the review page does: sentences with their bracketed citation lists. */
+function parseSummary(summary: string): CitedSentence[] {
+  const out: CitedSentence[] = [];
+  const take = (text: string, block: CitedSentence["block"]) => {
+    const re = /(.+?) \[(\d+(?:, \d+)*)\][.!?](?= |$)/gu;
+    let consumed = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      out.push({ body: (m[1] ?? "").trim(), numbers: (m[2] ?? "").split(", ").map(Number), block });
+      consumed = re.lastIndex;
+    }
+    // Nothing may be left uncited at the end of a block.
+    expect(text.slice(consumed).trim()).toBe("");
+  };
+  for (const block of summary.split("\n\n")) {
+    if (block.startsWith("**Overview.** ")) take(block.slice("**Overview.** ".length), "overview");
+    else if (block.startsWith("**Conclusions.** ")) take(block.slice("**Conclusions.** ".length), "conclusions");
+    else if (block.startsWith("**Key findings**\n")) {
+      for (const line of block.split("\n").slice(1)) {
+        expect(line).toStartWith("- ");
+        take(line.slice(2), "bullet");
+      }
+    } else throw new Error(`unexpected block: ${block.slice(0, 60)}`);
+  }
+  return out;
+}
+
+function abstractOf(pmid: number, articles: readonly SummaryArticle[]): string {
+  const a = articles.find((x) => x.pmid === pmid);
+  return normalizeWhitespace(a?.abstract ?? "");
+}
+
+function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[a-z0-9]+/gu) ?? []);
+}
+
+/** Citation numbers in the order a reader meets them. */
+function numbersInOrder(summary: string): number[] {
+  return [...summary.matchAll(/\[(\d+(?:, \d+)*)\]/gu)].flatMap((m) => (m[1] ?? "").split(", ").map(Number));
+}
+
+describe("summarizeExtractive on real abstracts", () => {
+  const result = summarizeExtractive(QUERY, fixture);
+  const summary = result.summary ?? "";
+  const sentences = parseSummary(summary);
+
+  test("produces an overview, key-finding bullets and conclusions", () => {
+    expect(result.summary).not.toBeNull();
+    expect(summary).toStartWith("**Overview.** ");
+    expect(summary).toContain("\n\n**Key findings**\n- ");
+    expect(summary).toContain("\n\n**Conclusions.** ");
+    expect(sentences.length).toBeGreaterThanOrEqual(8);
+    expect(sentences.length).toBeLessThanOrEqual(12);
+  });
+
+  test("every sentence is quoted verbatim from the abstract its first citation points to", () => {
+    for (const s of sentences) {
+      const pmid = result.citedPmids[(s.numbers[0] ?? 0) - 1];
+      expect(pmid).toBeDefined();
+      expect(abstractOf(pmid as number, fixture)).toContain(s.body);
+    }
+  });
+
+  test("every other citation on a sentence points to an abstract that states it almost word for word", () => {
+    for (const s of sentences) {
+      for (const n of s.numbers.slice(1)) {
+        const abstract = abstractOf(result.citedPmids[n - 1] as number, fixture);
+        const sentenceWords = words(s.body);
+        const shared = [...sentenceWords].filter((w) => words(abstract).has(w)).length;
+        expect(shared / sentenceWords.size).toBeGreaterThan(0.7);
+      }
+    }
+  });
+
+  test("numbers citations by first appearance, without gaps or duplicates", () => {
+    const order = numbersInOrder(summary);
+    let highest = 0;
+    for (const n of order) {
+      expect(n).toBeLessThanOrEqual(highest + 1);
+      highest = Math.max(highest, n);
+    }
+    expect(highest).toBe(result.citedPmids.length);
+    expect(new Set(order).size).toBe(result.citedPmids.length);
+    expect(new Set(result.citedPmids).size).toBe(result.citedPmids.length);
+    for (const pmid of result.citedPmids) expect(fixture.some((a) => a.pmid === pmid)).toBe(true);
+  });
+
+  test("never cites an article that has no abstract", () => {
+    const withoutAbstract = fixture.filter((a) => !a.abstract).map((a) => a.pmid);
+    expect(withoutAbstract.length).toBeGreaterThan(0);
+    for (const pmid of withoutAbstract) expect(result.citedPmids).not.toContain(pmid);
+  });
+
+  test("covers several articles, at most two sentences from each", () => {
+    expect(result.citedPmids.length).toBeGreaterThanOrEqual(5);
+    const perArticle = new Map<number, number>();
+    for (const s of sentences) {
+      const first = s.numbers[0] as number;
+      perArticle.set(first, (perArticle.get(first) ?? 0) + 1);
+    }
+    for (const count of perArticle.values()) expect(count).toBeLessThanOrEqual(2);
+  });
+
+  test("selects sentences about the query's topic", () => {
+    // NPC is how these abstracts abbreviate nasopharyngeal carcinoma.
+    const topic = /\b(?:risk|factors?|nasopharyn\w*|NPC|carcinoma)\b/iu;
+    for (const s of sentences.filter((x) => x.block === "overview")) expect(s.body).toMatch(topic);
+    const onTopic = sentences.filter((s) => topic.test(s.body)).length;
+    expect(onTopic / sentences.length).toBeGreaterThanOrEqual(0.8);
+    // A finding, not a study design: no sentence merely states what was done.
+    for (const s of sentences) expect(s.body).not.toMatch(/^(?:To (?:evaluate|explore|investigate)|We (?:interviewed|recruited))\b/u);
+  });
+
+  test("the Conclusions paragraph quotes conclusions, never background or methods", () => {
+    const concluding = sentences.filter((s) => s.block === "conclusions");
+    expect(concluding.length).toBeGreaterThan(0);
+    for (const s of concluding) {
+      const source = fixture.find((a) => a.pmid === result.citedPmids[(s.numbers[0] as number) - 1]);
+      const sections = source?.abstract_sections ?? [];
+      if (sections.length === 0) continue; // unstructured: no label to check against
+      const section = sections.find((x) => normalizeWhitespace(x.text).includes(s.body));
+      expect(section?.nlm_category).toBe("CONCLUSIONS");
+    }
+  });
+
+  test("puts every citation before the sentence's final period", () => {
+    const lines = summary.split("\n").filter((l) => l.startsWith("- "));
+    for (const line of lines) expect(line).toMatch(/ \[\d+(?:, \d+)*\][.!?]$/u);
+    expect(summary).not.toMatch(/\.\s\[\d/u);
+  });
+
+  test("is deterministic", () => {
+    expect(summarizeExtractive(QUERY, fixture)).toEqual(result);
+  });
+
+  test("follows the query: a narrower topic gives sentences about it", () => {
+    const narrow = summarizeExtractive("salted fish", fixture);
+    const parsed = parseSummary(narrow.summary ?? "");
+    expect(parsed.length).toBeGreaterThan(3);
+    const mentions = parsed.filter((s) => /salted fish/iu.test(s.body)).length;
+    expect(mentions / parsed.length).toBeGreaterThanOrEqual(0.6);
+    expect(narrow.summary).not.toBe(result.summary);
+  });
+});
+
+/** A small structured article for targeted cases. */
+function article(pmid: number, sections: Array<[string, string | null, string]>, extra: Partial<SummaryArticle> = {}): SummaryArticle {
+  const abstract_sections = sections.map(([label, nlm_category, text]) => ({ label, nlm_category, text }));
+  return {
+    pmid,
+    title: `Article ${pmid}`,
+    abstract: abstract_sections.map((s) => s.text).join(" "),
+    abstract_sections,
+    publication_year: 2020,
+    publication_types: ["Journal Article"],
+    ...extra,
+  };
+}
+
+describe("summarizeExtractive edge cases", () => {
+  test("no articles, or none with text, gives no summary", () => {
+    expect(summarizeExtractive(QUERY, [])).toEqual({ summary: null, citedPmids: [] });
+    const titlesOnly = fixture.filter((a) => !a.abstract);
+    expect(summarizeExtractive(QUERY, titlesOnly)).toEqual({ summary: null, citedPmids: [] });
+    const blank: SummaryArticle = { pmid: 1, title: "T", abstract: "  ", abstract_sections: [], publication_year: null, publication_types: [] };
+    expect(summarizeExtractive(QUERY, [blank])).toEqual({ summary: null, citedPmids: [] });
+  });
+
+  test("the asynchronous interface gives the same result", async () => {
+    expect(await extractiveSummarizer.summarize(QUERY, fixture)).toEqual(summarizeExtractive(QUERY, fixture));
+  });
+
+  test("prefers a conclusion over a methods sentence that mentions the same words", () => {
+    const a = article(11, [
+      ["METHODS", "METHODS", "We randomised 240 children with asthma to inhaled corticosteroids or placebo for one year."],
+      ["CONCLUSIONS", "CONCLUSIONS", "Inhaled corticosteroids halved severe asthma exacerbations in children over one year."],
+    ]);
+    const r = summarizeExtractive("inhaled corticosteroids for asthma in children", [a], { maxSentences: 1 });
+    expect(r.summary).toContain("Inhaled corticosteroids halved severe asthma exacerbations");
+    expect(r.summary).not.toContain("We randomised");
+    expect(r.citedPmids).toEqual([11]);
+  });
+
+  test("a statement made by two articles appears once and cites both", () => {
+    const shared = "Daily aspirin reduced the incidence of colorectal adenoma recurrence in adults with previous adenomas.";
+    const a = article(21, [
+      ["RESULTS", "RESULTS", "Adenomas recurred in 17% of the aspirin group and 27% of the placebo group."],
+      ["CONCLUSIONS", "CONCLUSIONS", shared],
+    ]);
+    const b = article(22, [
+      ["BACKGROUND", "BACKGROUND", "Colorectal adenomas are precursors of most colorectal cancers."],
+      ["CONCLUSIONS", "CONCLUSIONS", shared],
+    ]);
+    const c = article(23, [["CONCLUSIONS", "CONCLUSIONS", "Aspirin use was associated with gastrointestinal bleeding in older adults with adenomas."]]);
+    const r = summarizeExtractive("aspirin colorectal adenoma", [a, b, c]);
+    const text = r.summary ?? "";
+    expect(text.split(shared.slice(0, -1)).length - 1).toBe(1);
+    const parsed = parseSummary(text);
+    const merged = parsed.find((s) => shared.startsWith(s.body));
+    expect(merged?.numbers.map((n) => r.citedPmids[n - 1]).sort()).toEqual([21, 22]);
+  });
+
+  test("finds sentences that use the abbreviation the abstract defines", () => {
+    const a = article(31, [
+      ["BACKGROUND", "BACKGROUND", "Chronic obstructive pulmonary disease (COPD) is a leading cause of death worldwide."],
+      ["RESULTS", "RESULTS", "Pulmonary rehabilitation improved walking distance by 54 metres in patients with COPD."],
+      ["RESULTS", "RESULTS", "Dyspnoea scores fell in the intervention group at twelve weeks."],
+    ]);
+    const r = summarizeExtractive("chronic obstructive pulmonary disease rehabilitation", [a], { maxSentences: 1 });
+    expect(r.summary).toContain("Pulmonary rehabilitation improved walking distance by 54 metres in patients with COPD [1].");
+  });
+
+  test("an abbreviated query finds abstracts that spell the term out", () => {
+    const r = summarizeExtractive("NPC", fixture, { maxSentences: 3 });
+    expect(r.summary).not.toBeNull();
+    for (const s of parseSummary(r.summary ?? "")) expect(s.body).toMatch(/NPC|nasopharyngeal/iu);
+  });
+
+  test("still summarises the retrieved articles when no sentence shares a word with the query", () => {
+    const r = summarizeExtractive("zzzz qqqq", fixture.slice(0, 6));
+    expect(r.summary).not.toBeNull();
+    expect(r.citedPmids.length).toBeGreaterThan(0);
+  });
+
+  test("prefers a self-contained sentence over one that leans on the sentence before it", () => {
+    const a = article(61, [["RESULTS", "RESULTS", "However, salt reduction lowered systolic blood pressure in older adults with hypertension."]]);
+    const b = article(62, [["RESULTS", "RESULTS", "Salt reduction lowered systolic blood pressure by 5 mmHg in older adults with hypertension."]]);
+    const r = summarizeExtractive("salt reduction blood pressure", [a, b], { maxSentences: 1 });
+    expect(r.citedPmids).toEqual([62]);
+  });
+
+  test("leaves out fragments that are only statistics", () => {
+    const a = article(71, [
+      ["RESULTS", "RESULTS", "OR 2.1 (95% CI 1.2-3.4), P = 0.01; RR 1.5 (1.1-2.0), P = 0.03; HR 1.4 (1.0-1.9)."],
+      ["CONCLUSIONS", "CONCLUSIONS", "Night-shift work was associated with a higher risk of breast cancer in nurses."],
+    ]);
+    const r = summarizeExtractive("night-shift work breast cancer risk", [a]);
+    expect(r.summary).not.toContain("OR 2.1");
+    expect(r.summary).toContain("Night-shift work was associated with a higher risk of breast cancer in nurses [1].");
+  });
+
+  test("skips sentences whose own bracketed numbers would look like citations", () => {
+    const a = article(41, [
+      ["RESULTS", "RESULTS", "Statin therapy lowered LDL cholesterol in every trial of the pooled analysis [12]."],
+      ["CONCLUSIONS", "CONCLUSIONS", "Statin therapy lowers LDL cholesterol and cardiovascular events in adults at risk."],
+    ]);
+    const r = summarizeExtractive("statin therapy LDL cholesterol", [a]);
+    expect(r.summary).not.toContain("[12]");
+    expect(r.summary).toContain("Statin therapy lowers LDL cholesterol and cardiovascular events in adults at risk [1].");
+  });
+
+  test("reads inline headings of an unstructured abstract without quoting them", () => {
+    const a: SummaryArticle = {
+      pmid: 51,
+      title: "Vitamin D and falls",
+      abstract:
+        "BACKGROUND: Falls are common in older adults. METHODS: We pooled eight randomised trials of vitamin D supplementation. " +
+        "RESULTS: Vitamin D supplementation reduced the risk of falls by 19% in older adults. CONCLUSIONS: Vitamin D supplementation prevents falls in older adults.",
+      abstract_sections: [],
+      publication_year: 2009,
+      publication_types: ["Meta-Analysis"],
+    };
+    const r = summarizeExtractive("vitamin D supplementation falls", [a]);
+    expect(r.summary).not.toMatch(/RESULTS:|CONCLUSIONS:|METHODS:/u);
+    expect(r.summary).toContain("Vitamin D supplementation prevents falls in older adults [1].");
+  });
+
+  test("a PMID listed twice is one source", () => {
+    const twice = [fixture[0] as SummaryArticle, fixture[0] as SummaryArticle, fixture[1] as SummaryArticle];
+    const r = summarizeExtractive(QUERY, twice);
+    expect(new Set(r.citedPmids).size).toBe(r.citedPmids.length);
+    expect(numbersInOrder(r.summary ?? "").every((n) => n <= r.citedPmids.length)).toBe(true);
+  });
+});
+
+describe("text normalisation", () => {
+  test("conflates the inflections a query and an abstract use for the same idea", () => {
+    expect(lightStem("smoking")).toBe(lightStem("smoke"));
+    expect(lightStem("smoked")).toBe(lightStem("smokes"));
+    expect(lightStem("dietary")).toBe(lightStem("diet"));
+    expect(lightStem("associated")).toBe(lightStem("association"));
+    expect(lightStem("factors")).toBe(lightStem("factor"));
+    expect(lightStem("therapies")).toBe(lightStem("therapy"));
+    expect(lightStem("randomised")).toBe(lightStem("randomized"));
+    expect(lightStem("controlled")).toBe(lightStem("control"));
+    expect(lightStem("significance")).toBe(lightStem("significant"));
+    expect(lightStem("analysis")).toBe("analysis");
+  });
+
+  test("finds abbreviation definitions in abstract text", () => {
+    const found = findAbbreviations(
+      "Nasopharyngeal carcinoma (NPC) is rare. The odds ratio (OR) and 95% confidence interval (CI) were computed. Values (n = 12) were low.",
+    );
+    expect(found.get("NPC")).toBe("Nasopharyngeal carcinoma");
+    expect(found.get("OR")).toBe("odds ratio");
+    expect(found.get("CI")).toBe("confidence interval");
+    expect(found.has("n")).toBe(false);
+  });
+});

@@ -1,0 +1,131 @@
+import { expect, test as base, type Page } from "@playwright/test";
+
+// The account journey a new user takes, in a real browser against the running app (see scripts/run-e2e.mjs).
+
+/**
+ * Every test fails on a script error or a console error in the page (a hydration mismatch shows up there).
+ * Failed HTTP answers the test provokes on purpose (a wrong password) are logged by the browser too; those are not
+ * script errors and are left out.
+ */
+const test = base.extend<{ pageErrors: string[] }>({
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+      page.on("console", (msg) => {
+        if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource")) errors.push(`console: ${msg.text()}`);
+      });
+      await use(errors);
+      expect(errors).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Waits until every island of the page is hydrated (islands/client.tsx sets the flag). */
+async function islandsReady(page: Page): Promise<void> {
+  await page.locator("body[data-client-loaded]").waitFor({ state: "attached" });
+}
+
+function uniqueEmail(): string {
+  return `e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+const PASSWORD = "correct-horse-battery-9";
+
+test("sign up, log in, land on /home, use the menus and log out", async ({ page }) => {
+  const email = uniqueEmail();
+
+  await page.goto("/signup");
+  await islandsReady(page);
+  await expect(page.getByText("Your account includes a free week trial of our Plus plan.")).toBeVisible();
+
+  // Validation shows on blur, with the spec's messages.
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel("Email").blur();
+  await expect(page.getByText("Invalid email address")).toBeVisible();
+  await page.getByLabel("Full Name").focus();
+  await page.getByLabel("Full Name").blur();
+  await expect(page.getByText("Full Name is required")).toBeVisible();
+
+  await page.getByLabel("Full Name").fill("Ada Lovelace");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm Password").fill(`${PASSWORD}x`);
+  await page.getByLabel("Confirm Password").blur();
+  await expect(page.getByText("The passwords do not match")).toBeVisible();
+  await page.getByLabel("Confirm Password").fill(PASSWORD);
+  await expect(page.getByText("The passwords do not match")).toBeHidden();
+  await page.getByRole("button", { name: "Sign Up" }).click();
+
+  await expect(page).toHaveURL(/\/login$/);
+  await islandsReady(page);
+  await expect(page.getByText("Sign up successful! Please log in.")).toBeVisible();
+
+  // A wrong password shows the server's message and stays on the page.
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("wrong-password-1");
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password" }).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log In" }).click();
+
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(page.getByRole("heading", { name: "Hi, Ada Lovelace" })).toBeVisible();
+  await expect(page.getByText("Welcome back, nice to see you again!")).toBeVisible();
+  await expect(page.getByText(/under migration and development/)).toBeVisible();
+  await islandsReady(page);
+  await expect(page.getByText("Login successful!")).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("access_token"))).toBeTruthy();
+
+  // The Tools menu is keyboard- and pointer-operable and leads to the tools.
+  await page.getByRole("button", { name: "Tools" }).click();
+  await page.getByRole("menuitem", { name: "Dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "My Dashboard" })).toBeVisible();
+  await islandsReady(page);
+
+  // Logout: the token goes, the browser lands on /login, and signed-in pages are closed again.
+  await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem("access_token"))).toBeNull();
+  await page.goto("/home");
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("signed-out visitors are sent to /login from signed-in pages and to /landing from /", async ({ page }) => {
+  await page.goto("/literature_management");
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("heading", { name: "Log In" })).toBeVisible();
+
+  await page.goto("/?utm=test");
+  await expect(page).toHaveURL(/\/landing\?utm=test$/);
+  await expect(page.getByRole("heading", { name: "The ultimate research tools for biomedical scientists." })).toBeVisible();
+  // A page without islands ships no script file at all.
+  await expect(page.locator("script[src], script[type=module]")).toHaveCount(0);
+});
+
+test("login validates on blur with the spec's messages", async ({ page }) => {
+  await page.goto("/login");
+  await islandsReady(page);
+  await page.getByLabel("Email").focus();
+  await page.getByLabel("Email").blur();
+  await expect(page.getByText("Username is required")).toBeVisible();
+  await page.getByLabel("Password").fill("short");
+  await page.getByLabel("Password").blur();
+  await expect(page.getByText("Password must be at least 8 characters")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Forgot Password?" })).toHaveAttribute("href", "/recover-password");
+});
+
+test("an unknown address shows the 404 page with a way back", async ({ page }) => {
+  const res = await page.goto("/this/page/does-not-exist");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByText("404", { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Oops!" })).toBeVisible();
+  await expect(page.getByText("The page you are looking for was not found.")).toBeVisible();
+  await page.getByRole("link", { name: "Go Back" }).click();
+  await expect(page).toHaveURL(/\/landing$/);
+});
