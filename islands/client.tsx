@@ -37,13 +37,14 @@ async function hydrateIsland(el: HTMLElement): Promise<void> {
   const props = JSON.parse(el.dataset.props ?? "{}") as Record<string, unknown>;
   if (el.dataset.state) hydrate(queryClient, JSON.parse(el.dataset.state) as DehydratedState);
   await new Promise<void>((resolve) => {
-    hydrateRoot(
-      el,
+    const tree = (
       <IslandRoot client={queryClient} onHydrated={resolve}>
         <Component {...props} />
-      </IslandRoot>,
-      { identifierPrefix: el.dataset.islandId },
+      </IslandRoot>
     );
+    // An island whose server render failed arrives empty: render it here instead of hydrating nothing.
+    if (el.dataset.ssr === "failed") createRoot(el, { identifierPrefix: el.dataset.islandId }).render(tree);
+    else hydrateRoot(el, tree, { identifierPrefix: el.dataset.islandId });
   });
   el.dataset.hydrated = "true";
 }

@@ -27,8 +27,9 @@ plugin({
       if (!existsSync(compiled)) {
         throw new Error(`Styles of ${rel} are not compiled (${relative(ROOT, compiled)} is missing): run npm run build`);
       }
-      // A stale module would give the server class names that the stylesheet no longer has.
-      if (statSync(args.path).mtimeMs > statSync(compiled).mtimeMs) {
+      // A stale module would give the server class names that the stylesheet no longer has. Production images ship
+      // sources and dist/ from one build, where copying may not keep file times: there the check is left out.
+      if (process.env.NODE_ENV !== "production" && statSync(args.path).mtimeMs > statSync(compiled).mtimeMs) {
         throw new Error(`Styles of ${rel} changed since the last build (${relative(ROOT, compiled)} is older): run npm run build`);
       }
       return { contents: readFileSync(compiled, "utf8"), loader: "js" };

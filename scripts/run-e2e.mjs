@@ -79,27 +79,42 @@ const server = spawn("npx", ["bun", process.env.E2E_SERVER ?? "src/server.ts"], 
 for (const stream of [server.stdout, server.stderr]) stream.on("data", (d) => serverLog.push(d.toString()));
 
 let stopped = false;
-function stopServer() {
+/** Last resort (process exit, Ctrl-C): kills the app's process group at once and removes its data. */
+function killServerNow() {
   if (stopped) return;
   stopped = true;
   try {
-    process.kill(-server.pid, "SIGTERM");
+    process.kill(-server.pid, "SIGKILL");
   } catch {
     // Already gone.
   }
   rmSync(dataDir, { recursive: true, force: true });
 }
+/** Asks the app to shut down (it closes its database), waits up to 10 s, then removes its data directory. */
+async function stopServer() {
+  if (stopped) return;
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((r) => server.once("exit", r));
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  }
+  killServerNow();
+}
 process.on("SIGINT", () => {
-  stopServer();
+  killServerNow();
   process.exit(130);
 });
-process.on("exit", stopServer);
+process.on("exit", killServerNow);
 
 console.log(`e2e: starting the app on ${baseUrl} (data in ${dataDir})…`);
 const started = Date.now();
 if (!(await waitForServer(`${baseUrl}/landing`, server))) {
   console.error(serverLog.join("").slice(-4000));
-  stopServer();
+  await stopServer();
   fail(server.exitCode !== null ? `the app exited with code ${server.exitCode} before answering` : `the app did not answer within ${STARTUP_TIMEOUT_MS} ms`);
 }
 console.log(`e2e: app ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -112,7 +127,7 @@ const runner = spawn(process.execPath, [join(ROOT, "node_modules", "@playwright"
   stdio: "inherit",
 });
 const code = await new Promise((r) => runner.on("exit", (c, signal) => r(c ?? (signal ? 1 : 0))));
-stopServer();
+await stopServer();
 
 if (existsSync(resultsFile)) {
   const { stats } = JSON.parse(readFileSync(resultsFile, "utf8"));

@@ -30,7 +30,9 @@ const MAX_PROFILE_CHARS = 20_000;
 
 interface QueryAnalysis {
   terms: WeightedTerm[];
-  /** tsquery text every hit must match (required phrases, exclusions), or null. */
+  /** Quoted phrases of two or more indexed words: a boost for documents containing them. */
+  phrases: { query: string; weight: number }[];
+  /** tsquery text every hit must match (the exclusions), or null. */
   filter: string | null;
   documents: number;
   avgLength: number;
@@ -127,7 +129,9 @@ export class PostgresSearchIndex implements SearchIndex {
   /**
    * Ranked PMIDs for a free-text query with OR semantics: an article matches if it contains any query
    * term; BM25F orders them, so articles with more, rarer and title-placed terms come first. Stop words
-   * and punctuation are ignored; `"quoted phrases"` must occur; `-word` and `-"phrase"` exclude.
+   * and punctuation are ignored; an article containing a `"quoted phrase"` ranks above one with its words
+   * apart (quotes in typed questions are often emphasis, so they do not filter); `-word` and `-"phrase"`
+   * exclude.
    * @param options skip ≥ 0, limit 1..1000 (default 10), inclusive year range.
    * @returns hits with BM25 scores (higher is better) and the number of matching articles; the number is
    *   exact when every match was scored, else a lower bound (`totalIsLowerBound`).
@@ -168,7 +172,11 @@ export class PostgresSearchIndex implements SearchIndex {
       const analysis = await analyse(db, segments, maxTerms);
       if (analysis.terms.length === 0 || analysis.documents === 0) return empty;
       const budget = Math.max(baseBudget, Math.min(MAX_CANDIDATE_BUDGET, 2 * (skip + limit)));
-      const plan = planCandidates(analysis.terms, { documents: analysis.documents, budget });
+      const plan = planCandidates(analysis.terms, {
+        documents: analysis.documents,
+        budget,
+        phrases: analysis.phrases.map((p) => p.query),
+      });
       const hasFilter =
         analysis.filter !== null || options.fromYear !== undefined || options.toYear !== undefined || excludePmids.length > 0;
       const { hits, candidates, drawnAll } = await score(db, analysis, plan.branches, budget, options, skip, limit, excludePmids);
@@ -180,8 +188,9 @@ export class PostgresSearchIndex implements SearchIndex {
       return { hits, total: Math.max(candidates, maxDf), totalIsLowerBound: !(analysis.terms.length === 1 && !hasFilter) };
     };
     // Transaction-local settings: JIT compilation (PostgreSQL's default above a plan cost these queries can
-    // reach on a large corpus) costs tens of milliseconds and parallel workers cost more to start than they
-    // save on a bounded candidate set.
+    // reach on a large corpus) costs tens of milliseconds; parallel workers cost more to start than they
+    // save on a bounded candidate set; and with a LIMIT on a frequent term the planner may pick a
+    // sequential scan that evaluates the tsquery row by row, far slower than the GIN bitmap.
     if (this.db.isTransaction) return execute(this.db);
     return this.db.transaction().execute(execute);
   }
@@ -198,36 +207,37 @@ function checkPaging(options: SearchOptions): { skip: number; limit: number } {
 }
 
 /**
- * Turns segments into weighted lexemes (with df from the statistics), the tsquery filter of required
- * phrases and exclusions, and the corpus statistics, in one round trip. Also switches off JIT and
- * parallel workers for the rest of the transaction.
+ * Turns segments into weighted lexemes (with df from the statistics), phrase boosts, the exclusion filter
+ * and the corpus statistics, in one round trip. Also sets the transaction-local planner settings.
  */
 async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: number): Promise<QueryAnalysis> {
   const payload = JSON.stringify(segments);
-  const { rows } = await sql<{ kind: string; lexeme: string | null; qtf: number | null; df: number | null; tsq: string | null }>`
+  const { rows } = await sql<{ seg: number; kind: string; lexeme: string | null; qtf: number | null; df: number | null; tsq: string | null }>`
     WITH settings AS (
-      SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)
+      SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+             set_config('enable_seqscan', 'off', true)
     ), seg AS (
-      SELECT s.value->>'kind' AS kind, s.value->>'text' AS txt
-      FROM jsonb_array_elements(${payload}::text::jsonb) AS s(value)
+      SELECT s.i::integer AS i, s.value->>'kind' AS kind, s.value->>'text' AS txt
+      FROM jsonb_array_elements(${payload}::text::jsonb) WITH ORDINALITY AS s(value, i)
     )
-    SELECT seg.kind, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS qtf,
+    SELECT seg.i AS seg, seg.kind, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS qtf,
            coalesce(st.df, 0)::float8 AS df, NULL::text AS tsq
     FROM seg CROSS JOIN LATERAL unnest(to_tsvector('english', seg.txt)) u
     LEFT JOIN search_lexeme_stats st ON st.lexeme = u.lexeme
     WHERE seg.kind <> 'exclude'
     UNION ALL
-    SELECT seg.kind, NULL, NULL, NULL, phraseto_tsquery('english', seg.txt)::text
+    SELECT seg.i, seg.kind, NULL, NULL, NULL, phraseto_tsquery('english', seg.txt)::text
     FROM seg WHERE seg.kind <> 'free' AND length(to_tsvector('english', seg.txt)) > 0
     UNION ALL
-    SELECT 'stats', lexeme, NULL, df::float8, NULL FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')
+    SELECT 0, 'stats', lexeme, NULL, df::float8, NULL FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')
     UNION ALL
-    SELECT 'settings', NULL, NULL, NULL, NULL FROM settings`.execute(db);
+    SELECT 0, 'settings', NULL, NULL, NULL, NULL FROM settings`.execute(db);
 
   let documents = 0;
   let totalLength = 0;
   const qtf = new Map<string, { qtf: number; df: number }>();
-  const required: string[] = [];
+  const segLexemes = new Map<number, Set<string>>();
+  const phraseQueries = new Map<number, string>();
   const excluded: string[] = [];
   for (const r of rows) {
     if (r.kind === "settings") continue;
@@ -235,23 +245,32 @@ async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: numbe
       if (r.lexeme === " documents") documents = Number(r.df);
       else totalLength = Number(r.df);
     } else if (r.tsq !== null) {
-      (r.kind === "exclude" ? excluded : required).push(r.tsq);
+      if (r.kind === "exclude") excluded.push(r.tsq);
+      else phraseQueries.set(r.seg, r.tsq);
     } else if (r.lexeme !== null) {
       const prev = qtf.get(r.lexeme);
       qtf.set(r.lexeme, { qtf: (prev?.qtf ?? 0) + Number(r.qtf ?? 1), df: Number(r.df ?? 0) });
+      segLexemes.set(r.seg, (segLexemes.get(r.seg) ?? new Set()).add(r.lexeme));
     }
   }
+  const idf = (df: number) => bm25Idf(documents, df);
   const terms = [...qtf.entries()]
     .filter(([, s]) => s.df > 0)
-    .map(([lexeme, s]) => ({ lexeme, df: s.df, weight: bm25Idf(documents, s.df) * queryTermWeight(s.qtf) }))
+    .map(([lexeme, s]) => ({ lexeme, df: s.df, weight: idf(s.df) * queryTermWeight(s.qtf) }))
     .sort((a, b) => b.weight - a.weight || a.lexeme.localeCompare(b.lexeme))
     .slice(0, maxTerms);
-  const filterParts = [...required.map((q) => `(${q})`), ...excluded.map((q) => `!(${q})`)];
-  // A required phrase none of whose words is indexed cannot match anything.
-  const impossible = required.length > 0 && segments.some((s) => s.kind === "phrase") && terms.length === 0;
+  // A phrase is scored as one more term found once, with the idf of its words summed (the idf of a
+  // conjunction of independent terms); a phrase with an unindexed word cannot match and is dropped.
+  const phrases: { query: string; weight: number }[] = [];
+  for (const [seg, query] of phraseQueries) {
+    const lexemes = [...(segLexemes.get(seg) ?? [])];
+    if (lexemes.length < 2 || lexemes.some((l) => !(qtf.get(l)?.df ?? 0))) continue;
+    phrases.push({ query, weight: lexemes.reduce((sum, l) => sum + idf(qtf.get(l)!.df), 0) });
+  }
   return {
-    terms: impossible ? [] : terms,
-    filter: filterParts.length ? filterParts.join(" & ") : null,
+    terms,
+    phrases,
+    filter: excluded.length ? excluded.map((q) => `!(${q})`).join(" & ") : null,
     documents,
     avgLength: documents > 0 ? Math.max(totalLength / documents, 1) : 1,
   };
@@ -305,20 +324,28 @@ async function score(
     analysis.terms.map((t, i) => sql`ts_rank_cd(${weights}, a.document, ${tsqueryLexeme(t.lexeme)}::tsquery)::float8 AS ${sql.ref(`f${i}`)}`),
     sql`, `,
   );
+  const phraseColumns = analysis.phrases.map(
+    (p, i) => sql`, CASE WHEN a.document @@ ${p.query}::tsquery THEN ${num(1 / RANK_SCALE)} ELSE 0 END AS ${sql.ref(`p${i}`)}`,
+  );
   const scoreExpr = sql.join(
-    analysis.terms.map((t, i) => {
-      const f = sql.ref(`f${i}`);
-      return sql`${num(t.weight * (k1 + 1))} * ${f} / (${f} + kd)`;
+    [
+      ...analysis.terms.map((t, i) => ({ column: `f${i}`, weight: t.weight })),
+      ...analysis.phrases.map((p, i) => ({ column: `p${i}`, weight: p.weight })),
+    ].map(({ column, weight }) => {
+      const f = sql.ref(column);
+      return sql`${num(weight * (k1 + 1))} * ${f} / (${f} + kd)`;
     }),
     sql` + `,
   );
+  // Distinct candidates keep their best branch; within a branch newer PMIDs go first, so that when a broad
+  // branch is cut, recent literature is what gets scored.
   const { rows } = await sql<{ candidates: number; drawn: number; pmid: number | null; score: number | null }>`
     WITH drawn AS (
       SELECT pmid, o FROM (${union}) u LIMIT ${num(2 * budget)}
     ), cand AS (
-      SELECT pmid FROM drawn GROUP BY pmid ORDER BY min(o), pmid LIMIT ${num(budget)}
+      SELECT pmid FROM drawn GROUP BY pmid ORDER BY min(o), pmid DESC LIMIT ${num(budget)}
     ), tf AS (
-      SELECT a.pmid, ${num(kdConst)} + ${num(kdPerLength)} * a.doc_length AS kd, ${tfColumns}
+      SELECT a.pmid, ${num(kdConst)} + ${num(kdPerLength)} * a.doc_length AS kd, ${tfColumns} ${sql.join(phraseColumns, sql``)}
       FROM cand c JOIN article_search a ON a.pmid = c.pmid
       OFFSET 0
     ), scored AS (

@@ -9,8 +9,9 @@
 
 /** One piece of a parsed query. */
 export interface QuerySegment {
-  /** "free": words scored with OR semantics; "phrase": a quoted phrase that hits must contain (and whose
-   * words are scored); "exclude": a word or quoted phrase after a leading minus that hits must not contain. */
+  /** "free": words scored with OR semantics; "phrase": a quoted phrase whose words are scored and whose
+   * exact occurrence ranks a document higher; "exclude": a word or quoted phrase after a leading minus,
+   * which hits must not contain. */
   kind: "free" | "phrase" | "exclude";
   text: string;
 }
@@ -159,6 +160,8 @@ export interface PlanOptions {
   commonCap?: number;
   /** Most informative terms combined into coordination levels (2^n subsets are examined). */
   maxLevelTerms?: number;
+  /** tsquery texts of quoted phrases: documents containing one are drawn right after the title branch. */
+  phrases?: readonly string[];
 }
 
 /** Coordination levels, as fractions of the informative terms' total weight a candidate must carry. */
@@ -171,7 +174,8 @@ const LEVELS = [1, 0.7, 0.45];
  * ranking is exact BM25. Otherwise, which documents to score is decided by the weight they can carry,
  * like the MaxScore/WAND family of dynamic pruning (Turtle & Flood 1995; Broder et al. 2003), using
  * only what a GIN index answers cheaply (boolean matches):
- *  1. all terms in the title(+MeSH) vector: the best-matching documents for any query;
+ *  1. all terms in the title(+MeSH) vector: the best-matching documents for any query; then documents
+ *     containing a quoted phrase, if any;
  *  2. coordination levels over the informative terms (df below the "common" line): documents holding a
  *     set of terms whose idf-weights sum to ≥ 100 %, 70 %, 45 % of the total, each level one boolean
  *     query (an OR of the minimal such sets);
@@ -190,7 +194,7 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
   const sumDf = sorted.reduce((s, t) => s + t.df, 0);
   if (sumDf <= opts.budget) return { branches: [{ field: "document", query: tsqueryOf(all, "|") }], complete: true };
 
-  const commonDf = Math.max(opts.budget, Math.min((opts.commonFraction ?? 0.05) * opts.documents, opts.commonCap ?? 50_000));
+  const commonDf = Math.max(opts.budget, Math.min((opts.commonFraction ?? 0.2) * opts.documents, opts.commonCap ?? 50_000));
   const informative = sorted.filter((t) => t.df <= commonDf).slice(0, opts.maxLevelTerms ?? 6);
   const common = sorted.filter((t) => t.df > commonDf).map((t) => t.lexeme);
   const branches: CandidateBranch[] = [];
@@ -199,6 +203,7 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
   };
 
   add({ field: "title", query: tsqueryOf(all.slice(0, opts.maxLevelTerms ?? 6), "&") });
+  if (opts.phrases?.length) add({ field: "document", query: opts.phrases.map((p) => `(${p})`).join(" | ") });
   if (informative.length >= 2) {
     const total = informative.reduce((s, t) => s + t.weight, 0);
     for (const level of LEVELS) add({ field: "document", query: minimalSetsQuery(informative, level * total) });

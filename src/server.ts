@@ -13,6 +13,7 @@ import { startWorker } from "./jobs/worker.ts";
 import { jobHandlers } from "./jobs/handlers.ts";
 import { seedSampleIfEmpty } from "./seed.ts";
 import { ensureFirstSuperuser } from "./users/service.ts";
+import { settleBackgroundEmail } from "./email/service.ts";
 
 /**
  * The token signing key: SECRET_KEY when set; otherwise a random key kept in DATA_DIR so that sessions
@@ -59,6 +60,7 @@ async function main() {
     console.error(`${signal}: shutting down…`);
     await server?.stop();
     await worker?.stop();
+    await settleBackgroundEmail();
     await handle.close();
     process.exit(0);
   };

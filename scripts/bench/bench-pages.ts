@@ -5,7 +5,8 @@
 //   npx bun scripts/bench/bench-pages.ts                      starts `bun src/server.ts` (production React) on a free
 //                                                             port with a fresh data directory, then measures
 //   npx bun scripts/bench/bench-pages.ts --url http://127.0.0.1:3000   measures a server that is already running
-// Options: --requests N (default 200), --warmup N (default 20), --server <entry> (default src/server.ts).
+// Options: --requests N (default 200), --warmup N (default 20), --concurrency N (default 1: one request at a time),
+//          --server <entry> (default src/server.ts).
 // Needs `npm run build` first. Only loopback addresses are measured.
 import { spawn, type Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +23,7 @@ function arg(name: string): string | undefined {
 
 const REQUESTS = Number(arg("requests") ?? 200);
 const WARMUP = Number(arg("warmup") ?? 20);
+const CONCURRENCY = Math.max(1, Number(arg("concurrency") ?? 1));
 const PAGE = "/literature_management";
 
 /** The q-quantile (0..1) of sorted numbers, nearest-rank. */
@@ -145,11 +147,16 @@ async function main() {
     for (let i = 0; i < WARMUP; i++) await timeRequest(target, cookie);
     const ttfb: number[] = [];
     const total: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const r = await timeRequest(target, cookie);
-      ttfb.push(r.ttfb);
-      total.push(r.total);
-    }
+    let left = REQUESTS;
+    // CONCURRENCY clients, each sending its next request when the previous one has been read to the end.
+    const client = async () => {
+      while (left-- > 0) {
+        const r = await timeRequest(target, cookie);
+        ttfb.push(r.ttfb);
+        total.push(r.total);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, client));
     ttfb.sort((a, b) => a - b);
     total.sort((a, b) => a - b);
     const js = await jsGzipBytes(server.url, PAGE, cookie);
@@ -157,7 +164,7 @@ async function main() {
     const ms = (v: number) => `${v.toFixed(1)} ms`;
     const kb = (v: number) => `${(v / 1024).toFixed(1)} KB`;
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; bun ${Bun.version}; ${new Date().toISOString()}`);
-    console.log(`${PAGE}, signed in, ${REQUESTS} sequential requests after ${WARMUP} warm-up, loopback:`);
+    console.log(`${PAGE}, signed in, ${REQUESTS} requests (${CONCURRENCY} at a time) after ${WARMUP} warm-up, loopback:`);
     console.log(`  TTFB  p50 ${ms(quantile(ttfb, 0.5))}  p95 ${ms(quantile(ttfb, 0.95))}  p99 ${ms(quantile(ttfb, 0.99))}  max ${ms(ttfb.at(-1) ?? 0)}`);
     console.log(`  full  p50 ${ms(quantile(total, 0.5))}  p95 ${ms(quantile(total, 0.95))}`);
     console.log(`  JavaScript: ${js.files} files, ${kb(js.raw)} minified, ${kb(js.gzip)} gzip (budget 100 KB gzip)`);

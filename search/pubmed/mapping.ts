@@ -301,16 +301,13 @@ const NULL_MARK = "\u0003";
  * 160 bits make an accidental collision between two versions of one record practically impossible.
  * `abstract`, `full_text_link` and `pdf_free_link` are derived from other fields (sections, pmc_id) and so are covered.
  * Fields are joined with control-character separators rather than JSON-encoded: the same guarantee at a third of the
- * cost, which matters at 10,000+ records/s.
+ * cost (measured), which matters at 10,000+ records/s.
  */
 export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
-  const sections = a.abstract_sections.map((s) => `${s.label}${ITEM_SEP}${s.nlm_category ?? NULL_MARK}${ITEM_SEP}${s.text}`);
-  const canonical = [
-    "v1",
-    a.pmid,
-    a.title ?? NULL_MARK,
-    a.authors ?? NULL_MARK,
-    sections.join(ITEM_SEP + ITEM_SEP),
+  const parts: (string | number)[] = ["v1", a.pmid, a.title ?? NULL_MARK, a.authors ?? NULL_MARK];
+  for (const s of a.abstract_sections) parts.push(s.label, s.nlm_category ?? NULL_MARK, s.text);
+  parts.push(
+    ITEM_SEP,
     a.journal ?? NULL_MARK,
     a.publication_date ?? NULL_MARK,
     a.publication_year ?? NULL_MARK,
@@ -320,8 +317,8 @@ export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
     a.publication_types.join(ITEM_SEP),
     a.mesh_terms.join(ITEM_SEP),
     a.keywords.join(ITEM_SEP),
-  ].join(FIELD_SEP);
-  return new Bun.CryptoHasher("sha1").update(canonical).digest("hex");
+  );
+  return Bun.CryptoHasher.hash("sha1", parts.join(FIELD_SEP), "hex");
 }
 
 /**

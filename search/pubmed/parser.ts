@@ -190,6 +190,8 @@ function wantsAttributes(code: number): boolean {
 
 /** XML white space (S production of XML 1.0), collapsed to one space; other Unicode spaces are content and stay. */
 const XML_SPACE = /[ \t\r\n]+/g;
+/** C0 controls other than tab, LF and CR (not XML 1.0 characters; see the Char production). */
+const NOT_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 
 /** Byte string (one char per byte) of UTF-8 → the text it encodes. */
 function utf8(bytes: string): string {
@@ -212,16 +214,21 @@ function clean(bytes: string): string {
   if (n === 0) return bytes;
   let wide = false;
   let entity = false;
+  let control = false;
   let space = bytes.charCodeAt(0) <= 32 || bytes.charCodeAt(n - 1) <= 32;
   for (let i = 0; i < n; i++) {
     const c = bytes.charCodeAt(i);
     if (c >= 0x80) wide = true;
     else if (c === 38) entity = true;
     else if (c === 10 || c === 13 || c === 9 || (c === 32 && bytes.charCodeAt(i + 1) === 32)) space = true;
+    else if (c < 32) control = true;
   }
   // UTF-8 first: references are ASCII and survive it, while a character a reference produces would not.
   let text = wide ? utf8(bytes) : bytes;
   if (entity) text = decodeXML(text);
+  // Control characters are not allowed in XML text, and PostgreSQL cannot store U+0000: a damaged file must not make
+  // a record impossible to store.
+  if (control || entity) text = text.replace(NOT_XML_CHARS, "");
   return space || entity ? text.replace(XML_SPACE, " ").trim() : text;
 }
 

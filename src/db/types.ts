@@ -3,6 +3,8 @@ import type { ColumnType, Generated } from "kysely";
 // Row types of the tables created in migrations/. Keep in step with them.
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A timestamp with a database default: optional on insert, settable on update. */
+type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export interface UsersTable {
   id: Generated<string>;
@@ -14,8 +16,8 @@ export interface UsersTable {
   is_active: Generated<boolean>;
   is_superuser: Generated<boolean>;
   token_version: Generated<number>;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
 }
 
 export interface SubscriptionsTable {
@@ -30,8 +32,8 @@ export interface SubscriptionsTable {
   cancel_at_period_end: Generated<boolean>;
   stripe_customer_id: string | null;
   stripe_subscription_id: string | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
 }
 
 /** One labelled part of a structured abstract (label "" when unlabelled). */
@@ -60,8 +62,8 @@ export interface ArticlesTable {
   mesh_terms: string[];
   keywords: string[];
   content_hash: string;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
 }
 
 export interface ArticleSearchTable {
@@ -86,8 +88,8 @@ export interface LiteratureReviewsTable {
   summary: string | null;
   error_message: string | null;
   fts_articles_total_count: Generated<number>;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
 }
 
 export interface LiteratureReviewArticlesTable {
@@ -105,12 +107,12 @@ export interface JobsTable {
   status: Generated<string>;
   attempts: Generated<number>;
   max_attempts: Generated<number>;
-  run_at: Generated<Timestamp>;
+  run_at: GeneratedTimestamp;
   locked_at: Timestamp | null;
   locked_by: string | null;
   last_error: string | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
 }
 
 export interface DB {

@@ -11,7 +11,7 @@ export interface PageContextValue {
   /** Islands the page declared: the document loads exactly their chunks. */
   islands: ReadonlySet<IslandName>;
   /** Server HTML of each island, by the island's position in the page (see Island). */
-  islandHtml: Map<string, Promise<string>>;
+  islandHtml: Map<string, Promise<string | null>>;
 }
 
 export const PageContext = createContext<PageContextValue | null>(null);
@@ -47,7 +47,13 @@ export function Island<P extends object>({ name, component, props }: { name: Isl
   if (!html) {
     const Component = component;
     // Deferred to a microtask: a React render must not start inside another one that is in progress.
-    html = Promise.resolve().then(() => renderIslandHtml(<Component {...props} />, page.queryClient, prefix));
+    html = Promise.resolve()
+      .then(() => renderIslandHtml(<Component {...props} />, page.queryClient, prefix))
+      .catch((err: unknown) => {
+        // The rest of the page still renders; the browser then renders this island from scratch (see client.tsx).
+        console.error(`island ${name} failed to render on the server:`, err);
+        return null;
+      });
     page.islandHtml.set(id, html);
   }
   const markup = use(html);
@@ -58,8 +64,9 @@ export function Island<P extends object>({ name, component, props }: { name: Isl
       data-island-id={prefix}
       data-props={JSON.stringify(props)}
       data-state={state}
+      data-ssr={markup === null ? "failed" : undefined}
       style={{ display: "contents" }}
-      dangerouslySetInnerHTML={{ __html: markup }}
+      dangerouslySetInnerHTML={{ __html: markup ?? "" }}
     />
   );
 }

@@ -44,7 +44,18 @@ export function Logo() {
  * The authenticated layout (spec §2): top bar (from the medium breakpoint up) with the logo and the menus island,
  * the migration banner, and a scrolling content area.
  */
-export function AppLayout({ user, supportEmail, children }: { user: CurrentUser; supportEmail: string; children: ReactNode }) {
+export function AppLayout({
+  user,
+  supportEmail,
+  fullWidth = false,
+  children,
+}: {
+  user: CurrentUser;
+  supportEmail: string;
+  /** The page uses the whole content area (the review workspace has its own sidebar and padding). */
+  fullWidth?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className={s.appShell}>
       <header className={s.topBar}>
@@ -56,9 +67,7 @@ export function AppLayout({ user, supportEmail, children }: { user: CurrentUser;
       <div role="note" className={s.banner}>
         {MIGRATION_NOTICE}
       </div>
-      <main className={s.content}>
-        <div className={s.container}>{children}</div>
-      </main>
+      <main className={s.content}>{fullWidth ? children : <div className={s.container}>{children}</div>}</main>
       <HelpButton supportEmail={supportEmail} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { PublicLayout } from "./layouts.tsx";
+import { HelpButton, PublicLayout } from "./layouts.tsx";
 import { PrivacyPolicy, title as privacyTitle } from "./legal/PrivacyPolicy.tsx";
 import { TermsOfUse, title as termsTitle } from "./legal/TermsOfUse.tsx";
 import { CookiePolicy, title as cookiesTitle } from "./legal/CookiePolicy.tsx";
@@ -96,18 +96,21 @@ export function LegalPage({ page, supportEmail }: { page: keyof typeof LEGAL_PAG
   );
 }
 
-/** The not-found page (spec §2): large 404, 'Oops!', the message and a Go Back link to /. */
-export function NotFoundPage() {
+/** The not-found page (spec §2): large 404, 'Oops!', the message and a Go Back link to /, plus the help button. */
+export function NotFoundPage({ supportEmail }: { supportEmail: string }) {
   return (
-    <main className={s.notFound}>
-      <div>
-        <p className={s.notFoundCode}>404</p>
-        <h1 className={s.pageTitle}>Oops!</h1>
-        <p className={s.lead}>The page you are looking for was not found.</p>
-        <a href="/" className={s.button.outline}>
-          Go Back
-        </a>
-      </div>
-    </main>
+    <>
+      <main className={s.notFound}>
+        <div>
+          <p className={s.notFoundCode}>404</p>
+          <h1 className={s.pageTitle}>Oops!</h1>
+          <p className={s.lead}>The page you are looking for was not found.</p>
+          <a href="/" className={s.button.outline}>
+            Go Back
+          </a>
+        </div>
+      </main>
+      <HelpButton supportEmail={supportEmail} />
+    </>
   );
 }

@@ -168,7 +168,7 @@ describe("public pages", () => {
     expect(res.status).toBe(404);
     const html = await res.text();
     for (const t of [">404<", "Oops!", "The page you are looking for was not found.", "Go Back"]) expect(html).toContain(t);
-    expect(await attrs(html, "a", "href")).toContain("/");
+    expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/", "mailto:help@litreview.test"]));
     const api = await get("/api/v1/no-such-thing");
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ detail: "Not Found" });
@@ -196,7 +196,7 @@ describe("signed-in pages", () => {
     expect(html).toContain("noname@example.com");
     const [props] = await attrs(html, '[data-island="NavMenus"]', "data-props");
     expect(JSON.parse(props ?? "")).toEqual({ userName: null });
-    expect(html).toContain("User ▾");
+    expect(html).toMatch(/aria-haspopup="menu"[^>]*>User<span aria-hidden="true">▾<\/span><\/button>/);
   });
 
   test("island props survive HTML-significant characters intact and cannot break out of the attribute", async () => {
@@ -212,6 +212,26 @@ describe("signed-in pages", () => {
     expect(html).toContain("The Literature Review feature requires an active Plus, Pro, or Max subscription.");
     expect(await attrs(html, "a", "href")).toContain("/settings?tab=subscription");
     expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus"]);
+  });
+
+  test("/literature_management with the trial renders the workspace island and loads its chunks", async () => {
+    const res = await get("/literature_management", jane.cookie);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "ReviewWorkspace"]);
+    expect(html).not.toContain("Upgrade to Access");
+    const m = loadManifest();
+    const loaded = [...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))];
+    expect(loaded).toEqual(expect.arrayContaining([m.entry, ...(m.islands.ReviewWorkspace ?? []), ...(m.islands.NavMenus ?? [])]));
+  });
+
+  test("/literature_management ships at most 100 KB gzip of JavaScript", async () => {
+    const html = await (await get("/literature_management", jane.cookie)).text();
+    const urls = new Set([...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))]);
+    let gzip = 0;
+    for (const url of urls) gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
+    expect(urls.size).toBeGreaterThan(1);
+    expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
 
   test("/suggestions is gated the same way and open to a trial user", async () => {

@@ -70,12 +70,12 @@ export function pagesRoutes(deps: AppDeps) {
   };
 
   /** Renders a page of the authenticated layout; `islands` are the page's own, the layout's are added. */
-  const appPage = (c: Context<PageEnv>, title: string, body: ReactNode, islands: IslandName[] = []) =>
+  const appPage = (c: Context<PageEnv>, title: string, body: ReactNode, islands: IslandName[] = [], fullWidth = false) =>
     renderPage(c, {
       title,
       islands: [...APP_LAYOUT_ISLANDS, ...islands],
       body: (
-        <AppLayout user={c.get("user")} supportEmail={supportEmail}>
+        <AppLayout user={c.get("user")} supportEmail={supportEmail} fullWidth={fullWidth}>
           {body}
         </AppLayout>
       ),
@@ -100,13 +100,13 @@ export function pagesRoutes(deps: AppDeps) {
       return appPage(c, "Literature Review", <UpgradeGate feature="Literature Reviews" />);
     }
     const workspace = await loadWorkspace();
-    return appPage(c, "Literature Review", <LiteraturePage workspace={workspace} />, ["ReviewWorkspace"]);
+    return appPage(c, "Literature Review", <LiteraturePage workspace={workspace} />, ["ReviewWorkspace"], true);
   });
 
   app.all("*", async (c) => {
     // Unknown API paths stay JSON, in the API's error shape.
     if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return c.json({ detail: "Not Found" }, 404);
-    return renderPage(c, { title: "Page not found", status: 404, body: <NotFoundPage /> });
+    return renderPage(c, { title: "Page not found", status: 404, body: <NotFoundPage supportEmail={supportEmail} /> });
   });
 
   app.onError((err, c) => {

@@ -28,10 +28,12 @@ function scriptedSearch(result: SearchResult, onSearch: () => Promise<void> | vo
 
 const allHits: SearchResult = { hits: PMIDS.map((pmid, i) => ({ pmid, score: 10 - i })), total: PMIDS.length, totalIsLowerBound: false };
 
-/** Keeps the index order and scores; cites the second and first source, in that order. */
+/** Keeps the index order, scores each hit relative to the best; cites the second and first source, in that order. */
+const keepOrder: PipelineSteps["rank"] = (_query, hits) => hits.map((h) => ({ pmid: h.pmid, score: h.score, relevance: h.score / hits[0]!.score }));
+
 function steps(overrides: Partial<PipelineSteps> = {}): PipelineSteps {
   return {
-    rank: (_query, hits) => hits.map((h) => ({ pmid: h.pmid, score: h.score })),
+    rank: keepOrder,
     summarizer: {
       name: "scripted",
       summarize: async (_q, sources) => ({ summary: `Second [1]. First [2].`, citedPmids: [sources[1]!.pmid, sources[0]!.pmid] }),
@@ -116,9 +118,9 @@ for (const backend of BACKENDS) {
         withSearch(scriptedSearch(allHits, () => observe("search"))),
         id,
         steps({
-          rank: async (_q, hits) => {
+          rank: async (q, hits, articles) => {
             await observe("rank");
-            return hits.map((h) => ({ pmid: h.pmid, score: h.score }));
+            return keepOrder(q, hits, articles);
           },
           summarizer: {
             name: "observing",
@@ -177,7 +179,16 @@ for (const backend of BACKENDS) {
       await runReview(
         baseDeps,
         id,
-        steps({ rank: () => [{ pmid: 1000, score: 10 }, { pmid: 1001, score: 6 }, { pmid: 1000, score: 5 }, { pmid: 1002, score: 3 }, { pmid: 1003, score: 0.1 }] }),
+        steps({
+          rank: () => [
+            { pmid: 1000, score: 0.9, relevance: 1 },
+            { pmid: 1001, score: 0.8, relevance: 0.6 },
+            { pmid: 1000, score: 0.7, relevance: 1 },
+            // Lifted by recency or study design, but barely about the topic.
+            { pmid: 1004, score: 0.6, relevance: 0.05 },
+            { pmid: 1002, score: 0.5, relevance: 0.3 },
+          ],
+        }),
       );
       expect((await rankedRows(id)).map((r) => r.pmid)).toEqual([1000, 1001, 1002]);
       expect((await review(id))!.fts_articles_total_count).toBe(3);

@@ -13,22 +13,31 @@ export const REVIEW_JOB_KIND = "review.run";
 export const CANDIDATE_LIMIT = 200;
 /** Relevant articles kept in a review's ranked list (the "All Relevant Articles" list). */
 export const MAX_RELEVANT = 100;
-/** Articles below this fraction of the best final score are not relevant enough to list. */
-export const RELEVANCE_FLOOR = 0.15;
+/**
+ * Articles whose text score is below this fraction of the best one are not relevant enough to list. The floor
+ * is on the text score, not the final one, because recency and study design lift every article a little,
+ * whether it is about the topic or merely shares a common word with it.
+ */
+export const RELEVANCE_FLOOR = 0.2;
 /** Best-ranked articles the summary is written from. */
 export const SUMMARY_SOURCES = 30;
 
+/** A re-ranked candidate: its final score and its text relevance relative to the best hit, in [0, 1]. */
+export interface RankedCandidate extends repo.RankedEntry {
+  relevance: number;
+}
+
 /** What the pipeline does between its stored states; replaceable in tests. */
 export interface PipelineSteps {
-  /** Orders the candidates best first with their final scores (duplicates removed). */
-  rank(query: string, hits: SearchHit[], articles: repo.ArticleRow[]): Promise<repo.RankedEntry[]> | repo.RankedEntry[];
+  /** Orders the candidates best first by final score (duplicates removed). */
+  rank(query: string, hits: SearchHit[], articles: repo.ArticleRow[]): Promise<RankedCandidate[]> | RankedCandidate[];
   /** Writes the summary from the sources (best first); citedPmids[n - 1] is the article cited as [n]. */
   summarizer: Summarizer;
 }
 
 /** The product's steps: search/ranking.ts re-ranking and the extractive summarizer. */
 export const defaultSteps: PipelineSteps = {
-  rank: (query, hits, articles) => rerank(query, hits, articles).map((r) => ({ pmid: r.pmid, score: r.score })),
+  rank: (query, hits, articles) => rerank(query, hits, articles).map((r) => ({ pmid: r.pmid, score: r.score, relevance: r.text })),
   summarizer: extractiveSummarizer,
 };
 
@@ -39,17 +48,14 @@ async function advanceOrStop(...args: Parameters<typeof repo.advanceReview>): Pr
   if (!(await repo.advanceReview(...args))) throw new ReviewGone();
 }
 
-/** Keeps the relevant part of a ranked list: no duplicates, above the floor, at most MAX_RELEVANT. */
-function relevant(ranked: repo.RankedEntry[]): repo.RankedEntry[] {
-  const best = ranked[0]?.score ?? 0;
+/** Keeps the relevant part of a ranked list, in order: no duplicates, at or above the floor, at most MAX_RELEVANT. */
+function relevant(ranked: RankedCandidate[]): repo.RankedEntry[] {
   const seen = new Set<number>();
   const kept: repo.RankedEntry[] = [];
-  for (const entry of ranked) {
-    if (seen.has(entry.pmid) || !Number.isFinite(entry.score)) continue;
-    // The floor is relative: scores are only comparable within one result set.
-    if (best > 0 && entry.score < best * RELEVANCE_FLOOR) break;
-    seen.add(entry.pmid);
-    kept.push(entry);
+  for (const { pmid, score, relevance } of ranked) {
+    if (seen.has(pmid) || !Number.isFinite(score) || !(relevance >= RELEVANCE_FLOOR)) continue;
+    seen.add(pmid);
+    kept.push({ pmid, score });
     if (kept.length === MAX_RELEVANT) break;
   }
   return kept;

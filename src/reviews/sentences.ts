@@ -8,6 +8,11 @@
  * letter or a digit ("vs. Placebo", "Fig. 2A", "Dr. J. R. Smith", "U.S. Army").
  * A small post-pass merges those splits back using the abbreviation lists
  * below. Everything here is pure and deterministic.
+ *
+ * Known limits, accepted because they are rare in abstracts: a species name
+ * written with a capital ("E. Coli") is split after the initial, and a
+ * sentence that genuinely ends in "et al." or "U.S." followed by a word that
+ * is not a usual sentence opener stays joined to the next one.
  */
 
 /** Collapses every run of whitespace (including newlines and NBSP) to one space and trims. */

@@ -1,35 +1,6 @@
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, islandsReady, test, uniqueEmail } from "./fixtures.ts";
 
 // The account journey a new user takes, in a real browser against the running app (see scripts/run-e2e.mjs).
-
-/**
- * Every test fails on a script error or a console error in the page (a hydration mismatch shows up there).
- * Failed HTTP answers the test provokes on purpose (a wrong password) are logged by the browser too; those are not
- * script errors and are left out.
- */
-const test = base.extend<{ pageErrors: string[] }>({
-  pageErrors: [
-    async ({ page }, use) => {
-      const errors: string[] = [];
-      page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
-      page.on("console", (msg) => {
-        if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource")) errors.push(`console: ${msg.text()}`);
-      });
-      await use(errors);
-      expect(errors).toEqual([]);
-    },
-    { auto: true },
-  ],
-});
-
-/** Waits until every island of the page is hydrated (islands/client.tsx sets the flag). */
-async function islandsReady(page: Page): Promise<void> {
-  await page.locator("body[data-client-loaded]").waitFor({ state: "attached" });
-}
-
-function uniqueEmail(): string {
-  return `e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
 
 const PASSWORD = "correct-horse-battery-9";
 
@@ -80,8 +51,17 @@ test("sign up, log in, land on /home, use the menus and log out", async ({ page 
   await expect(page.getByText("Login successful!")).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("access_token"))).toBeTruthy();
 
-  // The Tools menu is keyboard- and pointer-operable and leads to the tools.
-  await page.getByRole("button", { name: "Tools" }).click();
+  // The Tools menu works from the keyboard (arrows, Escape gives focus back) and with the pointer.
+  const tools = page.getByRole("button", { name: "Tools" });
+  await tools.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitem", { name: "Dashboard" })).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(page.getByRole("menuitem", { name: "Literature Suggestions" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu")).toBeHidden();
+  await expect(tools).toBeFocused();
+  await tools.click();
   await page.getByRole("menuitem", { name: "Dashboard" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("heading", { name: "My Dashboard" })).toBeVisible();

@@ -2,20 +2,19 @@ import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { sql } from "kysely";
 import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
-import { PostgresSearchIndex } from "../../search/postgres-index.ts";
-import { ingestFile } from "../../search/ingest.ts";
+import { join } from "node:path";
+import { ingestFiles } from "../../search/ingest.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { jobHandlers } from "../../src/jobs/handlers.ts";
 import { claimJob, runJobsUntilIdle, startWorker } from "../../src/jobs/worker.ts";
 import { REVIEW_JOB_KIND } from "../../src/reviews/pipeline.ts";
 
 // The literature review API end to end, through app.request(), on real PubMed records: one file about
-// nasopharyngeal carcinoma and one about other topics, so that "relevant" is a real subset.
+// nasopharyngeal carcinoma and one on assorted other topics, so that "relevant" is a real subset.
 
-const SAMPLES = [
-  "/work/shared/data/pubmed/pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz",
-  "/work/shared/data/pubmed/pubmedxml_p1m-ortho_xs-stmz_pubmed_result.xml.gz",
-];
+const SAMPLES = ["pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz", "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz"].map((f) =>
+  join(import.meta.dir, "..", "..", "sample", "pubmed", f),
+);
 const TOPIC = "nasopharyngeal carcinoma radiotherapy survival";
 const NOT_FOUND = { detail: "Review not found" };
 const TERMINAL = ["complete", "canceled", "error", "no_articles_found"];
@@ -58,8 +57,8 @@ for (const backend of BACKENDS) {
 
     beforeAll(async () => {
       t = await createTestApp(backend);
-      t.deps.search = new PostgresSearchIndex(t.db);
-      for (const file of SAMPLES) await ingestFile(t.deps, file);
+      const ingested = await ingestFiles(t.deps, SAMPLES);
+      expect(ingested.failedFiles).toEqual([]);
       alice = await t.signup();
       bob = await t.signup();
     });

@@ -1,0 +1,287 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { sql } from "kysely";
+import type { DatabaseHandle } from "../src/db/database.ts";
+import { BACKENDS, createTestDatabase } from "../tests/support/database.ts";
+import { PostgresSearchIndex } from "./postgres-index.ts";
+import type { IndexableArticle } from "./search-index.ts";
+
+/** An article with defaults for the fields a test does not care about. */
+function article(pmid: number, fields: Partial<Omit<IndexableArticle, "pmid">> = {}): IndexableArticle {
+  return { pmid, title: null, abstract: null, mesh_terms: [], keywords: [], publication_year: 2020, ...fields };
+}
+
+/** Filler sentences that make "patients", "treatment" and "study" common across the corpus. */
+const FILLER = "Patients received standard treatment in this study and outcomes of the patients were recorded.";
+
+for (const backend of BACKENDS) {
+  describe(`PostgresSearchIndex on ${backend}`, () => {
+    let handle: DatabaseHandle;
+    let index: PostgresSearchIndex;
+
+    /** Inserts the canonical rows (the index references articles) and indexes them. */
+    async function load(articles: IndexableArticle[], into = index) {
+      for (const a of articles) {
+        await sql`
+          INSERT INTO articles (pmid, title, abstract, publication_year, mesh_terms, keywords, content_hash)
+          VALUES (${a.pmid}, ${a.title}, ${a.abstract}, ${a.publication_year},
+                  ${`{${a.mesh_terms.map((m) => JSON.stringify(m)).join(",")}}`}::text[],
+                  ${`{${a.keywords.map((m) => JSON.stringify(m)).join(",")}}`}::text[], 'h')
+          ON CONFLICT (pmid) DO NOTHING`.execute(handle.db);
+      }
+      await into.index(articles);
+    }
+
+    async function pmids(query: string, options = {}) {
+      return (await index.search(query, options)).hits.map((h) => h.pmid);
+    }
+
+    async function df(lexeme: string): Promise<number | null> {
+      const { rows } = await sql<{ df: number }>`SELECT df::integer AS df FROM search_lexeme_stats WHERE lexeme = ${lexeme}`.execute(handle.db);
+      return rows[0]?.df ?? null;
+    }
+
+    /** Lexemes whose stored df differs from a full recount over article_search (should be none). */
+    async function statsDrift(): Promise<unknown[]> {
+      const { rows } = await sql`
+        SELECT coalesce(t.word, s.lexeme) AS lexeme, t.ndoc, s.df
+        FROM (SELECT word, ndoc FROM ts_stat('SELECT document FROM article_search')) t
+        FULL JOIN (SELECT lexeme, df::integer AS df FROM search_lexeme_stats WHERE lexeme NOT LIKE ' %') s
+          ON s.lexeme = t.word
+        WHERE t.ndoc IS DISTINCT FROM s.df
+        UNION ALL
+        SELECT ' documents', (SELECT count(*)::integer FROM article_search), df::integer FROM search_lexeme_stats
+        WHERE lexeme = ' documents' AND df <> (SELECT count(*) FROM article_search)
+        UNION ALL
+        SELECT ' length', (SELECT sum(doc_length)::integer FROM article_search), df::integer FROM search_lexeme_stats
+        WHERE lexeme = ' length' AND df <> (SELECT sum(doc_length) FROM article_search)`.execute(handle.db);
+      return rows;
+    }
+
+    beforeAll(async () => {
+      handle = await createTestDatabase(backend);
+      index = new PostgresSearchIndex(handle.db);
+    });
+    afterAll(async () => {
+      await handle.close();
+    });
+    beforeEach(async () => {
+      await sql`DELETE FROM articles`.execute(handle.db);
+    });
+
+    test("an article with a rare query term outranks one with only a common term", async () => {
+      const filler = Array.from({ length: 8 }, (_, i) => article(100 + i, { title: `Outcomes report ${i}`, abstract: FILLER }));
+      await load([
+        ...filler,
+        article(1, { title: "Hospital outcomes", abstract: `${FILLER} ${FILLER} Most patients were discharged.` }),
+        article(2, { title: "Gastric acid suppression", abstract: "Ranitidine reduced gastric acid output in volunteers." }),
+      ]);
+      const hits = await pmids("ranitidine in patients");
+      expect(hits[0]).toBe(2);
+      expect(hits).toContain(1);
+    });
+
+    test("a title match beats an abstract-only match", async () => {
+      await load([
+        article(1, { title: "Bone density in athletes", abstract: "We measured sclerostin levels after training." }),
+        article(2, { title: "Sclerostin in athletes", abstract: "We measured bone density levels after training." }),
+        article(3, { title: "Unrelated", abstract: "Cardiac output at rest." }),
+      ]);
+      expect(await pmids("sclerostin")).toEqual([2, 1]);
+    });
+
+    test("MeSH terms and keywords are searchable and weigh more than the abstract", async () => {
+      await load([
+        article(1, { title: "A cohort", abstract: "Some participants had hypertension at baseline." }),
+        article(2, { title: "A cohort", abstract: "Participants were followed up.", mesh_terms: ["Hypertension"] }),
+        article(3, { title: "A cohort", abstract: "Participants were followed up.", keywords: ["blood pressure"] }),
+      ]);
+      expect(await pmids("hypertension")).toEqual([2, 1]);
+      expect(await pmids("blood pressure")).toEqual([3]);
+    });
+
+    test("a stop-word-only or empty query returns no hits", async () => {
+      await load([article(1, { title: "The role of it", abstract: "What is this and how is it done?" })]);
+      for (const q of ["the of and is", "", "   ", "?!,;", '""', "-"]) {
+        const r = await index.search(q);
+        expect(r).toEqual({ hits: [], total: 0, totalIsLowerBound: false });
+      }
+    });
+
+    test("OR semantics: an article matching some query words is found, more matches rank higher", async () => {
+      await load([
+        article(1, { title: "Smoking and lung cancer in women", abstract: "Smoking is associated with lung cancer risk in women." }),
+        article(2, { title: "Lung function in children", abstract: "Spirometry in children with asthma." }),
+        article(3, { title: "Diet in women", abstract: "Dietary fibre intake in women." }),
+        article(4, { title: "Knee surgery", abstract: "Arthroscopy outcomes." }),
+      ]);
+      const r = await index.search("Is smoking associated with lung cancer in women?");
+      expect(r.hits[0]?.pmid).toBe(1);
+      expect(r.hits.map((h) => h.pmid).sort()).toEqual([1, 2, 3]);
+      expect(r.total).toBe(3);
+      expect(r.totalIsLowerBound).toBe(false);
+      for (let i = 1; i < r.hits.length; i++) expect(r.hits[i - 1]!.score).toBeGreaterThanOrEqual(r.hits[i]!.score);
+    });
+
+    test("inflected forms match (English stemming) and case and punctuation do not matter", async () => {
+      await load([article(1, { title: "Vaccinating infants", abstract: "Vaccination schedules for infants." })]);
+      expect(await pmids("VACCINATION, infant!")).toEqual([1]);
+      expect(await pmids("vaccinated infants?")).toEqual([1]);
+    });
+
+    test("an exact quoted phrase ranks first, and a leading minus excludes", async () => {
+      await load([
+        article(1, { title: "Kidney donors", abstract: "Acute failure of the transplanted kidney was rare; graft failure was treated early." }),
+        article(2, { title: "Kidney donors", abstract: "Acute kidney failure after the transplant was rare and treated early." }),
+        article(3, { title: "Liver donors", abstract: "Case report: acute liver failure after donation." }),
+      ]);
+      // Unquoted, the first article wins on term frequency; quoted, the one with the exact phrase does.
+      expect(await pmids("acute kidney failure")).toEqual([1, 2, 3]);
+      expect(await pmids('"acute kidney failure"')).toEqual([2, 1, 3]);
+      expect(await pmids('failure -"case report"')).not.toContain(3);
+      expect((await pmids("donors -liver")).sort()).toEqual([1, 2]);
+      // A stray or unclosed quote never empties the results.
+      expect((await pmids('"Would a kidney donor regret it?')).length).toBeGreaterThan(0);
+    });
+
+    test("hyphenated terms and odd input are handled", async () => {
+      await load([
+        article(1, { title: "COVID-19 in non-small-cell lung cancer", abstract: "IL-6 levels rose in T-cell subsets." }),
+        article(2, { title: "Small cell lung cancer", abstract: "Chemotherapy response." }),
+      ]);
+      expect((await pmids("COVID-19"))[0]).toBe(1);
+      expect((await pmids("non-small-cell"))[0]).toBe(1);
+      expect(await pmids("IL-6")).toEqual([1]);
+      for (const q of ["it's \\ 'quoted' \"unclosed", "C++ & | ! <-> :* (a", "💊 drug", "a".repeat(5000)])
+        expect(Array.isArray((await index.search(q)).hits)).toBe(true);
+      // Lexemes can hold quotes and backslashes (URLs, paths); they are escaped, not parsed as operators.
+      await load([article(3, { title: "Data", abstract: "See http://example.org/b'c?q=\\x for data." })]);
+      expect(await pmids("http://example.org/b'c?q=\\x")).toEqual([3]);
+    });
+
+    test("paging with skip and limit walks one consistent ranking", async () => {
+      await load(
+        Array.from({ length: 25 }, (_, i) =>
+          article(i + 1, { title: `Migraine study ${i}`, abstract: `Migraine ${"headache ".repeat(i % 5)} triptan response.` }),
+        ),
+      );
+      const all = await index.search("migraine headache", { limit: 100 });
+      expect(all.total).toBe(25);
+      expect(all.hits).toHaveLength(25);
+      const pages: number[] = [];
+      for (let skip = 0; skip < 25; skip += 10) pages.push(...(await pmids("migraine headache", { skip, limit: 10 })));
+      expect(pages).toEqual(all.hits.map((h) => h.pmid));
+      const beyond = await index.search("migraine headache", { skip: 30, limit: 10 });
+      expect(beyond.hits).toEqual([]);
+      expect(beyond.total).toBe(25);
+    });
+
+    test("a year range keeps only articles published in it, inclusive", async () => {
+      await load([
+        article(1, { title: "Dengue outbreak", publication_year: 2001 }),
+        article(2, { title: "Dengue vaccine", publication_year: 2010 }),
+        article(3, { title: "Dengue serotypes", publication_year: 2020 }),
+        article(4, { title: "Dengue history", publication_year: null }),
+      ]);
+      expect((await pmids("dengue", { fromYear: 2010 })).sort()).toEqual([2, 3]);
+      expect((await pmids("dengue", { toYear: 2010 })).sort()).toEqual([1, 2]);
+      expect(await pmids("dengue", { fromYear: 2005, toYear: 2015 })).toEqual([2]);
+      expect((await index.search("dengue", { fromYear: 2005, toYear: 2015 })).total).toBe(1);
+    });
+
+    test("deleted PMIDs disappear from results and statistics; unknown PMIDs are ignored", async () => {
+      await load([
+        article(1, { title: "Leptospirosis in farmers" }),
+        article(2, { title: "Leptospirosis diagnosis" }),
+      ]);
+      expect(await df("leptospirosi")).toBe(2);
+      await index.delete([1, 999, 1]);
+      expect(await pmids("leptospirosis")).toEqual([2]);
+      expect(await df("leptospirosi")).toBe(1);
+      expect(await df("farmer")).toBeNull();
+      await index.delete([]);
+      expect(await statsDrift()).toEqual([]);
+    });
+
+    test("re-indexing the same or changed articles keeps document frequencies exact", async () => {
+      const first = [
+        article(1, { title: "Zika virus microcephaly", mesh_terms: ["Zika Virus Infection"] }),
+        article(2, { title: "Zika transmission", abstract: "Mosquito vectors of zika." }),
+      ];
+      await load(first);
+      await index.index(first);
+      await index.index([...first, first[0]!]);
+      expect(await df("zika")).toBe(2);
+      expect(await statsDrift()).toEqual([]);
+      await index.index([article(2, { title: "Chikungunya transmission", abstract: "Mosquito vectors." })]);
+      expect(await df("zika")).toBe(1);
+      expect(await df("chikungunya")).toBe(1);
+      expect(await pmids("zika")).toEqual([1]);
+      expect(await statsDrift()).toEqual([]);
+    });
+
+    test("deleting articles themselves (cascade) keeps the statistics exact", async () => {
+      await load([article(1, { title: "Rabies prophylaxis" }), article(2, { title: "Rabies in bats" })]);
+      await sql`DELETE FROM articles WHERE pmid = 1`.execute(handle.db);
+      expect(await df("rabi")).toBe(1);
+      expect(await df("prophylaxi")).toBeNull();
+      expect(await statsDrift()).toEqual([]);
+    });
+
+    test("a large corpus is ranked from a bounded candidate set and reports a lower-bound total", async () => {
+      const bounded = new PostgresSearchIndex(handle.db, { candidateBudget: 5 });
+      await load(
+        Array.from({ length: 30 }, (_, i) =>
+          article(i + 1, {
+            title: i < 3 ? "Sepsis and lactate clearance" : `Sepsis cohort ${i}`,
+            abstract: i < 3 ? "Lactate clearance predicted sepsis survival." : "Sepsis outcomes in intensive care.",
+          }),
+        ),
+      );
+      const exact = await index.search("sepsis lactate clearance", { limit: 3 });
+      const approx = await bounded.search("sepsis lactate clearance", { limit: 3 });
+      expect(approx.hits.map((h) => h.pmid).sort()).toEqual([1, 2, 3]);
+      expect(approx.hits).toEqual(exact.hits);
+      expect(approx.totalIsLowerBound).toBe(true);
+      expect(approx.total).toBeGreaterThanOrEqual(5);
+      expect(approx.total).toBeLessThanOrEqual(30);
+      expect(exact).toMatchObject({ total: 30, totalIsLowerBound: false });
+      // One term and no filter: its document frequency is the exact count.
+      expect(await bounded.search("sepsis")).toMatchObject({ total: 30, totalIsLowerBound: false });
+    });
+
+    test("similar() ranks articles sharing the profile's distinctive terms and skips excluded PMIDs", async () => {
+      await load([
+        article(1, { title: "Cochlear implants in children", abstract: "Speech perception after cochlear implantation." }),
+        article(2, { title: "Cochlear implant outcomes in adults", abstract: "Hearing and speech after implantation." }),
+        article(3, { title: "Hip arthroplasty", abstract: "Outcomes after hip replacement in adults." }),
+      ]);
+      const profile = "I study cochlear implants and speech perception in deaf children and adults.";
+      const r = await index.similar(profile, { excludePmids: [1] });
+      expect(r.hits[0]?.pmid).toBe(2);
+      expect(r.hits.map((h) => h.pmid)).not.toContain(1);
+      expect((await index.similar("   ")).hits).toEqual([]);
+      // Quotes and minus signs in a profile are text, not query syntax.
+      expect((await index.similar('-cochlear "speech perception"')).hits.map((h) => h.pmid).sort()).toEqual([1, 2]);
+    });
+
+    test("an empty index answers with no hits", async () => {
+      expect(await index.search("anything at all")).toEqual({ hits: [], total: 0, totalIsLowerBound: false });
+    });
+
+    test("invalid paging is rejected", async () => {
+      await expect(index.search("x", { limit: 0 })).rejects.toThrow(RangeError);
+      await expect(index.search("x", { limit: 1001 })).rejects.toThrow(RangeError);
+      await expect(index.search("x", { skip: -1 })).rejects.toThrow(RangeError);
+      await expect(index.search("x", { fromYear: 2000.5 })).rejects.toThrow(RangeError);
+    });
+
+    test("works inside a caller's transaction", async () => {
+      await load([article(1, { title: "Brucellosis in cattle" })]);
+      const hits = await handle.db.transaction().execute(async (trx) => {
+        const inTrx = new PostgresSearchIndex(trx);
+        return (await inTrx.search("brucellosis")).hits.map((h) => h.pmid);
+      });
+      expect(hits).toEqual([1]);
+    });
+  });
+}

@@ -1,0 +1,366 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseMedlineDate, resolveDate, emptyRawDate, formatAuthors, normalizeDoi } from "./mapping.ts";
+import {
+  parsePubmedFile,
+  parsePubmedStream,
+  parsePubmedXml,
+  PubmedFileError,
+  type ParseEvent,
+  type ParsedArticle,
+} from "./parser.ts";
+
+const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
+const FIXTURES = join(import.meta.dir, "fixtures");
+
+async function collect(iterable: AsyncIterable<ParseEvent>): Promise<ParseEvent[]> {
+  const events: ParseEvent[] = [];
+  for await (const e of iterable) events.push(e);
+  return events;
+}
+
+function articles(events: ParseEvent[]): ParsedArticle[] {
+  return events.flatMap((e) => (e.type === "article" ? [e.article] : []));
+}
+
+function byPmid(events: ParseEvent[]): Map<number, ParsedArticle> {
+  return new Map(articles(events).map((a) => [a.pmid, a]));
+}
+
+function errors(events: ParseEvent[]) {
+  return events.flatMap((e) => (e.type === "error" ? [e] : []));
+}
+
+describe("real PubMed files", () => {
+  test("merged PubmedArticleSet: every record, fields mapped as PubMed shows them", async () => {
+    const events = await collect(parsePubmedFile(join(SAMPLE, "merged-pubmedarticleset.xml.gz")));
+    const all = articles(events);
+    expect(all.length).toBe(2098);
+    expect(errors(events)).toEqual([]);
+    expect(new Set(all.map((a) => a.pmid)).size).toBe(2098);
+    // About 1,810 of the 2,098 have an abstract (shared data README).
+    expect(all.filter((a) => a.abstract).length).toBe(1810);
+
+    const one = byPmid(events).get(1)!;
+    expect(one.title).toBe("Formate assay in body fluids: application in methanol poisoning.");
+    expect(one.authors).toBe("Makar AB, McMartin KE, Palese M, Tephly TR");
+    expect(one.journal).toBe("Biochemical medicine");
+    expect(one.publication_date).toBe("1975-06-01");
+    expect(one.publication_year).toBe(1975);
+    expect(one.doi).toBe("10.1016/0006-2944(75)90147-7");
+    expect(one.language).toBe("eng");
+    expect(one.mesh_terms).toContain("Methanol");
+    expect(one.abstract).toBeNull();
+    expect(one.full_text_link).toBeNull();
+
+    const structured = byPmid(events).get(15197627)!;
+    expect(structured.abstract_sections.map((s) => s.label)).toEqual(["BACKGROUND", "METHODS", "RESULTS", "CONCLUSIONS"]);
+    expect(structured.abstract!.startsWith("BACKGROUND: Previous studies have shown Graf ligament")).toBe(true);
+    expect(structured.abstract!.split("\n")).toHaveLength(4);
+    expect(structured.pmc_id).toBe("PMC3454056");
+    expect(structured.full_text_link).toBe("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3454056/");
+    expect(structured.pdf_free_link).toBe("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3454056/pdf/");
+    expect(structured.doi).toBe("10.1007/s00586-004-0702-8");
+    expect(structured.publication_date).toBe("2004-12-01");
+
+    const czech = byPmid(events).get(2731256)!;
+    expect(czech.title).toBe("[Non-differentiated carcinoma of the nasopharynx in children].");
+    expect(czech.authors).toBe("Síbl O, Veselý J, Ivasková E, Suchánková A");
+    expect(czech.language).toBe("cze");
+  });
+
+  test("no full-text link is ever a DOI resolver link", async () => {
+    const all = articles(await collect(parsePubmedFile(join(SAMPLE, "merged-pubmedarticleset.xml.gz"))));
+    for (const a of all) {
+      if (a.full_text_link !== null) expect(a.full_text_link).toStartWith("https://www.ncbi.nlm.nih.gov/");
+      expect(a.pdf_free_link === null).toBe(a.pmc_id === null);
+    }
+  });
+
+  test("MedlineCitationSet (NLM 2014 sample): records, DeleteCitation, group authors, MedlineDate, translated titles", async () => {
+    const events = await collect(parsePubmedFile(join(SAMPLE, "medlinecitationset_nlm_medsamp2014.xml.gz")));
+    expect(articles(events)).toHaveLength(161);
+    expect(errors(events)).toEqual([]);
+    const deletes = events.filter((e) => e.type === "delete");
+    expect(deletes).toEqual([
+      { type: "delete", pmids: [23203860, 23203861, 23203892, 23203893, 23203894, 23203895, 23203896], recordIndex: 162 },
+    ]);
+    const map = byPmid(events);
+    expect(map.get(11237011)!.authors).toContain("International Human Genome Sequencing Consortium");
+    expect(map.get(11243089)!.publication_date).toBe("1999-01-01"); // MedlineDate "1999 Jan-Mar"
+    expect(map.get(11885531)!.title).toBe("[Microbiological diagnostics in periodontal treatment].");
+    expect(map.get(11858625)!.authors).toBeNull(); // no AuthorList
+  });
+
+  test("records under a non-standard root, with reference lists full of other DOIs", async () => {
+    const events = await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz")));
+    const all = articles(events);
+    expect(all).toHaveLength(100);
+    expect(errors(events)).toEqual([]);
+    // Each record's DOI is its own: no two records share one, as they would if taken from cited references.
+    const dois = all.map((a) => a.doi).filter((d) => d !== null);
+    expect(dois.length).toBeGreaterThan(90);
+    expect(new Set(dois).size).toBe(dois.length);
+  });
+
+  test("PubmedArticle elements with no root element and no XML declaration", async () => {
+    const events = await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz")));
+    expect(articles(events)).toHaveLength(10);
+    expect(errors(events)).toEqual([]);
+  });
+
+  test("books (PubmedBookArticle) are kept with their chapter title, no journal and a Bookshelf link", async () => {
+    const events = await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz")));
+    expect(articles(events)).toHaveLength(214);
+    const book = byPmid(events).get(29337475)!;
+    expect(book.title).toBe("Childhood Nasopharyngeal Cancer Treatment (PDQ®): Patient Version");
+    expect(book.journal).toBeNull();
+    expect(book.authors).toBe("PDQ Pediatric Treatment Editorial Board");
+    expect(book.publication_year).toBe(2002);
+    expect(book.full_text_link).toBe("https://www.ncbi.nlm.nih.gov/books/NBK475822/");
+    expect(book.abstract).toStartWith("This PDQ cancer information summary");
+  });
+
+  test("reading on a worker thread and on the calling thread give the same events", async () => {
+    const file = join(SAMPLE, "medlinecitationset_titipata_medline16n0902.xml.gz");
+    const inWorker = await collect(parsePubmedFile(file));
+    const inline = await collect(parsePubmedFile(file, { readInWorker: false }));
+    expect(articles(inWorker)).toHaveLength(604);
+    expect(inline).toEqual(inWorker);
+  });
+
+  test("content hashes are stable across runs and differ between records", async () => {
+    const file = join(SAMPLE, "pubmedxml_gkountouris_pubmed23n0001_TRUNCATED_repaired.xml.gz");
+    const first = articles(await collect(parsePubmedFile(file)));
+    const second = articles(await collect(parsePubmedFile(file)));
+    expect(first).toHaveLength(266);
+    expect(second.map((a) => a.content_hash)).toEqual(first.map((a) => a.content_hash));
+    expect(new Set(first.map((a) => a.content_hash)).size).toBe(266);
+    for (const a of first) expect(a.content_hash).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
+
+describe("hand-made edge cases", () => {
+  let edge: Map<number, ParsedArticle>;
+  beforeAll(async () => {
+    edge = byPmid(await collect(parsePubmedFile(join(FIXTURES, "edge-cases.xml"))));
+  });
+
+  test("inline markup and MathML are flattened to their text; entities and non-ASCII survive", () => {
+    const a = edge.get(900001)!;
+    expect(a.title).toBe("Ca2+ signalling in Escherichia coli: α-helix ≥ 2 nm & Müller cells.");
+    expect(a.abstract_sections[1]!.text).toBe("We measured x2 in cells, with p < 0.05.");
+    expect(a.journal).toBe("Journal of Synthetic Examples & Tests");
+  });
+
+  test("structured abstract: labelled sections, NlmCategory kept, CopyrightInformation and OtherAbstract left out", () => {
+    const a = edge.get(900001)!;
+    expect(a.abstract_sections).toEqual([
+      { label: "BACKGROUND", nlm_category: "BACKGROUND", text: "Calcium (Ca2+) matters in E. coli." },
+      { label: "METHODS", nlm_category: "METHODS", text: "We measured x2 in cells, with p < 0.05." },
+      { label: "RESULTS", nlm_category: "RESULTS", text: "Levels rose by 12% (95% CI, 8–16%)." },
+      { label: "CONCLUSIONS", nlm_category: "CONCLUSIONS", text: "Signalling works." },
+    ]);
+    expect(a.abstract).toBe(
+      "BACKGROUND: Calcium (Ca2+) matters in E. coli.\nMETHODS: We measured x2 in cells, with p < 0.05.\n" +
+        "RESULTS: Levels rose by 12% (95% CI, 8–16%).\nCONCLUSIONS: Signalling works.",
+    );
+    expect(a.abstract).not.toContain("©");
+    expect(a.abstract).not.toContain("Zusammenfassung");
+  });
+
+  test("unlabelled paragraphs are joined without labels", () => {
+    const a = edge.get(900003)!;
+    expect(a.abstract).toBe("First unlabelled paragraph.\nSecond paragraph with Cyrillic: Москва.");
+    expect(a.abstract_sections[0]).toEqual({ label: "", nlm_category: null, text: "First unlabelled paragraph." });
+  });
+
+  test("authors: LastName Initials, suffix, initials from ForeName, group authors; invalid entries dropped", () => {
+    expect(edge.get(900001)!.authors).toBe("Müller JA, Smith JP Jr, García-López MJ, SYNTH Study Group");
+    expect(edge.get(900002)!.authors).toBeNull();
+  });
+
+  test("DOI: ELocationID first, then the record's ArticleIdList; never a reference's; ValidYN=N ignored", () => {
+    expect(edge.get(900001)!.doi).toBe("10.1000/elocation.900001");
+    expect(edge.get(900002)!.doi).toBe("10.1000/articleid.900002");
+    expect(edge.get(900003)!.doi).toBeNull();
+    expect(edge.get(900004)!.doi).toBeNull();
+  });
+
+  test("PMC id gives the PMC full-text and PDF links; a reference's PMC id does not count", () => {
+    const a = edge.get(900001)!;
+    expect(a.pmc_id).toBe("PMC7000001");
+    expect(a.full_text_link).toBe("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC7000001/");
+    expect(a.pdf_free_link).toBe("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC7000001/pdf/");
+    expect(edge.get(900002)!.pmc_id).toBeNull();
+    expect(edge.get(900002)!.full_text_link).toBeNull();
+  });
+
+  test("dates: Year/Month(abbr)/Day, MedlineDate across years, Season, ArticleDate fallback with an impossible day", () => {
+    expect(edge.get(900001)!.publication_date).toBe("2021-03-15");
+    expect(edge.get(900002)!.publication_date).toBe("1998-12-01");
+    expect(edge.get(900002)!.publication_year).toBe(1998);
+    expect(edge.get(900003)!.publication_date).toBe("2000-03-01");
+    // Empty PubDate: falls back to ArticleDate; February 30th does not exist, so the first of the month.
+    expect(edge.get(900004)!.publication_date).toBe("2022-02-01");
+  });
+
+  test("translated titles keep their brackets; CJK titles survive intact; lists are mapped", () => {
+    expect(edge.get(900002)!.title).toBe("[Treatment of hypertension in the elderly].");
+    expect(edge.get(900002)!.language).toBe("fre");
+    expect(edge.get(900003)!.title).toBe("中文标题的翻译 (translated title).");
+    const a = edge.get(900001)!;
+    expect(a.mesh_terms).toEqual(["Calcium Signaling", "Escherichia coli"]);
+    expect(a.keywords).toEqual(["calcium", "bacteria"]);
+    expect(a.publication_types).toEqual(["Journal Article", "Randomized Controlled Trial"]);
+  });
+
+  test("a CommentsCorrections PMID does not replace the record's PMID", () => {
+    expect(edge.has(900099)).toBe(false);
+    expect([...edge.keys()]).toEqual([900001, 900002, 900003, 900004]);
+  });
+
+  test("byte-order mark at the start of the file", async () => {
+    const events = await collect(parsePubmedFile(join(FIXTURES, "bom.xml")));
+    expect(articles(events).map((a) => a.title)).toEqual(["A file that starts with a byte-order mark."]);
+    // The same document given as a string with U+FEFF.
+    const text = await Bun.file(join(FIXTURES, "bom.xml")).text();
+    expect(articles(parsePubmedXml(`\uFEFF${text.replace(/^\uFEFF/, "")}`)).map((a) => a.pmid)).toEqual([910001]);
+  });
+
+  test("no root element, and a non-standard root", async () => {
+    expect(articles(await collect(parsePubmedFile(join(FIXTURES, "no-root.xml")))).map((a) => a.pmid)).toEqual([920001, 920002]);
+    expect(articles(await collect(parsePubmedFile(join(FIXTURES, "raw-data-root.xml")))).map((a) => a.pmid)).toEqual([930001]);
+  });
+
+  test("MedlineCitationSet: Season, DOI from ELocationID, PMC id from OtherID (not when embargoed), DeleteCitation", async () => {
+    const events = await collect(parsePubmedFile(join(FIXTURES, "medline-citation-set.xml")));
+    const map = byPmid(events);
+    expect(map.get(940001)!.publication_date).toBe("1975-09-01");
+    expect(map.get(940001)!.doi).toBe("10.1000/old.940001");
+    expect(map.get(940001)!.pmc_id).toBe("PMC3000001");
+    expect(map.get(940001)!.authors).toBe("Working Group on Examples");
+    expect(map.get(940002)!.pmc_id).toBeNull();
+    expect(events.at(-1)).toEqual({ type: "delete", pmids: [940003, 940004], recordIndex: 3 });
+  });
+
+  test("malformed records in the middle are reported with file, record number and PMID; the rest is parsed", async () => {
+    const file = join(FIXTURES, "malformed-middle.xml");
+    const events = await collect(parsePubmedFile(file));
+    expect(articles(events).map((a) => a.pmid)).toEqual([950001, 950005]);
+    const errs = errors(events);
+    expect(errs.map((e) => [e.recordIndex, e.pmid])).toEqual([
+      [2, 950002],
+      [3, undefined],
+      [4, 950004],
+    ]);
+    expect(errs[0]!.message).toBe(`${file}: record 2 (PMID 950002): unexpected closing tag </ArticleTitel> inside <ArticleTitle>`);
+    expect(errs[1]!.message).toBe(`${file}: record 3: no PMID`);
+    expect(errs[2]!.message).toContain("record 4 (PMID 950004)");
+    expect(errs[2]!.message).toContain("not closed");
+  });
+
+  test("a file cut off inside a record: the complete records, then an error for the cut one", async () => {
+    const file = join(FIXTURES, "truncated.xml");
+    const events = await collect(parsePubmedFile(file));
+    expect(articles(events).map((a) => a.pmid)).toEqual([960001]);
+    expect(errors(events)).toEqual([
+      { type: "error", message: `${file}: record 2 (PMID 960002): the file ends inside this record (truncated file?)`, pmid: 960002, recordIndex: 2 },
+    ]);
+  });
+
+  test("chunk boundaries anywhere (inside tags and inside multi-byte characters) change nothing", async () => {
+    const bytes = await Bun.file(join(FIXTURES, "edge-cases.xml")).bytes();
+    async function* pieces(size: number) {
+      for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+    }
+    const whole = await collect(parsePubmedStream(pieces(bytes.length), "edge-cases.xml"));
+    for (const size of [1, 7, 64]) expect(await collect(parsePubmedStream(pieces(size), "edge-cases.xml"))).toEqual(whole);
+  });
+});
+
+describe("files that cannot be read", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pubmed-parser-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test("truncated .gz: the records before the cut, then an error naming the file", async () => {
+    const gz = await Bun.file(join(SAMPLE, "pubmedxml_gkountouris_pubmed23n0001_TRUNCATED_repaired.xml.gz")).bytes();
+    const file = join(dir, "cut.xml.gz");
+    await Bun.write(file, gz.subarray(0, Math.floor(gz.length / 2)));
+    const seen: ParseEvent[] = [];
+    let failure: unknown;
+    try {
+      for await (const e of parsePubmedFile(file)) seen.push(e);
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(PubmedFileError);
+    expect((failure as PubmedFileError).file).toBe(file);
+    expect((failure as Error).message).toStartWith(`${file}: gzip data is corrupt or truncated`);
+    expect(articles(seen).length).toBeGreaterThan(50);
+    expect(articles(seen).length).toBeLessThan(266);
+  });
+
+  test("corrupt .gz: an error naming the file", async () => {
+    const gz = await Bun.file(join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz")).bytes();
+    const bad = gz.slice();
+    for (let i = 100; i < 400; i++) bad[i] = (bad[i]! * 31 + 7) & 0xff;
+    const file = join(dir, "corrupt.xml.gz");
+    await Bun.write(file, bad);
+    await expect(collect(parsePubmedFile(file))).rejects.toThrow(`${file}: gzip data is corrupt or truncated`);
+  });
+
+  test("missing file and a file that is not PubMed XML", async () => {
+    const missing = join(dir, "missing.xml");
+    await expect(collect(parsePubmedFile(missing))).rejects.toThrow(`${missing}: cannot read: no such file`);
+    const other = join(dir, "other.xml");
+    await Bun.write(other, "<html><body>not pubmed</body></html>");
+    await expect(collect(parsePubmedFile(other))).rejects.toThrow(`${other}: not PubMed XML (root element <html>`);
+  });
+});
+
+describe("mapping rules", () => {
+  const date = (parts: Partial<ReturnType<typeof emptyRawDate>>) => resolveDate({ ...emptyRawDate(), ...parts });
+
+  test("MedlineDate forms met in PubMed", () => {
+    expect(parseMedlineDate("1998 Dec-1999 Jan")).toEqual([1998, 12, null]);
+    expect(parseMedlineDate("2000 Spring")).toEqual([2000, 3, null]);
+    expect(parseMedlineDate("Winter 2016")).toEqual([2016, 12, null]);
+    expect(parseMedlineDate("2019 Sep/Oct")).toEqual([2019, 9, null]);
+    expect(parseMedlineDate("2017 Mar - Apr")).toEqual([2017, 3, null]);
+    expect(parseMedlineDate("1976-1977")).toEqual([1976, null, null]);
+    expect(parseMedlineDate("1983 Jul 1-15")).toEqual([1983, 7, 1]);
+    expect(parseMedlineDate("undated")).toBeNull();
+  });
+
+  test("PubDate parts to ISO dates", () => {
+    expect(date({ year: "2004", month: "Dec" })).toEqual({ date: "2004-12-01", year: 2004 });
+    expect(date({ year: "1975", month: "06", day: "5" })).toEqual({ date: "1975-06-05", year: 1975 });
+    expect(date({ year: "2001", month: "7" })).toEqual({ date: "2001-07-01", year: 2001 });
+    expect(date({ year: "2000", season: "Summer" })).toEqual({ date: "2000-06-01", year: 2000 });
+    expect(date({ year: "2000", season: "Jan-Dec" })).toEqual({ date: "2000-01-01", year: 2000 });
+    expect(date({ year: "2019" })).toEqual({ date: "2019-01-01", year: 2019 });
+    expect(date({ year: "2020", month: "02", day: "29" })).toEqual({ date: "2020-02-29", year: 2020 });
+    expect(date({ year: "2019", month: "02", day: "29" })).toEqual({ date: "2019-02-01", year: 2019 });
+    expect(date({ year: "2019", month: "13" })).toEqual({ date: "2019-01-01", year: 2019 });
+    expect(date({ medlineDate: "1975 Sep-Oct" })).toEqual({ date: "1975-09-01", year: 1975 });
+    expect(date({})).toBeNull();
+  });
+
+  test("author display string and DOI normalisation", () => {
+    const person = { lastName: "Doe", foreName: "Jane", initials: "J", suffix: null, collectiveName: null, valid: true };
+    expect(formatAuthors([person])).toBe("Doe J");
+    expect(formatAuthors([])).toBeNull();
+    expect(formatAuthors(null)).toBeNull();
+    expect(normalizeDoi("https://doi.org/10.1/abc")).toBe("10.1/abc");
+    expect(normalizeDoi("doi: 10.1/abc")).toBe("10.1/abc");
+    expect(normalizeDoi("S0000-0000(21)00001-1")).toBeNull();
+  });
+});
