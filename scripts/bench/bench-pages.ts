@@ -169,8 +169,10 @@ async function main() {
     console.log(`  full  p50 ${ms(quantile(total, 0.5))}  p95 ${ms(quantile(total, 0.95))}`);
     console.log(`  JavaScript: ${js.files} files, ${kb(js.raw)} minified, ${kb(js.gzip)} gzip (budget 100 KB gzip)`);
     console.log(`/landing JavaScript: ${landing.files} files, ${kb(landing.gzip)} gzip (budget: none)`);
-    const ok = quantile(ttfb, 0.95) <= 50 && js.gzip <= 100 * 1024 && landing.files === 0;
-    console.log(ok ? "within budget" : "OVER BUDGET");
+    // The TTFB requirement is stated for one request at a time; with several clients it is reported, not judged.
+    const ttfbOk = CONCURRENCY > 1 || quantile(ttfb, 0.95) <= 50;
+    const ok = ttfbOk && js.gzip <= 100 * 1024 && landing.files === 0;
+    console.log(ok ? `within budget${CONCURRENCY > 1 ? " (JavaScript; TTFB judged with one client)" : ""}` : "OVER BUDGET");
     process.exitCode = ok ? 0 : 1;
   } finally {
     await server.stop();

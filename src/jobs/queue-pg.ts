@@ -24,9 +24,14 @@ export class PgJobQueue implements JobQueue {
         coalesce(cast(${opts.maxAttempts ?? null} as integer), ${DEFAULT_MAX_ATTEMPTS})
       )
       RETURNING id::text AS id`.execute(executor);
-    // A listener may run before the caller's transaction commits; the worker then finds the job at its next poll.
-    for (const listener of this.listeners) listener();
+    // Inside the caller's transaction the job is not visible yet: the caller wakes the workers after commit.
+    if (!opts.db) this.wake();
     return rows[0]!.id;
+  }
+
+  /** See JobQueue.wake. */
+  wake(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** See JobQueue.onEnqueued. */

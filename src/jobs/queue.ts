@@ -29,4 +29,10 @@ export interface JobQueue {
    * the job up at once instead of at its next poll. Returns the function that unregisters it.
    */
   onEnqueued?(listener: () => void): () => void;
+  /**
+   * Tells this process's workers to look for jobs now. `enqueue` does it itself unless it ran inside the caller's
+   * transaction (`opts.db`): a worker woken then could not see the uncommitted job, so the caller calls `wake()`
+   * after committing.
+   */
+  wake?(): void;
 }

@@ -32,6 +32,7 @@ export type JobHandler = JobRunner | { run: JobRunner; onGiveUp?: (payload: Reco
 /** Handlers by job kind, e.g. `{"review.run": …}`. A worker claims only the kinds it has a handler for. */
 export type JobHandlers = Record<string, JobHandler>;
 
+/** Tuning of startWorker; every field has a default. */
 export interface WorkerOptions {
   /** Jobs run at the same time (default 1). */
   concurrency?: number;

@@ -9,6 +9,7 @@ import { REVIEW_JOB_KIND } from "./pipeline.ts";
 // Rules of the literature review API. Only starting a review requires a review subscription; creating,
 // listing, reading and deleting one's own reviews need only a signed-in user (docs/decisions/0004-review-access.md).
 
+// Response details, exported for the tests and the pages that show them.
 export const SUBSCRIPTION_REQUIRED = "An active Plus, Pro, or Max subscription is required to use literature reviews.";
 export const REVIEW_NOT_FOUND = "Review not found";
 export const REVIEW_ALREADY_STARTED = "This review has already been started. Create a new review for another topic.";
@@ -59,6 +60,7 @@ export async function startReview(deps: AppDeps, userId: string, id: string, use
     if (row) await deps.jobs.enqueue(REVIEW_JOB_KIND, { reviewId: row.id }, { db: trx });
     return row;
   });
+  if (started) deps.jobs.wake?.();
   // The review existed a moment ago: either it was started already (or concurrently), or it was just deleted.
   if (!started) {
     await ownReview(deps.db, userId, id);
