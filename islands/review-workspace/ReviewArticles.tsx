@@ -56,7 +56,7 @@ export interface AllRelevantArticlesProps {
 export function AllRelevantArticles({ articles, total, page, onPageChange, loading }: AllRelevantArticlesProps) {
   return (
     <Section title="All Relevant Articles" count={total} defaultOpen={false} testId="all-articles">
-      <div aria-busy={loading || undefined} data-loading={String(loading)}>
+      <div className={css.pageLoading} aria-busy={loading || undefined} data-loading={String(loading)}>
         <ArticleList articles={articles} testId="all-articles-list" />
       </div>
       <Pagination

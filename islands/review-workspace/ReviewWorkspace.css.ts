@@ -388,3 +388,10 @@ export const count = style({
 });
 
 export const sectionBody = style({ padding: `0 ${vars.space.lg} ${vars.space.lg}` });
+
+// While the server sends another page the previous cards stay, dimmed and inert, so nothing jumps and a
+// card about to be replaced cannot be opened.
+export const pageLoading = style({
+  transition: "opacity 150ms ease",
+  selectors: { '&[data-loading="true"]': { opacity: 0.55, pointerEvents: "none" } },
+});

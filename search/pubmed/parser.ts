@@ -190,6 +190,8 @@ function wantsAttributes(code: number): boolean {
 
 /** XML white space (S production of XML 1.0), collapsed to one space; other Unicode spaces are content and stay. */
 const XML_SPACE = /[ \t\r\n]+/g;
+/** Anything `clean` has to act on: a byte outside printable ASCII, "&", two spaces, a space at either end. */
+const NEEDS_CLEANING = /[^\x20-\x25\x27-\x7E]| {2}|^ | $/;
 /** C0 controls other than tab, LF and CR (not XML 1.0 characters; see the Char production). */
 const NOT_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 
@@ -210,8 +212,9 @@ function toByteString(text: string): string {
  * @param bytes byte string (see the module comment).
  */
 function clean(bytes: string): string {
+  // Fast path, taken by most names, MeSH terms, dates and ids: printable ASCII without "&" or doubled/edge spaces.
+  if (!NEEDS_CLEANING.test(bytes)) return bytes;
   const n = bytes.length;
-  if (n === 0) return bytes;
   let wide = false;
   let entity = false;
   let control = false;

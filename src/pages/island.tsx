@@ -14,6 +14,7 @@ export interface PageContextValue {
   islandHtml: Map<string, Promise<string | null>>;
 }
 
+/** Carries the per-request PageContextValue from renderPage down to each Island. */
 export const PageContext = createContext<PageContextValue | null>(null);
 
 /**
