@@ -8,7 +8,7 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import { QueryClient, hydrate, type DehydratedState } from "@tanstack/react-query";
 import { islands, type IslandName } from "./registry.ts";
 import { IslandRoot } from "./lib/island-root.tsx";
-import { ApiRequestError } from "./lib/api.ts";
+import { ApiRequestError, onSessionEnd } from "./lib/api.ts";
 import { Toasts, showError, showSuccess } from "./lib/toast.tsx";
 import { takeFlash } from "./lib/flash.ts";
 
@@ -20,6 +20,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// Logout and lost sessions (401/403 anywhere) drop every cached query of the user (spec §4).
+onSessionEnd(() => queryClient.clear());
 
 function isIslandName(name: string | undefined): name is IslandName {
   return name !== undefined && Object.hasOwn(islands, name);

@@ -13,6 +13,7 @@ export const islands = {
   SignupForm: () => import("./auth/SignupForm.tsx").then((m) => m.SignupForm),
   RecoverPasswordForm: () => import("./auth/RecoverPasswordForm.tsx").then((m) => m.RecoverPasswordForm),
   ResetPasswordForm: () => import("./auth/ResetPasswordForm.tsx").then((m) => m.ResetPasswordForm),
+  SettingsPanel: () => import("./settings/SettingsPanel.tsx").then((m) => m.SettingsPanel),
   ReviewWorkspace: () => import("./review-workspace/ReviewWorkspace.tsx").then((m) => m.ReviewWorkspace),
 } satisfies Record<string, IslandLoader>;
 

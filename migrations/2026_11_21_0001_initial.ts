@@ -77,48 +77,56 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE article_search ALTER COLUMN document SET STORAGE MAIN`.execute(db);
   await sql`CREATE INDEX article_search_document_idx ON article_search USING gin (document)`.execute(db);
   await sql`CREATE INDEX article_search_title_idx ON article_search USING gin (title_document)`.execute(db);
-  // Document frequency per lexeme, kept up to date by the adapter, for idf. Two reserved keys that no
-  // lexeme can take (they start with a space) hold the document count and the summed document length;
-  // bigint because that sum outgrows integer at a few million records.
+  // Document frequency per lexeme, kept up to date by the adapter, for idf; title_df counts the documents
+  // having the lexeme in title_document, for choosing how to draw candidates. Two reserved keys that no
+  // lexeme can take (they start with a space) hold the document count and the summed document length in
+  // df; bigint because that sum outgrows integer at a few million records.
   await sql`
     CREATE TABLE search_lexeme_stats (
       lexeme text PRIMARY KEY,
-      df bigint NOT NULL
+      df bigint NOT NULL,
+      title_df bigint NOT NULL DEFAULT 0
     )`.execute(db);
   // The statistics follow article_search through statement-level triggers over transition tables, so they
   // stay exact whoever changes the rows: the adapter's upserts and deletes, and deletes cascading from
-  // articles. A statement adds its new vectors and subtracts its old ones; lexemes are applied in sorted
-  // order so that concurrent batches lock shared rows in the same order; lexemes whose df falls to 0 go.
+  // articles. A statement adds its new vectors and subtracts its old ones (a lexeme is in title_document
+  // exactly when it has a position of weight A or B in document); lexemes are applied in sorted order so
+  // that concurrent batches lock shared rows in the same order; lexemes whose df falls to 0 go.
   await sql`
     CREATE FUNCTION article_search_stats_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'INSERT' THEN
-        INSERT INTO search_lexeme_stats AS s (lexeme, df)
-        SELECT lexeme, sum(delta) FROM (
-          SELECT u.lexeme, 1::bigint AS delta FROM new_rows n, unnest(n.document) u
-          UNION ALL SELECT ' documents', count(*) FROM new_rows
-          UNION ALL SELECT ' length', sum(doc_length) FROM new_rows
+        INSERT INTO search_lexeme_stats AS s (lexeme, df, title_df)
+        SELECT lexeme, sum(delta), sum(title_delta) FROM (
+          SELECT u.lexeme, 1::bigint AS delta, (u.weights && '{A,B}'::text[])::integer::bigint AS title_delta
+          FROM new_rows n, unnest(n.document) u
+          UNION ALL SELECT ' documents', count(*), 0 FROM new_rows
+          UNION ALL SELECT ' length', sum(doc_length), 0 FROM new_rows
         ) d GROUP BY lexeme HAVING sum(delta) <> 0 ORDER BY lexeme
-        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df;
+        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df, title_df = s.title_df + excluded.title_df;
       ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO search_lexeme_stats AS s (lexeme, df)
-        SELECT lexeme, sum(delta) FROM (
-          SELECT u.lexeme, 1::bigint AS delta FROM new_rows n, unnest(n.document) u
-          UNION ALL SELECT u.lexeme, -1::bigint FROM old_rows o, unnest(o.document) u
-          UNION ALL SELECT ' length', sum(doc_length) FROM new_rows
-          UNION ALL SELECT ' length', -sum(doc_length) FROM old_rows
-        ) d GROUP BY lexeme HAVING sum(delta) <> 0 ORDER BY lexeme
-        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df;
+        INSERT INTO search_lexeme_stats AS s (lexeme, df, title_df)
+        SELECT lexeme, sum(delta), sum(title_delta) FROM (
+          SELECT u.lexeme, 1::bigint AS delta, (u.weights && '{A,B}'::text[])::integer::bigint AS title_delta
+          FROM new_rows n, unnest(n.document) u
+          UNION ALL
+          SELECT u.lexeme, -1::bigint, -(u.weights && '{A,B}'::text[])::integer::bigint
+          FROM old_rows o, unnest(o.document) u
+          UNION ALL SELECT ' length', sum(doc_length), 0 FROM new_rows
+          UNION ALL SELECT ' length', -sum(doc_length), 0 FROM old_rows
+        ) d GROUP BY lexeme HAVING sum(delta) <> 0 OR sum(title_delta) <> 0 ORDER BY lexeme
+        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df, title_df = s.title_df + excluded.title_df;
         DELETE FROM search_lexeme_stats
         WHERE df = 0 AND lexeme IN (SELECT u.lexeme FROM old_rows o, unnest(o.document) u);
       ELSE
-        INSERT INTO search_lexeme_stats AS s (lexeme, df)
-        SELECT lexeme, sum(delta) FROM (
-          SELECT u.lexeme, -1::bigint AS delta FROM old_rows o, unnest(o.document) u
-          UNION ALL SELECT ' documents', -count(*) FROM old_rows
-          UNION ALL SELECT ' length', -sum(doc_length) FROM old_rows
+        INSERT INTO search_lexeme_stats AS s (lexeme, df, title_df)
+        SELECT lexeme, sum(delta), sum(title_delta) FROM (
+          SELECT u.lexeme, -1::bigint AS delta, -(u.weights && '{A,B}'::text[])::integer::bigint AS title_delta
+          FROM old_rows o, unnest(o.document) u
+          UNION ALL SELECT ' documents', -count(*), 0 FROM old_rows
+          UNION ALL SELECT ' length', -sum(doc_length), 0 FROM old_rows
         ) d GROUP BY lexeme HAVING sum(delta) <> 0 ORDER BY lexeme
-        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df;
+        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df, title_df = s.title_df + excluded.title_df;
         DELETE FROM search_lexeme_stats
         WHERE df = 0 AND lexeme IN (SELECT u.lexeme FROM old_rows o, unnest(o.document) u);
       END IF;

@@ -6,9 +6,9 @@
  * mapped fields did not change is not written at all and re-ingesting a file changes nothing. Only inserted and
  * changed rows are passed to `search.index()`. A DeleteCitation removes its PMIDs from the index and from `articles`.
  *
- * Pipelining: a batch is written while the parser reads the next one (one batch in flight at a time, so rows are
- * always written in file order and a later version of a record wins). Before a DeleteCitation is applied, every
- * earlier batch has been written.
+ * Pipelining: while the parser reads batch N+2, batch N+1 is upserted and batch N indexed, on separate connections
+ * when the database has a pool (PostgreSQL). Upserts run in file order, one at a time, and so do index calls, so a
+ * later version of a record always wins. Before a DeleteCitation is applied, every earlier batch is written and indexed.
  *
  * Failures: a malformed record is counted, reported through `onError` and skipped. A file that cannot be read (missing,
  * corrupt or truncated gzip, not PubMed XML) is reported and listed in `failedFiles`; the records read before the
@@ -102,20 +102,23 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
   };
   const reportError = (message: string) => options.onError?.(message);
 
-  // The one batch being written while the parser fills the next.
-  let inFlight: Promise<BatchCounts> | null = null;
-  const settle = async () => {
-    if (!inFlight) return;
-    const counts = await inFlight;
-    inFlight = null;
-    result.inserted += counts.inserted;
-    result.updated += counts.updated;
-  };
+  // Batches in flight, oldest first: at most one being indexed and one being upserted while the parser fills the
+  // next. Upserts run one after another, and so do index calls; a batch is indexed after its upsert.
+  const stages: { upsert: Promise<IndexableArticle[]>; index: Promise<void> }[] = [];
+  const counts: BatchCounts = { inserted: 0, updated: 0 };
   const submit = async (batch: ParsedArticle[]) => {
-    await settle();
-    inFlight = writeBatch(deps, batch);
-    // Reported when awaited by the next settle(); this only keeps it from counting as unhandled meanwhile.
-    inFlight.catch(() => {});
+    while (stages.length >= 2) await stages.shift()!.index;
+    const previous = stages.at(-1);
+    const upsert = (previous ? previous.upsert : Promise.resolve()).then(() => upsertBatch(deps, batch, counts));
+    const index = Promise.all([upsert, previous?.index]).then(([rows]) => indexRows(deps, rows));
+    // Failures surface when `drain` awaits them; this only keeps them from counting as unhandled meanwhile.
+    upsert.catch(() => {});
+    index.catch(() => {});
+    stages.push({ upsert, index });
+  };
+  // An index stage settles after its upsert and every earlier stage, so awaiting them in order sees every failure.
+  const drain = async () => {
+    while (stages.length) await stages.shift()!.index;
   };
 
   try {
@@ -149,7 +152,7 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
             // Deletions apply in file order: everything before them is written first.
             if (batch.length) await submit(batch);
             batch = [];
-            await settle();
+            await drain();
             result.deleted += await deleteArticles(deps, event.pmids);
           } else {
             result.errors++;
@@ -162,13 +165,15 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
         reportError(error.message);
       }
       if (batch.length) await submit(batch);
-      await settle();
+      await drain();
       progress(file);
     }
   } finally {
     // Never leave a write running behind the caller's back, even when the run fails.
-    await inFlight?.catch(() => {});
+    await Promise.allSettled(stages.map((s) => s.index));
   }
+  result.inserted = counts.inserted;
+  result.updated = counts.updated;
   result.unchanged = result.ingested - result.inserted - result.updated;
   result.seconds = elapsed();
   result.recordsPerSecond = Math.floor(result.ingested / Math.max(result.seconds, 1e-9));
@@ -183,16 +188,16 @@ const COLUMNS = `
   language text, publication_types text[], mesh_terms text[], keywords text[], content_hash text`;
 
 /**
- * Upserts one batch and indexes the rows that were inserted or changed.
+ * Upserts one batch; adds the inserted and updated rows to `counts`.
  * The batch travels as one JSON parameter (jsonb_to_recordset) rather than ~17 bind parameters per row: one value to
  * serialise instead of thousands, and no limit on parameters per statement.
+ * @returns the rows that were inserted or changed, to be indexed.
  */
-async function writeBatch(deps: IngestDeps, batch: ParsedArticle[]): Promise<BatchCounts> {
+async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: BatchCounts): Promise<IndexableArticle[]> {
   // One statement cannot update a row twice: within a batch the last version of a PMID wins, as it would in sequence.
   const byPmid = new Map<number, ParsedArticle>();
   for (const a of batch) byPmid.set(a.pmid, a);
-  const rows = [...byPmid.values()];
-  const payload = JSON.stringify(rows);
+  const payload = JSON.stringify([...byPmid.values()]);
   const changed = await sql<{ pmid: number; inserted: boolean }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(${sql.raw(COLUMNS)})
@@ -215,8 +220,6 @@ async function writeBatch(deps: IngestDeps, batch: ParsedArticle[]): Promise<Bat
     WHERE articles.content_hash IS DISTINCT FROM excluded.content_hash
     RETURNING pmid, (xmax = 0) AS inserted`.execute(deps.db);
 
-  const counts: BatchCounts = { inserted: 0, updated: 0 };
-  if (changed.rows.length === 0) return counts;
   const toIndex: IndexableArticle[] = [];
   for (const row of changed.rows) {
     if (row.inserted) counts.inserted++;
@@ -231,17 +234,22 @@ async function writeBatch(deps: IngestDeps, batch: ParsedArticle[]): Promise<Bat
       publication_year: a.publication_year,
     });
   }
+  return toIndex;
+}
+
+/** Indexes upserted rows; on failure marks them so that the next ingest indexes them again. */
+async function indexRows(deps: IngestDeps, rows: IndexableArticle[]): Promise<void> {
+  if (rows.length === 0) return;
   try {
-    await deps.search.index(toIndex);
+    await deps.search.index(rows);
   } catch (error) {
     // The rows are written but not indexed. Clearing their hash makes the next ingest of the file see them as changed
     // and index them again, instead of skipping them as unchanged forever.
-    await sql`UPDATE articles SET content_hash = '' WHERE pmid = ANY(${`{${toIndex.map((a) => a.pmid).join(",")}}`}::integer[])`
+    await sql`UPDATE articles SET content_hash = '' WHERE pmid = ANY(${`{${rows.map((a) => a.pmid).join(",")}}`}::integer[])`
       .execute(deps.db)
       .catch(() => {});
     throw error;
   }
-  return counts;
 }
 
 /**

@@ -16,10 +16,19 @@ import {
 
 /** Articles written per statement by `index()`: large enough to amortise the statistics update. */
 const INDEX_BATCH = 500;
-/** Candidates scored per query by default; bounds the cost of broad queries (see `planCandidates`). */
+/**
+ * Queries whose terms occur in at most this many documents in all (Σ df) are answered exactly: every
+ * matching document is scored. Above it, candidates are drawn (see `planCandidates`).
+ */
 const CANDIDATE_BUDGET = 2_000;
-/** Upper bound on the candidate budget when a deep page asks for more. */
-const MAX_CANDIDATE_BUDGET = 10_000;
+/**
+ * Candidates drawn for a broad query: four times the deepest rank asked for, at least MIN_TARGET, at most
+ * the budget (or the deepest rank itself, up to MAX_TARGET, for a deep page). Scoring a few hundred
+ * documents per page keeps broad queries cheap; the branches are ordered so that those few hundred are
+ * the ones carrying the most query weight.
+ */
+const MIN_TARGET = 500;
+const MAX_TARGET = 10_000;
 /** Query terms scored per search (the highest-weighted); a typed topic or question rarely has more. */
 const MAX_SEARCH_TERMS = 12;
 /** Profile terms used by `similar()`: the highest idf-weighted ones, as in "more like this" queries. */
@@ -171,18 +180,18 @@ export class PostgresSearchIndex implements SearchIndex {
     const execute = async (db: Kysely<DB>): Promise<SearchResult> => {
       const analysis = await analyse(db, segments, maxTerms);
       if (analysis.terms.length === 0 || analysis.documents === 0) return empty;
-      const budget = Math.max(baseBudget, Math.min(MAX_CANDIDATE_BUDGET, 2 * (skip + limit)));
+      const depth = skip + limit;
+      const budget = Math.max(baseBudget, Math.min(MAX_TARGET, depth));
       const plan = planCandidates(analysis.terms, {
         documents: analysis.documents,
         budget,
         phrases: analysis.phrases.map((p) => p.query),
       });
+      const target = plan.complete ? budget : Math.max(Math.min(budget, Math.max(MIN_TARGET, 4 * depth)), Math.min(MAX_TARGET, depth));
       const hasFilter =
         analysis.filter !== null || options.fromYear !== undefined || options.toYear !== undefined || excludePmids.length > 0;
-      const { hits, candidates, drawnAll } = await score(db, analysis, plan.branches, budget, options, skip, limit, excludePmids);
-      // Every branch ran to its end (the last one being "any term anywhere") when fewer rows than the cap
-      // were drawn, so the candidates are then all the matching documents.
-      if (plan.complete || drawnAll) return { hits, total: candidates, totalIsLowerBound: false };
+      const { hits, candidates } = await score(db, analysis, plan.branches, target, options, skip, limit, excludePmids);
+      if (plan.complete) return { hits, total: candidates, totalIsLowerBound: false };
       // Capped: every candidate matched, and without filters each term's df is itself a count of matches.
       const maxDf = hasFilter ? 0 : Math.max(...analysis.terms.map((t) => t.df));
       return { hits, total: Math.max(candidates, maxDf), totalIsLowerBound: !(analysis.terms.length === 1 && !hasFilter) };
@@ -283,34 +292,45 @@ function num(x: number): RawBuilder<unknown> {
 }
 
 /**
- * Draws candidates from the branches (in order, until `budget` distinct documents), scores them with
- * BM25F and returns one page, plus the number of candidates.
+ * Draws up to `target` candidates from the branches, scores them with BM25F and returns one page, plus
+ * the number of candidates.
+ *
+ * Each branch takes its newest matches first (ORDER BY pmid DESC): for a term in a large share of the
+ * corpus the planner then walks the primary key backwards and stops after `target` matches instead of
+ * reading the whole posting list, and among equally matching documents recent ones are preferred. A
+ * branch runs only while the branches before it have found fewer than `target` distinct documents (a
+ * one-time filter, so a branch that is not needed costs nothing).
  */
 async function score(
   db: Kysely<DB>,
   analysis: QueryAnalysis,
   branches: { field: "document" | "title"; query: string }[],
-  budget: number,
+  target: number,
   options: SearchOptions,
   skip: number,
   limit: number,
   excludePmids: number[],
-): Promise<{ hits: SearchHit[]; candidates: number; drawnAll: boolean }> {
+): Promise<{ hits: SearchHit[]; candidates: number }> {
   const filters: RawBuilder<unknown>[] = [];
   if (analysis.filter !== null) filters.push(sql`AND document @@ ${analysis.filter}::tsquery`);
   if (options.fromYear !== undefined) filters.push(sql`AND publication_year >= ${num(options.fromYear)}`);
   if (options.toYear !== undefined) filters.push(sql`AND publication_year <= ${num(options.toYear)}`);
   if (excludePmids.length > 0) filters.push(sql`AND NOT (pmid = ANY(${`{${excludePmids.join(",")}}`}::integer[]))`);
   const filterSql = sql.join(filters, sql` `);
-  // Each branch is capped too, so that the planner prefers plans that start returning rows at once.
-  const perBranch = 2 * budget;
-  const union = sql.join(
-    branches.map(
-      (b, i) =>
-        sql`(SELECT pmid, ${num(i)} AS o FROM article_search
-             WHERE ${sql.ref(b.field === "title" ? "title_document" : "document")} @@ ${b.query}::tsquery ${filterSql}
-             LIMIT ${num(perBranch)})`,
-    ),
+  const name = (i: number) => sql.ref(`b${i}`);
+  const previous = (i: number) => sql.join(Array.from({ length: i }, (_, j) => sql`SELECT pmid FROM ${name(j)}`), sql` UNION ALL `);
+  const branchCtes = sql.join(
+    branches.map((b, i) => {
+      const gate = i === 0 ? sql`` : sql`AND (SELECT count(DISTINCT pmid) FROM (${previous(i)}) p) < ${num(target)}`;
+      return sql`${name(i)} AS MATERIALIZED (
+        SELECT pmid FROM article_search
+        WHERE ${sql.ref(b.field === "title" ? "title_document" : "document")} @@ ${b.query}::tsquery ${filterSql} ${gate}
+        ORDER BY pmid DESC LIMIT ${num(target)})`;
+    }),
+    sql`, `,
+  );
+  const drawn = sql.join(
+    branches.map((_, i) => sql`SELECT pmid, ${num(i)} AS o FROM ${name(i)}`),
     sql` UNION ALL `,
   );
 
@@ -337,13 +357,11 @@ async function score(
     }),
     sql` + `,
   );
-  // Distinct candidates keep their best branch; within a branch newer PMIDs go first, so that when a broad
-  // branch is cut, recent literature is what gets scored.
-  const { rows } = await sql<{ candidates: number; drawn: number; pmid: number | null; score: number | null }>`
-    WITH drawn AS (
-      SELECT pmid, o FROM (${union}) u LIMIT ${num(2 * budget)}
-    ), cand AS (
-      SELECT pmid FROM drawn GROUP BY pmid ORDER BY min(o), pmid DESC LIMIT ${num(budget)}
+  // Distinct candidates keep their best branch; the last branch that ran may overshoot the target, and
+  // its oldest documents are the ones left out.
+  const { rows } = await sql<{ candidates: number; pmid: number | null; score: number | null }>`
+    WITH ${branchCtes}, cand AS (
+      SELECT pmid FROM (${drawn}) d GROUP BY pmid ORDER BY min(o), pmid DESC LIMIT ${num(target)}
     ), tf AS (
       SELECT a.pmid, ${num(kdConst)} + ${num(kdPerLength)} * a.doc_length AS kd, ${tfColumns} ${sql.join(phraseColumns, sql``)}
       FROM cand c JOIN article_search a ON a.pmid = c.pmid
@@ -351,12 +369,12 @@ async function score(
     ), scored AS (
       SELECT pmid, (${scoreExpr}) AS score FROM tf
     )
-    SELECT n.candidates, n.drawn, h.pmid, h.score
-    FROM (SELECT (SELECT count(*) FROM cand)::integer AS candidates, (SELECT count(*) FROM drawn)::integer AS drawn) n
+    SELECT n.candidates, h.pmid, h.score
+    FROM (SELECT count(*)::integer AS candidates FROM cand) n
     LEFT JOIN LATERAL (
       SELECT pmid, score FROM scored ORDER BY score DESC, pmid DESC LIMIT ${num(limit)} OFFSET ${num(skip)}
     ) h ON true`.execute(db);
   const candidates = Number(rows[0]?.candidates ?? 0);
   const hits = rows.filter((r) => r.pmid !== null).map((r) => ({ pmid: Number(r.pmid), score: Number(r.score) }));
-  return { hits, candidates, drawnAll: Number(rows[0]?.drawn ?? 0) < 2 * budget };
+  return { hits, candidates };
 }

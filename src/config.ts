@@ -4,6 +4,9 @@ import { z } from "zod";
  * Application configuration, parsed once from the environment with zod.
  * Fails fast (throws with every bad variable listed) so a misconfigured server never starts half-way.
  */
+/** An optional variable where an empty value (e.g. `FOUNDER_NAME=` in an env file) means unset. */
+const optionalText = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), inner.optional());
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Folder of the embedded PGlite database (used when DATABASE_URL is unset). */
@@ -25,6 +28,20 @@ const schema = z.object({
     .default("true")
     .transform((v) => v === "true" || v === "1"),
   SUPPORT_EMAIL: z.string().email().default("support@litreview.example"),
+  /** Publisher named in the legal pages (data controller, party to the terms of use). */
+  COMPANY_NAME: z.string().trim().min(1).default("LitReview"),
+  /**
+   * The founder card of the landing page's team section. Without FOUNDER_NAME the section shows no card (the page
+   * never invents a person); role and photo are optional. The photo's host is allowed in the pages' CSP img-src.
+   */
+  FOUNDER_NAME: optionalText(z.string().trim()),
+  FOUNDER_ROLE: optionalText(z.string().trim()),
+  FOUNDER_PHOTO_URL: optionalText(
+    z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//i.test(u), "must be an http(s) URL"),
+  ),
   FIRST_SUPERUSER: z.string().email().optional(),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
   /** Public origin used in e-mails and checkout return URLs. */

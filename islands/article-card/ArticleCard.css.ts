@@ -142,6 +142,8 @@ export const pageLabel = style({
 const fadeIn = keyframes({ from: { opacity: 0, transform: "translateY(8px)" }, to: { opacity: 1, transform: "none" } });
 
 export const dialog = style({
+  // Centred by the browser's modal dialog rules; restated so that no page rule on margins can move it.
+  margin: "auto",
   width: "min(720px, calc(100vw - 32px))",
   maxHeight: "min(85vh, 900px)",
   padding: 0,

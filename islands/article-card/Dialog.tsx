@@ -5,6 +5,7 @@
  * the page within its JavaScript budget; see the note at the top of ReviewWorkspace.tsx.
  */
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { createPortal } from "react-dom";
 import { Icon } from "./icons.tsx";
 import * as css from "./ArticleCard.css.ts";
 
@@ -20,7 +21,9 @@ export interface DialogProps {
 
 /**
  * A modal dialog that opens when mounted and reports closing through `onClose`; the parent then unmounts it.
- * Focus goes back to the element that had it before the dialog opened.
+ * Focus goes back to the element that had it before the dialog opened. The dialog is rendered into <body> so
+ * that it inherits nothing from where it was opened (a summary paragraph, a list item). Client-only: it is
+ * only ever rendered after a user action.
  */
 export function Dialog({ title, onClose, children, testId = "dialog" }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -39,7 +42,7 @@ export function Dialog({ title, onClose, children, testId = "dialog" }: DialogPr
     };
   }, []);
 
-  return (
+  return createPortal(
     <dialog
       ref={ref}
       className={css.dialog}
@@ -66,6 +69,7 @@ export function Dialog({ title, onClose, children, testId = "dialog" }: DialogPr
         </div>
         {children}
       </div>
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

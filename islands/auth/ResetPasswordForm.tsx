@@ -4,6 +4,7 @@ import { showError } from "../lib/toast.tsx";
 import { setFlash } from "../lib/flash.ts";
 import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
 import { resetRules, type ResetValues } from "./validation.ts";
+import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
 
 /**
@@ -18,9 +19,10 @@ export function ResetPasswordForm() {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    if (submitting || !form.validateAll()) return;
+    // Spec §2: without a token in the address, submitting does nothing (not even the field checks).
     const token = new URLSearchParams(window.location.search).get("token");
     if (!token) return;
+    if (submitting || !form.validateAll()) return;
     setSubmitting(true);
     setServerError(null);
     try {
@@ -43,6 +45,7 @@ export function ResetPasswordForm() {
       <p className={s.note}>Please enter your new password and confirm it to reset your password.</p>
       {serverError ? <FormAlert>{serverError}</FormAlert> : null}
       <TextField label="New Password" type="password" autoComplete="new-password" placeholder="New Password" required {...form.field("new_password")} />
+      <StrengthMeter password={form.values.new_password} />
       <TextField
         label="Confirm Password"
         type="password"

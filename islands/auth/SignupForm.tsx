@@ -4,6 +4,7 @@ import { showError } from "../lib/toast.tsx";
 import { setFlash } from "../lib/flash.ts";
 import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
 import { signupRules, type SignupValues } from "./validation.ts";
+import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
 
 /**
@@ -45,6 +46,7 @@ export function SignupForm() {
       <TextField label="Full Name" type="text" autoComplete="name" placeholder="Full Name" minLength={3} required {...form.field("full_name")} />
       <TextField label="Email" type="email" autoComplete="email" placeholder="Email" required {...form.field("email")} />
       <TextField label="Password" type="password" autoComplete="new-password" placeholder="Password" required {...form.field("password")} />
+      <StrengthMeter password={form.values.password} />
       <TextField
         label="Confirm Password"
         type="password"

@@ -39,8 +39,14 @@ export function formErrors<V extends Record<string, string>>(rules: Rules<V>, va
   return out;
 }
 
-const email = <V extends Record<string, string>>(): Rule<V> => ({ valid: (v) => EMAIL_PATTERN.test(v), message: "Invalid email address" });
-const passwordLength = <V extends Record<string, string>>(): Rule<V> => ({
+/** The e-mail pattern rule ('Invalid email address'), for any form. */
+export const email = <V extends Record<string, string>>(): Rule<V> => ({ valid: (v) => EMAIL_PATTERN.test(v.trim()), message: "Invalid email address" });
+
+/** Full name minimum on sign-up (spec §9). */
+export const FULL_NAME_MIN = 3;
+
+/** The password length rule ('Password must be at least 8 characters'), for any form. */
+export const passwordLength = <V extends Record<string, string>>(): Rule<V> => ({
   valid: (v) => v.length >= PASSWORD_MIN,
   message: `Password must be at least ${PASSWORD_MIN} characters`,
 });
@@ -53,7 +59,10 @@ export const loginRules: Rules<LoginValues> = {
 
 export type SignupValues = { full_name: string; email: string; password: string; confirm_password: string };
 export const signupRules: Rules<SignupValues> = {
-  full_name: { required: "Full Name is required" },
+  full_name: {
+    required: "Full Name is required",
+    rules: [{ valid: (v) => v.trim().length >= FULL_NAME_MIN, message: `Full Name must be at least ${FULL_NAME_MIN} characters` }],
+  },
   email: { required: "Email is required", rules: [email()] },
   password: { required: "Password is required", rules: [passwordLength()] },
   confirm_password: {
@@ -69,6 +78,17 @@ export const recoverRules: Rules<RecoverValues> = {
 
 export type ResetValues = { new_password: string; confirm_password: string };
 export const resetRules: Rules<ResetValues> = {
+  new_password: { required: "Password is required", rules: [passwordLength()] },
+  confirm_password: {
+    required: "Password confirmation is required",
+    rules: [{ valid: (v, all) => v === all.new_password, message: "The passwords do not match" }],
+  },
+};
+
+export type ChangePasswordValues = { current_password: string; new_password: string; confirm_password: string };
+/** The password change of /settings: the confirmation is checked against the new password (spec §5). */
+export const changePasswordRules: Rules<ChangePasswordValues> = {
+  current_password: { required: "Current password is required" },
   new_password: { required: "Password is required", rules: [passwordLength()] },
   confirm_password: {
     required: "Password confirmation is required",

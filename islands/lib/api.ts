@@ -56,8 +56,26 @@ export function getToken(): string | null {
   }
 }
 
-/** Removes the stored token and the session cookie (server side), then goes to /login. */
+const sessionEndListeners = new Set<() => void>();
+
+/**
+ * Registers work to do when the session ends (logout, or a 401/403 answer): the browser entry clears the shared
+ * react-query cache with it, so that no island keeps the previous user's data. @returns a function that unregisters it.
+ */
+export function onSessionEnd(listener: () => void): () => void {
+  sessionEndListeners.add(listener);
+  return () => sessionEndListeners.delete(listener);
+}
+
+/** Ends the session (spec §4): clears cached data, removes the stored token and the session cookie, goes to /login. */
 export async function logout(): Promise<void> {
+  for (const listener of sessionEndListeners) {
+    try {
+      listener();
+    } catch (err) {
+      console.error("session end listener failed:", err);
+    }
+  }
   try {
     localStorage.removeItem(TOKEN_KEY);
   } catch {}

@@ -43,6 +43,7 @@ export const item = style({
 export const tone = styleVariants({
   success: { borderInlineStartColor: vars.color.success },
   error: { borderInlineStartColor: vars.color.danger },
+  info: { borderInlineStartColor: vars.color.info },
 });
 
 export const body = style({ flex: 1, minWidth: 0, overflowWrap: "anywhere" });

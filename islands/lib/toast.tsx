@@ -42,6 +42,14 @@ export function showError(message: string): void {
   });
 }
 
+/**
+ * Shows a neutral notice without a title, for outcomes that are neither a success nor a failure
+ * ('No changes detected.').
+ */
+export function showInfo(message: string): void {
+  toast(message, { id: `info:${message}`, duration: SUCCESS_MS });
+}
+
 type PauseReason = "hover" | "focus" | "hidden";
 
 /**
@@ -95,7 +103,7 @@ export function Toasts() {
 }
 
 function ToastItem({ t }: { t: Toast }) {
-  const kind = t.type === "error" ? "error" : "success";
+  const kind = t.type === "error" ? "error" : t.type === "blank" ? "info" : "success";
   const text = typeof t.message === "string" ? t.message : "";
   return (
     <li
@@ -105,7 +113,7 @@ function ToastItem({ t }: { t: Toast }) {
       data-testid={`toast-${kind}`}
     >
       <span className={css.body}>
-        <strong className={css.title}>{kind === "error" ? ERROR_TITLE : SUCCESS_TITLE}</strong>
+        {kind === "info" ? null : <strong className={css.title}>{kind === "error" ? ERROR_TITLE : SUCCESS_TITLE}</strong>}
         <span className={css.message}>{text}</span>
       </span>
       <button type="button" className={css.close} aria-label="Close notification" onClick={() => toast.dismiss(t.id)}>

@@ -1,6 +1,7 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { logout } from "../lib/api.ts";
-import { MenuButton } from "./MenuButton.tsx";
+import { ME_QUERY_KEY, fetchMe, type CurrentUserData } from "../lib/current-user.ts";
+import { MenuButton, type MenuEntry } from "./MenuButton.tsx";
 import * as s from "./menus.css.ts";
 
 /** Destinations of the Tools menu (spec §2 Authenticated layout). */
@@ -12,26 +13,36 @@ export const TOOLS = [
 
 /**
  * The top bar's two menus: Tools, and the user menu showing full_name or 'User' with Settings and Logout.
- * Logout drops every cached query before leaving, so nothing of this user stays in memory.
+ * `compact` (small screens, where the spec hides the top bar) puts Home, the tools, Settings and Logout in one
+ * "Menu" button instead. Logout drops every cached query before leaving, so nothing of this user stays in memory.
+ * The name follows the current user in the query cache, so a profile edit on /settings shows here at once.
  */
-export function NavMenus({ userName }: { userName: string | null }) {
+export function NavMenus({ userName, compact = false }: { userName: string | null; compact?: boolean }) {
   const queryClient = useQueryClient();
+  // Never fetched from here (the settings page fills this entry); until then the server's name is shown.
+  const me = useQuery<CurrentUserData>({ queryKey: ME_QUERY_KEY, queryFn: fetchMe, enabled: false });
+  const name = (me.data ? me.data.full_name : userName) || "User";
+  const logoutEntry: MenuEntry = {
+    label: "Logout",
+    onSelect: () => {
+      queryClient.clear();
+      void logout();
+    },
+  };
+  if (compact) {
+    return (
+      <div className={s.bar}>
+        <MenuButton
+          label="Menu"
+          items={[{ label: "Home", href: "/home" }, ...TOOLS, { label: "Settings", href: "/settings" }, logoutEntry]}
+        />
+      </div>
+    );
+  }
   return (
     <div className={s.bar}>
       <MenuButton label="Tools" items={[...TOOLS]} />
-      <MenuButton
-        label={userName || "User"}
-        items={[
-          { label: "Settings", href: "/settings" },
-          {
-            label: "Logout",
-            onSelect: () => {
-              queryClient.clear();
-              void logout();
-            },
-          },
-        ]}
-      />
+      <MenuButton label={name} items={[{ label: "Settings", href: "/settings" }, logoutEntry]} />
     </div>
   );
 }

@@ -45,14 +45,16 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   const lastGoodFtsPage = useRef(0);
   const [topic, setTopic] = useState("");
   const [topicError, setTopicError] = useState<string | null>(null);
-  const [revealSummary, setRevealSummary] = useState(false);
-  // Set once the review has been seen in progress during this visit: only then is a completion "just now".
-  const watchedInProgress = useRef(false);
+  // Set once the review has been seen in progress during this visit (submitted here, or opened while the
+  // server worked on it): only then is a completion "just now" and its summary revealed progressively. It is
+  // state, not a ref, so that the very render that first shows the summary already knows to animate it.
+  const [watchedInProgress, setWatchedInProgress] = useState(false);
+  const refetchedOnComplete = useRef(false);
 
   const start = useMutation({
     mutationFn: (query: string) => startReview(id, query),
     onMutate: async (query) => {
-      watchedInProgress.current = true;
+      setWatchedInProgress(true);
       // A poll landing now would overwrite the optimistic status with the old one.
       await qc.cancelQueries({ queryKey: reviewKeys.detailsOf(id) });
       const previousDetails = qc.getQueryData<ReviewDetails>(mainKey);
@@ -70,7 +72,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       void qc.invalidateQueries({ queryKey: reviewKeys.history() });
     },
     onError: (err, _query, context) => {
-      watchedInProgress.current = false;
+      setWatchedInProgress(false);
       if (context?.previousDetails) qc.setQueryData(mainKey, context.previousDetails);
       if (context?.previousHistory) qc.setQueryData(reviewKeys.history(), context.previousHistory);
       showError(detailOr(err, MSG.startProcessFailed));
@@ -95,9 +97,13 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
 
   const data = details.data;
 
+  // Details cached from an earlier visit are shown at once, but the fetch made on selection still counts as
+  // loading them: only a failure after a fetch of this visit succeeded is a background poll failure.
+  const selectedAt = useRef(Date.now());
+
   useEffect(() => {
     if (!details.isError) return;
-    if (details.data === undefined) {
+    if (details.data === undefined || details.dataUpdatedAt < selectedAt.current) {
       showError(detailOr(details.error, MSG.loadDetailsFailed));
       showBannerIfNone(detailsBanner(details.error));
     } else {
@@ -119,16 +125,12 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
 
   useEffect(() => {
     if (!data) return;
-    if (shouldPoll(data)) {
-      watchedInProgress.current = true;
-    } else if (data.status === "complete" && watchedInProgress.current) {
-      watchedInProgress.current = false;
-      setRevealSummary(true);
+    if (shouldPoll(data)) setWatchedInProgress(true);
+    else if (data.status === "complete" && watchedInProgress && !refetchedOnComplete.current) {
+      refetchedOnComplete.current = true;
       // Completed while watched: fetch once more so the summary and lists are the final ones.
       void qc.invalidateQueries({ queryKey: reviewKeys.detailsOf(id) });
       void qc.invalidateQueries({ queryKey: reviewKeys.history() });
-    } else {
-      watchedInProgress.current = false;
     }
   }, [data?.status, data?.user_query]);
 
@@ -183,6 +185,8 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               aria-invalid={topicError ? true : undefined}
               aria-describedby={topicError ? `${id}-topic-error` : undefined}
               autoComplete="off"
+              // Shown right after the user pressed New Review or picked a waiting review: typing is next.
+              autoFocus
               data-testid="review-topic-input"
             />
             <button type="submit" className={css.primaryButton} disabled={bannerShown || start.isPending} data-testid="review-topic-submit">
@@ -213,7 +217,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
         <>
           <section className={css.panel} aria-label="Summary">
             {data.summary?.trim() ? (
-              <ReviewSummary summary={data.summary} refs={data.articles_refs ?? []} animate={revealSummary} />
+              <ReviewSummary summary={data.summary} refs={data.articles_refs ?? []} animate={watchedInProgress} />
             ) : (
               <p className={css.mutedText} data-testid="review-no-summary">
                 {MSG.noSummary}

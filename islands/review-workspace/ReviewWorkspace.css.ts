@@ -5,14 +5,21 @@ const SIDEBAR_WIDTH = "250px"; // spec §9
 
 /* ---------- layout ---------- */
 
+// The island's wrapper element sits in the layout's scrolling content area; filling it lets the sidebar run
+// down to the bottom of the window however tall the top bar and the banner above are.
+globalStyle('[data-island="ReviewWorkspace"]', { height: "100%" });
+
 export const workspace = style({
   display: "grid",
   gridTemplateColumns: `${SIDEBAR_WIDTH} minmax(0, 1fr)`,
-  minHeight: "calc(100vh - 120px)",
+  gridTemplateRows: "minmax(0, 1fr)",
+  // The sidebar and the review scroll separately, so the history stays in view while reading a long review.
+  height: "100%",
+  minHeight: "420px",
   background: vars.color.bg,
   "@media": {
-    // On narrow screens the history sits above the review instead of squeezing it.
-    "(max-width: 767px)": { gridTemplateColumns: "minmax(0, 1fr)" },
+    // On narrow screens the history sits above the review and the page scrolls as a whole.
+    "(max-width: 767px)": { gridTemplateColumns: "minmax(0, 1fr)", gridTemplateRows: "auto", height: "auto" },
   },
 });
 
@@ -24,6 +31,7 @@ export const sidebar = style({
   background: vars.color.surface,
   borderInlineEnd: `1px solid ${vars.color.border}`,
   minWidth: 0,
+  overflowY: "auto",
   "@media": {
     "(max-width: 767px)": { borderInlineEnd: "none", borderBottom: `1px solid ${vars.color.border}`, maxHeight: "40vh", overflowY: "auto" },
   },
@@ -35,7 +43,8 @@ export const main = style({
   gap: vars.space.md,
   padding: vars.space.lg,
   minWidth: 0,
-  "@media": { "(max-width: 767px)": { padding: vars.space.md } },
+  overflowY: "auto",
+  "@media": { "(max-width: 767px)": { padding: vars.space.md, overflowY: "visible" } },
 });
 
 export const placeholder = style({
@@ -75,10 +84,8 @@ export const primaryButton = style({
 
 export const sidebarHeading = style({
   margin: 0,
-  fontSize: vars.fontSize.xs,
+  fontSize: vars.fontSize.sm,
   fontWeight: 700,
-  letterSpacing: "0.06em",
-  textTransform: "uppercase",
   color: vars.color.muted,
 });
 
@@ -289,6 +296,7 @@ export const loadingLine = style({ display: "flex", alignItems: "center", gap: v
 
 export const panel = style({
   padding: vars.space.lg,
+  "@media": { "(max-width: 767px)": { padding: vars.space.md } },
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.lg,
@@ -302,7 +310,7 @@ export const mutedText = style({ margin: 0, color: vars.color.muted });
 export const summary = style({ lineHeight: 1.7, overflowWrap: "anywhere" });
 globalStyle(`${summary} > p`, { margin: `0 0 ${vars.space.md}` });
 globalStyle(`${summary} > ul`, { margin: `0 0 ${vars.space.md}`, paddingInlineStart: vars.space.lg });
-globalStyle(`${summary} > :last-child`, { marginBottom: 0 });
+globalStyle(`${summary} > :is(p, ul):last-child`, { marginBottom: 0 });
 
 export const citeGroup = style({ whiteSpace: "nowrap", color: vars.color.muted, fontSize: "0.9em" });
 
@@ -387,7 +395,10 @@ export const count = style({
   fontWeight: 600,
 });
 
-export const sectionBody = style({ padding: `0 ${vars.space.lg} ${vars.space.lg}` });
+export const sectionBody = style({
+  padding: `0 ${vars.space.lg} ${vars.space.lg}`,
+  "@media": { "(max-width: 767px)": { padding: `0 ${vars.space.sm} ${vars.space.md}` } },
+});
 
 // While the server sends another page the previous cards stay, dimmed and inert, so nothing jumps and a
 // card about to be replaced cannot be opened.

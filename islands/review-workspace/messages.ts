@@ -5,6 +5,7 @@
  */
 import { ApiRequestError } from "../lib/api.ts";
 
+/** Fixed texts of the workspace, as the spec words them. */
 export const MSG = {
   noSelection: "Select a review to see its details or create a new one.",
   emptyHistory: "No review history found.",

@@ -39,7 +39,7 @@ export interface ReviewDetails {
 export const CITED_PAGE_SIZE = 6;
 /** All-relevant articles per page (server-paged through fts_skip/fts_limit, spec §9). */
 export const FTS_PAGE_SIZE = 6;
-// The spec gives no default page for the history; a researcher's list stays well under this.
+/** Reviews asked for in one history call. The spec gives no default; a researcher's list stays well under it. */
 export const HISTORY_LIMIT = 100;
 
 /** Query keys. Everything about reviews sits under `reviewKeys.all` so it can be dropped at once. */

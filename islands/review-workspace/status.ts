@@ -3,6 +3,7 @@
  * Pure, so the workspace, the polling rule and tests share one definition.
  */
 
+/** The statuses the spec names; the server may still send others, shown as 'Unknown status'. */
 export type ReviewStatus =
   | "initial"
   | "searching"

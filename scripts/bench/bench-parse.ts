@@ -18,7 +18,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 async function xmlBytes(file: string): Promise<number> {
   let n = 0;
   let stream: ReadableStream<Uint8Array> = Bun.file(file).stream();
-  if (file.endsWith(".gz")) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+  if (file.endsWith(".gz")) stream = stream.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   for await (const chunk of stream) n += chunk.byteLength;
   return n;
 }

@@ -51,6 +51,7 @@ export interface RawDate {
 
 export interface RawAuthor {
   lastName: string | null;
+  /** Only filled when Initials is missing: the one case where the display string needs it. */
   foreName: string | null;
   initials: string | null;
   suffix: string | null;

@@ -11,7 +11,8 @@
  *        {type: "end"}                    after the last chunk
  *        {type: "error", message, code?}  reading or gunzip failed (after every good chunk was sent)
  */
-declare const self: Worker;
+// In a worker, the global scope is the port to the parent thread.
+const port = self as unknown as Worker;
 
 /** Chunks sent and not yet consumed. A handful of ~0.5 MB chunks keeps the parser fed without buffering the file. */
 const MAX_IN_FLIGHT = 4;
@@ -19,7 +20,7 @@ const MAX_IN_FLIGHT = 4;
 let credits = MAX_IN_FLIGHT;
 let wake: (() => void) | null = null;
 
-self.onmessage = (event: MessageEvent<{ type: "start"; path: string } | { type: "more" }>) => {
+port.onmessage = (event: MessageEvent<{ type: "start"; path: string } | { type: "more" }>) => {
   const msg = event.data;
   if (msg.type === "more") {
     credits++;
@@ -36,19 +37,20 @@ async function pump(path: string): Promise<void> {
     const head = await file.slice(0, 2).bytes();
     let stream: ReadableStream<Uint8Array> = file.stream();
     // Gzip is recognised by its magic bytes 1f 8b, whatever the file is called.
-    if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+    if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b)
+      stream = stream.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
     for await (const chunk of stream) {
       if (chunk.byteLength === 0) continue;
       // Transfer needs a buffer of its own; a view into a larger one is copied first.
       const bytes = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : chunk.slice();
       while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
       credits--;
-      self.postMessage({ type: "chunk", bytes }, [bytes.buffer]);
+      port.postMessage({ type: "chunk", bytes }, [bytes.buffer as ArrayBuffer]);
     }
-    self.postMessage({ type: "end" });
+    port.postMessage({ type: "end" });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: string } | null)?.code;
-    self.postMessage({ type: "error", message, code });
+    port.postMessage({ type: "error", message, code });
   }
 }

@@ -78,6 +78,8 @@ export interface SearchLexemeStatsTable {
   lexeme: string;
   /** bigint: postgres.js returns it as a string, PGlite as a number; cast in SQL when reading. */
   df: ColumnType<string | number, number | string, number | string>;
+  /** Documents with the lexeme in title_document (title, MeSH, keywords); bigint like df. */
+  title_df: ColumnType<string | number, number | string | undefined, number | string>;
 }
 
 export interface LiteratureReviewsTable {

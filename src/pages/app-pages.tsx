@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
 import type { CurrentUser } from "../auth/middleware.ts";
 import { Island } from "./island.tsx";
+import { SettingsPanel } from "../../islands/settings/SettingsPanel.tsx";
+import type { CurrentUserData } from "../../islands/lib/current-user.ts";
 import * as s from "./pages.css.ts";
 
 /** The four cards of /home (spec §2), in order. */
@@ -39,34 +41,31 @@ export function DashboardPage() {
   );
 }
 
-/** /settings: the 'User' tab with a read-only 'My Profile'; editing, password, interests and subscription come later. */
+/**
+ * /settings (spec §2): one 'User' tab holding the settings island (profile, password, main interests, and for
+ * regular users the subscription status and the Danger Zone). The island renders on the server too, so the
+ * read-only values are in the first response.
+ */
 export function SettingsPage({ user }: { user: CurrentUser }) {
-  const value = (v: string | null) => (v && v.trim() ? v : "N/A");
+  const props: CurrentUserData = {
+    id: user.id,
+    email: user.email,
+    full_name: user.full_name,
+    institution_email: user.institution_email,
+    description: user.description,
+    is_superuser: user.is_superuser,
+  };
   return (
     <>
       <h1 className={s.pageTitle}>User Settings</h1>
-      {/* One tab for now (spec §2); the other areas join it as they are built. */}
-      <div className={s.tabs}>
-        <span className={s.tab} aria-current="page">
+      <div role="tablist" aria-label="Settings" className={s.tabs}>
+        <button type="button" role="tab" id="settings-tab-user" aria-selected="true" aria-controls="settings-panel-user" className={s.tab}>
           User
-        </span>
+        </button>
       </div>
-      <section className={s.card} aria-labelledby="profile-title">
-        <h2 id="profile-title" className={s.cardTitle}>
-          My Profile
-        </h2>
-        <dl className={s.fieldList}>
-          <dt>Full name</dt>
-          <dd>{value(user.full_name)}</dd>
-          <dt>Email</dt>
-          <dd>{value(user.email)}</dd>
-          <dt>Institutional Email</dt>
-          <dd>{value(user.institution_email)}</dd>
-        </dl>
-      </section>
-      <p className={s.notice} style={{ marginTop: 24 }}>
-        Editing your profile, changing your password, your main interests and your subscription will be available here soon.
-      </p>
+      <div role="tabpanel" id="settings-panel-user" aria-labelledby="settings-tab-user">
+        <Island name="SettingsPanel" component={SettingsPanel} props={{ user: props }} />
+      </div>
     </>
   );
 }
@@ -75,7 +74,7 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
 export function UpgradeGate({ feature }: { feature: "Literature Reviews" | "Weekly Suggestions" }) {
   const name = feature === "Literature Reviews" ? "Literature Review" : "Weekly Suggestions";
   return (
-    <section className={s.card} style={{ maxWidth: 560, margin: "48px auto", textAlign: "center" }}>
+    <section className={`${s.card} ${s.gateCard}`}>
       <h1 className={s.pageTitle}>{`Upgrade to Access ${feature}`}</h1>
       <p className={s.lead}>{`The ${name} feature requires an active Plus, Pro, or Max subscription.`}</p>
       <a href="/settings?tab=subscription" className={s.button.primary}>

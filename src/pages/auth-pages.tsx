@@ -5,7 +5,7 @@ import { RecoverPasswordForm } from "../../islands/auth/RecoverPasswordForm.tsx"
 import { ResetPasswordForm } from "../../islands/auth/ResetPasswordForm.tsx";
 import type { IslandName } from "../../islands/registry.ts";
 import { Island } from "./island.tsx";
-import { PublicLayout } from "./layouts.tsx";
+import { PublicLayout, type Site } from "./layouts.tsx";
 import * as s from "./pages.css.ts";
 
 /** The public account pages: path, title and the form island each one renders. */
@@ -17,10 +17,10 @@ export const AUTH_PAGES = {
 } as const satisfies Record<string, { title: string; island: IslandName; component: ComponentType<Record<string, never>> }>;
 
 /** A public account page: the form island in a centred card. */
-export function AuthPage({ path, supportEmail }: { path: keyof typeof AUTH_PAGES; supportEmail: string }) {
+export function AuthPage({ path, site }: { path: keyof typeof AUTH_PAGES; site: Site }) {
   const page = AUTH_PAGES[path];
   return (
-    <PublicLayout supportEmail={supportEmail} headerLink={false}>
+    <PublicLayout site={site} headerLink={false}>
       <div className={s.authMain}>
         <div className={s.authCard}>
           <Island name={page.island} component={page.component} props={{}} />

@@ -3,6 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { dehydrate, type QueryClient } from "@tanstack/react-query";
 import type { IslandName } from "../../islands/registry.ts";
 import { IslandRoot } from "../../islands/lib/island-root.tsx";
+import { islandHost } from "./pages.css.ts";
 
 /** Per-request state shared by the document and its islands. */
 export interface PageContextValue {
@@ -66,7 +67,8 @@ export function Island<P extends object>({ name, component, props }: { name: Isl
       data-props={JSON.stringify(props)}
       data-state={state}
       data-ssr={markup === null ? "failed" : undefined}
-      style={{ display: "contents" }}
+      // A class, not a style attribute: the pages' CSP allows no inline styles.
+      className={islandHost}
       dangerouslySetInnerHTML={{ __html: markup ?? "" }}
     />
   );

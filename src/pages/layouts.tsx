@@ -1,8 +1,23 @@
 import type { ReactNode } from "react";
 import type { CurrentUser } from "../auth/middleware.ts";
+import type { Config } from "../config.ts";
 import { NavMenus } from "../../islands/nav/NavMenus.tsx";
 import { Island } from "./island.tsx";
+import { ManageCookiesButton, ThemeToggle } from "./consent.tsx";
 import * as s from "./pages.css.ts";
+
+/** What every page shows about the site itself: the support contact and the publisher. */
+export interface Site {
+  /** The help button's contact and the legal pages' contact point (SUPPORT_EMAIL). */
+  supportEmail: string;
+  /** The publisher named in the footer and the legal pages (COMPANY_NAME). */
+  companyName: string;
+}
+
+/** The Site of a configuration. */
+export function siteOf(config: Pick<Config, "SUPPORT_EMAIL" | "COMPANY_NAME">): Site {
+  return { supportEmail: config.SUPPORT_EMAIL, companyName: config.COMPANY_NAME };
+}
 
 /** Islands every page of the authenticated layout renders (declare them with the page's own). */
 export const APP_LAYOUT_ISLANDS = ["NavMenus"] as const;
@@ -20,7 +35,7 @@ export function HelpButton({ supportEmail }: { supportEmail: string }) {
       </summary>
       <div className={s.helpPanel}>
         <strong>Need help?</strong>
-        <p style={{ margin: "4px 0 0" }}>
+        <p className={s.helpText}>
           Contact our support team at <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
         </p>
       </div>
@@ -40,44 +55,11 @@ export function Logo() {
   );
 }
 
-/**
- * The authenticated layout (spec §2): top bar (from the medium breakpoint up) with the logo and the menus island,
- * the migration banner, and a scrolling content area.
- */
-export function AppLayout({
-  user,
-  supportEmail,
-  fullWidth = false,
-  children,
-}: {
-  user: CurrentUser;
-  supportEmail: string;
-  /** The page uses the whole content area (the review workspace has its own sidebar and padding). */
-  fullWidth?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <div className={s.appShell}>
-      <header className={s.topBar}>
-        <Logo />
-        <nav aria-label="Main" className={s.topBarActions}>
-          <Island name="NavMenus" component={NavMenus} props={{ userName: user.full_name }} />
-        </nav>
-      </header>
-      <div role="note" className={s.banner}>
-        {MIGRATION_NOTICE}
-      </div>
-      <main className={s.content}>{fullWidth ? children : <div className={s.container}>{children}</div>}</main>
-      <HelpButton supportEmail={supportEmail} />
-    </div>
-  );
-}
-
-/** The footer of public pages (spec §2): copyright year and the legal links. */
-export function PublicFooter({ year = new Date().getFullYear() }: { year?: number }) {
+/** The footer of every page (spec §2): copyright year, the legal links and « Gérer mes cookies ». */
+export function SiteFooter({ companyName, year = new Date().getFullYear() }: { companyName: string; year?: number }) {
   return (
     <footer className={s.footer}>
-      <span>{`© ${year} LitReview. All rights reserved.`}</span>
+      <span>{`© ${year} ${companyName}. All rights reserved.`}</span>
       <nav aria-label="Legal">
         <ul className={s.footerLinks}>
           <li>
@@ -89,27 +71,83 @@ export function PublicFooter({ year = new Date().getFullYear() }: { year?: numbe
           <li>
             <a href="/cookies">Cookies</a>
           </li>
+          <li>
+            <ManageCookiesButton />
+          </li>
         </ul>
       </nav>
     </footer>
   );
 }
 
-/** Layout of public pages: a header with the logo and a login link, the page, the footer and the help button. */
-export function PublicLayout({ supportEmail, children, headerLink = true }: { supportEmail: string; children: ReactNode; headerLink?: boolean }) {
+/**
+ * The authenticated layout (spec §2). From the medium breakpoint up: the top bar with the logo, the Tools and user
+ * menus and the theme toggle. Below it, where the spec hides the top bar, a compact bar takes its place so that
+ * small screens keep every destination: logo, theme toggle and one "Menu" holding the same entries. Then the
+ * migration banner and a scrolling content area that ends with the footer; the help button floats over it.
+ */
+export function AppLayout({
+  user,
+  site,
+  fullWidth = false,
+  children,
+}: {
+  user: CurrentUser;
+  site: Site;
+  /** The page uses the whole content area (the review workspace has its own sidebar and padding). */
+  fullWidth?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={s.appShell}>
+      <header className={s.topBar}>
+        <Logo />
+        <div className={s.headerActions}>
+          <nav aria-label="Main">
+            <Island name="NavMenus" component={NavMenus} props={{ userName: user.full_name }} />
+          </nav>
+          <ThemeToggle />
+        </div>
+      </header>
+      <header className={s.compactBar}>
+        <Logo />
+        <div className={s.headerActions}>
+          <ThemeToggle />
+          <nav aria-label="Main menu">
+            <Island name="NavMenus" component={NavMenus} props={{ userName: user.full_name, compact: true }} />
+          </nav>
+        </div>
+      </header>
+      <div role="note" className={s.banner}>
+        {MIGRATION_NOTICE}
+      </div>
+      <div className={s.content}>
+        <main className={fullWidth ? s.fullWidthMain : s.container}>{children}</main>
+        <SiteFooter companyName={site.companyName} />
+      </div>
+      <HelpButton supportEmail={site.supportEmail} />
+    </div>
+  );
+}
+
+/** Layout of public pages: a header with the logo, the theme toggle and a login link, the page, the footer and the help button. */
+export function PublicLayout({ site, children, headerLink = true }: { site: Site; children: ReactNode; headerLink?: boolean }) {
   return (
     <div className={s.publicShell}>
       <header className={s.publicHeader}>
         <Logo />
-        {headerLink ? (
-          <a href="/login" className={s.button.outline}>
-            Log In
-          </a>
-        ) : null}
+        <div className={s.headerActions}>
+          <ThemeToggle />
+          {headerLink ? (
+            <a href="/login" className={s.button.outline}>
+              Log In
+            </a>
+          ) : null}
+        </div>
       </header>
       <main className={s.publicMain}>{children}</main>
-      <PublicFooter />
-      <HelpButton supportEmail={supportEmail} />
+      <SiteFooter companyName={site.companyName} />
+      <HelpButton supportEmail={site.supportEmail} />
     </div>
   );
 }

@@ -5,6 +5,9 @@ import { vars } from "../../islands/styles/theme.css.ts";
 const md = "screen and (min-width: 768px)";
 const lg = "screen and (min-width: 1024px)";
 
+/** The wrapper of an island (src/pages/island.tsx): it must not add a box to the layout. */
+export const islandHost = style({ display: "contents" });
+
 export const srOnly = style({
   position: "absolute",
   width: 1,
@@ -32,7 +35,38 @@ export const topBar = style({
   "@media": { [md]: { display: "flex" } },
 });
 
-export const topBarActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm });
+export const headerActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm });
+
+/** The small-screen stand-in of the top bar (the spec hides the top bar below the medium breakpoint). */
+export const compactBar = style({
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "space-between",
+  gap: vars.space.sm,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  background: vars.color.surface,
+  borderBottom: `1px solid ${vars.color.border}`,
+  "@media": { [md]: { display: "none" } },
+});
+
+/** A square button holding an icon (the theme toggle). */
+export const iconButton = style({
+  display: "inline-grid",
+  placeItems: "center",
+  width: 40,
+  height: 40,
+  padding: 0,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  background: "transparent",
+  color: vars.color.text,
+  cursor: "pointer",
+  selectors: { "&:hover": { background: vars.color.surfaceMuted } },
+});
+
+// The theme toggle shows the theme it switches to: a moon in light mode, a sun in dark mode.
+export const showInLight = style({ selectors: { ':root[data-theme="dark"] &': { display: "none" } } });
+export const showInDark = style({ display: "none", selectors: { ':root[data-theme="dark"] &': { display: "block" } } });
 
 export const logo = style({
   display: "inline-flex",
@@ -64,9 +98,10 @@ export const banner = style({
   fontSize: vars.fontSize.sm,
 });
 
-export const content = style({ flex: 1, overflowY: "auto", minHeight: 0 });
+export const content = style({ flex: 1, overflowY: "auto", minHeight: 0, display: "flex", flexDirection: "column" });
 
 export const container = style({
+  flex: "1 0 auto",
   width: "100%",
   maxWidth: 1120,
   margin: "0 auto",
@@ -74,9 +109,15 @@ export const container = style({
   "@media": { [md]: { padding: `${vars.space.xl} ${vars.space.lg}` } },
 });
 
+/** A page that fills the visible content area (the review workspace); the footer follows below it. */
+export const fullWidthMain = style({ height: "100%", flexShrink: 0 });
+
 export const pageTitle = style({ fontSize: vars.fontSize.xl, margin: `0 0 ${vars.space.md}`, lineHeight: 1.25 });
 
 export const lead = style({ color: vars.color.muted, margin: `0 0 ${vars.space.lg}` });
+
+/** The upgrade prompt of gated pages. */
+export const gateCard = style({ maxWidth: 560, margin: `${vars.space.xxl} auto`, textAlign: "center" });
 
 export const notice = style({
   padding: vars.space.md,
@@ -169,6 +210,20 @@ export const section = style({ padding: `${vars.space.xxl} ${vars.space.md}`, ma
 
 export const sectionTitle = style({ fontSize: vars.fontSize.xl, textAlign: "center", margin: `0 0 ${vars.space.lg}` });
 
+export const statBlock = style({ textAlign: "center", marginTop: vars.space.xl });
+
+export const teamCard = style([card, { maxWidth: 360, margin: "0 auto", textAlign: "center" }]);
+
+export const founderPhoto = style({
+  display: "block",
+  width: 96,
+  height: 96,
+  margin: `0 auto ${vars.space.md}`,
+  borderRadius: vars.radius.full,
+  objectFit: "cover",
+  background: vars.color.surfaceMuted,
+});
+
 export const stat = style({ fontSize: vars.fontSize.xxl, fontWeight: 800, color: vars.color.primary, margin: 0 });
 
 export const cta = style({
@@ -194,7 +249,21 @@ export const footer = style({
   fontSize: vars.fontSize.sm,
 });
 
-export const footerLinks = style({ display: "flex", gap: vars.space.md, listStyle: "none", margin: 0, padding: 0 });
+export const footerLinks = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, listStyle: "none", margin: 0, padding: 0 });
+
+/** A button that reads like the footer's links (« Gérer mes cookies »). */
+export const footerButton = style({
+  display: "inline-flex",
+  alignItems: "center",
+  gap: vars.space.xs,
+  padding: 0,
+  border: "none",
+  background: "transparent",
+  color: vars.color.primary,
+  font: "inherit",
+  textDecoration: "underline",
+  cursor: "pointer",
+});
 
 export const prose = style({ maxWidth: 760, margin: "0 auto", padding: `${vars.space.xl} ${vars.space.md}` });
 
@@ -206,25 +275,72 @@ export const authCard = style([card, { width: "100%", maxWidth: 420 }]);
 
 /* ---------- Not found ---------- */
 
-export const notFound = style({ minHeight: "100dvh", display: "grid", placeItems: "center", textAlign: "center", padding: vars.space.lg });
+export const notFound = style({ minHeight: "60dvh", display: "grid", placeItems: "center", textAlign: "center", padding: vars.space.lg });
 
 export const notFoundCode = style({ fontSize: "clamp(5rem, 20vw, 9rem)", fontWeight: 800, lineHeight: 1, margin: 0, color: vars.color.primary });
 
-/* ---------- Settings placeholder ---------- */
+/* ---------- Settings ---------- */
 
 export const tabs = style({ display: "flex", gap: vars.space.sm, borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.lg });
 
 export const tab = style({
   padding: `${vars.space.sm} ${vars.space.md}`,
+  border: "none",
   borderBottom: `2px solid ${vars.color.primary}`,
+  background: "transparent",
+  font: "inherit",
   fontWeight: 600,
   color: vars.color.primary,
 });
 
-export const fieldList = style({ display: "grid", gridTemplateColumns: "max-content 1fr", gap: `${vars.space.sm} ${vars.space.lg}`, margin: 0 });
 
-globalStyle(`${fieldList} dt`, { color: vars.color.muted, fontWeight: 600 });
-globalStyle(`${fieldList} dd`, { margin: 0 });
+/* ---------- Cookie banner ---------- */
+
+// Hidden unless the page script found no valid stored choice or « Gérer mes cookies » reopened it. It leaves the
+// bottom-right corner free for the help button.
+export const cookieBanner = style({
+  display: "none",
+  position: "fixed",
+  left: vars.space.md,
+  right: 76,
+  bottom: vars.space.md,
+  zIndex: 30,
+  maxWidth: 680,
+  flexWrap: "wrap",
+  alignItems: "flex-end",
+  gap: vars.space.md,
+  padding: vars.space.md,
+  background: vars.color.surface,
+  color: vars.color.text,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.lg,
+  boxShadow: vars.shadow.md,
+  fontSize: vars.fontSize.sm,
+  selectors: {
+    ':root[data-consent="unset"] &, :root[data-consent-open] &': { display: "flex" },
+  },
+});
+
+export const cookieBannerText = style({ flex: "1 1 320px" });
+
+globalStyle(`${cookieBannerText} p`, { margin: `0 0 ${vars.space.xs}` });
+
+export const cookieBannerStatus = style({ color: vars.color.muted, selectors: { "&:empty": { display: "none" } } });
+
+export const cookieBannerActions = style({ display: "flex", gap: vars.space.sm });
+
+// Refusing is as easy and as visible as accepting: both buttons look the same.
+export const consentButton = style({
+  padding: `${vars.space.sm} ${vars.space.lg}`,
+  border: `1px solid ${vars.color.primary}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.primary,
+  color: vars.color.primaryText,
+  font: "inherit",
+  fontWeight: 600,
+  cursor: "pointer",
+  selectors: { "&:hover": { background: vars.color.primaryHover } },
+});
 
 /* ---------- Help ---------- */
 
@@ -245,6 +361,8 @@ export const helpButton = style({
   boxShadow: vars.shadow.md,
   selectors: { "&::-webkit-details-marker": { display: "none" } },
 });
+
+export const helpText = style({ margin: `${vars.space.xs} 0 0` });
 
 export const helpPanel = style({
   position: "absolute",

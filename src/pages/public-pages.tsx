@@ -1,4 +1,4 @@
-import { HelpButton, PublicLayout } from "./layouts.tsx";
+import { PublicLayout, type Site } from "./layouts.tsx";
 import { PrivacyPolicy, title as privacyTitle } from "./legal/PrivacyPolicy.tsx";
 import { TermsOfUse, title as termsTitle } from "./legal/TermsOfUse.tsx";
 import { CookiePolicy, title as cookiesTitle } from "./legal/CookiePolicy.tsx";
@@ -18,10 +18,28 @@ export const LANDING_FEATURES = [
   { title: "And Many More to Come", text: "Deeper search and Q&A, figure and publication analysis, and notes are on the way." },
 ] as const;
 
-/** /landing: hero, features, team, call to action (spec §2). No script. */
-export function LandingPage({ supportEmail }: { supportEmail: string }) {
+/** The founder shown in the landing page's team section (FOUNDER_NAME, FOUNDER_ROLE, FOUNDER_PHOTO_URL). */
+export interface Founder {
+  name: string;
+  role?: string;
+  photoUrl?: string;
+}
+
+/** The founder of a configuration, or null when FOUNDER_NAME is unset (the page then invents no one). */
+export function founderOf(config: { FOUNDER_NAME?: string; FOUNDER_ROLE?: string; FOUNDER_PHOTO_URL?: string }): Founder | null {
+  if (!config.FOUNDER_NAME) return null;
+  return { name: config.FOUNDER_NAME, role: config.FOUNDER_ROLE, photoUrl: config.FOUNDER_PHOTO_URL };
+}
+
+/**
+ * /landing: hero, features, the 36M+ claim, the team, call to action (spec §2). No script.
+ * The team section holds the one founder card of the configuration; without a configured founder the whole section
+ * is left out rather than showing a placeholder person or an empty heading.
+ */
+export function LandingPage({ site, founder }: { site: Site; founder: Founder | null }) {
+  const { supportEmail } = site;
   return (
-    <PublicLayout supportEmail={supportEmail}>
+    <PublicLayout site={site}>
       <section className={s.hero}>
         <h1 className={s.heroTitle}>The ultimate research tools for biomedical scientists.</h1>
         <p className={s.heroText}>
@@ -43,20 +61,25 @@ export function LandingPage({ supportEmail }: { supportEmail: string }) {
             </article>
           ))}
         </div>
-        <div style={{ textAlign: "center", marginTop: 32 }}>
+        <div className={s.statBlock}>
           <p className={s.stat}>36M+</p>
           <p className={s.cardText}>biomedical articles to search</p>
         </div>
       </section>
-      <section className={s.section} aria-labelledby="team-title">
-        <h2 id="team-title" className={s.sectionTitle}>
-          Our Team
-        </h2>
-        <article className={s.card} style={{ maxWidth: 360, margin: "0 auto", textAlign: "center" }}>
-          <h3 className={s.cardTitle}>Founder</h3>
-          <p className={s.cardText}>Building the research tools biomedical scientists need.</p>
-        </article>
-      </section>
+      {founder ? (
+        <section className={s.section} aria-labelledby="team-title">
+          <h2 id="team-title" className={s.sectionTitle}>
+            Our Team
+          </h2>
+          <article className={s.teamCard}>
+            {founder.photoUrl ? (
+              <img className={s.founderPhoto} src={founder.photoUrl} alt={`Photo of ${founder.name}`} width={96} height={96} loading="lazy" referrerPolicy="no-referrer" />
+            ) : null}
+            <h3 className={s.cardTitle}>{founder.name}</h3>
+            {founder.role ? <p className={s.cardText}>{founder.role}</p> : null}
+          </article>
+        </section>
+      ) : null}
       <section className={s.cta} aria-labelledby="cta-title">
         <h2 id="cta-title" className={s.sectionTitle}>
           Ready to Get Started?
@@ -74,33 +97,33 @@ export function LandingPage({ supportEmail }: { supportEmail: string }) {
   );
 }
 
-/** Name of the publisher shown in the legal pages (the data controller and party to the terms). */
-export const PUBLISHER = "LitReview";
-
-/** The French legal pages: path segment → title and body. */
+/** The French legal pages: path segment → title and body. The publisher is COMPANY_NAME. */
 export const LEGAL_PAGES = {
-  privacy: { title: privacyTitle, Body: ({ email }: { email: string }) => <PrivacyPolicy companyName={PUBLISHER} contactEmail={email} /> },
-  legal: { title: termsTitle, Body: ({ email }: { email: string }) => <TermsOfUse companyName={PUBLISHER} contactEmail={email} /> },
-  cookies: { title: cookiesTitle, Body: ({ email }: { email: string }) => <CookiePolicy contactEmail={email} /> },
+  privacy: { title: privacyTitle, Body: ({ site }: { site: Site }) => <PrivacyPolicy companyName={site.companyName} contactEmail={site.supportEmail} /> },
+  legal: { title: termsTitle, Body: ({ site }: { site: Site }) => <TermsOfUse companyName={site.companyName} contactEmail={site.supportEmail} /> },
+  cookies: { title: cookiesTitle, Body: ({ site }: { site: Site }) => <CookiePolicy contactEmail={site.supportEmail} /> },
 } as const;
 
 /** /privacy, /legal, /cookies: the French policies, with the support address as contact point. */
-export function LegalPage({ page, supportEmail }: { page: keyof typeof LEGAL_PAGES; supportEmail: string }) {
+export function LegalPage({ page, site }: { page: keyof typeof LEGAL_PAGES; site: Site }) {
   const { Body } = LEGAL_PAGES[page];
   return (
-    <PublicLayout supportEmail={supportEmail}>
+    <PublicLayout site={site}>
       <div className={s.prose} lang="fr">
-        <Body email={supportEmail} />
+        <Body site={site} />
       </div>
     </PublicLayout>
   );
 }
 
-/** The not-found page (spec §2): large 404, 'Oops!', the message and a Go Back link to /, plus the help button. */
-export function NotFoundPage({ supportEmail }: { supportEmail: string }) {
+/**
+ * The not-found page (spec §2): large 404, 'Oops!', the message and a Go Back link to /, inside the public layout
+ * so that it also has the theme toggle, the footer with « Gérer mes cookies » and the help button.
+ */
+export function NotFoundPage({ site }: { site: Site }) {
   return (
-    <>
-      <main className={s.notFound}>
+    <PublicLayout site={site} headerLink={false}>
+      <div className={s.notFound}>
         <div>
           <p className={s.notFoundCode}>404</p>
           <h1 className={s.pageTitle}>Oops!</h1>
@@ -109,8 +132,7 @@ export function NotFoundPage({ supportEmail }: { supportEmail: string }) {
             Go Back
           </a>
         </div>
-      </main>
-      <HelpButton supportEmail={supportEmail} />
-    </>
+      </div>
+    </PublicLayout>
   );
 }

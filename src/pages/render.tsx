@@ -6,6 +6,7 @@ import type { IslandName } from "../../islands/registry.ts";
 import { Document } from "./document.tsx";
 import { PageContext, type PageContextValue } from "./island.tsx";
 import { loadManifest, scriptsFor } from "./manifest.ts";
+import { cspNonce } from "../http/security.ts";
 
 export interface PageOptions {
   /** Text of <title> (the app name is appended). */
@@ -28,13 +29,16 @@ export async function renderPage(c: Context, opts: PageOptions): Promise<Respons
     islands,
     islandHtml: new Map(),
   };
+  const nonce = cspNonce(c);
   const stream = await renderToReadableStream(
     <PageContext value={page}>
-      <Document title={opts.title} manifest={manifest} scripts={scriptsFor(manifest, islands)}>
+      <Document title={opts.title} manifest={manifest} scripts={scriptsFor(manifest, islands)} nonce={nonce}>
         {opts.body}
       </Document>
     </PageContext>,
     {
+      // Any script React itself streams (Suspense boundaries) must carry the nonce too.
+      nonce,
       onError(err) {
         console.error(`page ${c.req.path} failed to render:`, err);
       },

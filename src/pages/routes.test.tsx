@@ -9,6 +9,7 @@ import type { DatabaseHandle } from "../db/database.ts";
 import { loadManifest } from "./manifest.ts";
 import { pagesRoutes } from "./routes.tsx";
 import { MIGRATION_NOTICE } from "./layouts.tsx";
+import { PAGE_SCRIPT } from "./document.tsx";
 
 // Pages as a browser receives them: redirects decided from the session cookie, streamed HTML, islands markup and
 // the scripts each page ships. Run after `npm run build` (pages need dist/manifest.json and compiled styles).
@@ -123,12 +124,66 @@ describe("public pages", () => {
     expect(await attrs(html, 'link[rel="stylesheet"]', "href")).toEqual(loadManifest().css);
   });
 
-  test("the stored theme is applied in <head> before the stylesheet loads", async () => {
+  test("the stored theme and consent are applied by an inline <head> script that runs before the stylesheet loads", async () => {
     const html = await (await get("/landing")).text();
     const head = html.slice(0, html.indexOf("</head>"));
-    const themeAt = head.indexOf('localStorage.getItem("theme")');
-    expect(themeAt).toBeGreaterThan(0);
-    expect(themeAt).toBeLessThan(head.indexOf('rel="stylesheet"'));
+    const scriptAt = head.indexOf(`<script>${PAGE_SCRIPT}</script>`);
+    expect(scriptAt).toBeGreaterThan(0);
+    expect(scriptAt).toBeLessThan(head.indexOf('rel="stylesheet"'));
+    for (const key of ['"theme"', '"cookie_consent"', '"data-theme"', '"data-consent"']) expect(PAGE_SCRIPT).toContain(key);
+  });
+
+  test("pages carry no style attribute, which the Content-Security-Policy would block", async () => {
+    for (const [path, cookie] of [["/landing"], ["/login"], ["/cookies"], ["/nope"], ["/home", jane.cookie], ["/settings", jane.cookie], ["/literature_management", noName.cookie]] as const) {
+      const html = await (await get(path, cookie)).text();
+      expect(await attrs(html, "[style]", "style")).toEqual([]);
+    }
+  });
+
+  test.each(["/landing", "/login", "/privacy", "/no/such/page"])("%s has the footer, the theme toggle, the cookie banner and « Gérer mes cookies »", async (path) => {
+    const html = await (await get(path)).text();
+    expect(await attrs(html, "footer a", "href")).toEqual(["/legal", "/privacy", "/cookies"]);
+    expect(html).toContain(`© ${new Date().getFullYear()} LitReview. All rights reserved.`);
+    expect(await attrs(html, "button[data-action]", "data-action")).toEqual(["consent-refuse", "consent-accept", "toggle-theme", "consent-manage"]);
+    expect(html).toContain("Gérer mes cookies");
+    expect(html).toMatch(/>Refuser<\/button>/);
+    expect(html).toMatch(/>Accepter<\/button>/);
+    expect(await attrs(html, "#cookie-banner a", "href")).toEqual(["/cookies"]);
+  });
+
+  test("without a configured founder the landing page shows no team section", async () => {
+    const html = await (await get("/landing")).text();
+    expect(html).not.toContain("Our Team");
+    expect(await attrs(html, "img", "src")).toEqual([]);
+  });
+
+  test("the configured founder, role and photo make the team section's one card; COMPANY_NAME publishes the legal pages", async () => {
+    const configured = new Hono().route(
+      "/",
+      pagesRoutes({
+        config: loadConfig({
+          SUPPORT_EMAIL: "help@litreview.test",
+          COMPANY_NAME: "Recherche Exemple SAS",
+          FOUNDER_NAME: "Marie Curie",
+          FOUNDER_ROLE: "Founder & CEO",
+          FOUNDER_PHOTO_URL: "https://images.example.org/marie.jpg",
+        }),
+        db: handle.db,
+        search: {} as AppDeps["search"],
+        jobs: {} as AppDeps["jobs"],
+        secretKey,
+      }),
+    );
+    const html = await (await configured.request("/landing")).text();
+    expect(html).toContain("Our Team");
+    expect(html).toContain("Marie Curie");
+    expect(html).toContain("Founder &amp; CEO");
+    expect(await attrs(html, "article img", "src")).toEqual(["https://images.example.org/marie.jpg"]);
+    expect(await attrs(html, "article img", "alt")).toEqual(["Photo of Marie Curie"]);
+    expect(html).toContain("© ");
+    expect(html).toContain("Recherche Exemple SAS. All rights reserved.");
+    const privacy = await (await configured.request("/privacy")).text();
+    expect(privacy.replaceAll("<!-- -->", "")).toContain("Le responsable du traitement est Recherche Exemple SAS, éditeur de LitReview");
   });
 
   test.each([
@@ -187,15 +242,20 @@ describe("signed-in pages", () => {
     }
     expect(html).toContain(MIGRATION_NOTICE);
     expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/dashboard", "/literature_management", "/suggestions", "/settings", "mailto:help@litreview.test"]));
-    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus"]);
+    // The top bar's menus, and their compact stand-in for small screens.
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus"]);
     expect(html).toContain("Tools");
+    expect(html).toMatch(/aria-haspopup="menu"[^>]*>Menu<span/);
+    expect(await attrs(html, "footer a", "href")).toEqual(["/legal", "/privacy", "/cookies"]);
+    expect(html).toContain("Gérer mes cookies");
   });
 
   test("/home greets by e-mail when there is no full name, and the user menu reads 'User'", async () => {
     const html = await (await get("/home", noName.cookie)).text();
     expect(html).toContain("noname@example.com");
-    const [props] = await attrs(html, '[data-island="NavMenus"]', "data-props");
+    const [props, compactProps] = await attrs(html, '[data-island="NavMenus"]', "data-props");
     expect(JSON.parse(props ?? "")).toEqual({ userName: null });
+    expect(JSON.parse(compactProps ?? "")).toEqual({ userName: null, compact: true });
     expect(html).toMatch(/aria-haspopup="menu"[^>]*>User<span aria-hidden="true">▾<\/span><\/button>/);
   });
 
@@ -211,14 +271,14 @@ describe("signed-in pages", () => {
     expect(html).toContain("Upgrade to Access Literature Reviews");
     expect(html).toContain("The Literature Review feature requires an active Plus, Pro, or Max subscription.");
     expect(await attrs(html, "a", "href")).toContain("/settings?tab=subscription");
-    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus"]);
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus"]);
   });
 
   test("/literature_management with the trial renders the workspace island and loads its chunks", async () => {
     const res = await get("/literature_management", jane.cookie);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "ReviewWorkspace"]);
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus", "ReviewWorkspace"]);
     expect(html).not.toContain("Upgrade to Access");
     const m = loadManifest();
     const loaded = [...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))];
@@ -241,10 +301,34 @@ describe("signed-in pages", () => {
     expect(html).not.toContain("Upgrade to Access");
   });
 
-  test("/dashboard and /settings show their headings and the user's own values", async () => {
+  test("/dashboard shows its heading", async () => {
     expect(await (await get("/dashboard", jane.cookie)).text()).toContain("My Dashboard");
-    const settings = await (await get("/settings", jane.cookie)).text();
-    for (const t of ["User", "My Profile", "Jane Doe", "jane@example.com", "N/A"]) expect(settings).toContain(t);
+  });
+
+  test("/settings renders the 'User' tab with the settings island and the user's own values on the server", async () => {
+    const res = await get("/settings", jane.cookie);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus", "SettingsPanel"]);
+    expect(await attrs(html, '[role="tab"]', "aria-selected")).toEqual(["true"]);
+    for (const t of ["My Profile", "Edit Profile", "Jane Doe", "jane@example.com", "N/A", "Password", "Current Password", "Confirm Password", "Main Interests", "Edit Interests", "Subscription", "Loading subscription details...", "Danger Zone", "Delete Account"]) {
+      expect(html).toContain(t);
+    }
+    const [props] = await attrs(html, '[data-island="SettingsPanel"]', "data-props");
+    expect(JSON.parse(props ?? "")).toEqual({
+      user: { id: jane.id, email: "jane@example.com", full_name: "Jane Doe", institution_email: null, description: null, is_superuser: false },
+    });
+  });
+
+  test("/settings hides the subscription area and the Danger Zone from superusers", async () => {
+    const admin = await makeUser("admin@example.com", "Admin");
+    await handle.db.updateTable("users").set({ is_superuser: true }).where("id", "=", admin.id).execute();
+    const html = await (await get("/settings", admin.cookie)).text();
+    expect(html).toContain("My Profile");
+    expect(html).toContain("Main Interests");
+    expect(html).not.toContain("Loading subscription details...");
+    expect(html).not.toContain("Danger Zone");
+    expect(html).not.toContain("Delete Account");
   });
 });
 

@@ -6,8 +6,8 @@ import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import type { IslandName } from "../../islands/registry.ts";
 import { renderPage } from "./render.tsx";
 import { serveAsset } from "./assets.ts";
-import { APP_LAYOUT_ISLANDS, AppLayout } from "./layouts.tsx";
-import { LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
+import { APP_LAYOUT_ISLANDS, AppLayout, siteOf } from "./layouts.tsx";
+import { founderOf, LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
 import { AUTH_PAGES, AuthPage } from "./auth-pages.tsx";
 import { DashboardPage, HomePage, LiteraturePage, SettingsPage, SuggestionsPage, UpgradeGate } from "./app-pages.tsx";
 
@@ -38,7 +38,8 @@ function loadWorkspace(): Promise<ComponentType<Record<string, never>>> {
  */
 export function pagesRoutes(deps: AppDeps) {
   const app = new Hono<PageEnv>();
-  const supportEmail = deps.config.SUPPORT_EMAIL;
+  const site = siteOf(deps.config);
+  const founder = founderOf(deps.config);
 
   app.get("/assets/:file", serveAsset);
 
@@ -47,16 +48,16 @@ export function pagesRoutes(deps: AppDeps) {
     return c.redirect(`${user ? "/home" : "/landing"}${queryOf(c)}`, 302);
   });
 
-  app.get("/landing", (c) => renderPage(c, { title: "Research tools for biomedical scientists", body: <LandingPage supportEmail={supportEmail} /> }));
+  app.get("/landing", (c) => renderPage(c, { title: "Research tools for biomedical scientists", body: <LandingPage site={site} founder={founder} /> }));
   for (const page of ["privacy", "legal", "cookies"] as const) {
-    app.get(`/${page}`, (c) => renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} supportEmail={supportEmail} /> }));
+    app.get(`/${page}`, (c) => renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} site={site} /> }));
   }
 
   for (const path of Object.keys(AUTH_PAGES) as (keyof typeof AUTH_PAGES)[]) {
     const page = AUTH_PAGES[path];
     app.get(path, async (c) => {
       if (await resolveUser(deps, c)) return c.redirect("/", 302);
-      return renderPage(c, { title: page.title, islands: [page.island], body: <AuthPage path={path} supportEmail={supportEmail} /> });
+      return renderPage(c, { title: page.title, islands: [page.island], body: <AuthPage path={path} site={site} /> });
     });
     // The forms post through their island; a native submission (no script) just comes back to the form.
     app.post(path, (c) => c.redirect(`${path}${queryOf(c)}`, 303));
@@ -75,7 +76,7 @@ export function pagesRoutes(deps: AppDeps) {
       title,
       islands: [...APP_LAYOUT_ISLANDS, ...islands],
       body: (
-        <AppLayout user={c.get("user")} supportEmail={supportEmail} fullWidth={fullWidth}>
+        <AppLayout user={c.get("user")} site={site} fullWidth={fullWidth}>
           {body}
         </AppLayout>
       ),
@@ -85,7 +86,7 @@ export function pagesRoutes(deps: AppDeps) {
 
   app.get("/home", (c) => appPage(c, "Home", <HomePage user={c.get("user")} />));
   app.get("/dashboard", (c) => appPage(c, "My Dashboard", <DashboardPage />));
-  app.get("/settings", (c) => appPage(c, "User Settings", <SettingsPage user={c.get("user")} />));
+  app.get("/settings", (c) => appPage(c, "User Settings", <SettingsPage user={c.get("user")} />, ["SettingsPanel"]));
 
   app.get("/suggestions", async (c) => {
     // Same rule as reviews: an active Plus, Pro or Max subscription (spec §6).
@@ -106,7 +107,7 @@ export function pagesRoutes(deps: AppDeps) {
   app.all("*", async (c) => {
     // Unknown API paths stay JSON, in the API's error shape.
     if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return c.json({ detail: "Not Found" }, 404);
-    return renderPage(c, { title: "Page not found", status: 404, body: <NotFoundPage supportEmail={supportEmail} /> });
+    return renderPage(c, { title: "Page not found", status: 404, body: <NotFoundPage site={site} /> });
   });
 
   app.onError((err, c) => {

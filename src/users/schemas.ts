@@ -1,4 +1,6 @@
 import { z } from "zod";
+// The pages' own pattern, so that the server refuses exactly what the forms refuse, with the same message.
+import { EMAIL_PATTERN } from "../../islands/auth/validation.ts";
 
 // Request and response shapes of the users API. Create, update and public shapes are separate (as in the
 // FastAPI full-stack template) so that a password or its hash can never leak into a response.
@@ -17,7 +19,7 @@ export function emailField(label = "Email") {
     .toLowerCase()
     .min(1, `${label} is required`)
     .max(255, "Email must be at most 255 characters")
-    .pipe(z.email({ error: "Invalid email address" }));
+    .pipe(z.email({ error: "Invalid email address" }).regex(EMAIL_PATTERN, "Invalid email address"));
 }
 
 /** A new password: 8 to 128 characters (the upper bound only keeps hashing cost bounded). */

@@ -59,7 +59,8 @@ export function CookiePolicy({ contactEmail }: CookiePolicyProps) {
               </td>
               <td>
                 Jeton d’accès pour la session&nbsp;: il permet l’authentification de l’utilisateur connecté, sans
-                avoir à ressaisir ses identifiants à chaque page.
+                avoir à ressaisir ses identifiants à chaque page. Strictement nécessaire au service que vous
+                demandez, il est déposé lorsque vous vous connectez et n’est pas soumis à consentement.
               </td>
               <td>LitReview (cookie interne)</td>
               <td>La session</td>
@@ -68,7 +69,7 @@ export function CookiePolicy({ contactEmail }: CookiePolicyProps) {
               <td>
                 <code>lang</code>
               </td>
-              <td>Mémorise la langue choisie pour l’affichage du site.</td>
+              <td>Mémorise la langue choisie pour l’affichage du site. Il n’est déposé qu’avec votre accord.</td>
               <td>LitReview (cookie interne)</td>
               <td>La session</td>
             </tr>
@@ -78,30 +79,40 @@ export function CookiePolicy({ contactEmail }: CookiePolicyProps) {
           Les informations contenues dans ces cookies ne sont utilisées que pour faire fonctionner le service. Elles
           ne sont ni vendues ni transmises à des tiers à des fins commerciales.
         </p>
+        <p>
+          Le site utilise aussi le stockage local de votre navigateur, qui n’est pas transmis à nos serveurs&nbsp;:
+          l’entrée <code>access_token</code> conserve le jeton d’accès pendant que vous êtes connecté et est effacée
+          à la déconnexion&nbsp;; l’entrée <code>theme</code> mémorise le thème clair ou sombre, seulement si vous le
+          choisissez avec le bouton prévu à cet effet&nbsp;; l’entrée <code>cookie_consent</code> conserve votre
+          choix en matière de cookies (voir ci-dessous). Ces réglages, nécessaires au service ou demandés par vous,
+          ne sont pas soumis à consentement.
+        </p>
       </section>
 
       <section>
         <h2>3. Votre consentement</h2>
         <p>
           Lors de votre première visite, un bandeau vous informe de l’utilisation des cookies et vous propose, avec la
-          même simplicité, de les accepter ou de les refuser. Votre choix est enregistré et respecté lors de vos
-          visites suivantes.
+          même simplicité, de les accepter ou de les refuser. Votre choix est enregistré dans le stockage local de
+          votre navigateur (entrée <code>cookie_consent</code>, avec sa date) et respecté lors de vos visites
+          suivantes&nbsp;; il vous est demandé à nouveau au bout de six mois.
         </p>
         <p>
           Vous n’êtes pas tenu de répondre&nbsp;: l’absence de réponse vaut refus. Tant que vous n’avez pas accepté,
           aucun cookie soumis à consentement n’est déposé. Le refus n’a pas d’autre conséquence que la perte des
-          fonctions que ces cookies permettent&nbsp;: la langue choisie peut ne pas être mémorisée et le maintien de
-          votre session peut ne pas fonctionner correctement.
+          fonctions que ces cookies permettent&nbsp;: la langue choisie n’est pas mémorisée. La connexion à votre
+          compte, qui repose sur un cookie strictement nécessaire, n’en dépend pas.
         </p>
       </section>
 
       <section>
         <h2>4. Retirer votre consentement&nbsp;: l’icône «&nbsp;Gérer mes cookies&nbsp;»</h2>
         <p>
-          Une icône «&nbsp;Gérer mes cookies&nbsp;» est présente sur chaque page du site. Elle rouvre le panneau de
-          choix et vous permet, à tout moment, de retirer le consentement donné ou, au contraire, d’accepter les
-          cookies que vous aviez refusés. Retirer votre consentement est aussi simple que de le donner. Le retrait
-          vaut pour l’avenir&nbsp;; il ne remet pas en cause l’utilisation des cookies faite auparavant.
+          Une icône «&nbsp;Gérer mes cookies&nbsp;» est présente sur chaque page du site, en pied de page. Elle
+          rouvre le panneau de choix et vous permet, à tout moment, de retirer le consentement donné ou, au
+          contraire, d’accepter les cookies que vous aviez refusés. Retirer votre consentement est aussi simple que de
+          le donner&nbsp;: les cookies soumis à consentement sont alors supprimés. Le retrait vaut pour
+          l’avenir&nbsp;; il ne remet pas en cause l’utilisation des cookies faite auparavant.
         </p>
       </section>
 

@@ -1,0 +1,78 @@
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { createPortal } from "react-dom";
+import * as s from "./settings.css.ts";
+
+/**
+ * A confirmation on the browser's own modal `<dialog>` (as the article dialog does, for the JavaScript budget): the
+ * page behind is inert, Escape cancels, focus starts on Cancel (the safe choice) and returns to the opener on close.
+ * Render it only while it is open; it is never rendered on the server.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busyLabel,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  /** Shown on the confirm button while `busy`. */
+  busyLabel: string;
+  /** While true, nothing closes the dialog (the action is under way). */
+  busy: boolean;
+  onConfirm: () => void;
+  /** Called once the dialog has closed without confirming. */
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const textId = useId();
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      opener?.focus();
+    };
+  }, []);
+
+  return createPortal(
+    <dialog
+      ref={ref}
+      className={s.dialog}
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      data-testid="confirm-dialog"
+      onCancel={(e) => {
+        if (busy) e.preventDefault();
+      }}
+      onClose={() => {
+        if (!ref.current?.open) onCloseRef.current();
+      }}
+    >
+      <h2 id={titleId} className={s.dialogTitle}>
+        {title}
+      </h2>
+      <div id={textId} className={s.dialogText}>
+        {children}
+      </div>
+      <div className={s.dialogActions}>
+        <button type="button" className={s.button.secondary} disabled={busy} onClick={() => ref.current?.close()}>
+          Cancel
+        </button>
+        <button type="button" className={s.button.danger} disabled={busy} onClick={onConfirm}>
+          {busy ? busyLabel : confirmLabel}
+        </button>
+      </div>
+    </dialog>,
+    document.body,
+  );
+}

@@ -1,0 +1,74 @@
+import { useEffect } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useHydrated } from "../auth/form.tsx";
+import { ME_QUERY_KEY, fetchMe, type CurrentUserData } from "../lib/current-user.ts";
+import { showError, showSuccess } from "../lib/toast.tsx";
+import { ProfileSection } from "./ProfileSection.tsx";
+import { PasswordSection } from "./PasswordSection.tsx";
+import { InterestsSection } from "./InterestsSection.tsx";
+import { SUBSCRIPTION_HEADING_ID, SubscriptionSection } from "./SubscriptionSection.tsx";
+import { SUBSCRIPTION_QUERY_KEY } from "./subscription.ts";
+import { DangerZone } from "./DangerZone.tsx";
+import * as s from "./settings.css.ts";
+
+/** localStorage flag kept while the user is at the payment provider (spec §4); cleared on return. */
+const CHECKOUT_FLAG = "checkoutInProgress";
+
+/**
+ * Reads the search parameters /settings is opened with (spec §2): `subscription_checkout=success|cancel` shows its
+ * toast and is then removed from the address (history.replaceState, no reload); `tab=subscription` brings the
+ * subscription area into view and moves focus to its heading.
+ */
+function useArrivalParameters(onCheckoutSuccess: () => void): void {
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const checkout = url.searchParams.get("subscription_checkout");
+    if (checkout !== null) {
+      if (checkout === "success") {
+        showSuccess("Subscription updated successfully!");
+        onCheckoutSuccess();
+      } else if (checkout === "cancel") {
+        showError("Subscription process was canceled or failed.");
+      }
+      url.searchParams.delete("subscription_checkout");
+      window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+      try {
+        localStorage.removeItem(CHECKOUT_FLAG);
+      } catch {
+        // Storage disabled: there is no flag to clear.
+      }
+    }
+    if (url.searchParams.get("tab") === "subscription") {
+      const heading = document.getElementById(SUBSCRIPTION_HEADING_ID);
+      heading?.scrollIntoView({ block: "start" });
+      heading?.focus({ preventScroll: true });
+    }
+    // Runs once, on arrival.
+  }, []);
+}
+
+/**
+ * The 'User' tab of /settings (spec §2): My Profile, Password, Main Interests, and for regular users the
+ * Subscription area and the Danger Zone (both hidden for superusers). `user` is the server's copy of the signed-in
+ * user; it seeds the shared current-user query, which later edits refresh.
+ */
+export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
+  const hydrated = useHydrated();
+  const queryClient = useQueryClient();
+  const { data: user } = useQuery({ queryKey: ME_QUERY_KEY, queryFn: fetchMe, initialData: serverUser, staleTime: Infinity });
+  useArrivalParameters(() => void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY }));
+
+  return (
+    <div className={s.stack}>
+      <ProfileSection user={user} hydrated={hydrated} />
+      <PasswordSection hydrated={hydrated} />
+      <InterestsSection user={user} hydrated={hydrated} />
+      {serverUser.is_superuser ? null : (
+        <>
+          <SubscriptionSection />
+          <DangerZone hydrated={hydrated} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * Main interests (spec §3, §5, §9): up to five interests kept as one `description` string joined by commas.
+ * Pure, so the rules are tested without a browser.
+ */
+
+/** Number of interest slots. */
+export const INTEREST_SLOTS = 5;
+/** Most characters in one interest. */
+export const INTEREST_MAX = 100;
+/** Most characters in the joined description. */
+export const INTERESTS_TOTAL_MAX = 2000;
+
+export const COMMA_MESSAGE = "Commas are not allowed.";
+export const INTEREST_TOO_LONG = `Each interest must be at most ${INTEREST_MAX} characters.`;
+export const TOTAL_TOO_LONG = "Total length of interests cannot exceed 2000 characters.";
+
+/**
+ * The five slots of a stored description: split on commas, trimmed, empty entries dropped, padded with "" to five.
+ * Entries beyond the fifth (possible only in data written by other means) are not shown and are kept by `sameInterests`.
+ */
+export function splitInterests(description: string | null | undefined): string[] {
+  const entries = (description ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
+  const slots = entries.slice(0, INTEREST_SLOTS);
+  while (slots.length < INTEREST_SLOTS) slots.push("");
+  return slots;
+}
+
+/** The description to store for these slots: each trimmed, empty ones dropped, joined with ", ". */
+export function joinInterests(slots: readonly string[]): string {
+  return slots
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+    .join(", ");
+}
+
+/** The rules of one slot: no commas (they separate interests), at most INTEREST_MAX characters. */
+export const INTEREST_RULES: readonly { valid: (value: string) => boolean; message: string }[] = [
+  { valid: (v) => !v.includes(","), message: COMMA_MESSAGE },
+  { valid: (v) => v.trim().length <= INTEREST_MAX, message: INTEREST_TOO_LONG },
+];
+
+/** The messages of one slot (an empty slot has none). */
+export function interestErrors(value: string): string[] {
+  return INTEREST_RULES.filter((r) => !r.valid(value)).map((r) => r.message);
+}
+
+/** Whether saving `slots` would store what `description` already holds (the edit changed nothing). */
+export function sameInterests(slots: readonly string[], description: string | null | undefined): boolean {
+  return joinInterests(slots) === joinInterests(splitInterests(description));
+}

@@ -1,0 +1,108 @@
+/**
+ * End-to-end ingest benchmark: PubMed XML file → `articles` + PostgreSQL full-text index, in a fresh database created
+ * on a local PostgreSQL server (dropped at the end unless --keep).
+ *
+ *   bun scripts/bench/bench-ingest.ts [FILE] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
+ *        [--reingest] [--keep] [--batch 500]
+ *
+ * FILE defaults to bench-data/pubmed-30000.xml.gz (see generate-corpus.ts; 100000 and 1000000 are the other sizes).
+ * Reports records/s of the whole run (parse + upsert + index) and the peak RSS of this process (parser, reader thread
+ * and driver; the PostgreSQL server's own memory is not included), sampled every 100 ms. Progress lines with the
+ * running rate and RSS go to stderr every 10 s, so a run stopped early still shows where it got to.
+ * --reingest runs the same file a second time (every record unchanged: nothing is written).
+ * Targets: ≥ 3,000 records/s end to end; peak RSS < 300 MB at 1,000,000 records.
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { openDatabase } from "../../src/db/database.ts";
+import { migrateToLatest } from "../../src/db/migrator.ts";
+import { ingestFiles, type IngestResult } from "../../search/ingest.ts";
+import { PostgresSearchIndex } from "../../search/postgres-index.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+export interface IngestBenchRun {
+  result: IngestResult;
+  /** Highest RSS seen during the run, bytes. */
+  peakRss: number;
+}
+
+/**
+ * Ingests `file` into `databaseUrl` once, sampling RSS.
+ * @param log receives a progress line every `everySeconds`.
+ */
+async function run(databaseUrl: string, file: string, batchSize: number, log: (line: string) => void, everySeconds = 10): Promise<IngestBenchRun> {
+  const handle = openDatabase({ databaseUrl, dataDir: "" });
+  try {
+    await migrateToLatest(handle.db);
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 100);
+    let lastLog = 0;
+    try {
+      const result = await ingestFiles({ db: handle.db, search: new PostgresSearchIndex(handle.db) }, [file], {
+        batchSize,
+        progressIntervalMs: 1000,
+        onProgress: (p) => {
+          peakRss = Math.max(peakRss, process.memoryUsage().rss);
+          if (p.file !== null && p.seconds - lastLog >= everySeconds) {
+            lastLog = p.seconds;
+            log(`  ${p.records} records in ${p.seconds.toFixed(0)} s: ${Math.round(p.recordsPerSecond)} records/s, RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB (peak ${(peakRss / 1e6).toFixed(0)} MB)`);
+          }
+        },
+        onError: (m) => log(m),
+      });
+      return { result, peakRss: Math.max(peakRss, process.memoryUsage().rss) };
+    } finally {
+      clearInterval(sampler);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function describe(label: string, r: IngestBenchRun): string {
+  const x = r.result;
+  return (
+    `${label}: ${x.ingested} records (${x.inserted} inserted, ${x.updated} updated, ${x.unchanged} unchanged, ${x.errors} errors) ` +
+    `in ${x.seconds.toFixed(1)} s = ${x.recordsPerSecond} records/s; peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB`
+  );
+}
+
+if (import.meta.main) {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      "database-url": { type: "string", default: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+      reingest: { type: "boolean", default: false },
+      keep: { type: "boolean", default: false },
+      batch: { type: "string", default: "500" },
+    },
+    allowPositionals: true,
+  });
+  const file = positionals[0] ?? join(ROOT, "bench-data", "pubmed-30000.xml.gz");
+  if (!(await Bun.file(file).exists())) {
+    console.error(`${file} not found: run \`bun scripts/bench/generate-corpus.ts 30000\` first`);
+    process.exit(2);
+  }
+  const adminUrl = values["database-url"]!;
+  const name = `lr_bench_ingest_${Date.now().toString(36)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const log = (line: string) => console.error(line);
+  try {
+    console.log(`file: ${file}; database: ${name} on ${url.host}; batch ${values.batch}`);
+    const first = await run(url.toString(), file, Number(values.batch), log);
+    console.log(describe("ingest", first));
+    if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, Number(values.batch), log)));
+    const [{ size }] = await admin.unsafe(`SELECT pg_size_pretty(pg_database_size('${name}')) AS size`);
+    console.log(`database size: ${size}`);
+  } finally {
+    if (!values.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}

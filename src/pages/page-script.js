@@ -1,0 +1,101 @@
+// The one inline script of every page (src/pages/document.tsx sends it minified, with the request's CSP nonce).
+// It runs in <head>, before the body is parsed, so that what it sets on <html> applies from the first paint:
+// 1. Theme (spec §1): the theme stored under localStorage "theme" ("dark", anything else is light) becomes
+//    <html data-theme>; buttons with data-action="toggle-theme" switch it and store the new choice.
+// 2. Cookie consent (src/pages/legal/CookiePolicy.tsx): the choice stored under localStorage "cookie_consent"
+//    becomes <html data-consent="accepted|refused">, or "unset" when there is none or it is older than six months.
+//    The stylesheet shows the banner while it is "unset" (no answer counts as refusal: nothing that needs consent
+//    is set meanwhile) or while <html data-consent-open> is present (reopened by "Gérer mes cookies").
+// Plain ES2017 without dependencies, and one click listener on the document: no element has to exist yet, and
+// pages without islands need no script file for any of this.
+(function () {
+  var root = document.documentElement;
+  var THEME_KEY = "theme";
+  var CONSENT_KEY = "cookie_consent";
+  // The CNIL recommends asking again after six months, whether the answer was yes or no.
+  var CONSENT_MAX_AGE_MS = 182 * 24 * 60 * 60 * 1000;
+  // Cookies that may only exist with consent; refusing or withdrawing consent deletes them.
+  var CONSENT_COOKIES = ["lang"];
+  var STATUS = { accepted: "Votre choix actuel : cookies acceptés.", refused: "Votre choix actuel : cookies refusés." };
+  // The control that reopened the banner, to give focus back to it once the banner closes.
+  var opener = null;
+
+  // Storage can be disabled (private modes, policies): the page then works with the defaults.
+  function read(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch (e) {
+      return null;
+    }
+  }
+  function write(key, value) {
+    try {
+      localStorage.setItem(key, value);
+    } catch (e) {}
+  }
+
+  function storedChoice() {
+    try {
+      var saved = JSON.parse(read(CONSENT_KEY) || "null");
+      var fresh = saved && Date.now() - Date.parse(saved.date) < CONSENT_MAX_AGE_MS;
+      if (fresh && (saved.choice === "accepted" || saved.choice === "refused")) return saved.choice;
+    } catch (e) {}
+    return "unset";
+  }
+
+  root.setAttribute("data-theme", read(THEME_KEY) === "dark" ? "dark" : "light");
+  root.setAttribute("data-consent", storedChoice());
+
+  /** Brings the controls' state in line with <html>: toggles' aria-pressed and the banner's status line. */
+  function sync() {
+    var dark = String(root.getAttribute("data-theme") === "dark");
+    var toggles = document.querySelectorAll('[data-action="toggle-theme"]');
+    for (var i = 0; i < toggles.length; i++) toggles[i].setAttribute("aria-pressed", dark);
+    var status = document.getElementById("cookie-consent-status");
+    if (status) status.textContent = STATUS[root.getAttribute("data-consent")] || "";
+  }
+
+  function closeReopened() {
+    root.removeAttribute("data-consent-open");
+    if (opener) opener.focus();
+    opener = null;
+  }
+
+  function decide(choice) {
+    write(CONSENT_KEY, JSON.stringify({ choice: choice, date: new Date().toISOString() }));
+    if (choice === "refused") {
+      for (var i = 0; i < CONSENT_COOKIES.length; i++) document.cookie = CONSENT_COOKIES[i] + "=; Max-Age=0; Path=/; SameSite=Lax";
+    }
+    root.setAttribute("data-consent", choice);
+    closeReopened();
+    // Lets any code that sets a consent-bound cookie react at once; it reads <html data-consent> otherwise.
+    document.dispatchEvent(new CustomEvent("cookie-consent", { detail: choice }));
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
+    if (!target) return;
+    var action = target.getAttribute("data-action");
+    if (action === "toggle-theme") {
+      var next = root.getAttribute("data-theme") === "dark" ? "light" : "dark";
+      root.setAttribute("data-theme", next);
+      write(THEME_KEY, next);
+    } else if (action === "consent-accept") decide("accepted");
+    else if (action === "consent-refuse") decide("refused");
+    else if (action === "consent-manage") {
+      opener = target;
+      root.setAttribute("data-consent-open", "");
+      sync();
+      var first = document.querySelector("#cookie-banner button");
+      if (first) first.focus();
+    } else return;
+    sync();
+  });
+
+  // Escape closes a reopened banner without changing the choice; a first-visit banner stays until answered.
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && root.hasAttribute("data-consent-open")) closeReopened();
+  });
+
+  document.addEventListener("DOMContentLoaded", sync);
+})();
