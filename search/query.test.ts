@@ -1,12 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import {
+  MAX_SCANNED_ROWS,
   bm25Idf,
   bm25TermScore,
-  minimalSetsQuery,
+  minimalSets,
   parseQuery,
   planCandidates,
   queryTermWeight,
   tsqueryLexeme,
+  setsQuery,
   tsqueryOf,
   type WeightedTerm,
 } from "./query.ts";
@@ -73,39 +75,76 @@ describe("BM25", () => {
 });
 
 describe("candidate plan", () => {
-  const t = (lexeme: string, df: number, weight: number): WeightedTerm => ({ lexeme, df, weight });
+  const t = (lexeme: string, df: number, weight: number, titleDf = Math.round(df / 4)): WeightedTerm => ({
+    lexeme,
+    df,
+    titleDf,
+    weight,
+  });
+  const N = 1_000_000;
 
   test("when every match fits in the budget, one complete branch", () => {
-    const plan = planCandidates([t("a", 10, 3), t("b", 20, 2)], { documents: 1000, budget: 100 });
-    expect(plan).toEqual({ complete: true, branches: [{ field: "document", query: "'a' | 'b'" }] });
+    const plan = planCandidates([t("a", 10, 3), t("b", 20, 2)], { documents: 1000, budget: 100, target: 50 });
+    expect(plan).toEqual({ complete: true, branches: [{ field: "document", query: "'a' | 'b'", access: "index" }] });
   });
 
-  test("otherwise bounded branches, from all terms in the title down to any term anywhere", () => {
-    const terms = [t("smoke", 900, 4), t("lung", 3000, 3), t("cancer", 8000, 2), t("patient", 400_000, 0.5)];
-    const plan = planCandidates(terms, { documents: 1_000_000, budget: 2000 });
+  test("otherwise branches go from all terms in the title down to any term anywhere", () => {
+    const terms = [t("smoke", 9000, 4), t("lung", 30000, 3), t("cancer", 80000, 2), t("patient", 400_000, 0.5)];
+    const plan = planCandidates(terms, { documents: N, budget: 2000, target: 1000 });
     expect(plan.complete).toBe(false);
-    expect(plan.branches[0]).toEqual({ field: "title", query: "'smoke' & 'lung' & 'cancer' & 'patient'" });
-    expect(plan.branches.at(-1)).toEqual({ field: "document", query: "'smoke' | 'lung' | 'cancer' | 'patient'" });
-    // The very common term is drawn only through the title vector.
-    const documentBranches = plan.branches.filter((b) => b.field === "document").slice(0, -1);
-    expect(documentBranches.length).toBeGreaterThan(1);
-    for (const b of documentBranches) expect(b.query).not.toContain("patient");
-    expect(plan.branches).toContainEqual({ field: "title", query: "'patient'" });
+    const all = "'smoke' & 'lung' & 'cancer' & 'patient'";
+    expect(plan.branches[0]).toMatchObject({ field: "title", query: all });
+    expect(plan.branches[1]).toMatchObject({ field: "document", query: all });
+    expect(plan.branches.at(-2)).toMatchObject({ field: "title", query: "'smoke' | 'lung' | 'cancer' | 'patient'" });
+    expect(plan.branches.at(-1)).toMatchObject({ field: "document", query: "'smoke' | 'lung' | 'cancer' | 'patient'" });
+    // Coordination levels in between, without the term whose posting list is too long to read repeatedly.
+    const levels = plan.branches.slice(2, -2);
+    expect(levels.length).toBeGreaterThan(0);
+    for (const b of levels) {
+      expect(b.field).toBe("document");
+      expect(b.query).not.toContain("patient");
+    }
+  });
+
+  test("dense disjunctions scan the newest rows; sparse ones use the index", () => {
+    const dense = planCandidates([t("patient", 500_000, 1, 120_000)], { documents: N, budget: 2000, target: 1000 });
+    expect(dense.branches.at(-1)).toEqual({ field: "document", query: "'patient'", access: "scan" });
+    expect(dense.branches.at(-2)).toEqual({ field: "title", query: "'patient'", access: "scan" });
+    // With 1% density, finding 1,000 matches would test 100,000 rows: more than a scan may read.
+    const sparse = planCandidates([t("sepsi", 10_000, 5, 3_000)], { documents: N, budget: 2000, target: 1000 });
+    expect((1000 * N) / 10_000).toBeGreaterThan(MAX_SCANNED_ROWS);
+    expect(sparse.branches.at(-1)?.access).toBe("index-first");
+    // Few possible matches: all are fetched and the newest kept.
+    const few = planCandidates([t("a", 500, 5, 100), t("b", 900, 4, 200)], { documents: N, budget: 1000, target: 1000 });
+    expect(few.complete).toBe(false);
+    expect(few.branches.every((b) => b.access === "index")).toBe(true);
+  });
+
+  test("a year range or exclusion makes matches sparser, so a scan is chosen less readily", () => {
+    const term = [t("cell", 150_000, 1, 20_000)];
+    const open = planCandidates(term, { documents: N, budget: 2000, target: 1000 });
+    const filtered = planCandidates(term, { documents: N, budget: 2000, target: 1000, filtered: true });
+    expect(open.branches.at(-1)?.access).toBe("scan");
+    expect(filtered.branches.at(-1)?.access).toBe("index-first");
   });
 
   test("phrases are drawn right after the title branch", () => {
-    const plan = planCandidates([t("heart", 5000, 2), t("failur", 4000, 2)], {
-      documents: 100_000,
+    const plan = planCandidates([t("heart", 50_000, 2), t("failur", 40_000, 2)], {
+      documents: N,
       budget: 1000,
-      phrases: ["'heart' <-> 'failur'"],
+      target: 1000,
+      phrases: [{ query: "'heart' <-> 'failur'", df: 40_000 }],
     });
-    expect(plan.branches[1]).toEqual({ field: "document", query: "('heart' <-> 'failur')" });
+    expect(plan.branches[1]).toEqual({ field: "document", query: "('heart' <-> 'failur')", access: "index-first" });
   });
 
   test("minimal sets reach the weight threshold and drop nothing they need", () => {
     const terms = [t("a", 1, 3), t("b", 1, 2), t("c", 1, 1)];
-    expect(minimalSetsQuery(terms, 6)).toBe("('a' & 'b' & 'c')");
-    expect(minimalSetsQuery(terms, 4)).toBe("('a' & 'b') | ('a' & 'c')");
-    expect(minimalSetsQuery(terms, 3)).toBe("'a' | ('b' & 'c')");
+    const lexemes = (sets: WeightedTerm[][]) => sets.map((set) => set.map((x) => x.lexeme).join(""));
+    expect(lexemes(minimalSets(terms, 6))).toEqual(["abc"]);
+    expect(lexemes(minimalSets(terms, 4))).toEqual(["ab", "ac"]);
+    expect(lexemes(minimalSets(terms, 3))).toEqual(["a", "bc"]);
+    expect(setsQuery(minimalSets(terms, 3))).toBe("'a' | ('b' & 'c')");
+    expect(minimalSets(terms, 7)).toEqual([]);
   });
 });

@@ -133,18 +133,32 @@ export interface WeightedTerm {
   lexeme: string;
   /** Document frequency (> 0). */
   df: number;
+  /** Documents having the term in the title vector (title, MeSH, keywords); ≤ df. */
+  titleDf: number;
   /** idf · query-term weight: the term's importance in this query. */
   weight: number;
 }
 
-/** One source of candidates: documents whose `field` vector matches `query` (tsquery text). */
+/**
+ * One source of candidates: documents whose `field` vector matches `query` (tsquery text), read one of
+ * three ways:
+ *  - "index": every match through the GIN index, newest PMIDs kept (cost grows with the posting lists and
+ *    with the matching rows, each fetched from the table);
+ *  - "index-first": through the GIN index, but only the first matches in table order are fetched (for a
+ *    broad branch: the posting lists are still read, the table fetches are bounded);
+ *  - "scan": the primary key walked from the newest PMID, each row tested until enough match (cost grows
+ *    with the inverse of the match density; bounded by MAX_SCANNED_ROWS).
+ * The planner's own choice is not used because its tsquery selectivity estimates are too coarse for it:
+ * a wrong "scan" on a sparse query reads the table.
+ */
 export interface CandidateBranch {
   field: "document" | "title";
   query: string;
+  access: "index" | "index-first" | "scan";
 }
 
 export interface CandidatePlan {
-  /** In priority order; candidates are taken from the first branches until the budget is reached. */
+  /** In priority order; candidates are taken from the first branches until the target is reached. */
   branches: CandidateBranch[];
   /** True when the branches enumerate every document matching any term (so totals are exact). */
   complete: boolean;
@@ -153,38 +167,65 @@ export interface CandidatePlan {
 export interface PlanOptions {
   /** N, indexed documents. */
   documents: number;
-  /** Most candidates to score. */
+  /** When Σ df ≤ budget, every match is scored (one complete branch). */
   budget: number;
-  /** Terms in more than max(budget, commonFraction·N, capped at commonCap) documents are "common". */
-  commonFraction?: number;
-  commonCap?: number;
-  /** Most informative terms combined into coordination levels (2^n subsets are examined). */
-  maxLevelTerms?: number;
-  /** tsquery texts of quoted phrases: documents containing one are drawn right after the title branch. */
-  phrases?: readonly string[];
+  /** Candidates wanted from the branches of a bounded plan. */
+  target: number;
+  /** A year range or exclusion also filters the rows (makes matches sparser for a scan). */
+  filtered?: boolean;
+  /** Quoted phrases (tsquery text, and the smallest df of their words): drawn after the title branch. */
+  phrases?: readonly { query: string; df: number }[];
 }
 
-/** Coordination levels, as fractions of the informative terms' total weight a candidate must carry. */
-const LEVELS = [1, 0.7, 0.45];
+/** Most terms combined in the conjunctive branches (the highest-weighted). */
+const MAX_COMBINED_TERMS = 6;
+/**
+ * Coordination levels: shares of the total query weight a document must carry to be drawn, tried in
+ * turn (each level is read only if the ones before found too few documents).
+ */
+const COORDINATION_LEVELS = [0.8, 0.6, 0.45];
+/**
+ * Most terms in the coordination levels (the highest-weighted): with 4 there are at most 6 minimal sets
+ * per level, which keeps GIN's per-entry boolean check cheap; on the benchmark corpus 6 terms instead of 4
+ * raised the overlap with exhaustive BM25's top 10 by under 0.01.
+ */
+const MAX_COORDINATED_TERMS = 4;
+/** Most posting entries the coordination branch may read (its terms' df summed), bounding its cost. */
+const COORDINATION_POSTINGS = 120_000;
+/** Most rows a primary-key scan tests before giving up (bounds a scan whose matches are sparser than estimated). */
+export const MAX_SCANNED_ROWS = 10_000;
+
+/**
+ * Costs in microseconds used to choose how to read a branch, measured on the benchmark server
+ * (docs/benchmarks-search.md; PostgreSQL 15 with its default 128 MB of shared buffers, 1M records, so
+ * most table pages come from the operating system's cache): about 0.15 µs per posting entry read into
+ * the bitmap, 3 µs per matching row fetched from the table at random, 1.7 µs per row tested in a
+ * primary-key scan (pages read in order). Only their ratios matter.
+ */
+const COST = { posting: 0.15, fetchedRow: 3, scannedRow: 1.7 } as const;
+/** Assumed share of rows a year range or exclusion keeps, when estimating a scan. */
+const FILTER_SELECTIVITY = 0.25;
 
 /**
  * Plans a bounded candidate set for OR semantics (a document matches if it has any query term).
  *
  * When every matching document fits in the budget (Σ df ≤ budget) the plan is one complete branch and
- * ranking is exact BM25. Otherwise, which documents to score is decided by the weight they can carry,
- * like the MaxScore/WAND family of dynamic pruning (Turtle & Flood 1995; Broder et al. 2003), using
- * only what a GIN index answers cheaply (boolean matches):
- *  1. all terms in the title(+MeSH) vector: the best-matching documents for any query; then documents
- *     containing a quoted phrase, if any;
- *  2. coordination levels over the informative terms (df below the "common" line): documents holding a
- *     set of terms whose idf-weights sum to ≥ 100 %, 70 %, 45 % of the total, each level one boolean
- *     query (an OR of the minimal such sets);
- *  3. any informative term in the document;
- *  4. common terms in the title vector (all of them, then any): for a term found in a large share of the
- *     corpus an occurrence in the title is what sets a document apart (weight 3 against 1), and title
- *     postings are a fraction of document postings, which keeps the index read short;
- *  5. any term anywhere (the last resort, reached only when the rest did not fill the budget).
- * The budget caps the cost whatever the query: the database stops reading branches once it is full.
+ * ranking is exact BM25. Otherwise, which documents to score is decided by the query weight they can
+ * carry, in the spirit of dynamic pruning (MaxScore, Turtle & Flood 1995; WAND, Broder et al. 2003) but
+ * with only what a GIN index answers cheaply (boolean matches), in this order:
+ *  1. all terms in the title vector (title, MeSH, keywords): the strongest matches for any query;
+ *  2. documents containing a quoted phrase, if any;
+ *  3. all terms anywhere;
+ *  4. coordination levels: documents holding terms that carry ≥ 80 %, then 60 %, then 45 % of the
+ *     query's total idf weight (each level one boolean query, the OR of the minimal such sets), over the
+ *     highest-weighted terms whose posting lists together stay under COORDINATION_POSTINGS;
+ *  5. any term in the title vector: for a term found in a large share of the corpus, an occurrence in
+ *     the title is what sets a document apart (weight 3 against 1);
+ *  6. any term anywhere (reached only when the rest found fewer than the target).
+ * Branches run in order until `target` distinct documents are found. How each is read (see
+ * CandidateBranch) is chosen from its expected matches, estimated from df and title df assuming
+ * independent terms: few matches are all fetched and the newest kept; many are read by a bounded scan
+ * of the newest rows when dense enough, else the first ones found.
  * @param terms query terms with df > 0 (any order).
  */
 export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions): CandidatePlan {
@@ -192,51 +233,87 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
   const sorted = [...terms].sort((a, b) => b.weight - a.weight || a.lexeme.localeCompare(b.lexeme));
   const all = sorted.map((t) => t.lexeme);
   const sumDf = sorted.reduce((s, t) => s + t.df, 0);
-  if (sumDf <= opts.budget) return { branches: [{ field: "document", query: tsqueryOf(all, "|") }], complete: true };
+  if (sumDf <= opts.budget) return { branches: [{ field: "document", query: tsqueryOf(all, "|"), access: "index" }], complete: true };
 
-  const commonDf = Math.max(opts.budget, Math.min((opts.commonFraction ?? 0.2) * opts.documents, opts.commonCap ?? 50_000));
-  const informative = sorted.filter((t) => t.df <= commonDf).slice(0, opts.maxLevelTerms ?? 6);
-  const common = sorted.filter((t) => t.df > commonDf).map((t) => t.lexeme);
+  const n = Math.max(opts.documents, 1);
+  const density = opts.filtered ? FILTER_SELECTIVITY : 1;
+  /**
+   * How to read "all" or "any" of the terms with these frequencies. Every match is fetched (and the
+   * newest kept) only when there can be few: a conjunction has at most min(df) matches (its terms may
+   * always occur together: "adolescent idiopathic scoliosis"), a disjunction at most Σ df. Otherwise a
+   * conjunction takes the first matches the index yields, and a disjunction, whose size independence
+   * estimates well, the cheaper of that and a scan of the newest rows.
+   */
+  const access = (op: "all" | "any", frequencies: number[]): CandidateBranch["access"] => {
+    const most = op === "all" ? Math.min(...frequencies) : frequencies.reduce((a, d) => a + d, 0);
+    if (most <= 2 * opts.target) return "index";
+    if (op === "all") return "index-first";
+    const union = n * (1 - frequencies.reduce((a, d) => a * (1 - Math.min(d, n) / n), 1));
+    const first = COST.posting * most + COST.fetchedRow * opts.target;
+    const scannedRows = (opts.target * n) / (union * density);
+    return scannedRows <= MAX_SCANNED_ROWS && COST.scannedRow * scannedRows < first ? "scan" : "index-first";
+  };
+
   const branches: CandidateBranch[] = [];
   const add = (b: CandidateBranch) => {
     if (!branches.some((x) => x.field === b.field && x.query === b.query)) branches.push(b);
   };
-
-  add({ field: "title", query: tsqueryOf(all.slice(0, opts.maxLevelTerms ?? 6), "&") });
-  if (opts.phrases?.length) add({ field: "document", query: opts.phrases.map((p) => `(${p})`).join(" | ") });
-  if (informative.length >= 2) {
-    const total = informative.reduce((s, t) => s + t.weight, 0);
-    for (const level of LEVELS) add({ field: "document", query: minimalSetsQuery(informative, level * total) });
+  const combined = sorted.slice(0, MAX_COMBINED_TERMS);
+  const combinedQuery = tsqueryOf(combined.map((t) => t.lexeme), "&");
+  if (combined.length > 1) add({ field: "title", query: combinedQuery, access: access("all", combined.map((t) => t.titleDf)) });
+  if (opts.phrases?.length) {
+    const most = opts.phrases.reduce((sum, p) => sum + p.df, 0);
+    add({ field: "document", query: opts.phrases.map((p) => `(${p.query})`).join(" | "), access: most <= 2 * opts.target ? "index" : "index-first" });
   }
-  if (informative.length >= 1) add({ field: "document", query: tsqueryOf(informative.map((t) => t.lexeme), "|") });
-  if (common.length >= 2) add({ field: "title", query: tsqueryOf(common, "&") });
-  if (common.length >= 1) add({ field: "title", query: tsqueryOf(common, "|") });
-  add({ field: "document", query: tsqueryOf(all, "|") });
+  if (combined.length > 1) add({ field: "document", query: combinedQuery, access: access("all", combined.map((t) => t.df)) });
+
+  const coordinated: WeightedTerm[] = [];
+  let postings = 0;
+  for (const t of combined) {
+    if (coordinated.length === MAX_COORDINATED_TERMS) break;
+    if (postings + t.df > COORDINATION_POSTINGS) continue;
+    coordinated.push(t);
+    postings += t.df;
+  }
+  if (coordinated.length > 1) {
+    const total = coordinated.reduce((s, t) => s + t.weight, 0);
+    for (const level of COORDINATION_LEVELS) {
+      const sets = minimalSets(coordinated, level * total);
+      if (sets.length === 0) continue;
+      const most = sets.reduce((sum, set) => sum + Math.min(...set.map((t) => t.df)), 0);
+      add({ field: "document", query: setsQuery(sets), access: most <= 2 * opts.target ? "index" : "index-first" });
+    }
+  }
+  add({ field: "title", query: tsqueryOf(all, "|"), access: access("any", sorted.map((t) => t.titleDf)) });
+  add({ field: "document", query: tsqueryOf(all, "|"), access: access("any", sorted.map((t) => t.df)) });
   return { branches, complete: false };
 }
 
 /**
- * tsquery text matching documents that contain some set of `terms` whose weights sum to ≥ `threshold`:
- * the OR of the minimal such sets (a set is minimal when dropping any member takes it below threshold).
- * With ≤ 6 terms there are at most 63 sets to examine and 20 minimal ones.
+ * The minimal sets of `terms` whose weights sum to ≥ `threshold` (a set is minimal when dropping any
+ * member takes it below the threshold). With ≤ 6 terms there are at most 63 sets to examine and 20
+ * minimal ones.
  */
-export function minimalSetsQuery(terms: readonly WeightedTerm[], threshold: number): string {
+export function minimalSets(terms: readonly WeightedTerm[], threshold: number): WeightedTerm[][] {
   const n = terms.length;
   const weightOf = (mask: number) => terms.reduce((s, t, i) => (mask & (1 << i) ? s + t.weight : s), 0);
   // Compare with a relative tolerance so that a threshold equal to a set's own sum selects it.
   const eps = 1e-9 * Math.max(1, threshold);
-  const minimal: number[] = [];
+  const out: WeightedTerm[][] = [];
   for (let mask = 1; mask < 1 << n; mask++) {
     if (weightOf(mask) + eps < threshold) continue;
     let isMinimal = true;
     for (let i = 0; i < n && isMinimal; i++)
       if (mask & (1 << i) && weightOf(mask & ~(1 << i)) + eps >= threshold) isMinimal = false;
-    if (isMinimal) minimal.push(mask);
+    if (isMinimal) out.push(terms.filter((_, i) => mask & (1 << i)));
   }
-  if (minimal.length === 0) return tsqueryOf(terms.map((t) => t.lexeme), "&");
-  const conj = minimal.map((mask) => {
-    const lex = terms.filter((_, i) => mask & (1 << i)).map((t) => t.lexeme);
-    return lex.length === 1 ? tsqueryLexeme(lex[0]!) : `(${tsqueryOf(lex, "&")})`;
-  });
-  return conj.join(" | ");
+  return out;
+}
+
+/** tsquery text of an OR of conjunctions. @throws Error on an empty list. */
+export function setsQuery(sets: readonly (readonly WeightedTerm[])[]): string {
+  if (sets.length === 0) throw new Error("setsQuery needs at least one set");
+  return sets
+    .map((set) => (set.length === 1 ? tsqueryLexeme(set[0]!.lexeme) : `(${tsqueryOf(set.map((t) => t.lexeme), "&")})`))
+    .join(" | ");
 }

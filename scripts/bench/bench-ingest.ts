@@ -99,8 +99,8 @@ if (import.meta.main) {
     const first = await run(url.toString(), file, Number(values.batch), log);
     console.log(describe("ingest", first));
     if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, Number(values.batch), log)));
-    const [{ size }] = await admin.unsafe(`SELECT pg_size_pretty(pg_database_size('${name}')) AS size`);
-    console.log(`database size: ${size}`);
+    const rows = await admin.unsafe<{ size: string }[]>(`SELECT pg_size_pretty(pg_database_size('${name}')) AS size`);
+    console.log(`database size: ${rows[0]?.size}`);
   } finally {
     if (!values.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();

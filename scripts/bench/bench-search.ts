@@ -1,31 +1,36 @@
 // Search latency benchmark for the PostgreSQL full-text adapter (PostgresSearchIndex).
 //
 //   bun scripts/bench/bench-search.ts --records 100000 [--database-url postgres://postgres@127.0.0.1:5432/postgres]
-//        [--rounds 5] [--limit 20] [--reuse] [--keep] [--compare-exact] [--seed <PubMed .xml or .xml.gz>]
+//        [--rounds 5] [--limit 20] [--reuse] [--keep] [--compare-exact] [--verbose]
+//        [--corpus bench-data/pubmed-<records>.xml.gz] [--seed sample/pubmed/merged-pubmedarticleset.xml.gz]
 //
 // Loads a corpus of N records into a fresh database (lr_bench_search_<N>) on the server of --database-url
 // (default TEST_DATABASE_URL, else the local server), runs the 50 fixed queries below a warm-up round plus
 // --rounds times in shuffled order, and prints p50/p95/p99/max latency in milliseconds, as measured by the
-// caller (query analysis, candidate drawing, scoring and the round trips). --compare-exact also ranks each
-// query with an unbounded candidate budget (exhaustive BM25) and reports how much of that top 10 the bounded
-// search returns. --reuse keeps an already loaded database of the right size; --keep does not drop it.
+// caller (query analysis, candidate drawing, scoring and the round trips), with the machine's load average
+// (the benchmark server is shared). --compare-exact also ranks each query with an unbounded candidate
+// budget (exhaustive BM25) and reports how much of that top 10 the bounded search returns. --reuse keeps an
+// already loaded database of the right size; --keep does not drop it at the end.
 //
-// The corpus is synthetic (say so wherever numbers are quoted): records recombined from real PubMed records
-// of the seed file. Each record takes the title and MeSH headings of one seed record, about 60% of its
-// abstract sentences plus one to four sentences drawn from the whole pool, and a year in 1975-2025 skewed to
-// recent years. Term frequencies therefore follow real abstracts, and topics stay coherent within a record.
-// Articles are inserted directly and indexed through PostgresSearchIndex.index() in batches; the GIN indexes
-// are dropped during the load and rebuilt after it (faster than maintaining them row by row), then VACUUM
-// ANALYZE runs, as after any bulk load.
+// The corpus is synthetic (say so wherever numbers are quoted). By default it is the benchmark file of
+// scripts/bench/generate-corpus.ts (bench-data/pubmed-<N>.xml.gz: records recombined from the real sample),
+// loaded through the ingest pipeline (search/ingest.ts: parse, upsert, PostgresSearchIndex.index()). When
+// that file is missing, a simpler built-in generator inserts articles directly: each record takes the title
+// and MeSH headings of one record of --seed, about 60% of its abstract sentences plus one to four sentences
+// drawn from the whole pool, and a year in 1975-2025 skewed to recent years, then indexes them in batches.
+// Either way the GIN indexes are dropped during the load and rebuilt after it (faster than maintaining them
+// row by row), then VACUUM ANALYZE runs, as after any bulk load.
 
 import { Kysely, sql } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
 import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { gunzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
 import { migrateToLatest } from "../../src/db/migrator.ts";
 import type { DB } from "../../src/db/types.ts";
+import { ingestFiles } from "../../search/ingest.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 import type { IndexableArticle } from "../../search/search-index.ts";
 
@@ -155,6 +160,40 @@ function synthesise(seeds: Seed[], pool: string[], rnd: () => number, pmid: numb
   };
 }
 
+async function dropSearchIndexes(db: Kysely<DB>): Promise<void> {
+  await sql`DROP INDEX IF EXISTS article_search_document_idx`.execute(db);
+  await sql`DROP INDEX IF EXISTS article_search_title_idx`.execute(db);
+}
+
+async function buildSearchIndexes(db: Kysely<DB>, started: number): Promise<void> {
+  await sql`SET maintenance_work_mem = '512MB'`.execute(db);
+  await sql`CREATE INDEX article_search_document_idx ON article_search USING gin (document)`.execute(db);
+  await sql`CREATE INDEX article_search_title_idx ON article_search USING gin (title_document)`.execute(db);
+  await sql`VACUUM ANALYZE article_search`.execute(db);
+  await sql`VACUUM ANALYZE search_lexeme_stats`.execute(db);
+  await sql`VACUUM ANALYZE articles`.execute(db);
+  console.error(`load + index build: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** Loads the generator's benchmark file through the ingest pipeline. */
+async function loadCorpusFile(db: Kysely<DB>, file: string): Promise<number> {
+  await dropSearchIndexes(db);
+  const started = performance.now();
+  let last = 0;
+  const result = await ingestFiles({ db, search: new PostgresSearchIndex(db) }, [file], {
+    onProgress: (p) => {
+      if (p.file !== null && p.seconds - last >= 30) {
+        last = p.seconds;
+        console.error(`ingested ${p.records} records in ${p.seconds.toFixed(0)} s (${Math.round(p.recordsPerSecond)}/s)`);
+      }
+    },
+    onError: (m) => console.error(m),
+  });
+  console.error(`ingest: ${result.ingested} records, ${result.errors} errors, ${result.seconds.toFixed(0)} s`);
+  await buildSearchIndexes(db, started);
+  return result.ingested;
+}
+
 async function loadSynthetic(db: Kysely<DB>, records: number, seedPath: string): Promise<void> {
   const seeds = readSeeds(seedPath);
   const pool = seeds.flatMap((s) => s.sentences);
@@ -162,8 +201,7 @@ async function loadSynthetic(db: Kysely<DB>, records: number, seedPath: string):
   console.error(`seed: ${seeds.length} records, ${pool.length} sentences from ${seedPath}`);
   const rnd = prng(20261121);
   const index = new PostgresSearchIndex(db);
-  await sql`DROP INDEX IF EXISTS article_search_document_idx`.execute(db);
-  await sql`DROP INDEX IF EXISTS article_search_title_idx`.execute(db);
+  await dropSearchIndexes(db);
   const started = performance.now();
   const batch = 2_000;
   for (let i = 0; i < records; i += batch) {
@@ -180,13 +218,7 @@ async function loadSynthetic(db: Kysely<DB>, records: number, seedPath: string):
     if ((i / batch) % 25 === 0 || i + batch >= records)
       console.error(`loaded ${Math.min(i + batch, records)} / ${records} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
-  await sql`SET maintenance_work_mem = '512MB'`.execute(db);
-  await sql`CREATE INDEX article_search_document_idx ON article_search USING gin (document)`.execute(db);
-  await sql`CREATE INDEX article_search_title_idx ON article_search USING gin (title_document)`.execute(db);
-  await sql`VACUUM ANALYZE article_search`.execute(db);
-  await sql`VACUUM ANALYZE search_lexeme_stats`.execute(db);
-  await sql`VACUUM ANALYZE articles`.execute(db);
-  console.error(`load + index build: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await buildSearchIndexes(db, started);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -212,21 +244,25 @@ async function main() {
       rounds: { type: "string", default: "5" },
       limit: { type: "string", default: "20" },
       seed: { type: "string", default: "sample/pubmed/merged-pubmedarticleset.xml.gz" },
+      corpus: { type: "string" },
       reuse: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       "compare-exact": { type: "boolean", default: false },
+      verbose: { type: "boolean", default: false },
     },
   });
   const records = Number(values.records);
   const rounds = Number(values.rounds);
   const limit = Number(values.limit);
   const adminUrl = values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const name = `lr_bench_search_${records}`;
+  const corpus = values.corpus ?? `bench-data/pubmed-${records}.xml.gz`;
+  const fromFile = existsSync(corpus);
+  const name = `lr_bench_search_${records}${fromFile ? "" : "_builtin"}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   const exists = (await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`).length > 0;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  let reuse = values.reuse && exists;
+  const reuse = values.reuse && exists;
   if (!reuse) {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.unsafe(`CREATE DATABASE ${name}`);
@@ -236,19 +272,26 @@ async function main() {
   try {
     if (reuse) {
       const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM article_search`.execute(db);
-      reuse = rows[0]?.n === records;
-      if (!reuse) throw new Error(`${name} exists with ${rows[0]?.n} records; run without --reuse to rebuild it`);
+      if (!rows[0]?.n) throw new Error(`${name} exists but is empty; run without --reuse to rebuild it`);
       console.error(`reusing ${name}`);
     } else {
-      if (!existsSync(values.seed)) throw new Error(`seed file ${values.seed} not found (pass --seed)`);
       await migrateToLatest(db);
-      await loadSynthetic(db, records, values.seed);
+      if (fromFile) {
+        console.error(`corpus: ${corpus} through the ingest pipeline`);
+        await loadCorpusFile(db, corpus);
+      } else {
+        if (!existsSync(values.seed)) throw new Error(`neither ${corpus} nor the seed file ${values.seed} exists`);
+        console.error(`corpus: ${corpus} not found; built-in generator from ${values.seed}`);
+        await loadSynthetic(db, records, values.seed);
+      }
     }
-    const { rows: sizeRows } = await sql<{ size: string }>`SELECT pg_size_pretty(pg_total_relation_size('article_search')) AS size`.execute(db);
+    const { rows: sizeRows } = await sql<{ size: string; n: number }>`
+      SELECT pg_size_pretty(pg_total_relation_size('article_search')) AS size, (SELECT count(*)::integer FROM article_search) AS n`.execute(db);
     const index = new PostgresSearchIndex(db);
     const rnd = prng(7);
     // Warm-up round: fills caches the way a running server has them.
     for (const q of BENCH_QUERIES) await index.search(q, { limit });
+    const loadBefore = loadavg()[0]!;
     const all: number[] = [];
     const perQuery = new Map<string, number[]>();
     for (let r = 0; r < rounds; r++) {
@@ -262,7 +305,10 @@ async function main() {
     }
     all.sort((a, b) => a - b);
     const f = (x: number) => x.toFixed(1);
-    console.log(`records: ${records} (synthetic), article_search: ${sizeRows[0]?.size}, queries: ${BENCH_QUERIES.length} × ${rounds} rounds, limit ${limit}`);
+    console.log(
+      `records: ${sizeRows[0]?.n} (synthetic, ${fromFile ? corpus : "built-in generator"}), article_search: ${sizeRows[0]?.size}, ` +
+        `queries: ${BENCH_QUERIES.length} × ${rounds} rounds, limit ${limit}, load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+    );
     console.log(`latency ms: p50 ${f(percentile(all, 50))}  p95 ${f(percentile(all, 95))}  p99 ${f(percentile(all, 99))}  max ${f(all[all.length - 1]!)}`);
     const slowest = [...perQuery.entries()]
       .map(([q, t]) => ({ q, median: percentile([...t].sort((a, b) => a - b), 50) }))
@@ -280,9 +326,12 @@ async function main() {
         const [bounded, full] = await Promise.all([index.search(q, { limit: 10 }), exact.search(q, { limit: 10 })]);
         if (full.hits.length === 0) continue;
         const ids = new Set(full.hits.map((h) => h.pmid));
-        overlap += bounded.hits.filter((h) => ids.has(h.pmid)).length / full.hits.length;
+        const o = bounded.hits.filter((h) => ids.has(h.pmid)).length / full.hits.length;
         const sum = (hs: { score: number }[]) => hs.reduce((s, h) => s + h.score, 0);
-        scoreRecall += sum(bounded.hits) / sum(full.hits);
+        const r = sum(bounded.hits) / sum(full.hits);
+        if (values.verbose) console.log(`  overlap ${o.toFixed(1)}  score ratio ${r.toFixed(3)}  ${q}`);
+        overlap += o;
+        scoreRecall += r;
         counted++;
       }
       console.log(

@@ -11,7 +11,7 @@
  *   about a quarter of the records get a made-up PMC id.
  * - Titles are real titles of the sample, re-sampled. Abstracts are recombined from real sentences: the section
  *   structure (labels, NlmCategory, sentences per section) of a random real abstract, each section filled with
- *   random real sentences of the same NlmCategory. About one record in eight has no abstract, as in the sample.
+ *   random real sentences of the same NlmCategory. About one record in seven has no abstract, as in the sample.
  * - Journal (with its real PubDate: Year/Month, Season or MedlineDate), author list (names, affiliations, ORCIDs),
  *   publication types, MeSH headings, keywords, chemicals, grants, history and reference lists are real XML
  *   fragments of the sample, each re-sampled from a different record.
@@ -32,7 +32,7 @@ const SAMPLE_DIR = join(ROOT, "sample", "pubmed");
 /** First PMID of the synthetic records; real PMIDs are below 41 million today. */
 const FIRST_PMID = 90_000_000;
 const FIRST_PMC = 20_000_000;
-/** Target mean record size in bytes of XML (a recent PubMed baseline file: ~30,000 records in ~360 MB). */
+/** Target mean record size in bytes of XML: the ~12 KB per record asked of a baseline-like benchmark file. */
 const TARGET_RECORD_BYTES = 12_000;
 /** Records per write to the gzip stream. */
 const WRITE_BATCH = 200;

@@ -262,6 +262,18 @@ describe("hand-made edge cases", () => {
     expect(errs[2]!.message).toContain("not closed");
   });
 
+  test("damage inside an unmapped part (a reference list) still marks the record malformed", async () => {
+    const file = join(FIXTURES, "malformed-in-references.xml");
+    const events = await collect(parsePubmedFile(file));
+    expect(errors(events).map((e) => [e.recordIndex, e.pmid])).toEqual([
+      [1, 970001],
+      [2, 970002],
+    ]);
+    expect(errors(events)[0]!.message).toBe(`${file}: record 1 (PMID 970001): <ReferenceList> is not closed before </PubmedData>`);
+    // The record that starts inside the cut-off reference list is found, with its own DOI, not a reference's.
+    expect(articles(events).map((a) => [a.pmid, a.doi])).toEqual([[970003, "10.1000/own.970003"]]);
+  });
+
   test("a file cut off inside a record: the complete records, then an error for the cut one", async () => {
     const file = join(FIXTURES, "truncated.xml");
     const events = await collect(parsePubmedFile(file));

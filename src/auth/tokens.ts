@@ -21,15 +21,42 @@ export async function createAccessToken(key: Uint8Array, claims: AccessTokenClai
     .sign(key);
 }
 
+/** A token whose signature was checked: its claims and when it expires (epoch ms). */
+interface VerifiedToken {
+  claims: AccessTokenClaims;
+  expiresAtMs: number;
+}
+
+// Tokens whose signature already checked out, per signing key. A browser sends the same token with every call of a
+// page, and checking an HS256 signature costs more than the rest of a small request but the user lookup; the
+// result for the same token and key cannot change, only its expiry, which is checked on every use. Only valid
+// tokens are kept, at most VERIFIED_MAX per key (the oldest go first), so junk tokens cannot fill it.
+const VERIFIED_MAX = 10_000;
+const verifiedByKey = new WeakMap<Uint8Array, Map<string, VerifiedToken>>();
+
 /**
  * Verifies signature, algorithm (pinned to HS256, so `alg: none` and other algorithms are refused) and expiry.
  * @returns the claims, or null for any invalid token (never throws for bad input).
  */
 export async function verifyAccessToken(key: Uint8Array, token: string): Promise<AccessTokenClaims | null> {
+  let verified = verifiedByKey.get(key);
+  if (!verified) {
+    verified = new Map();
+    verifiedByKey.set(key, verified);
+  }
+  const known = verified.get(token);
+  if (known) {
+    if (known.expiresAtMs > Date.now()) return known.claims;
+    verified.delete(token);
+    return null;
+  }
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
-    if (typeof payload.sub !== "string" || typeof payload.ver !== "number") return null;
-    return { sub: payload.sub, ver: payload.ver };
+    if (typeof payload.sub !== "string" || typeof payload.ver !== "number" || typeof payload.exp !== "number") return null;
+    const claims = { sub: payload.sub, ver: payload.ver };
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+    return claims;
   } catch (e) {
     if (e instanceof joseErrors.JOSEError || e instanceof TypeError) return null;
     throw e;

@@ -1,7 +1,7 @@
 import { Kysely } from "kysely";
 import { PGlite } from "@electric-sql/pglite";
 import { PGliteDialect } from "kysely-pglite-dialect";
-import { PostgresJSDialect } from "kysely-postgres-js";
+import { PostgresPoolDialect } from "./postgres-driver.ts";
 import postgres from "postgres";
 import { mkdirSync } from "node:fs";
 import type { DB } from "./types.ts";
@@ -28,7 +28,8 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
       // Integers above 2^31 are never stored here; counts are cast to int in SQL.
       types: {},
     });
-    const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: sql }) });
+    // Single queries share the pool and are prepared; transactions reserve a connection (see postgres-driver.ts).
+    const db = new Kysely<DB>({ dialect: new PostgresPoolDialect(sql) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
   if (!opts.dataDir.startsWith("memory://")) mkdirSync(opts.dataDir, { recursive: true });

@@ -261,6 +261,7 @@ export const footerButton = style({
   background: "transparent",
   color: vars.color.primary,
   font: "inherit",
+  lineHeight: "inherit",
   textDecoration: "underline",
   cursor: "pointer",
 });

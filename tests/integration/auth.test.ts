@@ -64,7 +64,8 @@ for (const backend of BACKENDS) {
       // A session cookie: no lifetime, so it ends with the browser session.
       expect(cookie).not.toMatch(/Max-Age|Expires/i);
 
-      const viaCookie = await t.app.request("/api/v1/login/test-token", { method: "POST", headers: { cookie: `access_token=${token}` } });
+      // As the page's own script sends it: cookie-authenticated writes must come from this site (src/http/security.ts).
+      const viaCookie = await t.app.request("/api/v1/login/test-token", { method: "POST", headers: { cookie: `access_token=${token}`, origin: "http://localhost" } });
       expect(viaCookie.status).toBe(200);
       expect(((await viaCookie.json()) as { id: string }).id).toBe(user.id);
     });
@@ -175,7 +176,7 @@ for (const backend of BACKENDS) {
     test("a garbage token is refused", async () => {
       await expectRejected(await testToken({ authorization: "Bearer not.a.jwt" }));
       await expectRejected(await testToken({ authorization: "Bearer " }));
-      await expectRejected(await testToken({ cookie: "access_token=%%%" }));
+      await expectRejected(await testToken({ cookie: "access_token=%%%", origin: "http://localhost" }));
     });
 
     test("an expired token is refused", async () => {
