@@ -202,7 +202,8 @@ export class PostgresSearchIndex implements SearchIndex {
         documents: analysis.documents,
         budget,
         target: bounded,
-        filtered: hasFilter,
+        filtered: analysis.filter !== null || excludePmids.length > 0,
+        yearRange: options.fromYear !== undefined || options.toYear !== undefined,
         phrases: analysis.phrases.map((p) => ({ query: p.query, df: p.df })),
       });
       const target = plan.complete ? budget : bounded;

@@ -120,12 +120,16 @@ describe("candidate plan", () => {
     expect(few.branches.every((b) => b.access === "index")).toBe(true);
   });
 
-  test("a year range or exclusion makes matches sparser, so a scan is chosen less readily", () => {
+  test("an exclusion makes matches sparser, so a scan is chosen less readily; a year range never scans", () => {
     const term = [t("cell", 150_000, 1, 20_000)];
     const open = planCandidates(term, { documents: N, budget: 2000, target: 1000 });
     const filtered = planCandidates(term, { documents: N, budget: 2000, target: 1000, filtered: true });
     expect(open.branches.at(-1)?.access).toBe("scan");
     expect(filtered.branches.at(-1)?.access).toBe("index-first");
+    // The newest rows are the wrong place to look for, say, articles from before 1990.
+    const dense = [t("patient", 500_000, 1, 120_000)];
+    const years = planCandidates(dense, { documents: N, budget: 2000, target: 1000, yearRange: true });
+    expect(years.branches.map((b) => b.access)).not.toContain("scan");
   });
 
   test("phrases are drawn right after the title branch", () => {

@@ -171,8 +171,10 @@ export interface PlanOptions {
   budget: number;
   /** Candidates wanted from the branches of a bounded plan. */
   target: number;
-  /** A year range or exclusion also filters the rows (makes matches sparser for a scan). */
+  /** An exclusion (or excluded PMIDs) also filters the rows: matches are sparser for a scan. */
   filtered?: boolean;
+  /** A year range filters the rows. Years follow PMIDs, so a scan of the newest rows is never used then. */
+  yearRange?: boolean;
   /** Quoted phrases (tsquery text, and the smallest df of their words): drawn after the title branch. */
   phrases?: readonly { query: string; df: number }[];
 }
@@ -203,7 +205,7 @@ export const MAX_SCANNED_ROWS = 10_000;
  * primary-key scan (pages read in order). Only their ratios matter.
  */
 const COST = { posting: 0.15, fetchedRow: 3, scannedRow: 1.7 } as const;
-/** Assumed share of rows a year range or exclusion keeps, when estimating a scan. */
+/** Assumed share of rows an exclusion keeps, when estimating a scan. */
 const FILTER_SELECTIVITY = 0.25;
 
 /**
@@ -251,7 +253,8 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
     const union = n * (1 - frequencies.reduce((a, d) => a * (1 - Math.min(d, n) / n), 1));
     const first = COST.posting * most + COST.fetchedRow * opts.target;
     const scannedRows = (opts.target * n) / (union * density);
-    return scannedRows <= MAX_SCANNED_ROWS && COST.scannedRow * scannedRows < first ? "scan" : "index-first";
+    const scan = !opts.yearRange && scannedRows <= MAX_SCANNED_ROWS && COST.scannedRow * scannedRows < first;
+    return scan ? "scan" : "index-first";
   };
 
   const branches: CandidateBranch[] = [];

@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 import { SESSION_COOKIE } from "../auth/middleware.ts";
 
 /**
- * HTTP security of every response (docs/decisions/0006-csp-and-csrf.md):
+ * HTTP security of every response (docs/decisions/0007-csp-and-csrf.md):
  * - `securityHeaders`: Content-Security-Policy, framing, sniffing, referrer and isolation headers, through hono's
  *   secure-headers middleware. Pages get a per-request script nonce for their one inline script; API responses,
  *   which are never rendered as pages, get a policy that allows nothing.

@@ -134,7 +134,7 @@ describe("public pages", () => {
   });
 
   test("pages carry no style attribute, which the Content-Security-Policy would block", async () => {
-    for (const [path, cookie] of [["/landing"], ["/login"], ["/cookies"], ["/nope"], ["/home", jane.cookie], ["/settings", jane.cookie], ["/literature_management", noName.cookie]] as const) {
+    for (const [path, cookie] of [["/landing"], ["/login"], ["/cookies"], ["/nope"], ["/home", jane.cookie], ["/settings", jane.cookie], ["/literature_management", noName.cookie], ["/literature_management", jane.cookie]] as const) {
       const html = await (await get(path, cookie)).text();
       expect(await attrs(html, "[style]", "style")).toEqual([]);
     }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-// The pages' own pattern, so that the server refuses exactly what the forms refuse, with the same message.
+// The pages' own pattern and limits, so that the server refuses exactly what the forms refuse, with the same messages.
 import { EMAIL_PATTERN } from "../../islands/auth/validation.ts";
+import { INTEREST_MAX, INTEREST_SLOTS, INTEREST_TOO_LONG, INTERESTS_TOTAL_MAX, TOTAL_TOO_LONG } from "../../islands/settings/interests.ts";
 
 // Request and response shapes of the users API. Create, update and public shapes are separate (as in the
 // FastAPI full-stack template) so that a password or its hash can never leak into a response.
@@ -26,6 +27,8 @@ export function emailField(label = "Email") {
 export function passwordField(label = "Password") {
   return z
     .string({ error: requiredOr(label, `${label} must be text`) })
+    // An empty password is reported as missing, as the forms do, not as too short as well.
+    .min(1, { error: `${label} is required`, abort: true })
     .min(8, `${label} must be at least 8 characters`)
     .max(128, `${label} must be at most 128 characters`);
 }
@@ -35,12 +38,25 @@ const institutionEmailField = z
   .union([z.literal("").transform(() => null), z.null(), emailField("Institutional email")])
   .optional();
 
-/** Main interests: one comma-joined string of up to five interests (spec §3), at most 2000 characters (spec §5). */
+/**
+ * Main interests: one comma-joined string of up to five interests (spec §3), at most 2000 characters, each interest
+ * at most 100 (spec §5, §9), with the settings page's messages.
+ */
 const descriptionField = z
   .string({ error: "Description must be text" })
-  .max(2000, "Total length of interests cannot exceed 2000 characters.")
+  .max(INTERESTS_TOTAL_MAX, TOTAL_TOO_LONG)
+  .refine((d) => interestsOf(d).every((i) => i.length <= INTEREST_MAX), INTEREST_TOO_LONG)
+  .refine((d) => interestsOf(d).length <= INTEREST_SLOTS, `At most ${INTEREST_SLOTS} interests are allowed.`)
   .nullable()
   .optional();
+
+/** The interests of a description: split on commas, trimmed, empty ones dropped. */
+function interestsOf(description: string): string[] {
+  return description
+    .split(",")
+    .map((i) => i.trim())
+    .filter((i) => i !== "");
+}
 
 /** POST /users/signup. */
 export const userSignupSchema = z.object({
@@ -48,7 +64,7 @@ export const userSignupSchema = z.object({
   full_name: z
     .string({ error: requiredOr("Full Name", "Full Name must be text") })
     .trim()
-    .min(1, "Full Name is required")
+    .min(1, { error: "Full Name is required", abort: true })
     .min(3, "Full Name must be at least 3 characters")
     .max(255, "Full Name must be at most 255 characters"),
   password: passwordField(),

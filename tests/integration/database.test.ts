@@ -28,7 +28,7 @@ for (const backend of BACKENDS) {
     test("statements of one transaction run in one session and commit together", async () => {
       const result = await handle.db.transaction().execute(async (trx) => {
         const a = await sql<{ id: string }>`select txid_current()::text as id`.execute(trx);
-        await insertUser("tx-a@example.com");
+        await trx.insertInto("users").values({ email: "tx-a@example.com", full_name: null, hashed_password: "x" }).execute();
         await trx.insertInto("users").values({ email: "tx-b@example.com", full_name: null, hashed_password: "x" }).execute();
         const b = await sql<{ id: string }>`select txid_current()::text as id`.execute(trx);
         return [a.rows[0]?.id, b.rows[0]?.id];

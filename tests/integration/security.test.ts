@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { CROSS_SITE_REFUSED } from "../../src/http/security.ts";
 
 // Security headers on every response, the pages' Content-Security-Policy with its per-request nonce, and the refusal
-// of cross-site writes that would ride on the session cookie (docs/decisions/0006-csp-and-csrf.md).
+// of cross-site writes that would ride on the session cookie (docs/decisions/0007-csp-and-csrf.md).
 // Run after `npm run build` (pages need dist/manifest.json).
 
 /** The directives of a CSP header: name → values. */
