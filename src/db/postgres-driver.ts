@@ -129,6 +129,8 @@ class PostgresPoolDriver implements Driver {
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const conn = connection as PoolConnection;
+    // Already given back (its commit failed): a bare ROLLBACK on a pooled connection would have nothing to undo.
+    if (!conn.reserved) return;
     try {
       await conn.command("rollback");
     } finally {

@@ -57,6 +57,24 @@ for (const backend of BACKENDS) {
       expect(ok.map((r) => r.rows[0]?.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     });
 
+    test("a transaction aborted by a failed statement that was caught commits nothing", async () => {
+      const outcome = await handle.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto("users").values({ email: "aborted@example.com", full_name: null, hashed_password: "x" }).execute();
+          await sql`select 1 / 0`.execute(trx).catch(() => undefined);
+        })
+        .then(
+          () => "committed",
+          () => "refused",
+        );
+      expect(await handle.db.selectFrom("users").select("id").where("email", "=", "aborted@example.com").executeTakeFirst()).toBeUndefined();
+      // On PostgreSQL the driver reports the COMMIT that the server turned into a ROLLBACK.
+      if (backend === "postgres") expect(outcome).toBe("refused");
+      const after = await handle.db.transaction().execute((trx) => sql<{ n: number }>`select 7 as n`.execute(trx));
+      expect(after.rows[0]?.n).toBe(7);
+    });
+
     test("a transaction's uncommitted rows are invisible to queries outside it", async () => {
       let seenOutside: unknown = "not checked";
       await handle.db.transaction().execute(async (trx) => {
