@@ -70,13 +70,25 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
   );
 }
 
+/** The spec's texts of the gate shown to a user without an active Plus, Pro or Max subscription (spec §2). */
+const GATES = {
+  "Literature Reviews": {
+    title: "Upgrade to Access Literature Reviews",
+    text: "The Literature Review feature requires an active Plus, Pro, or Max subscription.",
+  },
+  "Weekly Suggestions": {
+    title: "Upgrade to Access Weekly Suggestions",
+    text: "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription.",
+  },
+} as const;
+
 /** The gate shown to a user without an active Plus, Pro or Max subscription (spec §2). */
-export function UpgradeGate({ feature }: { feature: "Literature Reviews" | "Weekly Suggestions" }) {
-  const name = feature === "Literature Reviews" ? "Literature Review" : "Weekly Suggestions";
+export function UpgradeGate({ feature }: { feature: keyof typeof GATES }) {
+  const gate = GATES[feature];
   return (
     <section className={`${s.card} ${s.gateCard}`}>
-      <h1 className={s.pageTitle}>{`Upgrade to Access ${feature}`}</h1>
-      <p className={s.lead}>{`The ${name} feature requires an active Plus, Pro, or Max subscription.`}</p>
+      <h1 className={s.pageTitle}>{gate.title}</h1>
+      <p className={s.lead}>{gate.text}</p>
       <a href="/settings?tab=subscription" className={s.button.primary}>
         View Subscription Plans
       </a>
