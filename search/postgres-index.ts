@@ -24,15 +24,16 @@ const INDEX_BATCH = 500;
  */
 const CANDIDATE_BUDGET = 2_000;
 /**
- * Candidates scored for a broad query: four times the deepest rank asked for, at least MIN_TARGET, at
- * most the budget (or the deepest rank itself, up to MAX_TARGET, for a deep page). A branch stops being
- * read once the ones before it found `enough` documents: twice the deepest rank, at least MIN_ENOUGH.
- * On the synthetic benchmark corpus, scoring 1,000 rather than 500 candidates raised the overlap with
- * exhaustive BM25's top 10 from 0.81 to 0.86, while stopping at 500 rather than 1,000 found documents
- * changed nothing and kept broad fallback branches from running (docs/benchmarks-search.md).
+ * Candidates scored for a broad query (`target`): four times the deepest rank asked for (skip + limit),
+ * at least MIN_TARGET, at most the budget (or the deepest rank itself, up to MAX_TARGET, for a deep page).
+ * A branch is read only while the ones before it found fewer than `enough` documents: the deepest rank,
+ * at least MIN_ENOUGH. Both stay constant for the first 250 ranks, so paging through them walks one
+ * ranking. On the 100,000-record benchmark corpus (docs/benchmarks-search.md), against exhaustive BM25's
+ * top 10: target 500 / enough 250 overlapped 0.75 at p95 14 ms; 1,000 / 250 0.84 at 17 ms; 1,000 / 500
+ * 0.84 at 20 ms; 1,500 / 500 0.88 at 25 ms.
  */
 const MIN_TARGET = 1_000;
-const MIN_ENOUGH = 500;
+const MIN_ENOUGH = 250;
 const MAX_TARGET = 10_000;
 /** Query terms scored per search (the highest-weighted); a typed topic or question rarely has more. */
 const MAX_SEARCH_TERMS = 12;
@@ -207,7 +208,7 @@ export class PostgresSearchIndex implements SearchIndex {
         phrases: analysis.phrases.map((p) => ({ query: p.query, df: p.df })),
       });
       const target = plan.complete ? budget : bounded;
-      const enough = plan.complete ? budget : Math.min(target, Math.max(MIN_ENOUGH, 2 * depth));
+      const enough = plan.complete ? budget : Math.min(target, Math.max(MIN_ENOUGH, depth));
       const { hits, candidates } = await score(db, analysis, plan.branches, target, enough, options, skip, limit, excludePmids);
       if (plan.complete) return { hits, total: candidates, totalIsLowerBound: false };
       // Capped: every candidate matched, and without filters each term's df is itself a count of matches.
@@ -312,21 +313,33 @@ async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: numbe
   };
 }
 
+/*
+ * The search statement is written with literals, not parameters. Its text differs from query to query
+ * (terms, weights, branches), and the PostgreSQL driver prepares every statement that has parameters:
+ * each search would leave one more prepared statement on its connection. Without parameters it is sent
+ * unprepared. The fixed statements (query analysis, index, delete) keep their parameters.
+ */
+
 /** A finite number as SQL literal text. */
 function num(x: number): RawBuilder<unknown> {
   if (!Number.isFinite(x)) throw new Error(`not a finite number: ${x}`);
   return sql.raw(String(x));
 }
 
+/** A string as an SQL literal (quotes doubled; standard_conforming_strings keeps backslashes literal). */
+function text(value: string): RawBuilder<unknown> {
+  if (value.includes("\0")) throw new Error("a NUL character cannot be sent to PostgreSQL");
+  return sql.lit(value);
+}
+
 /**
- * Draws up to `target` candidates from the branches, scores them with BM25F and returns one page, plus
- * the number of candidates.
+ * Draws candidates from the branches, scores at most `target` of them with BM25F and returns one page,
+ * plus the number of candidates.
  *
- * Each branch takes its newest matches first (ORDER BY pmid DESC): for a term in a large share of the
- * corpus the planner then walks the primary key backwards and stops after `target` matches instead of
- * reading the whole posting list, and among equally matching documents recent ones are preferred. A
- * branch runs only while the branches before it have found fewer than `target` distinct documents (a
- * one-time filter, so a branch that is not needed costs nothing).
+ * Each branch is a materialised CTE read the way the plan says (see CandidateBranch) and takes at most
+ * `target` rows. A branch runs only while the branches before it have found fewer than `enough`
+ * distinct documents: the test is a one-time filter (an InitPlan), so a branch that is not needed is
+ * never started. Everything, from drawing to the page, is one statement.
  */
 async function score(
   db: Kysely<DB>,
@@ -341,10 +354,10 @@ async function score(
 ): Promise<{ hits: SearchHit[]; candidates: number }> {
   const filters: RawBuilder<unknown>[] = [];
   // The function form of @@ keeps the planner from using the GIN index for a query of negations only.
-  if (analysis.filter !== null) filters.push(sql`AND ts_match_vq(document, ${analysis.filter}::tsquery)`);
+  if (analysis.filter !== null) filters.push(sql`AND ts_match_vq(document, ${text(analysis.filter)}::tsquery)`);
   if (options.fromYear !== undefined) filters.push(sql`AND publication_year >= ${num(options.fromYear)}`);
   if (options.toYear !== undefined) filters.push(sql`AND publication_year <= ${num(options.toYear)}`);
-  if (excludePmids.length > 0) filters.push(sql`AND NOT (pmid = ANY(${`{${excludePmids.join(",")}}`}::integer[]))`);
+  if (excludePmids.length > 0) filters.push(sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))`);
   const filterSql = sql.join(filters, sql` `);
   const name = (i: number) => sql.ref(`b${i}`);
   const previous = (i: number) => sql.join(Array.from({ length: i }, (_, j) => sql`SELECT pmid FROM ${name(j)}`), sql` UNION ALL `);
@@ -360,14 +373,14 @@ async function score(
             SELECT pmid, document, title_document, publication_year FROM article_search
             ORDER BY pmid DESC LIMIT ${num(MAX_SCANNED_ROWS)}
           ) s
-          WHERE ts_match_vq(${field}, ${b.query}::tsquery) ${filterSql} ${gate}
+          WHERE ts_match_vq(${field}, ${text(b.query)}::tsquery) ${filterSql} ${gate}
           LIMIT ${num(target)})`;
       // "index": all matches through the GIN index, then the newest (pmid + 0 keeps the planner off the
       // primary key); "index-first": the first matches the bitmap scan meets.
       const order = b.access === "index" ? sql`ORDER BY pmid + 0 DESC` : sql``;
       return sql`${name(i)} AS MATERIALIZED (
         SELECT pmid FROM article_search
-        WHERE ${field} @@ ${b.query}::tsquery ${filterSql} ${gate}
+        WHERE ${field} @@ ${text(b.query)}::tsquery ${filterSql} ${gate}
         ${order} LIMIT ${num(target)})`;
     }),
     sql`, `,
@@ -387,13 +400,13 @@ async function score(
     // A candidate usually holds only some of the terms; the @@ test is several times cheaper than the
     // ranking function, which is then called only for the terms present.
     analysis.terms.map((t, i) => {
-      const q = sql`${tsqueryLexeme(t.lexeme)}::tsquery`;
+      const q = sql`${text(tsqueryLexeme(t.lexeme))}::tsquery`;
       return sql`CASE WHEN a.document @@ ${q} THEN ts_rank_cd(${weights}, a.document, ${q})::float8 ELSE 0 END AS ${sql.ref(`f${i}`)}`;
     }),
     sql`, `,
   );
   const phraseColumns = analysis.phrases.map(
-    (p, i) => sql`, CASE WHEN a.document @@ ${p.query}::tsquery THEN ${num(1 / RANK_SCALE)} ELSE 0 END AS ${sql.ref(`p${i}`)}`,
+    (p, i) => sql`, CASE WHEN a.document @@ ${text(p.query)}::tsquery THEN ${num(1 / RANK_SCALE)} ELSE 0 END AS ${sql.ref(`p${i}`)}`,
   );
   const scoreExpr = sql.join(
     [

@@ -110,7 +110,7 @@ describe("candidate plan", () => {
     const dense = planCandidates([t("patient", 500_000, 1, 120_000)], { documents: N, budget: 2000, target: 1000 });
     expect(dense.branches.at(-1)).toEqual({ field: "document", query: "'patient'", access: "scan" });
     expect(dense.branches.at(-2)).toEqual({ field: "title", query: "'patient'", access: "scan" });
-    // With 1% density, finding 1,000 matches would test 100,000 rows: more than a scan may read.
+    // At 1% density a scan would stop at MAX_SCANNED_ROWS having found a tenth of the target.
     const sparse = planCandidates([t("sepsi", 10_000, 5, 3_000)], { documents: N, budget: 2000, target: 1000 });
     expect((1000 * N) / 10_000).toBeGreaterThan(MAX_SCANNED_ROWS);
     expect(sparse.branches.at(-1)?.access).toBe("index-first");
@@ -120,26 +120,27 @@ describe("candidate plan", () => {
     expect(few.branches.every((b) => b.access === "index")).toBe(true);
   });
 
-  test("an exclusion makes matches sparser, so a scan is chosen less readily; a year range never scans", () => {
-    const term = [t("cell", 150_000, 1, 20_000)];
-    const open = planCandidates(term, { documents: N, budget: 2000, target: 1000 });
-    const filtered = planCandidates(term, { documents: N, budget: 2000, target: 1000, filtered: true });
-    expect(open.branches.at(-1)?.access).toBe("scan");
-    expect(filtered.branches.at(-1)?.access).toBe("index-first");
+  test("a conjunction of frequent terms is scanned rather than intersected", () => {
+    const terms = [t("clinic", 290_000, 1.2, 40_000), t("result", 470_000, 0.8, 20_000), t("studi", 580_000, 0.6, 220_000)];
+    const plan = planCandidates(terms, { documents: N, budget: 2000, target: 1000 });
+    expect(plan.branches[1]).toEqual({ field: "document", query: "'clinic' & 'result' & 'studi'", access: "scan" });
+  });
+
+  test("a year range never scans the newest rows", () => {
     // The newest rows are the wrong place to look for, say, articles from before 1990.
     const dense = [t("patient", 500_000, 1, 120_000)];
     const years = planCandidates(dense, { documents: N, budget: 2000, target: 1000, yearRange: true });
     expect(years.branches.map((b) => b.access)).not.toContain("scan");
   });
 
-  test("phrases are drawn right after the title branch", () => {
+  test("phrases are drawn right after the conjunctions", () => {
     const plan = planCandidates([t("heart", 50_000, 2), t("failur", 40_000, 2)], {
       documents: N,
       budget: 1000,
       target: 1000,
       phrases: [{ query: "'heart' <-> 'failur'", df: 40_000 }],
     });
-    expect(plan.branches[1]).toEqual({ field: "document", query: "('heart' <-> 'failur')", access: "index-first" });
+    expect(plan.branches[2]).toEqual({ field: "document", query: "('heart' <-> 'failur')", access: "index-first" });
   });
 
   test("minimal sets reach the weight threshold and drop nothing they need", () => {

@@ -158,7 +158,7 @@ export interface CandidateBranch {
 }
 
 export interface CandidatePlan {
-  /** In priority order; candidates are taken from the first branches until the target is reached. */
+  /** In priority order; candidates are taken from the first branches until enough are found. */
   branches: CandidateBranch[];
   /** True when the branches enumerate every document matching any term (so totals are exact). */
   complete: boolean;
@@ -175,7 +175,7 @@ export interface PlanOptions {
   filtered?: boolean;
   /** A year range filters the rows. Years follow PMIDs, so a scan of the newest rows is never used then. */
   yearRange?: boolean;
-  /** Quoted phrases (tsquery text, and the smallest df of their words): drawn after the title branch. */
+  /** Quoted phrases (tsquery text, and the smallest df of their words): drawn after the conjunctions. */
   phrases?: readonly { query: string; df: number }[];
 }
 
@@ -192,19 +192,25 @@ const COORDINATION_LEVELS = [0.8, 0.6, 0.45];
  * raised the overlap with exhaustive BM25's top 10 by under 0.01.
  */
 const MAX_COORDINATED_TERMS = 4;
-/** Most posting entries the coordination branch may read (its terms' df summed), bounding its cost. */
-const COORDINATION_POSTINGS = 120_000;
+/**
+ * Most posting entries a coordination level may read (its terms' df summed), bounding its cost to about
+ * 60 ms in the worst case and far less in practice (levels stop once enough documents are found). At
+ * 1M benchmark records, 120,000 left most questions without coordination (overlap with exhaustive BM25
+ * 0.55), 300,000 gave 0.59 at the same p95, 600,000 nothing more for 5 ms more.
+ */
+const COORDINATION_POSTINGS = 300_000;
 /** Most rows a primary-key scan tests before giving up (bounds a scan whose matches are sparser than estimated). */
 export const MAX_SCANNED_ROWS = 10_000;
 
 /**
  * Costs in microseconds used to choose how to read a branch, measured on the benchmark server
  * (docs/benchmarks-search.md; PostgreSQL 15 with its default 128 MB of shared buffers, 1M records, so
- * most table pages come from the operating system's cache): about 0.15 µs per posting entry read into
- * the bitmap, 3 µs per matching row fetched from the table at random, 1.7 µs per row tested in a
- * primary-key scan (pages read in order). Only their ratios matter.
+ * most table pages come from the operating system's cache): a disjunction's bitmap costs about 0.2 µs
+ * per posting entry; a conjunction about 0.08 µs per entry of its shortest list per term (GIN skips
+ * through the longer lists); a matching row fetched from the table at random about 3 µs; a row tested
+ * in a primary-key scan (pages read in order) about 1.7 µs. Only their ratios matter.
  */
-const COST = { posting: 0.15, fetchedRow: 3, scannedRow: 1.7 } as const;
+const COST = { postingEntry: 0.2, probedEntry: 0.08, fetchedRow: 3, scannedRow: 1.7 } as const;
 /** Assumed share of rows an exclusion keeps, when estimating a scan. */
 const FILTER_SELECTIVITY = 0.25;
 
@@ -216,15 +222,16 @@ const FILTER_SELECTIVITY = 0.25;
  * carry, in the spirit of dynamic pruning (MaxScore, Turtle & Flood 1995; WAND, Broder et al. 2003) but
  * with only what a GIN index answers cheaply (boolean matches), in this order:
  *  1. all terms in the title vector (title, MeSH, keywords): the strongest matches for any query;
- *  2. documents containing a quoted phrase, if any;
- *  3. all terms anywhere;
+ *  2. all terms anywhere;
+ *  3. documents containing a quoted phrase, if any;
  *  4. coordination levels: documents holding terms that carry ≥ 80 %, then 60 %, then 45 % of the
  *     query's total idf weight (each level one boolean query, the OR of the minimal such sets), over the
  *     highest-weighted terms whose posting lists together stay under COORDINATION_POSTINGS;
  *  5. any term in the title vector: for a term found in a large share of the corpus, an occurrence in
  *     the title is what sets a document apart (weight 3 against 1);
  *  6. any term anywhere (reached only when the rest found fewer than the target).
- * Branches run in order until `target` distinct documents are found. How each is read (see
+ * Each branch runs only while the ones before it found fewer than "enough" distinct documents (set by
+ * the caller), and at most `target` documents are scored. How each branch is read (see
  * CandidateBranch) is chosen from its expected matches, estimated from df and title df assuming
  * independent terms: few matches are all fetched and the newest kept; many are read by a bounded scan
  * of the newest rows when dense enough, else the first ones found.
@@ -242,19 +249,23 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
   /**
    * How to read "all" or "any" of the terms with these frequencies. Every match is fetched (and the
    * newest kept) only when there can be few: a conjunction has at most min(df) matches (its terms may
-   * always occur together: "adolescent idiopathic scoliosis"), a disjunction at most Σ df. Otherwise a
-   * conjunction takes the first matches the index yields, and a disjunction, whose size independence
-   * estimates well, the cheaper of that and a scan of the newest rows.
+   * always occur together: "adolescent idiopathic scoliosis"), a disjunction at most Σ df. Otherwise the
+   * cheaper of taking the first matches the index yields and scanning the newest rows (a scan stops at
+   * MAX_SCANNED_ROWS even if it found fewer than the target; the next branches then make up the rest).
+   * A disjunction's size is estimated assuming independent terms; a conjunction's lies between that
+   * and min(df), and their geometric mean is used.
    */
   const access = (op: "all" | "any", frequencies: number[]): CandidateBranch["access"] => {
-    const most = op === "all" ? Math.min(...frequencies) : frequencies.reduce((a, d) => a + d, 0);
-    if (most <= 2 * opts.target) return "index";
-    if (op === "all") return "index-first";
-    const union = n * (1 - frequencies.reduce((a, d) => a * (1 - Math.min(d, n) / n), 1));
-    const first = COST.posting * most + COST.fetchedRow * opts.target;
-    const scannedRows = (opts.target * n) / (union * density);
-    const scan = !opts.yearRange && scannedRows <= MAX_SCANNED_ROWS && COST.scannedRow * scannedRows < first;
-    return scan ? "scan" : "index-first";
+    const least = Math.min(...frequencies);
+    const sum = frequencies.reduce((a, d) => a + d, 0);
+    if ((op === "all" ? least : sum) <= 2 * opts.target) return "index";
+    const p = frequencies.map((d) => Math.min(d, n) / n);
+    const matches =
+      op === "all" ? Math.sqrt(n * p.reduce((a, x) => a * x, 1) * least) : n * (1 - p.reduce((a, x) => a * (1 - x), 1));
+    const first =
+      (op === "all" ? COST.probedEntry * frequencies.length * least : COST.postingEntry * sum) + COST.fetchedRow * opts.target;
+    const scannedRows = Math.min(MAX_SCANNED_ROWS, (opts.target * n) / (Math.max(matches, 1) * density));
+    return !opts.yearRange && COST.scannedRow * scannedRows < first ? "scan" : "index-first";
   };
 
   const branches: CandidateBranch[] = [];
@@ -264,11 +275,11 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
   const combined = sorted.slice(0, MAX_COMBINED_TERMS);
   const combinedQuery = tsqueryOf(combined.map((t) => t.lexeme), "&");
   if (combined.length > 1) add({ field: "title", query: combinedQuery, access: access("all", combined.map((t) => t.titleDf)) });
+  if (combined.length > 1) add({ field: "document", query: combinedQuery, access: access("all", combined.map((t) => t.df)) });
   if (opts.phrases?.length) {
     const most = opts.phrases.reduce((sum, p) => sum + p.df, 0);
     add({ field: "document", query: opts.phrases.map((p) => `(${p.query})`).join(" | "), access: most <= 2 * opts.target ? "index" : "index-first" });
   }
-  if (combined.length > 1) add({ field: "document", query: combinedQuery, access: access("all", combined.map((t) => t.df)) });
 
   const coordinated: WeightedTerm[] = [];
   let postings = 0;

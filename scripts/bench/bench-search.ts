@@ -254,6 +254,8 @@ async function main() {
   const records = Number(values.records);
   const rounds = Number(values.rounds);
   const limit = Number(values.limit);
+  for (const [name, v] of [["--records", records], ["--rounds", rounds], ["--limit", limit]] as const)
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
   const adminUrl = values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const corpus = values.corpus ?? `bench-data/pubmed-${records}.xml.gz`;
   const fromFile = existsSync(corpus);

@@ -3,7 +3,7 @@
 // the question's own PMID comes back in the top 10 (hit@10) and its mean reciprocal rank (MRR@10).
 //
 //   bun scripts/bench/pubmedqa-retrieval.ts [--backend pglite|postgres|both] [--file sample/pubmedqa/ori_pqal.json.gz]
-//        [--database-url postgres://postgres@127.0.0.1:5432/postgres]
+//        [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--exhaustive] [--show-misses]
 //
 // What is indexed per instance: no title (PubMedQA has none; QUESTION is usually the title rephrased, so
 // indexing it would make the task trivial), the CONTEXTS joined as the abstract with their section labels
@@ -49,15 +49,15 @@ export function toArticle(pmid: number, x: Instance): IndexableArticle {
 }
 
 /** Loads the instances into `db` (articles + index) and measures retrieval of each question's own PMID. */
-export async function evaluate(db: Kysely<DB>, data: Record<string, Instance>): Promise<RetrievalReport> {
+export async function evaluate(db: Kysely<DB>, data: Record<string, Instance>, candidateBudget?: number): Promise<RetrievalReport> {
   const articles = Object.entries(data).map(([pmid, x]) => toArticle(Number(pmid), x));
   const payload = JSON.stringify(articles);
   await sql`
     INSERT INTO articles (pmid, title, abstract, publication_year, mesh_terms, content_hash)
     SELECT x.pmid, x.title, x.abstract, x.publication_year, ARRAY(SELECT jsonb_array_elements_text(x.mesh_terms)), md5(x.pmid::text)
     FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(pmid integer, title text, abstract text, publication_year integer, mesh_terms jsonb)`.execute(db);
-  const index = new PostgresSearchIndex(db);
-  await index.index(articles);
+  await new PostgresSearchIndex(db).index(articles);
+  const index = new PostgresSearchIndex(db, { candidateBudget });
 
   let hit1 = 0;
   let hit10 = 0;
@@ -96,18 +96,21 @@ async function main() {
       file: { type: "string", default: "sample/pubmedqa/ori_pqal.json.gz" },
       "database-url": { type: "string" },
       "show-misses": { type: "boolean", default: false },
+      // Scores every matching abstract (exhaustive BM25), to compare with the bounded candidate set.
+      exhaustive: { type: "boolean", default: false },
     },
   });
   const raw = readFileSync(values.file);
   const data = JSON.parse((values.file.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8")) as Record<string, Instance>;
   const backends = values.backend === "both" ? ["pglite", "postgres"] : [values.backend];
+  const budget = values.exhaustive ? Number.MAX_SAFE_INTEGER : undefined;
   for (const backend of backends) {
     let report: RetrievalReport;
     if (backend === "pglite") {
       const handle = openDatabase({ dataDir: "memory://" });
       try {
         await migrateToLatest(handle.db);
-        report = await evaluate(handle.db, data);
+        report = await evaluate(handle.db, data, budget);
       } finally {
         await handle.close();
       }
@@ -121,7 +124,7 @@ async function main() {
       const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: postgres(url.toString(), { max: 2, onnotice: () => {} }) }) });
       try {
         await migrateToLatest(db);
-        report = await evaluate(db, data);
+        report = await evaluate(db, data, budget);
       } finally {
         await db.destroy();
         await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
