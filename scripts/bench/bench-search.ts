@@ -21,13 +21,13 @@
 // Either way the GIN indexes are dropped during the load and rebuilt after it (faster than maintaining them
 // row by row), then VACUUM ANALYZE runs, as after any bulk load.
 
-import { Kysely, sql } from "kysely";
-import { PostgresJSDialect } from "kysely-postgres-js";
+import { sql, type Kysely } from "kysely";
 import postgres from "postgres";
 import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { gunzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
+import { openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrator.ts";
 import type { DB } from "../../src/db/types.ts";
 import { ingestFiles } from "../../search/ingest.ts";
@@ -269,8 +269,9 @@ async function main() {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.unsafe(`CREATE DATABASE ${name}`);
   }
-  const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: client }) });
+  // The application's own driver (src/db/database.ts), as the server runs it.
+  const handle = openDatabase({ databaseUrl: url.toString(), dataDir: "", poolSize: 2 });
+  const db = handle.db;
   try {
     if (reuse) {
       const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM article_search`.execute(db);
@@ -342,7 +343,7 @@ async function main() {
       );
     }
   } finally {
-    await db.destroy();
+    await handle.close();
     if (!values.keep && !values.reuse) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }

@@ -10,8 +10,7 @@
 // ("BACKGROUND: …"), the MESHES as MeSH terms, YEAR. The conclusion (LONG_ANSWER) is left out, as in
 // PubMedQA's own setting. PostgreSQL runs in a fresh database (lr_bench_pubmedqa_<random>) dropped at the end.
 
-import { Kysely, sql } from "kysely";
-import { PostgresJSDialect } from "kysely-postgres-js";
+import { sql, type Kysely } from "kysely";
 import postgres from "postgres";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -121,12 +120,12 @@ async function main() {
       await admin.unsafe(`CREATE DATABASE ${name}`);
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
-      const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: postgres(url.toString(), { max: 2, onnotice: () => {} }) }) });
+      const handle = openDatabase({ databaseUrl: url.toString(), dataDir: "", poolSize: 2 });
       try {
-        await migrateToLatest(db);
-        report = await evaluate(db, data, budget);
+        await migrateToLatest(handle.db);
+        report = await evaluate(handle.db, data, budget);
       } finally {
-        await db.destroy();
+        await handle.close();
         await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
       }
