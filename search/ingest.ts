@@ -75,7 +75,7 @@ export interface IngestResult {
   recordsPerSecond: number;
 }
 
-const DEFAULT_BATCH = 500;
+const DEFAULT_BATCH = 1000;
 /** PMIDs per DELETE statement: DeleteCitation lists in update files run to thousands. */
 const DELETE_BATCH = 5_000;
 

@@ -204,7 +204,7 @@ export const MAX_SCANNED_ROWS = 10_000;
 
 /**
  * Costs in microseconds used to choose how to read a branch, measured on the benchmark server
- * (docs/benchmarks-search.md; PostgreSQL 15 with its default 128 MB of shared buffers, 1M records, so
+ * (docs/benchmarks.md; PostgreSQL 15 with its default 128 MB of shared buffers, 1M records, so
  * most table pages come from the operating system's cache): a disjunction's bitmap costs about 0.2 µs
  * per posting entry; a conjunction about 0.08 µs per entry of its shortest list per term (GIN skips
  * through the longer lists); a matching row fetched from the table at random about 3 µs; a row tested

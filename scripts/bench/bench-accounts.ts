@@ -1,6 +1,6 @@
 // Accounts benchmark on PostgreSQL: login latency and logins per second (argon2id hashing dominates, by design),
 // GET /api/v1/users/me under 32 connections for 10 s (autocannon), and the time to first byte of /landing.
-// Results go to docs/benchmarks-accounts.md.
+// Results go to docs/benchmarks.md.
 //
 // Usage:
 //   npx bun scripts/bench/bench-accounts.ts        creates a fresh database on the PostgreSQL server of BENCH_DATABASE_URL

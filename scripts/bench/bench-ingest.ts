@@ -3,7 +3,7 @@
  * on a local PostgreSQL server (dropped at the end unless --keep).
  *
  *   bun scripts/bench/bench-ingest.ts [FILE] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
- *        [--reingest] [--keep] [--batch 500]
+ *        [--reingest] [--keep] [--batch 1000]
  *
  * FILE defaults to bench-data/pubmed-30000.xml.gz (see generate-corpus.ts; 100000 and 1000000 are the other sizes).
  * Reports records/s of the whole run (parse + upsert + index) and the peak RSS of this process (parser, reader thread
@@ -78,7 +78,7 @@ if (import.meta.main) {
       "database-url": { type: "string", default: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
       reingest: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
-      batch: { type: "string", default: "500" },
+      batch: { type: "string", default: "1000" },
     },
     allowPositionals: true,
   });

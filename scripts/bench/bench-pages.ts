@@ -1,5 +1,5 @@
 // Page benchmark: time to first byte of /literature_management for a signed-in user with review access, and the
-// JavaScript that page and an island-free page ship (gzip). Results go to docs/benchmarks-pages.md.
+// JavaScript that page and an island-free page ship (gzip). Results go to docs/benchmarks.md.
 //
 // Usage:
 //   npx bun scripts/bench/bench-pages.ts                      starts `bun src/server.ts` (production React) on a free

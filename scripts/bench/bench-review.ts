@@ -21,7 +21,7 @@ import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
 import { startWorker } from "../../src/jobs/worker.ts";
 import { jobHandlers } from "../../src/jobs/handlers.ts";
 import { createAccessToken } from "../../src/auth/tokens.ts";
-import { BENCH_QUERIES } from "./bench-search.ts";
+import { BENCH_QUERIES } from "./queries.ts";
 
 const TERMINAL = new Set(["complete", "no_articles_found", "error", "canceled"]);
 

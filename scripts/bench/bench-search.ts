@@ -34,63 +34,8 @@ import { ingestFiles } from "../../search/ingest.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 import type { IndexableArticle } from "../../search/search-index.ts";
 
-/** The fixed query set: very common terms, biomedical topics, questions, and query syntax. */
-export const BENCH_QUERIES: readonly string[] = [
-  // Very common terms (large posting lists; the bounded candidate set matters most here).
-  "patients",
-  "cells",
-  "cancer treatment",
-  "disease",
-  "clinical study results",
-  "risk factors",
-  "children",
-  "surgery outcomes",
-  "therapy",
-  "treatment of patients with cancer",
-  // Biomedical topics.
-  "lumbar spinal stenosis decompression",
-  "nasopharyngeal carcinoma radiotherapy",
-  "methanol poisoning formate",
-  "anterior cruciate ligament reconstruction",
-  "gut microbiome metagenomic sequencing",
-  "vancomycin resistant enterococcus",
-  "hip fracture mortality elderly",
-  "breast cancer BRCA1 mutation",
-  "type 2 diabetes metformin",
-  "Helicobacter pylori eradication",
-  "osteoporosis bisphosphonate",
-  "malaria Plasmodium falciparum drug resistance",
-  "HIV antiretroviral therapy adherence",
-  "Alzheimer disease amyloid",
-  "atrial fibrillation anticoagulation stroke",
-  "pulmonary tuberculosis diagnosis",
-  "adolescent idiopathic scoliosis fusion",
-  "Epstein-Barr virus",
-  "non-small-cell lung cancer EGFR",
-  "cervical spondylotic myelopathy",
-  "pedicle screw fixation",
-  "hepatitis B virus infection",
-  // Questions, as users type them.
-  "Is smoking associated with lung cancer in women?",
-  "Does vitamin D supplementation reduce fractures?",
-  "What is the role of mitochondria in apoptosis?",
-  "Are statins effective for primary prevention of cardiovascular disease?",
-  "Can exercise improve depression in older adults?",
-  "How does obesity affect knee osteoarthritis?",
-  "Is laparoscopic surgery better than open surgery for appendicitis?",
-  "Do prophylactic antibiotics prevent surgical site infection after spine surgery?",
-  "Which biomarkers predict survival in nasopharyngeal carcinoma?",
-  "What are the complications of total knee arthroplasty?",
-  "Is MRI more accurate than CT for detecting disc herniation?",
-  "Does early mobilization shorten hospital stay after surgery?",
-  // Query syntax: phrases, exclusions, hyphens, short tokens.
-  '"low back pain" physiotherapy',
-  'antibiotic prophylaxis -"case report"',
-  "IL-6 inflammation",
-  "T-cell lymphoma",
-  "p53",
-  "COVID-19",
-];
+import { BENCH_QUERIES } from "./queries.ts";
+
 
 interface Seed {
   title: string;

@@ -12,7 +12,7 @@
  * summaries, GeneReviews). Their title is the chapter's ArticleTitle, else the BookTitle; they have no journal.
  *
  * Tokenizing is done by htmlparser2's Tokenizer in XML mode (chosen over saxes and htmlparser2's own Parser because it
- * is the only one of them fast enough for the ≥10,000 records/s target: see docs/benchmarks-ingest.md). That tokenizer
+ * is the only one of them fast enough for the ≥10,000 records/s target: see docs/benchmarks.md). That tokenizer
  * is tolerant, so this module keeps its own element stack and checks nesting per record: a record whose tags do not
  * match, that is cut off, or that lacks a valid PMID is reported as an `error` event naming the file, the record's
  * ordinal and its PMID when known, and parsing goes on with the next record.

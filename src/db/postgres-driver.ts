@@ -24,7 +24,7 @@ import type { ReservedSql, Sql } from "postgres";
  *   statements in one string) use the simple protocol as before.
  * - A transaction reserves one connection from `begin` to `commit`/`rollback`, so its statements share a session.
  *
- * Measured with 32 concurrent user lookups on loopback PostgreSQL (docs/benchmarks-accounts.md): about 9,000
+ * Measured with 32 concurrent user lookups on loopback PostgreSQL (docs/benchmarks.md): about 9,000
  * queries/s with the reserve-per-query dialect against about 19,000 with this driver.
  * Limit: `db.connection()` outside a transaction does not pin a session (no code here uses it); use a transaction
  * for anything that needs one session (SET, session-level advisory locks).
