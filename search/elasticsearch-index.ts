@@ -1,6 +1,6 @@
 import type { IndexableArticle, SearchIndex, SearchOptions, SearchResult } from "./search-index.ts";
 
-const NOT_IMPLEMENTED =
+export const NOT_IMPLEMENTED =
   "The Elasticsearch adapter is not implemented yet; unset ELASTICSEARCH_URL to use PostgreSQL full-text search";
 
 /**

@@ -7,7 +7,7 @@ import { migrateToLatest } from "./db/migrator.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
 import { PostgresSearchIndex } from "../search/postgres-index.ts";
-import { ElasticsearchSearchIndex } from "../search/elasticsearch-index.ts";
+import { NOT_IMPLEMENTED as ELASTICSEARCH_NOT_IMPLEMENTED } from "../search/elasticsearch-index.ts";
 import { PgJobQueue } from "./jobs/queue-pg.ts";
 import { startWorker } from "./jobs/worker.ts";
 import { jobHandlers } from "./jobs/handlers.ts";
@@ -32,12 +32,14 @@ function resolveSecretKey(config: Config): Uint8Array {
 
 async function main() {
   const config = loadConfig();
+  // Fail before touching any data rather than on the first search: the adapter's interface exists, not its body.
+  if (config.ELASTICSEARCH_URL) throw new Error(ELASTICSEARCH_NOT_IMPLEMENTED);
   const started = performance.now();
   const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const applied = await migrateToLatest(handle.db);
   if (applied.length) console.error(`applied migrations: ${applied.join(", ")}`);
 
-  const search = config.ELASTICSEARCH_URL ? new ElasticsearchSearchIndex({ node: config.ELASTICSEARCH_URL }) : new PostgresSearchIndex(handle.db);
+  const search = new PostgresSearchIndex(handle.db);
   const deps: AppDeps = { config, db: handle.db, search, jobs: new PgJobQueue(handle.db), secretKey: resolveSecretKey(config) };
 
   await ensureFirstSuperuser(deps);
