@@ -146,6 +146,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE TABLE literature_reviews (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      -- Creation order: timestamps of reviews created in the same clock tick tie, a sequence never does.
+      seq bigint GENERATED ALWAYS AS IDENTITY,
       user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
       user_query text,
       status text NOT NULL DEFAULT 'initial',
@@ -155,7 +157,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`.execute(db);
-  await sql`CREATE INDEX literature_reviews_user_created_idx ON literature_reviews (user_id, created_at DESC)`.execute(db);
+  await sql`CREATE INDEX literature_reviews_user_created_idx ON literature_reviews (user_id, seq DESC)`.execute(db);
 
   // The ranked list of relevant articles of a review; citation_number is set for cited ones.
   await sql`

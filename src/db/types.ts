@@ -84,6 +84,8 @@ export interface SearchLexemeStatsTable {
 
 export interface LiteratureReviewsTable {
   id: Generated<string>;
+  /** Creation order (bigint identity, read as text); never inserted. */
+  seq: ColumnType<string, never, never>;
   user_id: string;
   user_query: string | null;
   status: Generated<string>;

@@ -23,15 +23,14 @@ export function insertReview(db: Database, userId: string): Promise<ReviewRow> {
   return db.insertInto("literature_reviews").values({ user_id: userId }).returningAll().$castTo<ReviewRow>().executeTakeFirstOrThrow();
 }
 
-/** One page of the user's reviews, newest first (id breaks ties so that pages never overlap). */
+/** One page of the user's reviews, newest first (in creation order, so that pages never overlap). */
 export function listUserReviews(db: Database, userId: string, skip: number, limit: number): Promise<ReviewRow[]> {
   return db
     .selectFrom("literature_reviews")
     .selectAll()
     .$castTo<ReviewRow>()
     .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .orderBy("seq", "desc")
     .offset(skip)
     .limit(limit)
     .execute();
