@@ -42,6 +42,7 @@ export function Document({
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <title>{`${title} | ${APP_NAME}`}</title>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_SCRIPT }} />
         {manifest.fontPreload ? <link rel="preload" href={manifest.fontPreload} as="font" type="font/woff2" crossOrigin="" /> : null}

@@ -228,6 +228,16 @@ describe("public pages", () => {
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ detail: "Not Found" });
   });
+
+  test("the browser's icon requests are answered, and pages point at the icon", async () => {
+    for (const path of ["/favicon.ico", "/favicon.svg"]) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/svg+xml");
+      expect(await res.text()).toStartWith("<svg");
+    }
+    expect(await attrs(await (await get("/landing")).text(), "link", "href")).toContain("/favicon.svg");
+  });
 });
 
 describe("signed-in pages", () => {

@@ -25,6 +25,11 @@ function loadWorkspace(): Promise<ComponentType<Record<string, never>>> {
   return workspaceModule;
 }
 
+/** The site's icon: a teal rounded square with a white "L" (the logo's mark), 32×32. */
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b6e6e"/>' +
+  '<path d="M11 8v16h11" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+
 /**
  * The pages of spec §2, server-rendered and streamed, with the session decided on the server from the
  * `access_token` cookie (or a bearer header):
@@ -34,7 +39,7 @@ function loadWorkspace(): Promise<ComponentType<Record<string, never>>> {
  * - /login, /signup, /recover-password, /reset-password go to / when already signed in.
  * - /home, /dashboard, /literature_management, /settings, /suggestions need a session, else go to /login.
  * - anything else outside /api is the 404 page, with status 404.
- * Also serves the built assets under /assets/.
+ * Also serves the built assets under /assets/ and the favicon.
  */
 export function pagesRoutes(deps: AppDeps) {
   const app = new Hono<PageEnv>();
@@ -42,6 +47,11 @@ export function pagesRoutes(deps: AppDeps) {
   const founder = founderOf(deps.config);
 
   app.get("/assets/:file", serveAsset);
+  // Browsers ask for /favicon.ico on their own; both names answer with the same small SVG mark.
+  const favicon = (c: Context) =>
+    c.body(FAVICON_SVG, 200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" });
+  app.get("/favicon.svg", favicon);
+  app.get("/favicon.ico", favicon);
 
   app.get("/", async (c) => {
     const user = await resolveUser(deps, c);
