@@ -4,8 +4,9 @@
  * the dialog is announced with its role and name, and it sits in the top layer above everything. This keeps
  * the page within its JavaScript budget; see the note at the top of ReviewWorkspace.tsx.
  */
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { createPortal } from "react-dom";
+import { useModalDialog } from "../lib/modal-dialog.ts";
 import { Icon } from "./icons.tsx";
 import * as css from "./ArticleCard.css.ts";
 
@@ -26,21 +27,8 @@ export interface DialogProps {
  * only ever rendered after a user action.
  */
 export function Dialog({ title, onClose, children, testId = "dialog" }: DialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
+  const { ref, handleClose } = useModalDialog(onClose);
 
   return createPortal(
     <dialog
@@ -48,14 +36,10 @@ export function Dialog({ title, onClose, children, testId = "dialog" }: DialogPr
       className={css.dialog}
       aria-labelledby={titleId}
       data-testid={testId}
-      onClose={() => {
-        // A close event can arrive after the dialog was opened again (React's development double mount);
-        // only a dialog that is really closed should tell the parent.
-        if (!ref.current?.open) onCloseRef.current();
-      }}
+      onClose={handleClose}
       onClick={(e) => {
         // The dialog element itself is only hit on its backdrop: its content fills it edge to edge.
-        if (e.target === ref.current) ref.current.close();
+        if (e.target === ref.current) ref.current?.close();
       }}
     >
       <div className={css.dialogInner}>

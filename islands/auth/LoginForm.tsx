@@ -1,8 +1,6 @@
-import { useState, type FormEvent } from "react";
-import { api, errorMessage, TOKEN_KEY } from "../lib/api.ts";
-import { showError } from "../lib/toast.tsx";
+import { api, TOKEN_KEY } from "../lib/api.ts";
 import { setFlash } from "../lib/flash.ts";
-import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
+import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
 import { loginRules, type LoginValues } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
@@ -13,27 +11,14 @@ import * as s from "./forms.css.ts";
 export function LoginForm() {
   const form = useForm<LoginValues>(loginRules, { username: "", password: "" });
   const hydrated = useHydrated();
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (submitting || !form.validateAll()) return;
-    setSubmitting(true);
-    setServerError(null);
-    try {
-      const body = new URLSearchParams({ username: form.values.username, password: form.values.password });
-      const res = await api<{ access_token: string }>("POST", "/login/access-token", { body });
-      localStorage.setItem(TOKEN_KEY, res.access_token);
-      setFlash({ kind: "success", message: "Login successful!" });
-      window.location.assign("/");
-    } catch (err) {
-      const message = errorMessage(err);
-      setServerError(message);
-      showError(message);
-      setSubmitting(false);
-    }
-  };
+  const { submitting, serverError, onSubmit } = useSubmit(form.validateAll, async () => {
+    const body = new URLSearchParams({ username: form.values.username, password: form.values.password });
+    const res = await api<{ access_token: string }>("POST", "/login/access-token", { body });
+    localStorage.setItem(TOKEN_KEY, res.access_token);
+    setFlash({ kind: "success", message: "Login successful!" });
+    window.location.assign("/");
+    return "leaving";
+  });
 
   return (
     <form className={s.form} method="post" onSubmit={onSubmit} noValidate aria-labelledby="login-heading">

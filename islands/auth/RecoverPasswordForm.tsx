@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from "react";
-import { api, errorMessage } from "../lib/api.ts";
-import { showError, showSuccess } from "../lib/toast.tsx";
-import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
+import { useState } from "react";
+import { api } from "../lib/api.ts";
+import { showSuccess } from "../lib/toast.tsx";
+import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
 import { recoverRules, type RecoverValues } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
@@ -9,27 +9,12 @@ import * as s from "./forms.css.ts";
 export function RecoverPasswordForm() {
   const form = useForm<RecoverValues>(recoverRules, { email: "" });
   const hydrated = useHydrated();
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (submitting || !form.validateAll()) return;
-    setSubmitting(true);
-    setServerError(null);
-    try {
-      await api("POST", `/password-recovery/${encodeURIComponent(form.values.email)}`);
-      showSuccess("Password recovery email sent successfully.");
-      setSent(true);
-    } catch (err) {
-      const message = errorMessage(err);
-      setServerError(message);
-      showError(message);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const { submitting, serverError, onSubmit } = useSubmit(form.validateAll, async () => {
+    await api("POST", `/password-recovery/${encodeURIComponent(form.values.email)}`);
+    showSuccess("Password recovery email sent successfully.");
+    setSent(true);
+  });
 
   return (
     <form className={s.form} method="post" onSubmit={onSubmit} noValidate aria-labelledby="recover-heading">

@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from "react";
-import { api, errorMessage } from "../lib/api.ts";
-import { showError } from "../lib/toast.tsx";
+import type { FormEvent } from "react";
+import { api } from "../lib/api.ts";
 import { setFlash } from "../lib/flash.ts";
-import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
+import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
 import { resetRules, type ResetValues } from "./validation.ts";
 import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
@@ -14,27 +13,18 @@ import * as s from "./forms.css.ts";
 export function ResetPasswordForm() {
   const form = useForm<ResetValues>(resetRules, { new_password: "", confirm_password: "" });
   const hydrated = useHydrated();
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = useSubmit(form.validateAll, async () => {
+    const token = new URLSearchParams(window.location.search).get("token")!;
+    await api("POST", "/reset-password/", { body: { new_password: form.values.new_password, token } });
+    setFlash({ kind: "success", message: "Password updated successfully." });
+    window.location.assign("/login");
+    return "leaving";
+  });
+  const { submitting, serverError } = submit;
+  const onSubmit = (e: FormEvent) => {
     // Spec §2: without a token in the address, submitting does nothing (not even the field checks).
-    const token = new URLSearchParams(window.location.search).get("token");
-    if (!token) return;
-    if (submitting || !form.validateAll()) return;
-    setSubmitting(true);
-    setServerError(null);
-    try {
-      await api("POST", "/reset-password/", { body: { new_password: form.values.new_password, token } });
-      setFlash({ kind: "success", message: "Password updated successfully." });
-      window.location.assign("/login");
-    } catch (err) {
-      const message = errorMessage(err);
-      setServerError(message);
-      showError(message);
-      setSubmitting(false);
-    }
+    if (!new URLSearchParams(window.location.search).get("token")) return e.preventDefault();
+    void submit.onSubmit(e);
   };
 
   return (

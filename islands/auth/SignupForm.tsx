@@ -1,8 +1,6 @@
-import { useState, type FormEvent } from "react";
-import { api, errorMessage } from "../lib/api.ts";
-import { showError } from "../lib/toast.tsx";
+import { api } from "../lib/api.ts";
 import { setFlash } from "../lib/flash.ts";
-import { FormAlert, TextField, useForm, useHydrated } from "./form.tsx";
+import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
 import { signupRules, type SignupValues } from "./validation.ts";
 import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
@@ -14,26 +12,13 @@ import * as s from "./forms.css.ts";
 export function SignupForm() {
   const form = useForm<SignupValues>(signupRules, { full_name: "", email: "", password: "", confirm_password: "" });
   const hydrated = useHydrated();
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (submitting || !form.validateAll()) return;
-    setSubmitting(true);
-    setServerError(null);
-    try {
-      const { full_name, email, password } = form.values;
-      await api("POST", "/users/signup", { body: { email, full_name, password } });
-      setFlash({ kind: "success", message: "Sign up successful! Please log in." });
-      window.location.assign("/login");
-    } catch (err) {
-      const message = errorMessage(err);
-      setServerError(message);
-      showError(message);
-      setSubmitting(false);
-    }
-  };
+  const { submitting, serverError, onSubmit } = useSubmit(form.validateAll, async () => {
+    const { full_name, email, password } = form.values;
+    await api("POST", "/users/signup", { body: { email, full_name, password } });
+    setFlash({ kind: "success", message: "Sign up successful! Please log in." });
+    window.location.assign("/login");
+    return "leaving";
+  });
 
   return (
     <form className={s.form} method="post" onSubmit={onSubmit} noValidate aria-labelledby="signup-heading">

@@ -1,6 +1,35 @@
-import { useEffect, useId, useMemo, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
+import { errorMessage } from "../lib/api.ts";
+import { showError } from "../lib/toast.tsx";
 import { formErrors, type Rules } from "./validation.ts";
 import * as s from "./forms.css.ts";
+
+/**
+ * The submit flow every account form shares: a second submit while one is under way and an invalid form are
+ * ignored; a failure shows the server's message above the form and as an error toast (spec §8).
+ * `action` resolves to "leaving" when it has sent the browser to another page: the button then stays busy until
+ * the page goes, so it cannot be pressed twice.
+ * @returns `submitting`, the `serverError` to show, and the form's `onSubmit` handler.
+ */
+export function useSubmit(validateAll: () => boolean, action: () => Promise<"leaving" | void>) {
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting || !validateAll()) return;
+    setSubmitting(true);
+    setServerError(null);
+    try {
+      if ((await action()) === "leaving") return;
+    } catch (err) {
+      const message = errorMessage(err);
+      setServerError(message);
+      showError(message);
+    }
+    setSubmitting(false);
+  };
+  return { submitting, serverError, onSubmit };
+}
 
 /**
  * State of a small form validated on blur (spec §5): a field's messages appear once it has been left, then follow

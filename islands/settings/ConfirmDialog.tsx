@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { createPortal } from "react-dom";
+import { useModalDialog } from "../lib/modal-dialog.ts";
 import * as s from "./settings.css.ts";
 
 /**
@@ -27,22 +28,9 @@ export function ConfirmDialog({
   /** Called once the dialog has closed without confirming. */
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
+  const { ref, handleClose } = useModalDialog(onClose);
 
   return createPortal(
     <dialog
@@ -54,9 +42,7 @@ export function ConfirmDialog({
       onCancel={(e) => {
         if (busy) e.preventDefault();
       }}
-      onClose={() => {
-        if (!ref.current?.open) onCloseRef.current();
-      }}
+      onClose={handleClose}
     >
       <h2 id={titleId} className={s.dialogTitle}>
         {title}
