@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { api } from "./api.ts";
 
 /**
@@ -21,4 +22,16 @@ export interface CurrentUserData {
 /** GET /users/me. */
 export function fetchMe(): Promise<CurrentUserData> {
   return api<CurrentUserData>("GET", "/users/me");
+}
+
+/**
+ * PATCH /users/me with `changes`, then puts the answer in the shared cache (and marks it for a refetch), so the
+ * settings cards and the top bar show the new values at once (spec §7: "then the current user is refreshed").
+ * @throws ApiRequestError from the API (e.g. 400 for an address already in use, 422 for an invalid field).
+ */
+export async function updateMe(queryClient: QueryClient, changes: Partial<Omit<CurrentUserData, "id" | "is_superuser">>): Promise<CurrentUserData> {
+  const updated = await api<CurrentUserData>("PATCH", "/users/me", { body: changes });
+  queryClient.setQueryData(ME_QUERY_KEY, updated);
+  void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+  return updated;
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { api, errorMessage } from "../lib/api.ts";
-import { ME_QUERY_KEY, type CurrentUserData } from "../lib/current-user.ts";
+import { errorMessage } from "../lib/api.ts";
+import { updateMe, type CurrentUserData } from "../lib/current-user.ts";
 import { showError, showInfo, showSuccess } from "../lib/toast.tsx";
 import { TextField, useForm } from "../auth/form.tsx";
 import type { Rules } from "../auth/validation.ts";
@@ -74,9 +74,7 @@ function InterestsForm({ user, slots, onDone }: { user: CurrentUserData; slots: 
     }
     setSubmitting(true);
     try {
-      const updated = await api<CurrentUserData>("PATCH", "/users/me", { body: { description } });
-      queryClient.setQueryData(ME_QUERY_KEY, updated);
-      void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+      await updateMe(queryClient, { description });
       showSuccess("Main interests updated successfully.");
       onDone();
     } catch (err) {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { api, errorMessage } from "../lib/api.ts";
-import { ME_QUERY_KEY, type CurrentUserData } from "../lib/current-user.ts";
+import { errorMessage } from "../lib/api.ts";
+import { updateMe, type CurrentUserData } from "../lib/current-user.ts";
 import { showError, showInfo, showSuccess } from "../lib/toast.tsx";
 import { TextField, useForm } from "../auth/form.tsx";
 import { profileChanges, profileRules, profileValuesOf, type ProfileValues } from "./profile.ts";
@@ -70,9 +70,7 @@ function ProfileForm({ user, onDone }: { user: CurrentUserData; onDone: () => vo
     }
     setSubmitting(true);
     try {
-      const updated = await api<CurrentUserData>("PATCH", "/users/me", { body: changes });
-      queryClient.setQueryData(ME_QUERY_KEY, updated);
-      void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+      await updateMe(queryClient, changes);
       showSuccess("User updated successfully.");
       onDone();
     } catch (err) {
