@@ -1,4 +1,4 @@
-import type { IndexableArticle, SearchIndex, SearchOptions, SearchResult } from "./search-index.ts";
+import type { SearchIndex, SearchOptions, SearchResult } from "./search-index.ts";
 
 export const NOT_IMPLEMENTED =
   "The Elasticsearch adapter is not implemented yet; unset ELASTICSEARCH_URL to use PostgreSQL full-text search";
@@ -18,19 +18,25 @@ export const NOT_IMPLEMENTED =
  *   fields with boosts title^3, mesh^1.5, abstract^1 (the field weights of the PostgreSQL adapter, see
  *   `query.ts`), OR semantics, `track_total_hits` capped for broad queries; `similar()` as a
  *   `more_like_this` query excluding the given PMIDs.
- * - Writes through the client's bulk helper in batches, with `delete` actions for deleted PMIDs.
+ * - `index(pmids)` reads the rows from `articles` and writes them through the client's bulk helper in
+ *   batches, with `delete` actions for deleted PMIDs; `refresh()` is the index refresh.
  */
 export class ElasticsearchSearchIndex implements SearchIndex {
   /** @param options.node the Elasticsearch URL (ELASTICSEARCH_URL). */
   constructor(readonly options: { node: string }) {}
 
   /** @throws Error always: not implemented yet. */
-  async index(_articles: IndexableArticle[]): Promise<void> {
+  async index(_pmids: number[]): Promise<void> {
     throw new Error(NOT_IMPLEMENTED);
   }
 
   /** @throws Error always: not implemented yet. */
   async delete(_pmids: number[]): Promise<void> {
+    throw new Error(NOT_IMPLEMENTED);
+  }
+
+  /** @throws Error always: not implemented yet. */
+  async refresh(): Promise<void> {
     throw new Error(NOT_IMPLEMENTED);
   }
 

@@ -137,6 +137,64 @@ for (const backend of BACKENDS) {
       const row = await handle.db.selectFrom("articles").select("title").where("pmid", "=", 77000002).executeTakeFirstOrThrow();
       expect(row.title).toBe("Second version.");
     });
+
+    test("batches written on several connections and indexed in chunks: the later version of a PMID wins everywhere", async () => {
+      const record = (pmid: number, title: string) =>
+        `<MedlineCitation><PMID Version="1">${pmid}</PMID><Article><ArticleTitle>${title}</ArticleTitle></Article></MedlineCitation>`;
+      const records = [
+        record(78000001, "Capybara thermoregulation, first version."),
+        ...Array.from({ length: 6 }, (_, i) => record(78000010 + i, `Okapi grazing study number ${i}.`)),
+        record(78000001, "Narwhal tusk sensitivity, second version."),
+        ...Array.from({ length: 3 }, (_, i) => record(78000020 + i, `Okapi browsing survey number ${i}.`)),
+      ];
+      const file = await writeXml("concurrent.xml", records.join("\n"));
+      const result = await ingestFiles({ db: handle.db, search }, [file], { batchSize: 1, concurrency: 3, indexChunk: 2 });
+      expect(result).toMatchObject({ ingested: 11, inserted: 10, updated: 1, errors: 0 });
+
+      const row = await handle.db.selectFrom("articles").select("title").where("pmid", "=", 78000001).executeTakeFirstOrThrow();
+      expect(row.title).toBe("Narwhal tusk sensitivity, second version.");
+      expect(await hits("narwhal")).toEqual([78000001]);
+      expect(await hits("capybara")).toEqual([]);
+      expect((await hits("okapi")).length).toBe(9);
+
+      // The statistics still match the index: document frequencies and the document count.
+      const { rows } = await sql<{ lexeme: string; df: number; actual: number }>`
+        SELECT s.lexeme, s.df::integer AS df,
+               (SELECT count(*)::integer FROM article_search a WHERE a.document @@ s.lexeme::tsquery) AS actual
+        FROM search_lexeme_stats s WHERE s.lexeme IN ('okapi', 'narwhal', 'capybara', 'version')`.execute(handle.db);
+      expect(rows.filter((r) => r.df !== r.actual)).toEqual([]);
+      expect(rows.find((r) => r.lexeme === "okapi")?.df).toBe(9);
+      expect(rows.find((r) => r.lexeme === "capybara")).toBeUndefined();
+      const documents = await sql<{ df: number; actual: number }>`
+        SELECT (SELECT df::integer FROM search_lexeme_stats WHERE lexeme = ' documents') AS df,
+               (SELECT count(*)::integer FROM article_search) AS actual`.execute(handle.db);
+      expect(documents.rows[0]!.df).toBe(documents.rows[0]!.actual);
+    });
+
+    test("when indexing fails, the next ingest of the file indexes what the failed run wrote", async () => {
+      const file = await writeXml(
+        "index-failure.xml",
+        Array.from(
+          { length: 6 },
+          (_, i) => `<MedlineCitation><PMID Version="1">${79000001 + i}</PMID><Article><ArticleTitle>Pangolin scale keratin ${i}.</ArticleTitle></Article></MedlineCitation>`,
+        ).join("\n"),
+      );
+      let calls = 0;
+      const failing = Object.assign(Object.create(search) as PostgresSearchIndex, {
+        index: async (pmids: number[]) => {
+          if (++calls === 2) throw new Error("index unavailable");
+          await search.index(pmids);
+        },
+      });
+      await expect(ingestFiles({ db: handle.db, search: failing }, [file], { batchSize: 1, indexChunk: 2, concurrency: 2 })).rejects.toThrow(
+        "index unavailable",
+      );
+      expect((await hits("pangolin")).length).toBeLessThan(6);
+
+      const again = await ingestFiles({ db: handle.db, search }, [file]);
+      expect(again.errors).toBe(0);
+      expect((await hits("pangolin")).sort()).toEqual(Array.from({ length: 6 }, (_, i) => 79000001 + i));
+    });
   });
 }
 

@@ -4,11 +4,14 @@
  * Each file is streamed through the parser (search/pubmed/parser.ts); articles are upserted in batches with
  * `INSERT … ON CONFLICT (pmid) DO UPDATE … WHERE content_hash IS DISTINCT FROM excluded.content_hash`, so a record whose
  * mapped fields did not change is not written at all and re-ingesting a file changes nothing. Only inserted and
- * changed rows are passed to `search.index()`. A DeleteCitation removes its PMIDs from the index and from `articles`.
+ * changed PMIDs are passed to `search.index()`, which reads them back from `articles`. A DeleteCitation removes its
+ * PMIDs from the index and from `articles`.
  *
- * Pipelining: while the parser reads batch N+2, batch N+1 is upserted and batch N indexed, on separate connections
- * when the database has a pool (PostgreSQL). Upserts run in file order, one at a time, and so do index calls, so a
- * later version of a record always wins. Before a DeleteCitation is applied, every earlier batch is written and indexed.
+ * Concurrency: while the parser reads the next batch, up to `concurrency` write jobs (batch upserts, and index calls
+ * over chunks of changed PMIDs) run at once, each on its own connection when the database has a pool (PostgreSQL).
+ * A batch sharing a PMID with one in flight waits for it, so a later version of a record always wins (see
+ * WriteScheduler). Before a DeleteCitation is applied, every earlier batch is written and indexed. At the end the
+ * search index is refreshed (`SearchIndex.refresh`).
  *
  * Failures: a malformed record is counted, reported through `onError` and skipped. A file that cannot be read (missing,
  * corrupt or truncated gzip, not PubMed XML) is reported and listed in `failedFiles`; the records read before the
@@ -16,7 +19,7 @@
  */
 import { sql } from "kysely";
 import type { Database } from "../src/db/database.ts";
-import type { IndexableArticle, SearchIndex } from "./search-index.ts";
+import type { SearchIndex } from "./search-index.ts";
 import { parsePubmedFile, PubmedFileError, type ParsedArticle, type ParseFileOptions } from "./pubmed/parser.ts";
 
 export interface IngestDeps {
@@ -39,8 +42,15 @@ export interface IngestProgress {
 }
 
 export interface IngestOptions {
-  /** Articles per upsert statement (default 500). */
+  /** Articles per upsert statement (default 1,000). */
   batchSize?: number;
+  /**
+   * Write statements (upserts and index chunks) running at once, each on its own connection (default 2). PGlite has
+   * one connection, so there they take turns; on a PostgreSQL server each uses a core.
+   */
+  concurrency?: number;
+  /** Changed PMIDs passed to `search.index()` per call (default 5,000; see INDEX_CHUNK). */
+  indexChunk?: number;
   onProgress?: (progress: IngestProgress) => void;
   /** Minimum milliseconds between two progress reports within a file (default 1000). */
   progressIntervalMs?: number;
@@ -76,6 +86,16 @@ export interface IngestResult {
 }
 
 const DEFAULT_BATCH = 1000;
+/**
+ * Write statements running at once (each on its own connection). Measured on the 30,000-record benchmark file on a
+ * 2-core machine (docs/benchmarks.md): 1 gives 1,700 records/s, 2 and 3 about the same best rate.
+ */
+const DEFAULT_CONCURRENCY = 2;
+/**
+ * Changed PMIDs indexed per job: the PostgreSQL adapter's statement size, where its statistics update is cheap per
+ * record (see INDEX_BATCH in postgres-index.ts). Only PMIDs wait, so a chunk costs no memory to speak of.
+ */
+const INDEX_CHUNK = 5_000;
 /** PMIDs per DELETE statement: DeleteCitation lists in update files run to thousands. */
 const DELETE_BATCH = 5_000;
 
@@ -93,6 +113,8 @@ interface BatchCounts {
  */
 export async function ingestFiles(deps: IngestDeps, files: string[], options: IngestOptions = {}): Promise<IngestResult> {
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  const indexChunk = Math.max(1, options.indexChunk ?? INDEX_CHUNK);
   const gcEvery = options.gcEveryRecords ?? 1_000;
   let nextGc = gcEvery;
   const progressInterval = options.progressIntervalMs ?? 1000;
@@ -111,23 +133,50 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
   };
   const reportError = (message: string) => options.onError?.(message);
 
-  // Batches in flight, oldest first: at most one being indexed and one being upserted while the parser fills the
-  // next. Upserts run one after another, and so do index calls; a batch is indexed after its upsert.
-  const stages: { upsert: Promise<IndexableArticle[]>; index: Promise<void> }[] = [];
+  // Upserts of 1,000-record batches and indexing of the changed PMIDs in larger chunks (a statement's statistics
+  // update costs less per record the more records it covers) run as jobs on up to `concurrency` connections at once,
+  // so the server's cores work while the parser reads the next batch.
+  const writes = new WriteScheduler(concurrency);
   const counts: BatchCounts = { inserted: 0, updated: 0 };
-  const submit = async (batch: ParsedArticle[]) => {
-    while (stages.length >= 2) await stages.shift()!.index;
-    const previous = stages.at(-1);
-    const upsert = (previous ? previous.upsert : Promise.resolve()).then(() => upsertBatch(deps, batch, counts));
-    const index = Promise.all([upsert, previous?.index]).then(([rows]) => indexRows(deps, rows));
-    // Failures surface when `drain` awaits them; this only keeps them from counting as unhandled meanwhile.
-    upsert.catch(() => {});
-    index.catch(() => {});
-    stages.push({ upsert, index });
+  let toIndex: number[] = [];
+  // At the end of a file the last PMIDs are split over every connection: nothing else is left to run beside them.
+  const flushIndex = async (parts = 1) => {
+    if (toIndex.length === 0) return;
+    const all = toIndex;
+    toIndex = [];
+    const size = Math.ceil(all.length / parts);
+    for (let i = size; i < all.length; i += size) await flushPart(all.slice(i, i + size));
+    await flushPart(all.slice(0, size));
   };
-  // An index stage settles after its upsert and every earlier stage, so awaiting them in order sees every failure.
+  // Chunks handed to an index job and not indexed yet: if the run fails, they are marked for the next run.
+  const unindexed = new Set<number[]>();
+  const flushPart = async (pmids: number[]) => {
+    unindexed.add(pmids);
+    await writes.submit("index", pmids, async () => {
+      await deps.search.index(pmids);
+      unindexed.delete(pmids);
+    });
+  };
+  const submit = async (batch: ParsedArticle[]) => {
+    await writes.submit(
+      "upsert",
+      batch.map((a) => a.pmid),
+      async () => {
+        const changed = await upsertBatch(deps, batch, counts);
+        // Not `toIndex.push(...(await …))`: that would take `toIndex` before the await, and push into an array that a
+        // flush may have handed to an index job meanwhile.
+        toIndex.push(...changed);
+      },
+    );
+    if (toIndex.length >= indexChunk) await flushIndex();
+  };
+  // Every batch read so far is upserted and indexed.
   const drain = async () => {
-    while (stages.length) await stages.shift()!.index;
+    for (;;) {
+      await writes.drain();
+      if (toIndex.length === 0) return;
+      await flushIndex(concurrency);
+    }
   };
 
   try {
@@ -181,9 +230,19 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
       await drain();
       progress(file);
     }
+    // Merge what the index deferred (and make every batch durable) before reporting the run as done.
+    await deps.search.refresh();
   } finally {
     // Never leave a write running behind the caller's back, even when the run fails.
-    await Promise.allSettled(stages.map((s) => s.index));
+    await writes.settle();
+    // After a failure, rows may be written but not indexed. Clearing their hash makes the next ingest of the file see
+    // them as changed and index them, instead of skipping them as unchanged forever.
+    const pending = [...toIndex, ...[...unindexed].flat()];
+    if (pending.length) {
+      await sql`UPDATE articles SET content_hash = '' WHERE pmid = ANY(${`{${pending.join(",")}}`}::integer[])`
+        .execute(deps.db)
+        .catch((error) => reportError(`could not mark ${pending.length} unindexed articles for the next run: ${error}`));
+    }
   }
   result.inserted = counts.inserted;
   result.updated = counts.updated;
@@ -204,14 +263,14 @@ const COLUMNS = `
  * Upserts one batch; adds the inserted and updated rows to `counts`.
  * The batch travels as one JSON parameter (jsonb_to_recordset) rather than ~17 bind parameters per row: one value to
  * serialise instead of thousands, and no limit on parameters per statement.
- * @returns the rows that were inserted or changed, to be indexed.
+ * @returns the PMIDs of the rows that were inserted or changed, to be indexed.
  */
-async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: BatchCounts): Promise<IndexableArticle[]> {
+async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: BatchCounts): Promise<number[]> {
   // One statement cannot update a row twice: within a batch the last version of a PMID wins, as it would in sequence.
   const byPmid = new Map<number, ParsedArticle>();
   for (const a of batch) byPmid.set(a.pmid, a);
   const payload = JSON.stringify([...byPmid.values()]);
-  const changed = await sql<{ pmid: number; inserted: boolean }>`
+  const upsert = (db: Database) => sql<{ pmid: number; inserted: boolean }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(${sql.raw(COLUMNS)})
     )
@@ -231,37 +290,91 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
       publication_types = excluded.publication_types, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords,
       content_hash = excluded.content_hash, updated_at = now()
     WHERE articles.content_hash IS DISTINCT FROM excluded.content_hash
-    RETURNING pmid, (xmax = 0) AS inserted`.execute(deps.db);
+    RETURNING pmid, (xmax = 0) AS inserted`.execute(db);
+  // The commit need not wait for the disk: a crash loses at most the last few batches, which ingesting the file again
+  // restores, and the run ends with the index's synchronous refresh, which makes every earlier commit durable.
+  const changed = await deps.db.transaction().execute(async (trx) => {
+    await sql`SELECT set_config('synchronous_commit', 'off', true)`.execute(trx);
+    return upsert(trx);
+  });
 
-  const toIndex: IndexableArticle[] = [];
+  const changedPmids: number[] = [];
   for (const row of changed.rows) {
     if (row.inserted) counts.inserted++;
     else counts.updated++;
-    const a = byPmid.get(Number(row.pmid))!;
-    toIndex.push({
-      pmid: a.pmid,
-      title: a.title,
-      abstract: a.abstract,
-      mesh_terms: a.mesh_terms,
-      keywords: a.keywords,
-      publication_year: a.publication_year,
-    });
+    changedPmids.push(Number(row.pmid));
   }
-  return toIndex;
+  return changedPmids;
 }
 
-/** Indexes upserted rows; on failure marks them so that the next ingest indexes them again. */
-async function indexRows(deps: IngestDeps, rows: IndexableArticle[]): Promise<void> {
-  if (rows.length === 0) return;
-  try {
-    await deps.search.index(rows);
-  } catch (error) {
-    // The rows are written but not indexed. Clearing their hash makes the next ingest of the file see them as changed
-    // and index them again, instead of skipping them as unchanged forever.
-    await sql`UPDATE articles SET content_hash = '' WHERE pmid = ANY(${`{${rows.map((a) => a.pmid).join(",")}}`}::integer[])`
-      .execute(deps.db)
-      .catch(() => {});
-    throw error;
+/**
+ * Runs the ingest's writes as jobs, at most `slots` at once (one connection each), started in submission order.
+ * A job names the PMIDs it writes and its kind; it runs only after every earlier job of the same kind sharing a PMID
+ * has finished, so the later version of a record always wins, and two index jobs never race on one row. (An index job
+ * reads the rows as committed when it runs, and a PMID changed again is indexed again after that change.)
+ * The first failure is kept: the jobs after it are skipped, and `submit` and `drain` throw it.
+ */
+class WriteScheduler {
+  private readonly jobs = new Set<{ kind: string; pmids: Set<number>; done: Promise<void> }>();
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  private failure: { error: unknown } | null = null;
+
+  constructor(private readonly slots: number) {}
+
+  /**
+   * Queues `work`; resolves once it has a slot (so a caller producing jobs faster than they run waits), not when it ends.
+   * @throws the first failure of an earlier job.
+   */
+  async submit(kind: string, pmids: number[], work: () => Promise<void>): Promise<void> {
+    if (this.failure) throw this.failure.error;
+    const ids = new Set(pmids);
+    const earlier = [...this.jobs].filter((j) => j.kind === kind && pmids.some((p) => j.pmids.has(p))).map((j) => j.done);
+    const slot = this.acquire();
+    const job = {
+      kind,
+      pmids: ids,
+      // Never rejects: the failure is kept for `submit` and `drain`.
+      done: slot.then(async () => {
+        try {
+          await Promise.all(earlier);
+          if (!this.failure) await work();
+        } catch (error) {
+          this.failure ??= { error };
+        } finally {
+          this.release();
+          this.jobs.delete(job);
+        }
+      }),
+    };
+    this.jobs.add(job);
+    await slot;
+  }
+
+  /** Waits for every job. @throws the first failure. */
+  async drain(): Promise<void> {
+    await this.settle();
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Waits for every job, failed or not. */
+  async settle(): Promise<void> {
+    while (this.jobs.size) await Promise.all([...this.jobs].map((j) => j.done));
+  }
+
+  // Slots are handed out first come, first served.
+  private acquire(): Promise<void> {
+    if (this.running < this.slots) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
   }
 }
 

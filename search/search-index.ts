@@ -3,7 +3,7 @@
  * Articles' canonical rows always live in PostgreSQL (`articles`); an index holds only what it needs to rank.
  */
 
-/** What an index needs of an article. */
+/** What an index reads of an article (columns of `articles`); tests and benchmarks build rows of this shape. */
 export interface IndexableArticle {
   pmid: number;
   title: string | null;
@@ -37,10 +37,18 @@ export interface SearchResult {
 }
 
 export interface SearchIndex {
-  /** Adds or replaces these articles in the index. */
-  index(articles: IndexableArticle[]): Promise<void>;
+  /**
+   * Adds or replaces these articles in the index, reading them from `articles` (PMIDs not there are ignored).
+   * The ingest upserts a batch, then passes the PMIDs that changed.
+   */
+  index(pmids: number[]): Promise<void>;
   /** Removes these PMIDs; unknown PMIDs are ignored. */
   delete(pmids: number[]): Promise<void>;
+  /**
+   * Ends a bulk load: work the adapter deferred while indexing (PostgreSQL's GIN pending lists, an
+   * Elasticsearch refresh) is done now, so searches are fast and see every indexed article.
+   */
+  refresh(): Promise<void>;
   /** Ranked PMIDs for a free-text query. An empty or stop-word-only query returns no hits. */
   search(query: string, options?: SearchOptions): Promise<SearchResult>;
   /** Articles most similar to a profile text (research interests, liked abstracts), excluding `excludePmids`. */

@@ -3,7 +3,7 @@
  * on a local PostgreSQL server (dropped at the end unless --keep).
  *
  *   bun scripts/bench/bench-ingest.ts [FILE] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
- *        [--reingest] [--keep] [--batch 1000]
+ *        [--reingest] [--keep] [--batch 1000] [--concurrency 2] [--gc-every 1000]
  *
  * FILE defaults to bench-data/pubmed-30000.xml.gz (see generate-corpus.ts; 100000 and 1000000 are the other sizes).
  * Reports records/s of the whole run (parse + upsert + index) and the peak RSS of this process (parser, reader thread
@@ -22,6 +22,13 @@ import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
+/** Ingest options under test (see IngestOptions). */
+interface Tuning {
+  batchSize: number;
+  concurrency: number;
+  gcEveryRecords: number;
+}
+
 export interface IngestBenchRun {
   result: IngestResult;
   /** Highest RSS seen during the run, bytes. */
@@ -32,7 +39,7 @@ export interface IngestBenchRun {
  * Ingests `file` into `databaseUrl` once, sampling RSS.
  * @param log receives a progress line every `everySeconds`.
  */
-async function run(databaseUrl: string, file: string, batchSize: number, log: (line: string) => void, everySeconds = 10): Promise<IngestBenchRun> {
+async function run(databaseUrl: string, file: string, tuning: Tuning, log: (line: string) => void, everySeconds = 10): Promise<IngestBenchRun> {
   const handle = openDatabase({ databaseUrl, dataDir: "" });
   try {
     await migrateToLatest(handle.db);
@@ -43,7 +50,9 @@ async function run(databaseUrl: string, file: string, batchSize: number, log: (l
     let lastLog = 0;
     try {
       const result = await ingestFiles({ db: handle.db, search: new PostgresSearchIndex(handle.db) }, [file], {
-        batchSize,
+        batchSize: tuning.batchSize,
+        concurrency: tuning.concurrency,
+        gcEveryRecords: tuning.gcEveryRecords,
         progressIntervalMs: 1000,
         onProgress: (p) => {
           peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -79,6 +88,8 @@ if (import.meta.main) {
       reingest: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       batch: { type: "string", default: "1000" },
+      concurrency: { type: "string", default: "2" },
+      "gc-every": { type: "string", default: "1000" },
     },
     allowPositionals: true,
   });
@@ -95,10 +106,11 @@ if (import.meta.main) {
   url.pathname = `/${name}`;
   const log = (line: string) => console.error(line);
   try {
-    console.log(`file: ${file}; database: ${name} on ${url.host}; batch ${values.batch}`);
-    const first = await run(url.toString(), file, Number(values.batch), log);
+    const tuning: Tuning = { batchSize: Number(values.batch), concurrency: Number(values.concurrency), gcEveryRecords: Number(values["gc-every"]) };
+    console.log(`file: ${file}; database: ${name} on ${url.host}; batch ${tuning.batchSize}, concurrency ${tuning.concurrency}, gc every ${tuning.gcEveryRecords} records`);
+    const first = await run(url.toString(), file, tuning, log);
     console.log(describe("ingest", first));
-    if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, Number(values.batch), log)));
+    if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, tuning, log)));
     const rows = await admin.unsafe<{ size: string }[]>(`SELECT pg_size_pretty(pg_database_size('${name}')) AS size`);
     console.log(`database size: ${rows[0]?.size}`);
   } finally {

@@ -55,7 +55,7 @@ export async function evaluate(db: Kysely<DB>, data: Record<string, Instance>, c
     INSERT INTO articles (pmid, title, abstract, publication_year, mesh_terms, content_hash)
     SELECT x.pmid, x.title, x.abstract, x.publication_year, ARRAY(SELECT jsonb_array_elements_text(x.mesh_terms)), md5(x.pmid::text)
     FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(pmid integer, title text, abstract text, publication_year integer, mesh_terms jsonb)`.execute(db);
-  await new PostgresSearchIndex(db).index(articles);
+  await new PostgresSearchIndex(db).index(articles.map((a) => a.pmid));
   const index = new PostgresSearchIndex(db, { candidateBudget });
 
   let hit1 = 0;

@@ -12,6 +12,7 @@ import { claimJob, recoverStaleJobs, runJobsUntilIdle, startWorker, type JobHand
 const unusedSearch: SearchIndex = {
   index: async () => {},
   delete: async () => {},
+  refresh: async () => {},
   search: async () => ({ hits: [], total: 0, totalIsLowerBound: false }),
   similar: async () => ({ hits: [], total: 0, totalIsLowerBound: false }),
 };

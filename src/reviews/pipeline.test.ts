@@ -18,6 +18,7 @@ function scriptedSearch(result: SearchResult, onSearch: () => Promise<void> | vo
   return {
     index: async () => {},
     delete: async () => {},
+    refresh: async () => {},
     search: async () => {
       await onSearch();
       return result;
