@@ -19,13 +19,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   // - title_df counts title_document's lexemes directly (a lexeme is in title_document exactly when it has a
   //   weight A or B position in document);
   // - sum() over integers returns bigint, where sum() over bigint returned numeric;
-  // - the lock order is by byte order (COLLATE "C"): any fixed order prevents deadlocks between concurrent
-  //   batches, and byte order is far cheaper than the locale's.
+  // - the deltas are computed first, concurrently with other writers; then the writes to the statistics take turns
+  //   (a transaction-level advisory lock, held to the commit). Sorting the lexemes, as the initial migration did,
+  //   does not prevent deadlocks: an INSERT … ON CONFLICT DO UPDATE fires this trigger twice, once for its inserts
+  //   and once for its updates, so one transaction locks two sorted runs, and two such transactions can each hold a
+  //   row the other's second run needs (seen with two concurrent index statements). The rows are mostly shared
+  //   anyway (common lexemes), so concurrent writers would wait for each other regardless.
   await sql`
     CREATE OR REPLACE FUNCTION article_search_stats_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       ids text;
+      lexemes text[];
+      dfs bigint[];
+      title_dfs bigint[];
     BEGIN
+      -- First the statement's deltas per lexeme, computed alongside other writers.
       IF TG_OP = 'INSERT' THEN
         -- ts_stat (C code) counts lexemes faster than unnest and GROUP BY. It runs a query of its own, which cannot
         -- see the transition table, so it reads the statement's new rows back from the table by PMID.
@@ -33,19 +41,16 @@ export async function up(db: Kysely<any>): Promise<void> {
         IF ids IS NULL THEN
           RETURN NULL;
         END IF;
-        INSERT INTO search_lexeme_stats AS s (lexeme, df, title_df)
-        SELECT lexeme, df, title_df FROM (
+        SELECT array_agg(lexeme), array_agg(df), array_agg(title_df) INTO lexemes, dfs, title_dfs FROM (
           SELECT d.word AS lexeme, d.ndoc::bigint AS df, coalesce(t.ndoc, 0)::bigint AS title_df
           FROM ts_stat(format('SELECT document FROM %I.%I WHERE pmid = ANY(%L::integer[])', TG_TABLE_SCHEMA, TG_TABLE_NAME, ids)) d
           LEFT JOIN ts_stat(format('SELECT title_document FROM %I.%I WHERE pmid = ANY(%L::integer[])', TG_TABLE_SCHEMA, TG_TABLE_NAME, ids)) t
             USING (word)
           UNION ALL SELECT ' documents', count(*), 0 FROM new_rows
           UNION ALL SELECT ' length', coalesce(sum(doc_length), 0), 0 FROM new_rows
-        ) d WHERE df <> 0 ORDER BY lexeme COLLATE "C"
-        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df, title_df = s.title_df + excluded.title_df;
+        ) d WHERE df <> 0;
       ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO search_lexeme_stats AS s (lexeme, df, title_df)
-        SELECT lexeme, df, title_df FROM (
+        SELECT array_agg(lexeme), array_agg(df), array_agg(title_df) INTO lexemes, dfs, title_dfs FROM (
           SELECT lexeme, sum(d) AS df, sum(td) AS title_df FROM (
             SELECT l AS lexeme, 1 AS d, 0 AS td FROM new_rows n, unnest(tsvector_to_array(n.document)) l
             UNION ALL SELECT l, 0, 1 FROM new_rows n, unnest(tsvector_to_array(n.title_document)) l
@@ -54,23 +59,30 @@ export async function up(db: Kysely<any>): Promise<void> {
           ) occurrences GROUP BY lexeme
           UNION ALL
           SELECT ' length', coalesce((SELECT sum(doc_length) FROM new_rows), 0) - coalesce((SELECT sum(doc_length) FROM old_rows), 0), 0
-        ) d WHERE df <> 0 OR title_df <> 0 ORDER BY lexeme COLLATE "C"
-        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df, title_df = s.title_df + excluded.title_df;
-        DELETE FROM search_lexeme_stats
-        WHERE df = 0 AND lexeme IN (SELECT l FROM old_rows o, unnest(tsvector_to_array(o.document)) l);
+        ) d WHERE df <> 0 OR title_df <> 0;
       ELSE
-        INSERT INTO search_lexeme_stats AS s (lexeme, df, title_df)
-        SELECT lexeme, df, title_df FROM (
+        SELECT array_agg(lexeme), array_agg(df), array_agg(title_df) INTO lexemes, dfs, title_dfs FROM (
           SELECT lexeme, -sum(d) AS df, -sum(td) AS title_df FROM (
             SELECT l AS lexeme, 1 AS d, 0 AS td FROM old_rows o, unnest(tsvector_to_array(o.document)) l
             UNION ALL SELECT l, 0, 1 FROM old_rows o, unnest(tsvector_to_array(o.title_document)) l
           ) occurrences GROUP BY lexeme
           UNION ALL SELECT ' documents', -count(*), 0 FROM old_rows
           UNION ALL SELECT ' length', -coalesce(sum(doc_length), 0), 0 FROM old_rows
-        ) d WHERE df <> 0 ORDER BY lexeme COLLATE "C"
-        ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df, title_df = s.title_df + excluded.title_df;
-        DELETE FROM search_lexeme_stats
-        WHERE df = 0 AND lexeme IN (SELECT l FROM old_rows o, unnest(tsvector_to_array(o.document)) l);
+        ) d WHERE df <> 0;
+      END IF;
+      IF lexemes IS NULL THEN
+        RETURN NULL;
+      END IF;
+
+      -- Then the writes, one writer at a time (the lock is held until the transaction ends). Key: the bytes of
+      -- 'search_l' as a bigint; any key nothing else uses would do.
+      PERFORM pg_advisory_xact_lock(8315159430931439468);
+      INSERT INTO search_lexeme_stats AS s (lexeme, df, title_df)
+      SELECT * FROM unnest(lexemes, dfs, title_dfs)
+      ON CONFLICT (lexeme) DO UPDATE SET df = s.df + excluded.df, title_df = s.title_df + excluded.title_df;
+      -- Lexemes no document has any more go (only a decrease can bring df to 0).
+      IF TG_OP <> 'INSERT' THEN
+        DELETE FROM search_lexeme_stats WHERE df = 0 AND lexeme = ANY(lexemes);
       END IF;
       RETURN NULL;
     END $$`.execute(db);
@@ -79,20 +91,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // needs no new primary-key entry. Every indexing statement updates thousands of these rows.
   await sql`ALTER TABLE search_lexeme_stats SET (fillfactor = 50)`.execute(db);
 
-  // lz4 compresses and decompresses several times faster than the default pglz, at a similar ratio on this text.
-  // PostgreSQL builds without lz4 support (PGlite's among them) keep pglz.
-  const lz4 = await sql<{ available: boolean }>`
-    SELECT 'lz4' = ANY(enumvals) AS available FROM pg_settings WHERE name = 'default_toast_compression'`.execute(db);
-  if (lz4.rows[0]?.available) {
-    for (const [table, columns] of [
-      ["articles", ["title", "authors", "abstract", "abstract_sections"]],
-      ["article_search", ["document", "title_document"]],
-    ] as const) {
-      for (const column of columns) {
-        await sql`ALTER TABLE ${sql.id(table)} ALTER COLUMN ${sql.id(column)} SET COMPRESSION lz4`.execute(db);
-      }
-    }
-  }
+  await setCompression(db, "lz4");
 }
 
 /** Puts back pglz compression, the default fill factor and the initial migration's statistics function. */
@@ -138,14 +137,27 @@ export async function down(db: Kysely<any>): Promise<void> {
       END IF;
       RETURN NULL;
     END $$`.execute(db);
+  await setCompression(db, "pglz");
+}
+
+/** The large text and vector columns, whose compression method migration 0003 chooses. */
+const COMPRESSED_COLUMNS = [
+  ["articles", ["title", "authors", "abstract", "abstract_sections"]],
+  ["article_search", ["document", "title_document"]],
+] as const;
+
+/**
+ * Sets the compression of COMPRESSED_COLUMNS (new values only; stored ones keep theirs). lz4 compresses and
+ * decompresses several times faster than the default pglz, at a similar ratio on this text. PostgreSQL builds
+ * without lz4 support (PGlite's among them) keep pglz, so this does nothing there.
+ */
+async function setCompression(db: Kysely<any>, method: "lz4" | "pglz"): Promise<void> {
   const lz4 = await sql<{ available: boolean }>`
     SELECT 'lz4' = ANY(enumvals) AS available FROM pg_settings WHERE name = 'default_toast_compression'`.execute(db);
-  if (lz4.rows[0]?.available) {
-    for (const column of ["title", "authors", "abstract", "abstract_sections"]) {
-      await sql`ALTER TABLE articles ALTER COLUMN ${sql.id(column)} SET COMPRESSION pglz`.execute(db);
-    }
-    for (const column of ["document", "title_document"]) {
-      await sql`ALTER TABLE article_search ALTER COLUMN ${sql.id(column)} SET COMPRESSION pglz`.execute(db);
+  if (!lz4.rows[0]?.available) return;
+  for (const [table, columns] of COMPRESSED_COLUMNS) {
+    for (const column of columns) {
+      await sql`ALTER TABLE ${sql.id(table)} ALTER COLUMN ${sql.id(column)} SET COMPRESSION ${sql.raw(method)}`.execute(db);
     }
   }
 }

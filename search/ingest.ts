@@ -145,8 +145,7 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
     const all = toIndex;
     toIndex = [];
     const size = Math.ceil(all.length / parts);
-    for (let i = size; i < all.length; i += size) await flushPart(all.slice(i, i + size));
-    await flushPart(all.slice(0, size));
+    for (let i = 0; i < all.length; i += size) await flushPart(all.slice(i, i + size));
   };
   // Chunks handed to an index job and not indexed yet: if the run fails, they are marked for the next run.
   const unindexed = new Set<number[]>();
@@ -270,7 +269,11 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
   const byPmid = new Map<number, ParsedArticle>();
   for (const a of batch) byPmid.set(a.pmid, a);
   const payload = JSON.stringify([...byPmid.values()]);
-  const upsert = (db: Database) => sql<{ pmid: number; inserted: boolean }>`
+  // The commit need not wait for the disk: a crash loses at most the last few batches, which ingesting the file again
+  // restores, and the run ends with the index's synchronous refresh, which makes every earlier commit durable.
+  const changed = await deps.db.transaction().execute(async (trx) => {
+    await sql`SELECT set_config('synchronous_commit', 'off', true)`.execute(trx);
+    return sql<{ pmid: number; inserted: boolean }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(${sql.raw(COLUMNS)})
     )
@@ -290,12 +293,7 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
       publication_types = excluded.publication_types, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords,
       content_hash = excluded.content_hash, updated_at = now()
     WHERE articles.content_hash IS DISTINCT FROM excluded.content_hash
-    RETURNING pmid, (xmax = 0) AS inserted`.execute(db);
-  // The commit need not wait for the disk: a crash loses at most the last few batches, which ingesting the file again
-  // restores, and the run ends with the index's synchronous refresh, which makes every earlier commit durable.
-  const changed = await deps.db.transaction().execute(async (trx) => {
-    await sql`SELECT set_config('synchronous_commit', 'off', true)`.execute(trx);
-    return upsert(trx);
+    RETURNING pmid, (xmax = 0) AS inserted`.execute(trx);
   });
 
   const changedPmids: number[] = [];
@@ -307,6 +305,8 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
   return changedPmids;
 }
 
+type JobKind = "upsert" | "index";
+
 /**
  * Runs the ingest's writes as jobs, at most `slots` at once (one connection each), started in submission order.
  * A job names the PMIDs it writes and its kind; it runs only after every earlier job of the same kind sharing a PMID
@@ -315,7 +315,7 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
  * The first failure is kept: the jobs after it are skipped, and `submit` and `drain` throw it.
  */
 class WriteScheduler {
-  private readonly jobs = new Set<{ kind: string; pmids: Set<number>; done: Promise<void> }>();
+  private readonly jobs = new Set<{ kind: JobKind; pmids: Set<number>; done: Promise<void> }>();
   private readonly waiting: (() => void)[] = [];
   private running = 0;
   private failure: { error: unknown } | null = null;
@@ -326,7 +326,7 @@ class WriteScheduler {
    * Queues `work`; resolves once it has a slot (so a caller producing jobs faster than they run waits), not when it ends.
    * @throws the first failure of an earlier job.
    */
-  async submit(kind: string, pmids: number[], work: () => Promise<void>): Promise<void> {
+  async submit(kind: JobKind, pmids: number[], work: () => Promise<void>): Promise<void> {
     if (this.failure) throw this.failure.error;
     const ids = new Set(pmids);
     const earlier = [...this.jobs].filter((j) => j.kind === kind && pmids.some((p) => j.pmids.has(p))).map((j) => j.done);

@@ -20,6 +20,12 @@ for (const backend of BACKENDS) {
 
     /** Writes the canonical rows (the index reads them from articles), then indexes them. */
     async function load(articles: IndexableArticle[], into = index) {
+      await writeArticles(articles);
+      await into.index(articles.map((a) => a.pmid));
+    }
+
+    /** Inserts or updates rows of `articles` without indexing them. */
+    async function writeArticles(articles: IndexableArticle[]) {
       for (const a of articles) {
         await sql`
           INSERT INTO articles (pmid, title, abstract, publication_year, mesh_terms, keywords, content_hash)
@@ -29,7 +35,6 @@ for (const backend of BACKENDS) {
           ON CONFLICT (pmid) DO UPDATE SET title = excluded.title, abstract = excluded.abstract,
             publication_year = excluded.publication_year, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords`.execute(handle.db);
       }
-      await into.index(articles.map((a) => a.pmid));
     }
 
     async function pmids(query: string, options = {}) {
@@ -200,6 +205,25 @@ for (const backend of BACKENDS) {
       expect(await df("leptospirosi")).toBe(1);
       expect(await df("farmer")).toBeNull();
       await index.delete([]);
+      expect(await statsDrift()).toEqual([]);
+    });
+
+    test("concurrent index calls, each with new and changed articles, never deadlock and keep statistics exact", async () => {
+      // Each call's statement inserts some rows and updates others, so the statistics trigger runs once for the
+      // inserts and once for the updates. Call A inserts "zebra" and updates to "aardvark"; call B the reverse.
+      for (let round = 0; round < 25; round++) {
+        const base = 1000 + round * 10;
+        await load([article(base, { title: "Placeholder one" }), article(base + 1, { title: "Placeholder two" })]);
+        await writeArticles([
+          article(base, { title: "Aardvark burrow" }),
+          article(base + 1, { title: "Zebra stripes" }),
+          article(base + 2, { title: "Zebra herd" }),
+          article(base + 3, { title: "Aardvark diet" }),
+        ]);
+        await Promise.all([index.index([base, base + 2]), index.index([base + 1, base + 3])]);
+      }
+      expect(await df("zebra")).toBe(50);
+      expect(await df("aardvark")).toBe(50);
       expect(await statsDrift()).toEqual([]);
     });
 
