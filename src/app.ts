@@ -8,26 +8,46 @@ import { subscriptionsRoutes } from "./subscriptions/routes.ts";
 import { reviewsRoutes } from "./reviews/routes.ts";
 import { pagesRoutes } from "./pages/routes.tsx";
 import { sameOriginMutations, securityHeaders } from "./http/security.ts";
+import { requestLimits } from "./http/limits.ts";
+import { OPENAPI_INFO, createApi, registerSecurity } from "./http/openapi.ts";
+import { apiDocsRoutes } from "./http/api-docs.ts";
+
+/** Path of the OpenAPI document, under /api/v1. */
+export const OPENAPI_PATH = "/openapi.json";
 
 /**
- * Builds the whole HTTP application: the JSON API under /api/v1 and the server-rendered pages, every response with
- * the security headers of src/http/security.ts, and API writes refused when they come from another site.
- * Pure: no listening, no jobs; server.ts and the tests call it with their own deps.
+ * The JSON API under /api/v1: every route declared with its OpenAPI description (src/http/openapi.ts), cross-site
+ * writes refused, the generated OpenAPI 3.1 document at /api/v1/openapi.json.
  */
-export function createApp(deps: AppDeps) {
-  const api = new Hono();
+export function createApiApp(deps: AppDeps) {
+  const api = createApi();
+  registerSecurity(api);
   api.use("*", sameOriginMutations(deps.config));
   api.route("/login", loginRoutes(deps));
   api.route("/", passwordRecoveryRoutes(deps));
   api.route("/users", usersRoutes(deps));
   api.route("/subscriptions", subscriptionsRoutes(deps));
   api.route("/literature_review", reviewsRoutes(deps));
+  // Generated once, on first request: the routes do not change while the process runs.
+  let document: unknown;
+  api.get(OPENAPI_PATH, (c) => c.json((document ??= api.getOpenAPI31Document(OPENAPI_INFO))));
   api.notFound(apiNotFound);
   api.onError(onError);
+  return api;
+}
 
-  const app = new Hono();
+/**
+ * Builds the whole HTTP application: the JSON API under /api/v1, its reference page at /api/docs, and the
+ * server-rendered pages; every response with the security headers of src/http/security.ts and every request
+ * within the size limits of src/http/limits.ts.
+ * Pure: no listening, no jobs; server.ts and the tests call it with their own deps.
+ */
+export function createApp(deps: AppDeps) {
+  const app = new Hono({ strict: false });
+  app.use("*", requestLimits());
   app.use("*", securityHeaders(deps.config));
-  app.route("/api/v1", api);
+  app.route("/api/v1", createApiApp(deps));
+  app.route("/api/docs", apiDocsRoutes());
   app.route("/", pagesRoutes(deps));
   app.onError(onError);
   return app;

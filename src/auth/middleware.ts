@@ -1,7 +1,8 @@
 import type { MiddlewareHandler, Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { ApiError } from "../http/errors.ts";
-import { verifyAccessToken } from "./tokens.ts";
+import { sql } from "kysely";
+import { verifyAccessToken, type AccessTokenClaims } from "./tokens.ts";
 import type { AppDeps } from "../deps.ts";
 
 /** The signed-in user as handlers see it (never carries the password hash). */
@@ -20,26 +21,45 @@ export type AuthEnv = { Variables: { user: CurrentUser } };
 /** Name of the HttpOnly session cookie that carries the access token for server-rendered pages. */
 export const SESSION_COOKIE = "access_token";
 
+/**
+ * The token of an `Authorization` header in the bearer scheme (RFC 6750 §2.1: "Bearer", case-insensitive, one or
+ * more spaces, then a token68), or null for anything else ("Basic …", "Bearer" with a tab, an empty token, a token
+ * with characters a token68 cannot hold). The one parser of this header: the token reader below and the cross-site
+ * check (src/http/security.ts) agree on what a bearer header is.
+ */
+export function parseBearer(header: string | undefined | null): string | null {
+  if (!header) return null;
+  const m = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
 /** Reads the token from `Authorization: Bearer …`, else from the session cookie. */
 export function readToken(c: Context): string | null {
-  const header = c.req.header("authorization");
-  if (header?.toLowerCase().startsWith("bearer ")) return header.slice(7).trim() || null;
-  return getCookie(c, SESSION_COOKIE) ?? null;
+  return parseBearer(c.req.header("authorization")) ?? getCookie(c, SESSION_COOKIE) ?? null;
+}
+
+/** The verified claims of the request's token, or null when it has none or an invalid one. */
+export async function readClaims(deps: AppDeps, c: Context): Promise<AccessTokenClaims | null> {
+  const token = readToken(c);
+  return token ? verifyAccessToken(deps.secretKey, token) : null;
 }
 
 /**
  * Resolves the user of a request, or null when there is no valid token, the user is gone or inactive,
- * or the token was issued before the user's last password change (token_version).
+ * the token was issued before the user's last password change (token_version), or it was revoked by logout.
  */
 export async function resolveUser(deps: AppDeps, c: Context): Promise<CurrentUser | null> {
-  const token = readToken(c);
-  if (!token) return null;
-  const claims = await verifyAccessToken(deps.secretKey, token);
+  const claims = await readClaims(deps, c);
   if (!claims) return null;
+  const jti = claims.jti;
   const row = await deps.db
     .selectFrom("users")
     .select(["id", "email", "full_name", "institution_email", "description", "is_active", "is_superuser", "token_version"])
     .where("id", "=", claims.sub)
+    // One query: the revocation check rides on the user lookup (a primary-key probe of a small table).
+    .$if(jti !== undefined, (qb) =>
+      qb.where(({ not, exists, selectFrom }) => not(exists(selectFrom("revoked_access_tokens").select(sql`1`.as("one")).where("jti", "=", jti!)))),
+    )
     .executeTakeFirst()
     .catch(() => undefined); // a malformed uuid in `sub` is just an unknown user
   if (!row || !row.is_active || row.token_version !== claims.ver) return null;

@@ -31,6 +31,11 @@ export const LIMITS = {
   recoveryPerIp: { name: "recovery-ip", max: 10, windowSeconds: 60 * 60 },
   /** Password recovery requests per e-mail address and hour: at most this many recovery mails to one inbox. */
   recoveryPerAddress: { name: "recovery-address", max: 3, windowSeconds: 60 * 60 },
+  /**
+   * User searches per signed-in user and minute. Typing a name with the client's 300 ms debounce makes a few
+   * calls; 30 a minute is ample for that and makes walking the directory slow.
+   */
+  userSearchPerUser: { name: "user-search", max: 30, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimit>;
 
 /** The state of one counter after a hit. */

@@ -1,8 +1,7 @@
-import { Hono } from "hono";
-import { zValidator } from "@hono/zod-validator";
-import { z } from "zod";
+import { z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, zodHook } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
 import { requireSuperuser, requireUser, type AuthEnv } from "./middleware.ts";
 import { LIMITS, assertAllowed, clientIp, hit } from "./rate-limit.ts";
 import { buildRecoveryEmail, resetPassword, sendRecoveryEmail } from "./recovery.ts";
@@ -10,16 +9,19 @@ import { runInBackground } from "../email/service.ts";
 import { findUserByEmail } from "../users/repository.ts";
 import { emailField, passwordField } from "../users/schemas.ts";
 
-const emailParamSchema = z.object({ email: emailField() });
+const emailParamSchema = z.object({ email: emailField().openapi({ param: { name: "email", in: "path" }, example: "ada@example.org" }) });
 
-const newPasswordSchema = z.object({
-  token: z
-    .string({ error: "Token is required" })
-    .trim()
-    .min(1, "Token is required")
-    .max(512, "Invalid token"),
-  new_password: passwordField(),
-});
+const newPasswordSchema = z
+  .object({
+    token: z
+      .string({ error: "Token is required" })
+      .trim()
+      .min(1, "Token is required")
+      .max(512, "Invalid token")
+      .openapi({ description: "The token of the reset link (the `token` query parameter of /reset-password)" }),
+    new_password: passwordField(),
+  })
+  .openapi("NewPassword");
 
 /** The one answer of POST /password-recovery/{email}, whether or not the address has an account. */
 export const RECOVERY_SENT = { message: "Password recovery email sent" } as const;
@@ -33,37 +35,58 @@ export const RECOVERY_SENT = { message: "Password recovery email sent" } as cons
  * - POST /password-recovery-html-content/{email}: superusers preview the message (a real, working link).
  */
 export function passwordRecoveryRoutes(deps: AppDeps) {
-  const app = new Hono<AuthEnv>();
+  const app = createApi<AuthEnv>();
 
-  app.post("/password-recovery/:email", zValidator("param", emailParamSchema, zodHook("path")), async (c) => {
+  const recover = apiRoute({
+    method: "post",
+    path: "/password-recovery/{email}",
+    tags: ["login"],
+    summary: "Send a password recovery e-mail",
+    description: "Always answers the same, whether or not the address has an account. Rate limited per client and per address.",
+    request: { params: emailParamSchema },
+    responses: { 200: jsonContent(MessageSchema, "Accepted (a message is sent if the address has an active account)"), ...errorResponses(429) },
+  });
+  app.openapi(recover, async (c) => {
     const { email } = c.req.valid("param");
     const ip = clientIp(c);
     if (ip) assertAllowed(await hit(deps.db, LIMITS.recoveryPerIp, ip));
     assertAllowed(await hit(deps.db, LIMITS.recoveryPerAddress, email));
     runInBackground("password recovery", () => sendRecoveryEmail(deps, email));
-    return c.json(RECOVERY_SENT);
+    return c.json(RECOVERY_SENT, 200);
   });
 
-  for (const path of ["/reset-password", "/reset-password/"]) {
-    app.post(path, zValidator("json", newPasswordSchema, zodHook("body")), async (c) => {
-      const { token, new_password } = c.req.valid("json");
-      await resetPassword(deps.db, token, new_password);
-      return c.json({ message: "Password updated successfully" });
-    });
-  }
+  const reset = apiRoute({
+    method: "post",
+    path: "/reset-password",
+    tags: ["login"],
+    summary: "Set a new password with a reset token",
+    description: "The token works once and for 48 hours. Every session of the account ends.",
+    request: { body: jsonBody(newPasswordSchema) },
+    responses: { 200: jsonContent(MessageSchema, "Password updated"), ...errorResponses(400) },
+  });
+  app.openapi(reset, async (c) => {
+    const { token, new_password } = c.req.valid("json");
+    await resetPassword(deps.db, token, new_password);
+    return c.json({ message: "Password updated successfully" }, 200);
+  });
 
-  app.post(
-    "/password-recovery-html-content/:email",
-    requireUser(deps),
-    requireSuperuser,
-    zValidator("param", emailParamSchema, zodHook("path")),
-    async (c) => {
-      const user = await findUserByEmail(deps.db, c.req.valid("param").email);
-      if (!user) throw new ApiError(404, "The user with this email does not exist in the system.");
-      const message = await buildRecoveryEmail(deps, user);
-      return c.html(message.html, 200, { "X-Email-Subject": message.subject });
-    },
-  );
+  const preview = apiRoute({
+    method: "post",
+    path: "/password-recovery-html-content/{email}",
+    tags: ["login"],
+    summary: "Preview the recovery e-mail (superusers)",
+    description: "Returns the HTML of the message (with a real, working link); its subject is in the X-Email-Subject header.",
+    security: SIGNED_IN,
+    middleware: [requireUser(deps), requireSuperuser],
+    request: { params: emailParamSchema },
+    responses: { 200: { description: "The message's HTML", content: { "text/html": { schema: z.string() } } }, ...errorResponses(403, 404) },
+  });
+  app.openapi(preview, async (c) => {
+    const user = await findUserByEmail(deps.db, c.req.valid("param").email);
+    if (!user) throw new ApiError(404, "The user with this email does not exist in the system.");
+    const message = await buildRecoveryEmail(deps, user);
+    return c.html(message.html, 200, { "X-Email-Subject": message.subject });
+  });
 
   return app;
 }

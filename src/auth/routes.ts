@@ -1,34 +1,44 @@
-import { Hono } from "hono";
-import { zValidator } from "@hono/zod-validator";
-import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, zodHook } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
 import { requireUser, type AuthEnv } from "./middleware.ts";
-import { clearSessionCookie, issueAccessToken, setSessionCookie, type TokenResponse } from "./session.ts";
+import { clearSessionCookie, issueAccessToken, revokeRequestToken, setSessionCookie, type TokenResponse } from "./session.ts";
 import { authenticate } from "../users/service.ts";
 import { LIMITS, assertAllowed, clientIp, hit, reset } from "./rate-limit.ts";
-import { toUserPublic } from "../users/schemas.ts";
+import { UserPublicSchema, toUserPublic } from "../users/schemas.ts";
+import { TokenSchema, loginFormSchema } from "./schemas.ts";
 
-/** The OAuth2 password form (form-encoded `username` and `password`; other OAuth2 fields are ignored). */
-const loginFormSchema = z.object({
-  username: z
-    .string({ error: "Username is required" })
-    .trim()
-    .min(1, "Username is required")
-    .max(255, "Username must be at most 255 characters"),
-  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1024, "Password must be at most 1024 characters"),
+const login = apiRoute({
+  method: "post",
+  path: "/access-token",
+  tags: ["login"],
+  summary: "Log in (OAuth2 password flow)",
+  description:
+    "Checks the address and password and returns an access token, also set as the HttpOnly session cookie. Rate limited per client and per account (429 with Retry-After).",
+  request: { body: { content: { "application/x-www-form-urlencoded": { schema: loginFormSchema } }, required: true } },
+  responses: { 200: jsonContent(TokenSchema, "The access token"), ...errorResponses(400, 403, 429) },
+});
+
+const logout = apiRoute({
+  method: "post",
+  path: "/logout",
+  tags: ["login"],
+  summary: "Log out",
+  description:
+    "Revokes the access token presented (bearer header or session cookie) on the server, so it is refused from now on even before it expires, and clears the session cookie. Answers 200 without a token too.",
+  responses: { 200: jsonContent(MessageSchema, "Logged out"), ...errorResponses(403) },
 });
 
 /**
  * /api/v1/login: the OAuth2 password login (token in the body and as the HttpOnly session cookie),
- * the token check, and logout (which clears the cookie).
+ * the token check, and logout (which revokes the token and clears the cookie).
  * Login is rate limited (see rate-limit.ts): every attempt counts against the client address (a burst limit),
  * and failed attempts count against the account; past either limit the answer is 429 with Retry-After.
  */
 export function loginRoutes(deps: AppDeps) {
-  const app = new Hono<AuthEnv>();
+  const app = createApi<AuthEnv>();
 
-  app.post("/access-token", zValidator("form", loginFormSchema, zodHook("body")), async (c) => {
+  app.openapi(login, async (c) => {
     const { username, password } = c.req.valid("form");
     const account = username.toLowerCase();
     const ip = clientIp(c);
@@ -44,16 +54,25 @@ export function loginRoutes(deps: AppDeps) {
     await reset(deps.db, LIMITS.loginFailuresPerAccount, account);
     const token = await issueAccessToken(deps, user);
     setSessionCookie(c, token);
-    return c.json<TokenResponse>({ access_token: token, token_type: "bearer" });
+    return c.json({ access_token: token, token_type: "bearer" } satisfies TokenResponse, 200);
   });
 
-  app.post("/test-token", requireUser(deps), (c) => c.json(toUserPublic(c.get("user"))));
+  const testToken = apiRoute({
+    method: "post",
+    path: "/test-token",
+    tags: ["login"],
+    summary: "Check the access token",
+    security: SIGNED_IN,
+    middleware: [requireUser(deps)],
+    responses: { 200: jsonContent(UserPublicSchema, "The token's user") },
+  });
+  app.openapi(testToken, (c) => c.json(toUserPublic(c.get("user")), 200));
 
-  // No authentication needed: clearing a cookie is harmless, and a client with an expired token must still be able
-  // to get rid of it.
-  app.post("/logout", (c) => {
+  // No authentication needed: a client with an expired token must still be able to get rid of it.
+  app.openapi(logout, async (c) => {
+    await revokeRequestToken(deps, c);
     clearSessionCookie(c);
-    return c.json({ message: "Logged out" });
+    return c.json({ message: "Logged out" }, 200);
   });
 
   return app;

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
-import { SESSION_COOKIE } from "./middleware.ts";
+import { sql } from "kysely";
+import { SESSION_COOKIE, readClaims } from "./middleware.ts";
 import { createAccessToken } from "./tokens.ts";
 
 /** The OAuth2 token response of POST /login/access-token. */
@@ -36,4 +37,34 @@ export function setSessionCookie(c: Context, token: string): void {
 /** Removes the session cookie (same name, path and flags as when it was set). */
 export function clearSessionCookie(c: Context): void {
   deleteCookie(c, SESSION_COOKIE, { httpOnly: true, sameSite: "Lax", path: "/", secure: isHttps(c) });
+}
+
+// Revocations are kept until the token would have expired; expired ones are removed now and then.
+const CLEANUP_PROBABILITY = 0.01;
+
+/**
+ * Logout on the server: the request's access token (bearer header or session cookie), if valid, is refused from now
+ * on. A token with an id (`jti`) is revoked alone, so the user's other sessions continue; a token issued before
+ * tokens had ids can only be ended with all of the user's sessions (token_version is bumped).
+ * A request without a valid token changes nothing.
+ */
+export async function revokeRequestToken(deps: AppDeps, c: Context): Promise<void> {
+  const claims = await readClaims(deps, c);
+  if (!claims) return;
+  if (claims.jti === undefined) {
+    await deps.db.updateTable("users").set({ token_version: sql<number>`token_version + 1` }).where("id", "=", claims.sub).where("token_version", "=", claims.ver).execute();
+    return;
+  }
+  await deps.db
+    .insertInto("revoked_access_tokens")
+    .values({ jti: claims.jti, user_id: claims.sub, expires_at: new Date((claims.exp ?? 0) * 1000) })
+    .onConflict((oc) => oc.column("jti").doNothing())
+    // The user may be gone already (deleted account): nothing to revoke then.
+    .execute()
+    .catch((err: unknown) => {
+      if ((err as { code?: string }).code !== "23503") throw err;
+    });
+  if (Math.random() < CLEANUP_PROBABILITY) {
+    await deps.db.deleteFrom("revoked_access_tokens").where("expires_at", "<", sql<Date>`now()`).execute();
+  }
 }

@@ -9,15 +9,24 @@ afterEach(() => setSystemTime());
 describe("access tokens", () => {
   test("a token signed with the key verifies, again and again, to its claims", async () => {
     const token = await createAccessToken(key, { sub: "user-1", ver: 3 }, 60);
-    expect(await verifyAccessToken(key, token)).toEqual({ sub: "user-1", ver: 3 });
-    expect(await verifyAccessToken(key, token)).toEqual({ sub: "user-1", ver: 3 });
+    const first = await verifyAccessToken(key, token);
+    expect(first).toMatchObject({ sub: "user-1", ver: 3 });
+    expect(first?.jti).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await verifyAccessToken(key, token)).toEqual(first);
+  });
+
+  test("every token gets its own id, so that one can be revoked without the others", async () => {
+    const a = await verifyAccessToken(key, await createAccessToken(key, { sub: "user-1", ver: 3 }, 60));
+    const b = await verifyAccessToken(key, await createAccessToken(key, { sub: "user-1", ver: 3 }, 60));
+    expect(a?.jti).toBeDefined();
+    expect(a?.jti).not.toBe(b?.jti);
   });
 
   test("a token that verified once is refused once it has expired", async () => {
     const start = new Date("2030-01-01T00:00:00Z");
     setSystemTime(start);
     const token = await createAccessToken(key, { sub: "user-2", ver: 0 }, 5);
-    expect(await verifyAccessToken(key, token)).toEqual({ sub: "user-2", ver: 0 });
+    expect(await verifyAccessToken(key, token)).toMatchObject({ sub: "user-2", ver: 0 });
     setSystemTime(new Date(start.getTime() + 4 * 60_000));
     expect(await verifyAccessToken(key, token)).not.toBeNull();
     setSystemTime(new Date(start.getTime() + 5 * 60_000 + 1));

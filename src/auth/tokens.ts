@@ -1,9 +1,16 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 
-/** Claims of an access token: subject is the user id; `ver` is the user's token_version at issue time. */
+/**
+ * Claims of an access token: subject is the user id; `ver` is the user's token_version at issue time; `jti` the
+ * token's own id (128 random bits), by which logout revokes just this token. Tokens issued before ids existed
+ * have none (`jti` undefined).
+ */
 export interface AccessTokenClaims {
   sub: string;
   ver: number;
+  jti?: string;
+  /** Expiry, seconds since the epoch (read from the token; ignored when creating one). */
+  exp?: number;
 }
 
 const ALGORITHM = "HS256";
@@ -16,6 +23,7 @@ export async function createAccessToken(key: Uint8Array, claims: AccessTokenClai
   return new SignJWT({ ver: claims.ver })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setSubject(claims.sub)
+    .setJti(claims.jti ?? Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url"))
     .setIssuedAt()
     .setExpirationTime(`${expiresInMinutes}m`)
     .sign(key);
@@ -53,7 +61,8 @@ export async function verifyAccessToken(key: Uint8Array, token: string): Promise
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
     if (typeof payload.sub !== "string" || typeof payload.ver !== "number" || typeof payload.exp !== "number") return null;
-    const claims = { sub: payload.sub, ver: payload.ver };
+    const claims: AccessTokenClaims = { sub: payload.sub, ver: payload.ver, exp: payload.exp };
+    if (typeof payload.jti === "string") claims.jti = payload.jti;
     if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
     verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
     return claims;

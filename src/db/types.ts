@@ -171,3 +171,17 @@ export interface DB {
   password_reset_tokens: PasswordResetTokensTable;
   rate_limits: RateLimitsTable;
 }
+
+// Token revocation (migrations/2026_11_24_0001_token_revocation.ts).
+
+export interface RevokedAccessTokensTable {
+  /** The `jti` claim of a token ended by logout. */
+  jti: string;
+  user_id: string;
+  /** When the token would have expired; the row is useless after it. */
+  expires_at: Date;
+}
+
+export interface DB {
+  revoked_access_tokens: RevokedAccessTokensTable;
+}

@@ -4,7 +4,8 @@ import { NONCE, secureHeaders, type SecureHeadersVariables } from "hono/secure-h
 
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 import type { Config } from "../config.ts";
-import { SESSION_COOKIE } from "../auth/middleware.ts";
+import { SESSION_COOKIE, parseBearer } from "../auth/middleware.ts";
+import { isApiDocsPath } from "./api-docs.ts";
 
 /**
  * HTTP security of every response (docs/decisions/0007-csp-and-csrf.md):
@@ -65,7 +66,8 @@ export function securityHeaders(config: Config): MiddlewareHandler {
     ...COMMON,
     contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
   });
-  return (c, next) => (c.req.path === "/api" || c.req.path.startsWith("/api/") ? api(c, next) : pages(c, next));
+  // The API reference (/api/docs) is a page: it loads its scripts and styles from this origin.
+  return (c, next) => ((c.req.path === "/api" || c.req.path.startsWith("/api/")) && !isApiDocsPath(c.req.path) ? api(c, next) : pages(c, next));
 }
 
 /** The CSP nonce of this request's page (set by `securityHeaders`), or undefined outside it (e.g. unit tests). */
@@ -90,7 +92,8 @@ function allowedOrigins(c: Context, config: Config): Set<string> {
 /**
  * Middleware for /api/v1: a write (any method but GET, HEAD, OPTIONS) that a browser could send from another site
  * with the user's session cookie is refused with 403 `{"detail": "Cross-site request refused"}`.
- * - A request with `Authorization: Bearer …` passes: browsers never attach that header on their own.
+ * - A request with `Authorization: Bearer …` (as `parseBearer` reads it, the same parser the token reader uses)
+ *   passes: browsers never attach that header on their own.
  * - Otherwise the browser's word is taken: `Sec-Fetch-Site: same-origin`, or an `Origin` of this site, lets it
  *   through; any other value of either header is refused (as hono's csrf middleware decides, but for every content
  *   type, since a cookie also rides on cross-site DELETE or JSON requests where CORS is misconfigured or bypassed).
@@ -102,7 +105,7 @@ function allowedOrigins(c: Context, config: Config): Set<string> {
 export function sameOriginMutations(config: Config): MiddlewareHandler {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
-    if (/^bearer\s+\S/i.test(c.req.header("authorization") ?? "")) return next();
+    if (parseBearer(c.req.header("authorization")) !== null) return next();
 
     const site = c.req.header("sec-fetch-site");
     const origin = c.req.header("origin");

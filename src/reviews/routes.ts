@@ -1,50 +1,106 @@
-import { Hono } from "hono";
-import { zValidator } from "@hono/zod-validator";
 import type { AppDeps } from "../deps.ts";
-import { zodHook } from "../http/errors.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
+import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
 import * as reviews from "./service.ts";
-import { detailsQuerySchema, historyQuerySchema, startQuerySchema } from "./schemas.ts";
+import {
+  ReviewDetailsSchema,
+  ReviewPublicSchema,
+  ReviewStatusSchema,
+  ReviewsPublicSchema,
+  detailsQuerySchema,
+  historyQuerySchema,
+  reviewIdParamSchema,
+  startQuerySchema,
+} from "./schemas.ts";
 
 /**
  * /api/v1/literature_review (spec §7): create, history, start, status, details, delete. Every call needs a
  * signed-in user and sees only that user's reviews; only start requires a review subscription (see service.ts).
  */
 export function reviewsRoutes(deps: AppDeps) {
-  const app = new Hono<AuthEnv>();
-  app.use("*", requireUser(deps));
+  const app = createApi<AuthEnv>();
+  const common = { tags: ["literature_review"], security: SIGNED_IN, middleware: [requireUser(deps)] };
 
-  app.post("/create", async (c) => c.json(await reviews.createReview(deps, c.get("user").id)));
+  const create = apiRoute({
+    ...common,
+    method: "post",
+    path: "/create",
+    summary: "Create an empty review",
+    description: "The new review has status initial and no topic yet; start it with a topic.",
+    responses: { 200: jsonContent(ReviewPublicSchema, "The new review") },
+  });
+  app.openapi(create, async (c) => c.json(await reviews.createReview(deps, c.get("user").id), 200));
 
-  app.get("/history", zValidator("query", historyQuerySchema, zodHook("query")), async (c) => {
+  const history = apiRoute({
+    ...common,
+    method: "get",
+    path: "/history",
+    summary: "List the user's reviews, newest first",
+    request: { query: historyQuerySchema },
+    responses: { 200: jsonContent(ReviewsPublicSchema, "A page of reviews and the user's total") },
+  });
+  app.openapi(history, async (c) => {
     const { skip, limit } = c.req.valid("query");
-    return c.json(await reviews.listReviews(deps, c.get("user").id, skip, limit));
+    return c.json(await reviews.listReviews(deps, c.get("user").id, skip, limit), 200);
   });
 
-  app.post(
-    "/start/:lit_review_id",
+  const start = apiRoute({
+    ...common,
     // The subscription is checked before the topic: someone without access learns that first.
-    async (c, next) => {
-      await reviews.assertReviewAccess(deps, c.get("user").id);
-      await next();
-    },
-    zValidator("query", startQuerySchema, zodHook("query")),
-    async (c) => {
-      const review = await reviews.startReview(deps, c.get("user").id, c.req.param("lit_review_id"), c.req.valid("query").user_query);
-      return c.json(review);
-    },
-  );
-
-  app.get("/status/:lit_review_id", async (c) => c.json(await reviews.reviewStatus(deps, c.get("user").id, c.req.param("lit_review_id"))));
-
-  app.get("/details/:lit_review_id", zValidator("query", detailsQuerySchema, zodHook("query")), async (c) => {
-    const { fts_skip, fts_limit } = c.req.valid("query");
-    return c.json(await reviews.reviewDetails(deps, c.get("user").id, c.req.param("lit_review_id"), fts_skip, fts_limit));
+    middleware: [
+      ...common.middleware,
+      async (c, next) => {
+        await reviews.assertReviewAccess(deps, c.get("user").id);
+        await next();
+      },
+    ],
+    method: "post",
+    path: "/start/{lit_review_id}",
+    summary: "Start a review on a topic",
+    description:
+      "Moves a review in status initial to searching and queues its pipeline: searching → sorting → summarizing → complete (or no_articles_found, error). Needs an active Plus, Pro or Max subscription.",
+    request: { params: reviewIdParamSchema, query: startQuerySchema },
+    responses: { 200: jsonContent(ReviewPublicSchema, "The started review"), ...errorResponses(403, 404, 409, 429) },
+  });
+  app.openapi(start, async (c) => {
+    const review = await reviews.startReview(deps, c.get("user").id, c.req.valid("param").lit_review_id, c.req.valid("query").user_query);
+    return c.json(review, 200);
   });
 
-  app.delete("/delete/:lit_review_id", async (c) => {
-    await reviews.deleteReview(deps, c.get("user").id, c.req.param("lit_review_id"));
-    return c.json({ message: reviews.REVIEW_DELETED });
+  const status = apiRoute({
+    ...common,
+    method: "get",
+    path: "/status/{lit_review_id}",
+    summary: "Poll a review's status",
+    request: { params: reviewIdParamSchema },
+    responses: { 200: jsonContent(ReviewStatusSchema, "The review's status"), ...errorResponses(404) },
+  });
+  app.openapi(status, async (c) => c.json(await reviews.reviewStatus(deps, c.get("user").id, c.req.valid("param").lit_review_id), 200));
+
+  const details = apiRoute({
+    ...common,
+    method: "get",
+    path: "/details/{lit_review_id}",
+    summary: "Read a review: summary, cited articles, a page of relevant articles",
+    request: { params: reviewIdParamSchema, query: detailsQuerySchema },
+    responses: { 200: jsonContent(ReviewDetailsSchema, "The review"), ...errorResponses(404) },
+  });
+  app.openapi(details, async (c) => {
+    const { fts_skip, fts_limit } = c.req.valid("query");
+    return c.json(await reviews.reviewDetails(deps, c.get("user").id, c.req.valid("param").lit_review_id, fts_skip, fts_limit), 200);
+  });
+
+  const remove = apiRoute({
+    ...common,
+    method: "delete",
+    path: "/delete/{lit_review_id}",
+    summary: "Delete a review",
+    request: { params: reviewIdParamSchema },
+    responses: { 200: jsonContent(MessageSchema, "Deleted"), ...errorResponses(404) },
+  });
+  app.openapi(remove, async (c) => {
+    await reviews.deleteReview(deps, c.get("user").id, c.req.valid("param").lit_review_id);
+    return c.json({ message: reviews.REVIEW_DELETED }, 200);
   });
 
   return app;

@@ -1,6 +1,5 @@
-import { z } from "zod";
-import type { AbstractSection } from "../db/types.ts";
-import { paginationSchema } from "../users/schemas.ts";
+import { z } from "@hono/zod-openapi";
+import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
 
 /** Longest review topic accepted (a topic or a few keywords, not a document). */
 export const MAX_QUERY_LENGTH = 500;
@@ -19,62 +18,78 @@ export const startQuerySchema = z.object({
     .string({ error: EMPTY_TOPIC })
     .trim()
     .min(1, EMPTY_TOPIC)
-    .max(MAX_QUERY_LENGTH, `Review topic must be at most ${MAX_QUERY_LENGTH} characters.`),
+    .max(MAX_QUERY_LENGTH, `Review topic must be at most ${MAX_QUERY_LENGTH} characters.`)
+    .openapi({
+      description: `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes.`,
+      example: "risk factors for nasopharyngeal carcinoma",
+    }),
+});
+
+/** The `{lit_review_id}` path parameter. Not validated as a uuid: any id that is not the user's review is 404. */
+export const reviewIdParamSchema = z.object({
+  lit_review_id: z.string().max(100, "Review id must be at most 100 characters").openapi({ param: { name: "lit_review_id", in: "path" }, format: "uuid" }),
 });
 
 /** GET /details/{id}: paging of the relevant-articles list (the page shows 6 at a time, spec §9). */
 export const detailsQuerySchema = z.object({
-  fts_skip: z.coerce.number({ error: "fts_skip must be a number" }).int().min(0).default(0),
+  fts_skip: z.coerce.number({ error: "fts_skip must be a number" }).int().min(0).max(MAX_SKIP, `fts_skip must be at most ${MAX_SKIP}`).default(0),
   fts_limit: z.coerce.number({ error: "fts_limit must be a number" }).int().min(1).max(1000).default(6),
 });
 
+/** The status of a review (spec §4). */
+const StatusSchema = z.enum(["initial", "searching", "sorting", "summarizing", "complete", "canceled", "error", "no_articles_found"]);
+
 /** A review as the history list and create/start responses show it (spec §3). */
-export interface ReviewPublic {
-  id: string;
-  user_query: string | null;
-  status: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export const ReviewPublicSchema = z
+  .object({ id: z.uuid(), user_query: z.string().nullable(), status: StatusSchema, created_at: z.date(), updated_at: z.date() })
+  .openapi("LiteratureReview");
+export type ReviewPublic = z.infer<typeof ReviewPublicSchema>;
+
+/** GET /history: a page of reviews, newest first, and the user's total. */
+export const ReviewsPublicSchema = z.object({ data: z.array(ReviewPublicSchema), count: z.number().int() }).openapi("LiteratureReviews");
 
 /** GET /status/{id}: what a poll needs. */
-export interface ReviewStatusPublic {
-  id: string;
-  status: string;
-  user_query: string | null;
-  updated_at: Date;
-}
+export const ReviewStatusSchema = z
+  .object({ id: z.uuid(), status: StatusSchema, user_query: z.string().nullable(), updated_at: z.date() })
+  .openapi("LiteratureReviewStatus");
+export type ReviewStatusPublic = z.infer<typeof ReviewStatusSchema>;
+
+/** One labelled part of a structured abstract (label "" when unlabelled). */
+const AbstractSectionSchema = z.object({ label: z.string(), nlm_category: z.string().nullable(), text: z.string() }).openapi("AbstractSection");
 
 /**
  * An article as the review lists show it (spec §3), plus publication types and structured abstract sections,
  * which the cards and the reference dialog can use.
  */
-export interface ArticlePublic {
-  pmid: number;
-  title: string | null;
-  authors: string | null;
-  abstract: string | null;
-  journal: string | null;
-  /** YYYY-MM-DD or null. */
-  publication_date: string | null;
-  doi: string | null;
-  full_text_link: string | null;
-  pdf_free_link: string | null;
-  publication_types: string[];
-  abstract_sections: AbstractSection[];
-}
+export const ArticlePublicSchema = z
+  .object({
+    pmid: z.number().int(),
+    title: z.string().nullable(),
+    authors: z.string().nullable(),
+    abstract: z.string().nullable(),
+    journal: z.string().nullable(),
+    publication_date: z.string().nullable().openapi({ description: "YYYY-MM-DD", example: "2019-06-01" }),
+    doi: z.string().nullable(),
+    full_text_link: z.string().nullable(),
+    pdf_free_link: z.string().nullable(),
+    publication_types: z.array(z.string()),
+    abstract_sections: z.array(AbstractSectionSchema),
+  })
+  .openapi("Article");
+export type ArticlePublic = z.infer<typeof ArticlePublicSchema>;
 
 /** GET /details/{id} (spec §3). */
-export interface ReviewDetails {
-  id: string;
-  status: string;
-  user_query: string | null;
-  summary: string | null;
-  /** Cited articles in citation order: the summary's [n] is articles_refs[n - 1]. */
-  articles_refs: ArticlePublic[];
-  /** One page of all relevant articles, best first. */
-  fts_articles_refs: ArticlePublic[];
-  fts_articles_total_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export const ReviewDetailsSchema = z
+  .object({
+    id: z.uuid(),
+    status: StatusSchema,
+    user_query: z.string().nullable(),
+    summary: z.string().nullable().openapi({ description: "Text with **bold**, \"- \" bullets and [n] citations; [n] is articles_refs[n - 1]" }),
+    articles_refs: z.array(ArticlePublicSchema).openapi({ description: "Cited articles in citation order" }),
+    fts_articles_refs: z.array(ArticlePublicSchema).openapi({ description: "One page of all relevant articles, best first" }),
+    fts_articles_total_count: z.number().int(),
+    created_at: z.date(),
+    updated_at: z.date(),
+  })
+  .openapi("LiteratureReviewDetails");
+export type ReviewDetails = z.infer<typeof ReviewDetailsSchema>;

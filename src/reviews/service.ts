@@ -4,6 +4,9 @@ import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import * as repo from "./repository.ts";
 import type { ReviewDetails, ReviewPublic, ReviewStatusPublic } from "./schemas.ts";
+
+/** A stored status as the API types it (the pipeline only ever writes the statuses of spec §4). */
+const statusOf = (status: string) => status as ReviewPublic["status"];
 import { REVIEW_JOB_KIND } from "./pipeline.ts";
 
 // Rules of the literature review API. Only starting a review requires a review subscription; creating,
@@ -18,7 +21,7 @@ export const REVIEW_DELETED = "Review deleted successfully.";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toPublic(row: repo.ReviewRow): ReviewPublic {
-  return { id: row.id, user_query: row.user_query, status: row.status, created_at: row.created_at, updated_at: row.updated_at };
+  return { id: row.id, user_query: row.user_query, status: statusOf(row.status), created_at: row.created_at, updated_at: row.updated_at };
 }
 
 /**
@@ -72,7 +75,7 @@ export async function startReview(deps: AppDeps, userId: string, id: string, use
 /** The status of the user's review, for polling. @throws ApiError 404. */
 export async function reviewStatus(deps: AppDeps, userId: string, id: string): Promise<ReviewStatusPublic> {
   const row = await ownReview(deps.db, userId, id);
-  return { id: row.id, status: row.status, user_query: row.user_query, updated_at: row.updated_at };
+  return { id: row.id, status: statusOf(row.status), user_query: row.user_query, updated_at: row.updated_at };
 }
 
 /** The review with its summary, cited articles and one page of relevant articles. @throws ApiError 404. */
@@ -81,7 +84,7 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
   const [cited, page] = await Promise.all([repo.citedArticles(deps.db, row.id), repo.rankedArticlesPage(deps.db, row.id, ftsSkip, ftsLimit)]);
   return {
     id: row.id,
-    status: row.status,
+    status: statusOf(row.status),
     user_query: row.user_query,
     summary: row.summary,
     articles_refs: cited,

@@ -1,4 +1,6 @@
+import type { z } from "@hono/zod-openapi";
 import type { Database } from "../db/database.ts";
+import type { SubscriptionReadSchema } from "./schemas.ts";
 import { expireTrialIfDue, findSubscriptionByUserId, insertSubscription, type SubscriptionRow } from "./repository.ts";
 
 /** Plans that open the literature review and weekly suggestions (spec §1, §6). */
@@ -8,16 +10,7 @@ export const PAID_PLANS = ["plus", "pro", "max"] as const;
 export const TRIAL_DAYS = 7;
 
 /** The subscription as GET /subscriptions/me returns it (spec §3). All fields but `exists` are null when there is none. */
-export interface SubscriptionRead {
-  exists: boolean;
-  status: string | null;
-  subscription_type: string | null;
-  billing_interval: string | null;
-  is_trial: boolean | null;
-  trial_ends_at: Date | null;
-  current_period_end: Date | null;
-  cancel_at_period_end: boolean | null;
-}
+export type SubscriptionRead = z.infer<typeof SubscriptionReadSchema>;
 
 const NO_SUBSCRIPTION: SubscriptionRead = {
   exists: false,
@@ -33,9 +26,10 @@ const NO_SUBSCRIPTION: SubscriptionRead = {
 function toRead(row: SubscriptionRow): SubscriptionRead {
   return {
     exists: true,
-    status: row.status,
-    subscription_type: row.subscription_type,
-    billing_interval: row.billing_interval,
+    // The table's CHECK-free text columns only ever hold the values of spec §3 (written by this module).
+    status: row.status as SubscriptionRead["status"],
+    subscription_type: row.subscription_type as SubscriptionRead["subscription_type"],
+    billing_interval: row.billing_interval as SubscriptionRead["billing_interval"],
     is_trial: row.is_trial,
     trial_ends_at: row.trial_ends_at,
     current_period_end: row.current_period_end,

@@ -73,8 +73,9 @@ function likeLiteral(text: string): string {
 }
 
 /**
- * Active users other than `excludeId` whose address or full name contains `q` (case-insensitive).
- * Names and addresses that start with `q` come first, then alphabetical by name and address.
+ * Share recipients: active, non-superuser accounts other than `excludeId` whose address, full name, or a word of
+ * the full name starts with `q` (case-insensitive). Exact address first, then names before addresses that start
+ * with q, then alphabetical by name and address.
  */
 export function searchUsers(
   db: Database,
@@ -84,18 +85,34 @@ export function searchUsers(
   limit: number,
 ): Promise<{ id: string; full_name: string | null; email: string }[]> {
   const needle = likeLiteral(q.toLowerCase());
-  const contains = `%${needle}%`;
   const prefix = `${needle}%`;
+  const wordPrefix = `% ${needle}%`;
   return db
     .selectFrom("users")
     .select(["id", "full_name", "email"])
     .where("is_active", "=", true)
+    .where("is_superuser", "=", false)
     .where("id", "!=", excludeId)
-    .where((eb) => eb.or([eb(sql`lower(email)`, "like", contains), eb(sql`lower(coalesce(full_name, ''))`, "like", contains)]))
-    .orderBy(sql`case when lower(email) like ${prefix} or lower(coalesce(full_name, '')) like ${prefix} then 0 else 1 end`)
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(email)`, "like", prefix),
+        eb(sql`lower(full_name)`, "like", prefix),
+        eb(sql`lower(full_name)`, "like", wordPrefix),
+      ]),
+    )
+    .orderBy(sql`case when lower(email) = ${q.toLowerCase()} then 0 when lower(full_name) like ${prefix} then 1 else 2 end`)
     .orderBy(sql`lower(coalesce(full_name, ''))`)
     .orderBy(sql`lower(email)`)
     .offset(skip)
     .limit(limit)
     .execute();
+}
+
+/**
+ * Locks the rows of every active superuser (in a stable order, so that two concurrent callers cannot deadlock) and
+ * returns their ids. Call inside a transaction that then changes one of them.
+ */
+export async function lockActiveSuperusers(db: Database): Promise<string[]> {
+  const rows = await db.selectFrom("users").select("id").where("is_superuser", "=", true).where("is_active", "=", true).orderBy("id").forUpdate().execute();
+  return rows.map((r) => r.id);
 }

@@ -1,11 +1,15 @@
-import { Hono } from "hono";
-import { zValidator } from "@hono/zod-validator";
+import { z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, zodHook } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
 import { requireSuperuser, requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { clearSessionCookie, issueAccessToken, setSessionCookie } from "../auth/session.ts";
+import { LIMITS, assertAllowed, hit } from "../auth/rate-limit.ts";
 import * as users from "./service.ts";
 import {
+  UserPublicSchema,
+  UserSearchResultSchema,
+  UsersPublicSchema,
   paginationSchema,
   toUserPublic,
   updatePasswordSchema,
@@ -17,92 +21,181 @@ import {
   userUpdateSchema,
 } from "./schemas.ts";
 
-/**
- * The collection's own path, with and without the trailing slash: the client calls `/users/` (FastAPI style)
- * while Hono, in strict mode, would only match `/users`. The second pattern is an empty parameter that only
- * matches the trailing slash.
- */
-const COLLECTION = ["/", "/:trailingSlash{^$}"];
+const PasswordChangedSchema = z
+  .object({ message: z.string(), access_token: z.string().openapi({ description: "A fresh token for this session" }), token_type: z.literal("bearer") })
+  .openapi("PasswordChanged");
 
 /**
  * /api/v1/users: signup, the signed-in user's own account (me, profile, password, deletion), user search for
  * sharing, and account management for superusers (list, create, read, update, delete).
  */
 export function usersRoutes(deps: AppDeps) {
-  const app = new Hono<AuthEnv>();
+  const app = createApi<AuthEnv>();
   const signedIn = requireUser(deps);
+  const tags = ["users"];
 
-  app.post("/signup", zValidator("json", userSignupSchema, zodHook("body")), async (c) => {
-    const user = await users.signup(deps.db, c.req.valid("json"));
-    return c.json(toUserPublic(user));
+  const signup = apiRoute({
+    method: "post",
+    path: "/signup",
+    tags,
+    summary: "Sign up",
+    description: "Creates an account with a one-week Plus trial. Answers the account (never its password).",
+    request: { body: jsonBody(userSignupSchema) },
+    responses: { 200: jsonContent(UserPublicSchema, "The new account"), ...errorResponses(400, 429) },
   });
+  app.openapi(signup, async (c) => c.json(toUserPublic(await users.signup(deps.db, c.req.valid("json"))), 200));
 
-  app.get("/me", signedIn, (c) => c.json(toUserPublic(c.get("user"))));
-
-  app.patch("/me", signedIn, zValidator("json", userUpdateMeSchema, zodHook("body")), async (c) => {
-    const user = await users.updateMe(deps.db, c.get("user").id, c.req.valid("json"));
-    return c.json(toUserPublic(user));
+  const readMe = apiRoute({
+    method: "get",
+    path: "/me",
+    tags,
+    summary: "Read the signed-in user",
+    security: SIGNED_IN,
+    middleware: [signedIn],
+    responses: { 200: jsonContent(UserPublicSchema, "The signed-in user") },
   });
+  app.openapi(readMe, (c) => c.json(toUserPublic(c.get("user")), 200));
+
+  const updateMe = apiRoute({
+    method: "patch",
+    path: "/me",
+    tags,
+    summary: "Update the signed-in user's profile and interests",
+    description: "Only the fields sent change; `institution_email: null` (or \"\") clears it.",
+    security: SIGNED_IN,
+    middleware: [signedIn],
+    request: { body: jsonBody(userUpdateMeSchema) },
+    responses: { 200: jsonContent(UserPublicSchema, "The updated user"), ...errorResponses(409) },
+  });
+  app.openapi(updateMe, async (c) => c.json(toUserPublic(await users.updateMe(deps.db, c.get("user").id, c.req.valid("json"))), 200));
 
   // The password change ends every other session (token_version is bumped). This session continues with the
   // fresh token returned here, which is also set as the session cookie; a client that ignores it logs in again.
-  app.patch("/me/password", signedIn, zValidator("json", updatePasswordSchema, zodHook("body")), async (c) => {
+  const changePassword = apiRoute({
+    method: "patch",
+    path: "/me/password",
+    tags,
+    summary: "Change the signed-in user's password",
+    description: "Ends every other session; this one continues with the token returned. Rate limited per user.",
+    security: SIGNED_IN,
+    middleware: [signedIn],
+    request: { body: jsonBody(updatePasswordSchema) },
+    responses: { 200: jsonContent(PasswordChangedSchema, "Password changed"), ...errorResponses(400, 429) },
+  });
+  app.openapi(changePassword, async (c) => {
     const user = await users.changePassword(deps.db, c.get("user").id, c.req.valid("json"));
     const token = await issueAccessToken(deps, user);
     setSessionCookie(c, token);
-    return c.json({ message: "Password updated successfully", access_token: token, token_type: "bearer" as const });
+    return c.json({ message: "Password updated successfully", access_token: token, token_type: "bearer" as const }, 200);
   });
 
-  app.delete("/me", signedIn, async (c) => {
+  const deleteMe = apiRoute({
+    method: "delete",
+    path: "/me",
+    tags,
+    summary: "Delete the signed-in user's account and all its data",
+    security: SIGNED_IN,
+    middleware: [signedIn],
+    responses: { 200: jsonContent(MessageSchema, "Deleted"), ...errorResponses(403) },
+  });
+  app.openapi(deleteMe, async (c) => {
     await users.deleteUser(deps.db, c.get("user").id, c.get("user"));
     clearSessionCookie(c);
-    return c.json({ message: "User deleted successfully" });
+    return c.json({ message: "User deleted successfully" }, 200);
   });
 
-  for (const path of ["/search", "/search/"]) {
-    app.get(path, signedIn, zValidator("query", userSearchSchema, zodHook("query")), async (c) => {
-      const { q, skip, limit } = c.req.valid("query");
-      return c.json(await users.searchUsers(deps.db, q, c.get("user").id, skip, limit));
-    });
-  }
+  const search = apiRoute({
+    method: "get",
+    path: "/search",
+    tags,
+    summary: "Find a colleague to share with",
+    description:
+      "Active, non-administrator accounts other than the caller whose address, full name or a word of the name starts with q. Rate limited per user.",
+    security: SIGNED_IN,
+    middleware: [signedIn],
+    request: { query: userSearchSchema },
+    responses: { 200: jsonContent(z.array(UserSearchResultSchema), "Matching users, best first"), ...errorResponses(429) },
+  });
+  app.openapi(search, async (c) => {
+    const { q, skip, limit } = c.req.valid("query");
+    const me = c.get("user");
+    if (q.trim()) assertAllowed(await hit(deps.db, LIMITS.userSearchPerUser, me.id));
+    return c.json(await users.searchUsers(deps.db, q, me.id, skip, limit), 200);
+  });
 
-  for (const path of COLLECTION) {
-    app.get(path, signedIn, requireSuperuser, zValidator("query", paginationSchema, zodHook("query")), async (c) => {
-      const { skip, limit } = c.req.valid("query");
-      const { rows, count } = await users.listUsers(deps.db, skip, limit);
-      return c.json({ data: rows.map(toUserPublic), count });
-    });
+  const list = apiRoute({
+    method: "get",
+    path: "/",
+    tags,
+    summary: "List accounts (superusers)",
+    security: SIGNED_IN,
+    middleware: [signedIn, requireSuperuser],
+    request: { query: paginationSchema },
+    responses: { 200: jsonContent(UsersPublicSchema, "A page of accounts, oldest first, and their total"), ...errorResponses(403) },
+  });
+  app.openapi(list, async (c) => {
+    const { skip, limit } = c.req.valid("query");
+    const { rows, count } = await users.listUsers(deps.db, skip, limit);
+    return c.json({ data: rows.map(toUserPublic), count }, 200);
+  });
 
-    app.post(path, signedIn, requireSuperuser, zValidator("json", userCreateSchema, zodHook("body")), async (c) => {
-      const user = await users.createUser(deps.db, c.req.valid("json"));
-      return c.json(toUserPublic(user));
-    });
-  }
+  const create = apiRoute({
+    method: "post",
+    path: "/",
+    tags,
+    summary: "Create an account (superusers)",
+    security: SIGNED_IN,
+    middleware: [signedIn, requireSuperuser],
+    request: { body: jsonBody(userCreateSchema) },
+    responses: { 200: jsonContent(UserPublicSchema, "The new account"), ...errorResponses(400, 403) },
+  });
+  app.openapi(create, async (c) => c.json(toUserPublic(await users.createUser(deps.db, c.req.valid("json"))), 200));
 
-  app.get("/:user_id", signedIn, zValidator("param", userIdParamSchema, zodHook("path")), async (c) => {
+  const readOne = apiRoute({
+    method: "get",
+    path: "/{user_id}",
+    tags,
+    summary: "Read an account (one's own, or any for superusers)",
+    security: SIGNED_IN,
+    middleware: [signedIn],
+    request: { params: userIdParamSchema },
+    responses: { 200: jsonContent(UserPublicSchema, "The account"), ...errorResponses(403, 404) },
+  });
+  app.openapi(readOne, async (c) => {
     const { user_id } = c.req.valid("param");
     const me = c.get("user");
-    if (user_id === me.id) return c.json(toUserPublic(me));
+    if (user_id === me.id) return c.json(toUserPublic(me), 200);
     // Checked before the lookup so that regular users cannot probe which ids exist.
     if (!me.is_superuser) throw new ApiError(403, "The user doesn't have enough privileges");
-    return c.json(toUserPublic(await users.getUser(deps.db, user_id)));
+    return c.json(toUserPublic(await users.getUser(deps.db, user_id)), 200);
   });
 
-  app.patch(
-    "/:user_id",
-    signedIn,
-    requireSuperuser,
-    zValidator("param", userIdParamSchema, zodHook("path")),
-    zValidator("json", userUpdateSchema, zodHook("body")),
-    async (c) => {
-      const user = await users.updateUser(deps.db, c.req.valid("param").user_id, c.req.valid("json"));
-      return c.json(toUserPublic(user));
-    },
-  );
+  const update = apiRoute({
+    method: "patch",
+    path: "/{user_id}",
+    tags,
+    summary: "Update an account (superusers)",
+    description: "The last active superuser cannot be deactivated or demoted (409).",
+    security: SIGNED_IN,
+    middleware: [signedIn, requireSuperuser],
+    request: { params: userIdParamSchema, body: jsonBody(userUpdateSchema) },
+    responses: { 200: jsonContent(UserPublicSchema, "The updated account"), ...errorResponses(403, 404, 409) },
+  });
+  app.openapi(update, async (c) => c.json(toUserPublic(await users.updateUser(deps.db, c.req.valid("param").user_id, c.req.valid("json"))), 200));
 
-  app.delete("/:user_id", signedIn, requireSuperuser, zValidator("param", userIdParamSchema, zodHook("path")), async (c) => {
+  const remove = apiRoute({
+    method: "delete",
+    path: "/{user_id}",
+    tags,
+    summary: "Delete an account (superusers)",
+    security: SIGNED_IN,
+    middleware: [signedIn, requireSuperuser],
+    request: { params: userIdParamSchema },
+    responses: { 200: jsonContent(MessageSchema, "Deleted"), ...errorResponses(403, 404) },
+  });
+  app.openapi(remove, async (c) => {
     await users.deleteUser(deps.db, c.req.valid("param").user_id, c.get("user"));
-    return c.json({ message: "User deleted successfully" });
+    return c.json({ message: "User deleted successfully" }, 200);
   });
 
   return app;

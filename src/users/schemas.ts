@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@hono/zod-openapi";
 // The pages' own pattern and limits, so that the server refuses exactly what the forms refuse, with the same messages.
 import { EMAIL_PATTERN } from "../../islands/auth/validation.ts";
 import { INTEREST_MAX, INTEREST_SLOTS, INTEREST_TOO_LONG, INTERESTS_TOTAL_MAX, TOTAL_TOO_LONG } from "../../islands/settings/interests.ts";
@@ -20,7 +20,8 @@ export function emailField(label = "Email") {
     .toLowerCase()
     .min(1, `${label} is required`)
     .max(255, "Email must be at most 255 characters")
-    .pipe(z.email({ error: "Invalid email address" }).regex(EMAIL_PATTERN, "Invalid email address"));
+    // One check, one message: the page's own pattern (spec §5), so an invalid address is reported once.
+    .pipe(z.email({ pattern: EMAIL_PATTERN, error: "Invalid email address" }));
 }
 
 /** A new password: 8 to 128 characters (the upper bound only keeps hashing cost bounded). */
@@ -117,38 +118,57 @@ export const updatePasswordSchema = z
 export type UpdatePassword = z.infer<typeof updatePasswordSchema>;
 
 /** `{user_id}` path parameter. */
-export const userIdParamSchema = z.object({ user_id: z.uuid({ error: "Invalid user id" }) });
+export const userIdParamSchema = z.object({ user_id: z.uuid({ error: "Invalid user id" }).openapi({ param: { name: "user_id", in: "path" } }) });
+
+/** Largest `skip` of any list: deeper pages are never needed, and the bound keeps the number a safe integer. */
+export const MAX_SKIP = 1_000_000;
 
 /** `skip`/`limit` query of list endpoints (FastAPI template defaults: 0 and 100). */
 export const paginationSchema = z.object({
-  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).default(0),
+  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).max(MAX_SKIP, `skip must be at most ${MAX_SKIP}`).default(0),
   limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(1000).default(100),
 });
 
-/** GET /users/search/: `q` matched against name and address; the client asks for 5 at a time. */
+/** Fewest characters of a user search (shorter ones would enumerate the accounts letter by letter). */
+export const USER_SEARCH_MIN_CHARS = 3;
+export const USER_SEARCH_TOO_SHORT = `Type at least ${USER_SEARCH_MIN_CHARS} characters to search for a user.`;
+
+/**
+ * GET /users/search/: `q` matched against the start of an address, of a full name or of a word in it; the client
+ * asks for 5 at a time. A blank q answers [] (spec §5: a blank search clears the results); 1 or 2 characters are
+ * refused.
+ */
 export const userSearchSchema = z.object({
-  q: z.string().default(""),
-  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).default(0),
-  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(50).default(10),
+  q: z
+    .string()
+    .max(255, "Search query must be at most 255 characters")
+    .default("")
+    .refine((q) => q.trim() === "" || q.trim().length >= USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT)
+    .openapi({ description: `Start of an address or name; blank gives [], else at least ${USER_SEARCH_MIN_CHARS} characters`, example: "ada" }),
+  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).max(100, "skip must be at most 100").default(0),
+  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(10, "limit must be at most 10").default(5),
 });
 
 /** A user as every response shows it (spec §3): never the password or its hash. */
-export interface UserPublic {
-  id: string;
-  email: string;
-  full_name: string | null;
-  institution_email: string | null;
-  description: string | null;
-  is_active: boolean;
-  is_superuser: boolean;
-}
+export const UserPublicSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    full_name: z.string().nullable(),
+    institution_email: z.string().nullable(),
+    description: z.string().nullable().openapi({ description: "Main interests: up to five, joined by commas" }),
+    is_active: z.boolean(),
+    is_superuser: z.boolean(),
+  })
+  .openapi("UserPublic");
+export type UserPublic = z.infer<typeof UserPublicSchema>;
+
+/** GET /users/: a page of accounts and the total. */
+export const UsersPublicSchema = z.object({ data: z.array(UserPublicSchema), count: z.number().int() }).openapi("UsersPublic");
 
 /** What user search returns to any signed-in user: just enough to pick a share recipient. */
-export interface UserSearchResult {
-  id: string;
-  full_name: string | null;
-  email: string;
-}
+export const UserSearchResultSchema = z.object({ id: z.uuid(), full_name: z.string().nullable(), email: z.string() }).openapi("UserSearchResult");
+export type UserSearchResult = z.infer<typeof UserSearchResultSchema>;
 
 /** Copies the public fields of a user row (or CurrentUser), dropping everything else. */
 export function toUserPublic(u: UserPublic): UserPublic {

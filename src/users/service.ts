@@ -15,6 +15,7 @@ export const EMAIL_TAKEN_ON_CREATE = "The user with this email already exists in
 export const EMAIL_TAKEN_ON_UPDATE = "User with this email already exists";
 export const USER_NOT_FOUND = "User not found";
 export const SUPERUSER_SELF_DELETE = "Super users are not allowed to delete themselves";
+export const LAST_SUPERUSER = "This is the last active superuser: make another account a superuser before deactivating or demoting this one.";
 
 /** Throws ApiError(status, detail) when another account than `exceptId` already uses this address (case-insensitively). */
 async function assertEmailFree(db: Database, email: string, status: 400 | 409, detail: string, exceptId?: string): Promise<void> {
@@ -109,7 +110,14 @@ export async function updateUser(db: Database, id: string, input: UserUpdate): P
   if (rest.email) await assertEmailFree(db, rest.email, 409, EMAIL_TAKEN_ON_UPDATE, id);
   const patch: Updateable<UsersTable> = { ...rest };
   if (password) patch.hashed_password = await hashPassword(password);
-  return applyPatch(db, id, patch, Boolean(password));
+  if (rest.is_active !== false && rest.is_superuser !== false) return applyPatch(db, id, patch, Boolean(password));
+  // Deactivating or demoting: the site must keep an administrator. The active superusers are locked first, so two
+  // administrators demoting each other at the same moment cannot both succeed.
+  return db.transaction().execute(async (trx) => {
+    const admins = await repo.lockActiveSuperusers(trx);
+    if (admins.length === 1 && admins[0] === id) throw new ApiError(409, LAST_SUPERUSER);
+    return applyPatch(trx, id, patch, Boolean(password));
+  });
 }
 
 /**
@@ -171,7 +179,8 @@ export async function getUser(db: Database, id: string): Promise<UserRow> {
 }
 
 /**
- * Finds share recipients for the signed-in user: other active accounts whose name or address contains `q`.
+ * Finds share recipients for the signed-in user: other active, non-administrator accounts whose address, name or
+ * a word of the name starts with `q` (at least 3 characters, checked by the route's schema).
  * A blank query answers [] without touching the database (spec §5: blank search makes no call).
  */
 export async function searchUsers(db: Database, q: string, userId: string, skip: number, limit: number): Promise<UserSearchResult[]> {

@@ -111,13 +111,14 @@ for (const backend of BACKENDS) {
       expect(((await noPassword.json()) as { detail: { msg: string }[] }).detail[0]?.msg).toBe("Password is required");
     });
 
-    test("a JSON body instead of the form is a validation error, not a crash", async () => {
+    test("a JSON body instead of the form is refused as an unsupported media type, not a crash", async () => {
       const res = await t.app.request("/api/v1/login/access-token", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ username: "a@b.co", password: "12345678" }),
       });
-      expect(res.status).toBe(422);
+      expect(res.status).toBe(415);
+      expect(await res.json()).toEqual({ detail: "Unsupported Media Type" });
     });
 
     test("logout clears the session cookie", async () => {

@@ -303,39 +303,68 @@ for (const backend of BACKENDS) {
       return (await res.json()) as { id: string; full_name: string | null; email: string }[];
     }
 
-    test("finds other active users by name or address, case-insensitively, with only id, name and address", async () => {
+    test("finds other active users by the start of their name, a word of it, or their address, case-insensitively, with only id, name and address", async () => {
       const byName = await search("q=CURIE");
       expect(byName.map((u) => u.email).sort()).toEqual(["curie@radium.example", "pierre@radium.example"]);
       for (const u of byName) expect(Object.keys(u).sort()).toEqual(["email", "full_name", "id"]);
 
-      const byAddress = await search("q=kings");
+      const byAddress = await search("q=rfrank");
       expect(byAddress).toEqual([{ id: expect.any(String), full_name: "Rosalind Franklin", email: "rfranklin@kings.example" }]);
+      const byFirstName = await search("q=rosa");
+      expect(byFirstName.map((u) => u.email)).toEqual(["rfranklin@kings.example"]);
     });
 
-    test("never returns the searching user", async () => {
-      const res = await search("q=marie");
-      expect(res.map((u) => u.email)).toEqual(["curie@radium.example"]);
+    test("matches only the start of an address or name, so a domain or an '@' lists nobody", async () => {
+      expect(await search("q=kings")).toEqual([]);
+      expect(await search("q=radium.example")).toEqual([]);
+      expect(await search("q=%40ra")).toEqual([]);
+      expect(await search("q=urie")).toEqual([]);
     });
 
-    test("a blank query returns an empty list", async () => {
-      expect(await search("q=")).toEqual([]);
-      expect(await search("q=%20%20")).toEqual([]);
-      expect(await search("")).toEqual([]);
+    test("administrators and inactive accounts are never listed", async () => {
+      await t.signup({ full_name: "Admin Curie", email: "admin-curie@radium.example", is_superuser: true });
+      const found = await search("q=curie");
+      expect(found.map((u) => u.email)).not.toContain("admin-curie@radium.example");
+      expect(found.map((u) => u.email)).not.toContain("gone@radium.example");
+      expect(await search("q=admin")).toEqual([]);
+      expect(await search("q=gone")).toEqual([]);
+    });
+
+    test("one or two characters are refused with a clear 422", async () => {
+      for (const q of ["a", "ab", "%20ab%20"]) {
+        const res = await t.app.request(`/api/v1/users/search/?q=${q}`, { headers: me.headers });
+        expect(res.status).toBe(422);
+        const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
+        expect(detail[0]).toMatchObject({ loc: ["query", "q"], msg: "Type at least 3 characters to search for a user." });
+      }
     });
 
     test("LIKE wildcards in the query are matched literally", async () => {
-      expect((await search("q=%25")).map((u) => u.email)).toEqual(["percent@odd.example"]);
+      expect(await search("q=%25%25%25")).toEqual([]);
+      expect((await search("q=percent")).map((u) => u.email)).toEqual(["percent@odd.example"]);
       expect(await search("q=_____________________")).toEqual([]);
     });
 
-    test("limit and skip page the results; the path works without the trailing slash", async () => {
-      const first = await search("q=radium&limit=1");
-      const second = await search("q=radium&limit=1&skip=1");
+    test("limit and skip page the results (at most 10 a page); the path works without the trailing slash", async () => {
+      const first = await search("q=curie&limit=1");
+      const second = await search("q=curie&limit=1&skip=1");
       expect(first).toHaveLength(1);
       expect(second).toHaveLength(1);
       expect(first[0]!.id).not.toBe(second[0]!.id);
       const noSlash = await t.app.request("/api/v1/users/search?q=franklin", { headers: me.headers });
       expect(((await noSlash.json()) as unknown[]).length).toBe(1);
+      expect((await t.app.request("/api/v1/users/search/?q=curie&limit=11", { headers: me.headers })).status).toBe(422);
+    });
+
+    test("each user may search only so often: past the limit, 429 with Retry-After", async () => {
+      const other = await t.signup();
+      let last: Response | undefined;
+      for (let i = 0; i < 31; i++) last = await t.app.request("/api/v1/users/search/?q=pierre", { headers: other.headers });
+      expect(last!.status).toBe(429);
+      expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await last!.json()) as { detail: string }).detail).toBe("Too Many Requests");
+      // Another user is not affected.
+      expect((await search("q=pierre")).length).toBe(1);
     });
 
     test("searching needs a signed-in user", async () => {
