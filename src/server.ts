@@ -11,6 +11,8 @@ import { NOT_IMPLEMENTED as ELASTICSEARCH_NOT_IMPLEMENTED } from "../search/elas
 import { PgJobQueue } from "./jobs/queue-pg.ts";
 import { startWorker } from "./jobs/worker.ts";
 import { jobHandlers } from "./jobs/handlers.ts";
+import { startSchedules } from "./jobs/schedule.ts";
+import { applicationSchedules } from "./jobs/schedules.ts";
 import { seedSampleIfEmpty } from "./seed.ts";
 import { ensureFirstSuperuser } from "./users/service.ts";
 import { settleBackgroundEmail } from "./email/service.ts";
@@ -46,8 +48,19 @@ async function main() {
   if (config.SEED_SAMPLE) await seedSampleIfEmpty(deps);
 
   const worker = config.WORKER === "off" ? null : startWorker(deps, jobHandlers(deps), { concurrency: handle.kind === "pglite" ? 1 : 2 });
+  // Schedules only enqueue jobs, so they run where jobs run.
+  const scheduler = config.WORKER === "off" ? null : startSchedules(deps, applicationSchedules(deps));
   const server =
-    config.WORKER === "only" ? null : Bun.serve({ port: config.PORT, fetch: createApp(deps).fetch, idleTimeout: 60 });
+    config.WORKER === "only"
+      ? null
+      : Bun.serve({
+          port: config.PORT,
+          fetch: createApp(deps).fetch,
+          idleTimeout: 60,
+          // Bodies are limited by the app (src/http/limits.ts), which answers in the API's {detail} shape; this is
+          // only the parser's outer bound. Oversized bodies are refused by their Content-Length before being read.
+          maxRequestBodySize: 1024 * 1024 * 1024,
+        });
   const where = handle.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL";
   console.error(
     server
@@ -61,6 +74,7 @@ async function main() {
     stopping = true;
     console.error(`${signal}: shutting down…`);
     await server?.stop();
+    scheduler?.stop();
     await worker?.stop();
     await settleBackgroundEmail();
     await handle.close();

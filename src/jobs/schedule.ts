@@ -1,0 +1,51 @@
+import { Cron } from "croner";
+import type { AppDeps } from "../deps.ts";
+
+/**
+ * In-process schedules (weekly suggestions, trial expiry, the daily PubMed sync…), run with the croner library in
+ * every process that runs jobs (WORKER=inline or only). A schedule only ENQUEUES durable jobs: the queue makes the
+ * work survive crashes and restarts, and the schedule's `run` must be idempotent (enqueue with a key that makes a
+ * second enqueue for the same period a no-op, or check what already exists), because several worker processes
+ * each run the same schedules, and an external cron may call the same `run` through an `npm run` command too.
+ */
+export interface Schedule {
+  /** Short name, for logs (e.g. "suggestions.weekly"). */
+  name: string;
+  /**
+   * When it fires: a cron pattern read in UTC, five fields (minute hour day month weekday) or six with seconds
+   * first, as croner reads them (e.g. "0 6 * * 1": Mondays at 06:00 UTC).
+   */
+  cron: string;
+  /** Enqueues the period's jobs. Must be idempotent (see above). Errors are logged; the next firing runs again. */
+  run(deps: AppDeps, firedAt: Date): Promise<void>;
+}
+
+/** Started schedules. */
+export interface Scheduler {
+  /** Stops every schedule; a run in progress finishes on its own. */
+  stop(): void;
+  /** The next firing time of each schedule, by name (for logs and tests). */
+  nextRuns(): Record<string, Date | null>;
+}
+
+/**
+ * Starts `schedules` in this process. A run that is still going when its schedule fires again is not started a
+ * second time (croner's overrun protection).
+ * @throws Error for an invalid cron pattern (at start, not at the first firing).
+ */
+export function startSchedules(deps: AppDeps, schedules: readonly Schedule[]): Scheduler {
+  const jobs = schedules.map(
+    (s) =>
+      new Cron(s.cron, { timezone: "UTC", protect: true, name: s.name }, async () => {
+        try {
+          await s.run(deps, new Date());
+        } catch (err) {
+          console.error(`schedule ${s.name} failed:`, err);
+        }
+      }),
+  );
+  return {
+    stop: () => jobs.forEach((j) => j.stop()),
+    nextRuns: () => Object.fromEntries(jobs.map((j, i) => [schedules[i]!.name, j.nextRun()])),
+  };
+}
