@@ -16,7 +16,20 @@ const schema = z.object({
   /** http(s)://… selects the Elasticsearch search adapter instead of PostgreSQL full-text search. */
   ELASTICSEARCH_URL: z.string().url().optional(),
   SMTP_URL: z.string().optional(),
-  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Stripe's secret API key (sk_…): turns on checkout, cancel and prices (src/subscriptions/stripe.ts). */
+  STRIPE_SECRET_KEY: optionalText(z.string().trim()),
+  /** Signing secret of the webhook endpoint (whsec_…): the only thing needed to verify Stripe's deliveries. */
+  STRIPE_WEBHOOK_SECRET: optionalText(z.string().trim()),
+  /**
+   * Another address for Stripe's API (default https://api.stripe.com), e.g. a local stand-in in tests or
+   * stripe-mock: http(s)://host[:port], no path.
+   */
+  STRIPE_API_URL: optionalText(
+    z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\/[^/]+\/?$/i.test(u), "must be http(s)://host[:port] without a path"),
+  ),
   /** HS256 key for access tokens. A random one is generated per process when unset (dev only). */
   SECRET_KEY: z.string().min(32).optional(),
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce.number().int().positive().default(60 * 24 * 8),

@@ -185,3 +185,37 @@ export interface RevokedAccessTokensTable {
 export interface DB {
   revoked_access_tokens: RevokedAccessTokensTable;
 }
+
+// Billing with Stripe (migrations/2026_11_24_0006_billing.ts). The new subscriptions columns are declared as a second
+// `SubscriptionsTable` block, which TypeScript merges with the one above.
+
+export interface SubscriptionsTable {
+  /** Who decides the row: "trial" (the signup trial), "stripe" (mirrors a Stripe subscription) or "operator". */
+  source: Generated<string>;
+  /** Bumped by every write; a webhook writes only if the revision it read is still current. */
+  revision: Generated<number>;
+  /** When the "your trial ends in two days" e-mail was queued. */
+  trial_reminder_sent_at: Date | null;
+  /** When the "your trial has ended" e-mail was queued. */
+  trial_ended_notice_at: Date | null;
+}
+
+export interface StripeCustomersTable {
+  user_id: string;
+  /** Stripe's customer id (cus_…). */
+  customer_id: string;
+  created_at: CreatedAt;
+}
+
+export interface StripeEventsTable {
+  /** Stripe's event id (evt_…). */
+  id: string;
+  type: string;
+  stripe_created_at: Date;
+  received_at: CreatedAt;
+}
+
+export interface DB {
+  stripe_customers: StripeCustomersTable;
+  stripe_events: StripeEventsTable;
+}

@@ -68,7 +68,8 @@ const ERROR_DESCRIPTIONS = {
   415: "Unsupported Media Type",
   422: "Validation Error: detail lists each invalid field",
   429: "Too Many Requests: see Retry-After",
-  503: "Service Unavailable: the database is unreachable or busy; retry after Retry-After seconds",
+  502: "Bad Gateway: a service this call relies on (the payment provider) failed; retry later",
+  503: "Service Unavailable: the database is unreachable or busy (retry after Retry-After seconds), or a service this call needs is not configured",
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;

@@ -78,7 +78,7 @@ export function cspNonce(c: Context): string | undefined {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The origins that count as this site: the request's own (as the proxy reports its scheme) and PUBLIC_URL's. */
-function allowedOrigins(c: Context, config: Config): Set<string> {
+export function allowedOrigins(c: Context, config: Config): Set<string> {
   const url = new URL(c.req.url);
   const allowed = new Set([url.origin]);
   // Behind a TLS-terminating proxy the app sees http://; a browser's Origin header cannot be forged by another site,

@@ -23,10 +23,11 @@ const NO_SUBSCRIPTION: SubscriptionRead = {
   cancel_at_period_end: null,
 };
 
-function toRead(row: SubscriptionRow): SubscriptionRead {
+/** The row as spec §3 shows it. */
+export function toRead(row: SubscriptionRow): SubscriptionRead {
   return {
     exists: true,
-    // The table's CHECK-free text columns only ever hold the values of spec §3 (written by this module).
+    // The table's CHECK-free text columns only ever hold the values of spec §3 (written by this folder).
     status: row.status as SubscriptionRead["status"],
     subscription_type: row.subscription_type as SubscriptionRead["subscription_type"],
     billing_interval: row.billing_interval as SubscriptionRead["billing_interval"],
@@ -37,9 +38,24 @@ function toRead(row: SubscriptionRow): SubscriptionRead {
   };
 }
 
-/** True when the row is an active trial whose end has passed (it should read as trial_expired). */
+/** True when the row is our free trial, recorded as active, whose end has passed (it reads as trial_expired). */
 function isLapsedTrial(row: SubscriptionRow, now: Date): boolean {
-  return row.status === "active" && row.is_trial && row.trial_ends_at !== null && new Date(row.trial_ends_at) <= now;
+  return row.status === "active" && row.is_trial && row.trial_ends_at !== null && new Date(row.trial_ends_at).getTime() <= now.getTime();
+}
+
+/**
+ * THE access rule of the literature review and weekly suggestions (spec §1, §6), the only one: the subscription
+ * is of type plus, pro or max and either
+ * - active, and not our free trial whose end has passed: access stops at trial_ends_at to the millisecond,
+ *   whether or not the trial sweep has marked it trial_expired yet; or
+ * - trialing, a trial Stripe runs on a paid subscription (Stripe decides when it ends and tells us).
+ * Pure: the caller reads the row at the moment of the request, so a change (a webhook, an operator's grant or
+ * end) holds from the next request on, in every process; nothing is cached.
+ */
+export function grantsReviewAccess(row: SubscriptionRow | undefined, now: Date): boolean {
+  if (!row || !(PAID_PLANS as readonly string[]).includes(row.subscription_type)) return false;
+  if (row.status === "trialing") return true;
+  return row.status === "active" && !isLapsedTrial(row, now);
 }
 
 /**
@@ -56,13 +72,14 @@ export async function startTrial(db: Database, userId: string, now: Date = new D
     is_trial: true,
     trial_ends_at: trialEndsAt,
     current_period_end: trialEndsAt,
+    source: "trial",
   });
   return toRead(row);
 }
 
 /**
  * The user's subscription for display. An active trial whose end has passed is returned as "trial_expired",
- * and that status is written back so that every other reader (access checks, the billing webhook) sees it too.
+ * and that status is written back so that every other reader (the billing webhook, the trial e-mails) sees it too.
  */
 export async function readSubscription(db: Database, userId: string, now: Date = new Date()): Promise<SubscriptionRead> {
   const row = await findSubscriptionByUserId(db, userId);
@@ -76,13 +93,9 @@ export async function readSubscription(db: Database, userId: string, now: Date =
 }
 
 /**
- * Whether the user may use the literature review and weekly suggestions: their subscription is active,
- * of type plus, pro or max, and either not a trial or a trial that has not ended yet.
- * Read-only (it does not persist trial expiry), so it is cheap enough to call on every guarded request.
+ * Whether the user may use the literature review and weekly suggestions now (grantsReviewAccess on the row as
+ * stored). One primary-key read per call, cheap enough for every guarded request.
  */
 export async function hasActiveReviewAccess(db: Database, userId: string, now: Date = new Date()): Promise<boolean> {
-  const row = await findSubscriptionByUserId(db, userId);
-  if (!row || row.status !== "active") return false;
-  if (!(PAID_PLANS as readonly string[]).includes(row.subscription_type)) return false;
-  return !isLapsedTrial(row, now);
+  return grantsReviewAccess(await findSubscriptionByUserId(db, userId), now);
 }
