@@ -1,51 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SMTPServer } from "smtp-server";
 import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BACKENDS } from "../support/database.ts";
+import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { EmailDeliveryError, sendEmail, settleBackgroundEmail } from "../../src/email/service.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrator.ts";
-
-/** A message as the test SMTP server received it. */
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** Undoes quoted-printable encoding (soft line breaks and =XX escapes) so that links can be read from a raw message. */
-function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-/** Starts an SMTP server on a free local port that keeps every message it accepts. */
-async function startSmtpServer(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** A local port with nothing listening on it (bound, then released). */
 async function closedPort(): Promise<number> {

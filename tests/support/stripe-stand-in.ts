@@ -24,7 +24,7 @@ export interface RecordedRequest {
 }
 
 /** Where and how events are delivered: by default POSTed to `webhookUrl`. */
-export type Deliver = (body: string, headers: Record<string, string>) => Promise<Response>;
+export type Deliver = (body: string, headers: Record<string, string>) => Promise<Response> | Response;
 
 export interface StandInOptions {
   /** Port to listen on (default: any free one). */
@@ -372,7 +372,7 @@ export class StripeStandIn {
       this.requests.push({ method: req.method, path: url.pathname, params, idempotencyKey });
       const failure = this.failures.findIndex((f) => `${req.method} ${url.pathname}`.startsWith(f.match));
       if (failure >= 0) {
-        const [{ status }] = this.failures.splice(failure, 1);
+        const { status } = this.failures.splice(failure, 1)[0]!;
         throw new StripeApiError(status, "api_error", "An error occurred with our connection to Stripe.");
       }
       return Response.json(await this.route(req.method, url.pathname, params, idempotencyKey));
