@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
 import { clearPriceCache } from "../../src/subscriptions/prices.ts";
 import { hasActiveReviewAccess } from "../../src/subscriptions/service.ts";
-import { grantPlan } from "../../src/subscriptions/operator.ts";
+import { endPlan, grantPlan } from "../../src/subscriptions/operator.ts";
 
 // Billing against the real stripe SDK, pointed at a local stand-in of Stripe's API (tests/support/stripe-stand-in.ts),
 // with webhook deliveries signed by the SDK's generateTestHeaderStringAsync. Every call and state of issue 10, on
@@ -548,6 +548,21 @@ for (const backend of BACKENDS) {
       const other = stripe.createSubscription(stripe.addCustomer("x@example.com").id, stripe.priceByLookupKey("litreview_plus_annual")!.id, { metadata: { user_id: user.user.id } });
       expect((await stripe.send(stripe.event("customer.subscription.created", other))).status).toBe(200);
       expect(await me(user)).toMatchObject({ status: "active", subscription_type: "max", is_trial: false });
+    });
+
+    test("the operator's end cancels a paid Stripe subscription at Stripe at once; a grant over it is refused", async () => {
+      const user = await t.signup();
+      const subId = await subscribe(user);
+      await expect(grantPlan(t.deps, user.user.email, "pro")).rejects.toThrow(`End it first: npm run subscription -- end ${user.user.email}`);
+      const { subscription, warning } = await endPlan(t.deps, user.user.email);
+      expect(warning).toBeUndefined();
+      expect(subscription.status).toBe("canceled");
+      expect(stripe.requests.filter((r) => r.path === `/v1/subscriptions/${subId}` && r.method === "DELETE").length).toBe(1);
+      expect(stripe.subscriptions.get(subId)!.status).toBe("canceled");
+      await stripe.settle(); // Stripe's customer.subscription.deleted agrees
+      expect(await me(user)).toMatchObject({ status: "canceled" });
+      expect(await hasActiveReviewAccess(t.db, user.user.id)).toBe(false);
+      expect(await grantPlan(t.deps, user.user.email, "pro")).toMatchObject({ status: "active", subscription_type: "pro" });
     });
 
     test("another user's Stripe subscription cannot be cancelled or read through mine", async () => {

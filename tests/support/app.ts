@@ -31,6 +31,8 @@ export interface TestApp {
   deps: AppDeps;
   /** Same as deps.db, for direct setup and assertions. */
   db: Database;
+  /** On PostgreSQL, the test database's address (another process can open it); undefined on in-memory PGlite. */
+  databaseUrl?: string;
   /** Closes the database (and drops it on PostgreSQL). Call it in afterAll. */
   close(): Promise<void>;
   /** Creates a user directly in the database and signs a token for it. See SignupOptions for the defaults. */
@@ -154,5 +156,5 @@ export async function createTestApp(
     return { user: toUserPublic(row), token, headers: { authorization: `Bearer ${token}` }, password };
   }
 
-  return { backend, app, deps, db, close: () => handle.close(), signup, tokenFor };
+  return { backend, app, deps, db, databaseUrl: handle.url, close: () => handle.close(), signup, tokenFor };
 }

@@ -9,7 +9,7 @@ export const BACKENDS: ("pglite" | "postgres")[] = process.env.TEST_DATABASE_URL
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database named lr_test_<random>
  * on the server of TEST_DATABASE_URL (dropped by `close`).
  */
-export async function createTestDatabase(backend: "pglite" | "postgres"): Promise<DatabaseHandle> {
+export async function createTestDatabase(backend: "pglite" | "postgres"): Promise<DatabaseHandle & { url?: string }> {
   if (backend === "pglite") {
     const handle = openDatabase({ dataDir: "memory://" });
     await migrateToLatest(handle.db);
@@ -26,6 +26,8 @@ export async function createTestDatabase(backend: "pglite" | "postgres"): Promis
   await migrateToLatest(handle.db);
   return {
     ...handle,
+    /** The new database's address, for a second process (a CLI) to open it too. */
+    url: url.toString(),
     async close() {
       await handle.close();
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
