@@ -30,4 +30,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 USER node
 # Migrations run first (and again, idempotently, at server start); then the server and its in-process worker.
-CMD ["sh", "-c", "node_modules/.bin/bun scripts/migrate.ts && exec node_modules/.bin/bun src/server.ts"]
+CMD ["sh", "-c", "node_modules/.bin/bun scripts/migrate.ts && exec node_modules/.bin/bun --max-http-header-size=262144 src/server.ts"]

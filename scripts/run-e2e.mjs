@@ -96,7 +96,8 @@ const serverLog = [];
 const mail = await startMailCatcher(mailDir);
 
 // E2E_SERVER lets a test run point at another entry (for example a build under investigation).
-const server = spawn("npx", ["bun", process.env.E2E_SERVER ?? "src/server.ts"], {
+// The same HTTP parser allowance as `npm start` (see package.json and src/http/limits.ts).
+const server = spawn("npx", ["bun", "--max-http-header-size=262144", process.env.E2E_SERVER ?? "src/server.ts"], {
   cwd: ROOT,
   env: {
     ...process.env,

@@ -131,5 +131,6 @@ export const OPENAPI_INFO: Parameters<OpenAPIHono["getOpenAPI31Document"]>[0] = 
       "The JSON API of LitReview: literature reviews over an index of PubMed records, accounts, subscriptions. " +
       "Errors are `{\"detail\": \"text\"}`, or for 422 `{\"detail\": [{loc, msg, type}]}`. Lists of users and reviews are `{data, count}`.",
   },
-  servers: [{ url: "/", description: "This server" }],
+  // Paths in the document are relative to the API root.
+  servers: [{ url: "/api/v1", description: "This server" }],
 };
