@@ -1,9 +1,11 @@
 // Runs the browser tests end to end: checks Chromium, starts a local SMTP server that writes every message it
-// receives to a folder, starts the app (`bun src/server.ts`) on a free port with a fresh data directory, the PubMed
-// sample and SMTP_URL pointing at that server, waits until it answers, runs Playwright on tests/e2e/*.e2e.ts (which
-// read the delivered mail, e.g. the password reset link, from E2E_MAIL_DIR), stops both and exits with the tests'
-// result. Usage: node scripts/run-e2e.mjs [playwright args…]
-import { spawn } from "node:child_process";
+// receives to a folder and a local stand-in for Stripe's API (tests/support/stripe-stand-in.ts, which also sends the
+// app signed webhook events), seeds the accounts of tests/e2e/accounts.ts into a fresh data directory, starts the app
+// (`bun src/server.ts`) there on a free port with the PubMed sample, SMTP_URL and the Stripe settings pointing at
+// those servers, waits until it answers, runs Playwright on tests/e2e/*.e2e.ts (which read the delivered mail, e.g.
+// the password reset link, from E2E_MAIL_DIR, and the seeded accounts' tokens from E2E_FIXTURES_FILE), stops
+// everything and exits with the tests' result. Usage: node scripts/run-e2e.mjs [playwright args…]
+import { spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -88,12 +90,57 @@ async function startMailCatcher(dir) {
   return { url: `smtp://127.0.0.1:${smtpPort}`, close: () => new Promise((r) => smtp.close(r)) };
 }
 
+/**
+ * Starts the Stripe stand-in (a Bun process) on a free port, delivering webhook events to `webhookUrl` half a second
+ * after the payment page sends the browser back, as Stripe's own deliveries trail the redirect. Resolves with the
+ * settings that point the app at it, once it prints them.
+ */
+async function startStripeStandIn(webhookUrl) {
+  const proc = spawn("npx", ["bun", "tests/support/stripe-stand-in.ts", "--port", String(await freePort()), "--webhook", webhookUrl, "--delay-ms", "500"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const env = await new Promise((resolveEnv, reject) => {
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d.toString();
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolveEnv(JSON.parse(line));
+    });
+    proc.once("exit", (code) => reject(new Error(`the Stripe stand-in exited with code ${code}`)));
+  });
+  const { ready: _ready, ...settings } = env;
+  const stop = () => {
+    try {
+      process.kill(-proc.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  };
+  return { env: settings, stop };
+}
+
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), "litreview-e2e-"));
 const mailDir = mkdtempSync(join(tmpdir(), "litreview-e2e-mail-"));
+const fixturesFile = join(tmpdir(), `litreview-e2e-fixtures-${port}.json`);
 const baseUrl = `http://127.0.0.1:${port}`;
 const serverLog = [];
 const mail = await startMailCatcher(mailDir);
+const stripe = await startStripeStandIn(`${baseUrl}/api/v1/subscriptions/webhook`);
+const secretKey = randomBytes(32).toString("hex");
+
+// The accounts in subscription states no test could reach in its own time, written before the app opens the folder.
+const seeded = spawnSync("npx", ["bun", "tests/e2e/seed.ts"], {
+  cwd: ROOT,
+  env: { ...process.env, DATA_DIR: dataDir, SECRET_KEY: secretKey, E2E_FIXTURES_FILE: fixturesFile, LOG_LEVEL: "warn" },
+  encoding: "utf8",
+});
+if (seeded.status !== 0) {
+  stripe.stop();
+  fail(`seeding the test accounts failed:\n${seeded.stderr}`);
+}
 
 // E2E_SERVER lets a test run point at another entry (for example a build under investigation).
 // The same HTTP parser allowance as `npm start` (see package.json and src/http/limits.ts).
@@ -104,8 +151,9 @@ const server = spawn("npx", ["bun", "--max-http-header-size=262144", process.env
     PORT: String(port),
     DATA_DIR: dataDir,
     SEED_SAMPLE: "true",
-    SECRET_KEY: randomBytes(32).toString("hex"),
+    SECRET_KEY: secretKey,
     SMTP_URL: mail.url,
+    ...stripe.env,
     // Links in e-mails (the reset link) point at this run's server.
     PUBLIC_URL: baseUrl,
     NODE_ENV: "production",
@@ -127,8 +175,10 @@ function killServerNow() {
   } catch {
     // Already gone.
   }
+  stripe.stop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(mailDir, { recursive: true, force: true });
+  rmSync(fixturesFile, { force: true });
 }
 /** Asks the app to shut down (it closes its database), waits up to 10 s, then removes its data directory. */
 async function stopServer() {
@@ -163,7 +213,7 @@ const resultsFile = join(ROOT, "test-results", "e2e-results.json");
 rmSync(resultsFile, { force: true }); // never report an older run's numbers
 const runner = spawn(process.execPath, [join(ROOT, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", join(ROOT, "playwright.config.ts"), ...process.argv.slice(2)], {
   cwd: ROOT,
-  env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_MAIL_DIR: mailDir, CHROMIUM_PATH: CHROMIUM },
+  env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_MAIL_DIR: mailDir, E2E_FIXTURES_FILE: fixturesFile, CHROMIUM_PATH: CHROMIUM },
   stdio: "inherit",
 });
 const code = await new Promise((r) => runner.on("exit", (c, signal) => r(c ?? (signal ? 1 : 0))));

@@ -12,6 +12,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  dismissLabel = "Cancel",
   busyLabel,
   busy,
   onConfirm,
@@ -20,6 +21,8 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The label of the button that closes without confirming (default 'Cancel'). */
+  dismissLabel?: string;
   /** Shown on the confirm button while `busy`. */
   busyLabel: string;
   /** While true, nothing closes the dialog (the action is under way). */
@@ -52,7 +55,7 @@ export function ConfirmDialog({
       </div>
       <div className={s.dialogActions}>
         <button type="button" className={s.button.secondary} disabled={busy} onClick={() => ref.current?.close()}>
-          Cancel
+          {dismissLabel}
         </button>
         <button type="button" className={s.button.danger} disabled={busy} onClick={onConfirm}>
           {busy ? busyLabel : confirmLabel}

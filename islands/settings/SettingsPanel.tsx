@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useHydrated } from "../auth/form.tsx";
 import { ME_QUERY_KEY, fetchMe, type CurrentUserData } from "../lib/current-user.ts";
@@ -7,36 +7,33 @@ import { ProfileSection } from "./ProfileSection.tsx";
 import { PasswordSection } from "./PasswordSection.tsx";
 import { InterestsSection } from "./InterestsSection.tsx";
 import { SUBSCRIPTION_HEADING_ID, SubscriptionSection } from "./SubscriptionSection.tsx";
-import { SUBSCRIPTION_QUERY_KEY } from "./subscription.ts";
+import { SUBSCRIPTION_QUERY_KEY, checkoutFlagSet, setCheckoutFlag } from "./subscription.ts";
 import { DangerZone } from "./DangerZone.tsx";
 import * as s from "./settings.css.ts";
 
-/** localStorage flag kept while the user is at the payment provider (spec §4); cleared on return. */
-const CHECKOUT_FLAG = "checkoutInProgress";
+/** How long after a successful checkout the page keeps re-reading the subscription for Stripe's confirmation. */
+const CONFIRMING_FOR_MS = 30_000;
 
 /**
  * Reads the search parameters /settings is opened with (spec §2): `subscription_checkout=success|cancel` shows its
  * toast and is then removed from the address (history.replaceState, no reload); `tab=subscription` brings the
- * subscription area into view and moves focus to its heading.
+ * subscription area into view and moves focus to its heading. Coming back from the payment provider in any way
+ * (even without the parameter, e.g. with the Back button) clears the checkoutInProgress flag and refetches the
+ * subscription (spec §4).
  */
-function useArrivalParameters(onCheckoutSuccess: () => void): void {
+function useArrivalParameters(onCheckoutReturn: (succeeded: boolean) => void): void {
   useEffect(() => {
     const url = new URL(window.location.href);
     const checkout = url.searchParams.get("subscription_checkout");
     if (checkout !== null) {
-      if (checkout === "success") {
-        showSuccess("Subscription updated successfully!");
-        onCheckoutSuccess();
-      } else if (checkout === "cancel") {
-        showError("Subscription process was canceled or failed.");
-      }
+      if (checkout === "success") showSuccess("Subscription updated successfully!");
+      else if (checkout === "cancel") showError("Subscription process was canceled or failed.");
       url.searchParams.delete("subscription_checkout");
       window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
-      try {
-        localStorage.removeItem(CHECKOUT_FLAG);
-      } catch {
-        // Storage disabled: there is no flag to clear.
-      }
+    }
+    if (checkout !== null || checkoutFlagSet()) {
+      setCheckoutFlag(false);
+      onCheckoutReturn(checkout === "success");
     }
     if (url.searchParams.get("tab") === "subscription") {
       const heading = document.getElementById(SUBSCRIPTION_HEADING_ID);
@@ -56,7 +53,16 @@ export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
   const { data: user } = useQuery({ queryKey: ME_QUERY_KEY, queryFn: fetchMe, initialData: serverUser, staleTime: Infinity });
-  useArrivalParameters(() => void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY }));
+  const [confirmingCheckout, setConfirmingCheckout] = useState(false);
+  useArrivalParameters((succeeded) => {
+    void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY });
+    if (succeeded) setConfirmingCheckout(true);
+  });
+  useEffect(() => {
+    if (!confirmingCheckout) return;
+    const stop = setTimeout(() => setConfirmingCheckout(false), CONFIRMING_FOR_MS);
+    return () => clearTimeout(stop);
+  }, [confirmingCheckout]);
 
   return (
     <div className={s.stack}>
@@ -65,7 +71,7 @@ export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
       <InterestsSection user={user} hydrated={hydrated} />
       {serverUser.is_superuser ? null : (
         <>
-          <SubscriptionSection />
+          <SubscriptionSection confirmingCheckout={confirmingCheckout} />
           <DangerZone hydrated={hydrated} />
         </>
       )}

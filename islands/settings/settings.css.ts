@@ -76,6 +76,16 @@ export const button = styleVariants({
     buttonBase,
     { background: vars.color.danger, color: vars.color.surface, selectors: { "&:hover:not(:disabled)": { filter: "brightness(0.92)" } } },
   ],
+  // A destructive action that is not the page's main one (Cancel Subscription): red text, no fill.
+  dangerOutline: [
+    buttonBase,
+    {
+      background: "transparent",
+      color: vars.color.danger,
+      borderColor: vars.color.danger,
+      selectors: { "&:hover:not(:disabled)": { background: vars.color.dangerBg } },
+    },
+  ],
 });
 
 export const interestList = style({ margin: 0, paddingInlineStart: vars.space.lg, display: "grid", gap: vars.space.xs });
@@ -107,6 +117,83 @@ export const notice = styleVariants({
   blue: { margin: `${vars.space.md} 0 0`, padding: vars.space.sm, borderRadius: vars.radius.md, background: vars.color.infoBg, color: vars.color.info },
   orange: { margin: `${vars.space.md} 0 0`, padding: vars.space.sm, borderRadius: vars.radius.md, background: vars.color.warningBg, color: vars.color.warning },
   red: { margin: `${vars.space.md} 0 0`, padding: vars.space.sm, borderRadius: vars.radius.md, background: vars.color.dangerBg, color: vars.color.danger },
+});
+
+export const subscriptionBody = style({ display: "grid", gap: vars.space.lg });
+
+export const subheading = style({ margin: `0 0 ${vars.space.sm}`, fontSize: vars.fontSize.md });
+
+/** The current-status card inside the section. */
+export const statusCard = style({
+  display: "grid",
+  gap: vars.space.sm,
+  padding: vars.space.md,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surfaceMuted,
+});
+
+globalStyle(`${statusCard} > p`, { margin: 0 });
+
+/** Plus, Pro and Max side by side where they fit, stacked on a phone. */
+export const planGrid = style({
+  display: "grid",
+  gridTemplateColumns: "repeat(auto-fit, minmax(min(100%, 220px), 1fr))",
+  gap: vars.space.md,
+  margin: 0,
+  padding: 0,
+  listStyle: "none",
+});
+
+const planCardBase = style({
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.sm,
+  padding: vars.space.md,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surface,
+});
+
+export const planCard = planCardBase;
+
+/** The plan the user has: a stronger border in the brand colour. */
+export const planCardCurrent = style([planCardBase, { borderColor: vars.color.primary, boxShadow: `inset 0 0 0 1px ${vars.color.primary}` }]);
+
+// The button sits at the bottom of every card, whatever the length of its feature list.
+globalStyle(`${planCardBase} > button`, { marginTop: "auto" });
+
+export const planName = style({
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "space-between",
+  gap: vars.space.sm,
+  margin: 0,
+  fontSize: vars.fontSize.lg,
+});
+
+export const planPrice = style({ margin: 0, display: "flex", alignItems: "baseline", gap: vars.space.xs });
+
+export const planAmount = style({ fontSize: vars.fontSize.xl, fontWeight: 700 });
+
+export const planPer = style({ color: vars.color.muted, fontSize: vars.fontSize.sm });
+
+export const featureList = style({ margin: `0 0 ${vars.space.sm}`, padding: 0, listStyle: "none", display: "grid", gap: vars.space.xs, fontSize: vars.fontSize.sm });
+
+export const feature = style({ display: "flex", alignItems: "baseline", gap: vars.space.xs });
+
+export const featureSoon = style([feature, { color: vars.color.muted }]);
+
+export const featureMark = style({ color: vars.color.success, fontWeight: 700 });
+
+export const soonTag = style({
+  display: "inline-block",
+  marginInlineStart: vars.space.xs,
+  padding: `0 ${vars.space.xs}`,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.sm,
+  fontSize: vars.fontSize.xs,
+  color: vars.color.muted,
 });
 
 /* ---------- Danger zone ---------- */

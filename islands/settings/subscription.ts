@@ -55,3 +55,158 @@ export function titleCase(value: string): string {
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(" ");
 }
+
+// ---- Plans and prices -------------------------------------------------------------------------------------------
+
+/** The plans, in the order of spec §4 (plus < pro < max). */
+export const PLANS = ["plus", "pro", "max"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** GET /subscriptions/prices (spec §3): dollars; an annual price is the whole year's; null where missing. */
+export interface PricesData {
+  individual: Record<Plan, { monthly: { unit_amount: number } | null; annual: { unit_amount: number } | null }>;
+}
+
+export const PRICES_QUERY_KEY = ["subscriptions", "prices"] as const;
+
+/** Spec §9: prices are cached one hour. */
+export const PRICES_STALE_MS = 60 * 60 * 1000;
+
+/** GET /subscriptions/prices. */
+export function fetchPrices(): Promise<PricesData> {
+  return api<PricesData>("GET", "/subscriptions/prices");
+}
+
+/** Spec §9: the monthly price shown when a plan's price is missing. */
+export const FALLBACK_MONTHLY: Readonly<Record<Plan, number>> = { plus: 7.99, pro: 15.99, max: 23.99 };
+
+/** Spec §9: the annual total shown when it is missing. */
+export const MISSING_TOTAL = "$--";
+
+/** "$7.49": dollars with two decimals (prices are in US dollars). */
+export function dollars(amount: number): string {
+  return `$${amount.toFixed(2)}`;
+}
+
+/**
+ * The prices of a plan card (spec §9: billed annually only): the monthly display is the annual price divided by
+ * 12; without an annual price (none configured, or the prices could not be loaded) it is the plan's fallback, and
+ * the annual total reads '$--'.
+ */
+export function planPrice(plan: Plan, prices: PricesData | undefined): { monthly: string; annual: string } {
+  const annual = prices?.individual?.[plan]?.annual?.unit_amount;
+  if (typeof annual !== "number" || !Number.isFinite(annual)) return { monthly: dollars(FALLBACK_MONTHLY[plan]), annual: MISSING_TOTAL };
+  return { monthly: dollars(Math.round((annual / 12) * 100) / 100), annual: dollars(annual) };
+}
+
+/** The plan chooser's names and what each plan lists (spec §1, §9). */
+export const PLAN_DETAILS: Readonly<Record<Plan, { name: string; features: { text: string; comingSoon?: boolean }[] }>> = {
+  plus: {
+    name: "Plus",
+    features: [
+      { text: "Literature reviews with cited summaries" },
+      { text: "Weekly personalized suggestions" },
+      { text: "Dashboard of likes and shares" },
+      { text: "Full-text search", comingSoon: true },
+      { text: "Collaboration", comingSoon: true },
+    ],
+  },
+  pro: { name: "Pro", features: [{ text: "Everything in Plus" }, { text: "To be announced..." }] },
+  max: { name: "Max", features: [{ text: "Everything in Pro" }, { text: "To be announced..." }] },
+};
+
+/** Plans on sale (spec §1: Pro and Max cannot currently be purchased). */
+export const PURCHASABLE: readonly Plan[] = ["plus"];
+
+/** The one billing interval on sale (spec §1, §7: always annual). */
+export const BILLING_INTERVAL = "annual";
+
+/** A plan card's button: its label, whether it can be clicked (it starts a checkout when it can). */
+export interface PlanButton {
+  label: "Coming Soon" | "Subscribe" | "Upgrade to Paid" | "Current Plan" | "Switch Billing" | "Upgrade" | "Downgrade";
+  disabled: boolean;
+}
+
+/**
+ * The button of a plan card (spec §4): Pro and Max 'Coming Soon', disabled. No subscription: 'Subscribe'. A trial
+ * (running or expired): 'Upgrade to Paid'. Same plan and billing: 'Current Plan', disabled. Same plan, other
+ * billing: 'Switch Billing'. Otherwise 'Upgrade' to a higher plan (plus < pro < max), else 'Downgrade'.
+ * A canceled subscription counts as none: its holder subscribes again.
+ */
+export function planButton(plan: Plan, sub: SubscriptionData | undefined): PlanButton {
+  if (!PURCHASABLE.includes(plan)) return { label: "Coming Soon", disabled: true };
+  if (!sub?.exists || !sub.status || sub.status === "canceled") return { label: "Subscribe", disabled: false };
+  if (sub.is_trial || sub.status === "trial_expired") return { label: "Upgrade to Paid", disabled: false };
+  if (sub.subscription_type === plan) {
+    return sub.billing_interval === BILLING_INTERVAL ? { label: "Current Plan", disabled: true } : { label: "Switch Billing", disabled: false };
+  }
+  const current = PLANS.indexOf(sub.subscription_type as Plan);
+  return { label: PLANS.indexOf(plan) > current ? "Upgrade" : "Downgrade", disabled: false };
+}
+
+/**
+ * Whether the Cancel Subscription button shows (spec §4): the subscription exists, is not set to cancel, is not a
+ * trial and is not trial_expired; and, since there is nothing left to cancel, is not canceled already.
+ */
+export function canCancel(sub: SubscriptionData | undefined): boolean {
+  return Boolean(sub?.exists && !sub.cancel_at_period_end && !sub.is_trial && sub.status !== "trial_expired" && sub.status !== "canceled");
+}
+
+/** Whether `plan` is the user's plan in force (marked 'Your plan' in the chooser): paid, not ended, not a trial. */
+export function isCurrentPlan(plan: Plan, sub: SubscriptionData | undefined): boolean {
+  return Boolean(sub?.exists && !sub.is_trial && sub.subscription_type === plan && sub.status !== "canceled" && sub.status !== "trial_expired");
+}
+
+/** Whether the subscription is a paid plan in force (what a completed checkout leads to). */
+export function isPaidPlan(sub: SubscriptionData | undefined): boolean {
+  return Boolean(sub?.exists && !sub.is_trial && (sub.status === "active" || sub.status === "trialing"));
+}
+
+// ---- Checkout ---------------------------------------------------------------------------------------------------
+
+/** localStorage flag kept while the user is at the payment provider (spec §4); cleared on return. */
+export const CHECKOUT_FLAG = "checkoutInProgress";
+
+/** Spec §8: the toast of a failed checkout. */
+export const CHECKOUT_FAILED = "Something went wrong. Please try again later";
+
+/** Spec §8: the toast of a cancel request. */
+export const CANCEL_REQUESTED = "Subscription cancellation requested. It will remain active until the end of the current period.";
+
+/** The return addresses of spec §7: /settings?tab=subscription with subscription_checkout=success or cancel. */
+export function checkoutReturnUrls(origin: string): { success_url: string; cancel_url: string } {
+  const back = (outcome: "success" | "cancel") => `${origin}/settings?tab=subscription&subscription_checkout=${outcome}`;
+  return { success_url: back("success"), cancel_url: back("cancel") };
+}
+
+/** POST /subscriptions/checkout for `plan`, billed annually. @returns where to send the browser. */
+export async function startCheckout(plan: Plan, origin: string): Promise<string> {
+  const { checkout_url } = await api<{ checkout_url: string }>("POST", "/subscriptions/checkout", {
+    body: { subscription_type: plan, billing_interval: BILLING_INTERVAL, ...checkoutReturnUrls(origin) },
+  });
+  return checkout_url;
+}
+
+/** POST /subscriptions/cancel. @returns the subscription as it now reads. */
+export function cancelSubscription(): Promise<SubscriptionData> {
+  return api<SubscriptionData>("POST", "/subscriptions/cancel");
+}
+
+/** Sets or clears the checkoutInProgress flag; storage may be disabled, in which case there is nothing to keep. */
+export function setCheckoutFlag(on: boolean): void {
+  try {
+    if (on) localStorage.setItem(CHECKOUT_FLAG, "true");
+    else localStorage.removeItem(CHECKOUT_FLAG);
+  } catch {
+    // Storage disabled.
+  }
+}
+
+/** Whether the checkoutInProgress flag is set. */
+export function checkoutFlagSet(): boolean {
+  try {
+    return localStorage.getItem(CHECKOUT_FLAG) !== null;
+  } catch {
+    return false;
+  }
+}
