@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from "kysely";
 import type { Database } from "../db/database.ts";
 import type { SubscriptionsTable } from "../db/types.ts";
+import type { UserLookup } from "../auth/middleware.ts";
 
 // All SQL about subscriptions, Stripe customers and Stripe events. Functions take a Database, which may also be
 // an open transaction. Every write to a subscription bumps its revision (see writeIfRevision).
@@ -18,6 +19,41 @@ export function findSubscriptionByUserId(db: Database, userId: string): Promise<
 /** The subscription linked to a Stripe subscription id (sub_…), or undefined. */
 export function findSubscriptionByStripeId(db: Database, stripeSubscriptionId: string): Promise<SubscriptionRow | undefined> {
   return db.selectFrom("subscriptions").selectAll().where("stripe_subscription_id", "=", stripeSubscriptionId).executeTakeFirst();
+}
+
+/** The columns of a subscription that showing it and checking access need. */
+export type SubscriptionView = Pick<SubscriptionRow, "status" | "subscription_type" | "billing_interval" | "is_trial" | "trial_ends_at" | "current_period_end" | "cancel_at_period_end">;
+
+/**
+ * Adds the user's subscription to the signed-in user's lookup (src/auth/middleware.ts, resolveUserWith), so that
+ * GET /subscriptions/me reads both in one statement. Columns are prefixed `sub_`; all null when there is none.
+ */
+export function joinSubscription(lookup: UserLookup) {
+  return lookup
+    .leftJoin("subscriptions", "subscriptions.user_id", "users.id")
+    .select([
+      "subscriptions.status as sub_status",
+      "subscriptions.subscription_type as sub_subscription_type",
+      "subscriptions.billing_interval as sub_billing_interval",
+      "subscriptions.is_trial as sub_is_trial",
+      "subscriptions.trial_ends_at as sub_trial_ends_at",
+      "subscriptions.current_period_end as sub_current_period_end",
+      "subscriptions.cancel_at_period_end as sub_cancel_at_period_end",
+    ]);
+}
+
+/** The subscription of a joinSubscription row, or null when the user has none. */
+export function subscriptionOfJoin(row: Awaited<ReturnType<ReturnType<typeof joinSubscription>["executeTakeFirstOrThrow"]>>): SubscriptionView | null {
+  if (row.sub_status === null || row.sub_subscription_type === null) return null;
+  return {
+    status: row.sub_status,
+    subscription_type: row.sub_subscription_type,
+    billing_interval: row.sub_billing_interval!,
+    is_trial: row.sub_is_trial!,
+    trial_ends_at: row.sub_trial_ends_at,
+    current_period_end: row.sub_current_period_end,
+    cancel_at_period_end: row.sub_cancel_at_period_end!,
+  };
 }
 
 /** Inserts a subscription row and returns it. */

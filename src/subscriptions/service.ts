@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../db/database.ts";
 import type { SubscriptionReadSchema } from "./schemas.ts";
-import { expireTrialIfDue, findSubscriptionByUserId, insertSubscription, type SubscriptionRow } from "./repository.ts";
+import { expireTrialIfDue, findSubscriptionByUserId, insertSubscription, type SubscriptionView } from "./repository.ts";
 
 /** Plans that open the literature review and weekly suggestions (spec §1, §6). */
 export const PAID_PLANS = ["plus", "pro", "max"] as const;
@@ -24,7 +24,7 @@ const NO_SUBSCRIPTION: SubscriptionRead = {
 };
 
 /** The row as spec §3 shows it. */
-export function toRead(row: SubscriptionRow): SubscriptionRead {
+export function toRead(row: SubscriptionView): SubscriptionRead {
   return {
     exists: true,
     // The table's CHECK-free text columns only ever hold the values of spec §3 (written by this folder).
@@ -39,7 +39,7 @@ export function toRead(row: SubscriptionRow): SubscriptionRead {
 }
 
 /** True when the row is our free trial, recorded as active, whose end has passed (it reads as trial_expired). */
-function isLapsedTrial(row: SubscriptionRow, now: Date): boolean {
+function isLapsedTrial(row: SubscriptionView, now: Date): boolean {
   return row.status === "active" && row.is_trial && row.trial_ends_at !== null && new Date(row.trial_ends_at).getTime() <= now.getTime();
 }
 
@@ -52,7 +52,7 @@ function isLapsedTrial(row: SubscriptionRow, now: Date): boolean {
  * Pure: the caller reads the row at the moment of the request, so a change (a webhook, an operator's grant or
  * end) holds from the next request on, in every process; nothing is cached.
  */
-export function grantsReviewAccess(row: SubscriptionRow | undefined, now: Date): boolean {
+export function grantsReviewAccess(row: SubscriptionView | undefined, now: Date): boolean {
   if (!row || !(PAID_PLANS as readonly string[]).includes(row.subscription_type)) return false;
   if (row.status === "trialing") return true;
   return row.status === "active" && !isLapsedTrial(row, now);
@@ -81,8 +81,14 @@ export async function startTrial(db: Database, userId: string, now: Date = new D
  * The user's subscription for display. An active trial whose end has passed is returned as "trial_expired",
  * and that status is written back so that every other reader (the billing webhook, the trial e-mails) sees it too.
  */
-export async function readSubscription(db: Database, userId: string, now: Date = new Date()): Promise<SubscriptionRead> {
-  const row = await findSubscriptionByUserId(db, userId);
+export async function readSubscription(
+  db: Database,
+  userId: string,
+  now: Date = new Date(),
+  /** The row when the caller has just read it (null: the user has none); read here when undefined. */
+  known?: SubscriptionView | null,
+): Promise<SubscriptionRead> {
+  const row = known === undefined ? await findSubscriptionByUserId(db, userId) : (known ?? undefined);
   if (!row) return NO_SUBSCRIPTION;
   if (isLapsedTrial(row, now)) {
     const updated = await expireTrialIfDue(db, userId, now);

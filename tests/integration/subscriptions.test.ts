@@ -103,6 +103,23 @@ for (const backend of BACKENDS) {
       expect(await res.json()).toEqual({ detail: "Could not validate credentials" });
     });
 
+    test("the one-statement read of /me keeps every rule of the sign-in: logged-out tokens, deactivated accounts, older token versions", async () => {
+      const loggedOut = await t.signup();
+      expect((await t.app.request("/api/v1/login/logout", { method: "POST", headers: loggedOut.headers })).status).toBeLessThan(300);
+      const inactive = await t.signup();
+      await t.db.updateTable("users").set({ is_active: false }).where("id", "=", inactive.user.id).execute();
+      const changed = await t.signup();
+      await t.db.updateTable("users").set({ token_version: 1 }).where("id", "=", changed.user.id).execute();
+      for (const u of [loggedOut, inactive, changed]) {
+        const res = await t.app.request("/api/v1/subscriptions/me", { headers: u.headers });
+        expect(res.status).toBe(401);
+        expect(res.headers.get("www-authenticate")).toBe("Bearer");
+        expect(await res.json()).toEqual({ detail: "Could not validate credentials" });
+      }
+      const malformed = await t.app.request("/api/v1/subscriptions/me", { headers: { authorization: "Bearer not.a.token" } });
+      expect(malformed.status).toBe(401);
+    });
+
     test("review access: a running trial and active paid plans open it", async () => {
       const trial = await t.signup();
       expect(await hasActiveReviewAccess(t.db, trial.user.id)).toBe(true);
