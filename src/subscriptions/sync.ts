@@ -193,7 +193,12 @@ export async function syncStripeSubscription(
     if (!userId) {
       console.warn(`stripe: subscription ${target.stripeSubscriptionId} belongs to no user of this server; left out`);
       outcome = "ignored";
-    } else if (state.kind === "ignored" || !mayApply(row, state)) {
+    } else if (state.kind === "ignored") {
+      outcome = "ignored";
+    } else if (!mayApply(row, state)) {
+      if (state.live && isLiveStripeRow(row)) {
+        console.warn(`stripe: user ${userId} has a second live subscription ${state.stripeSubscriptionId} besides ${row.stripe_subscription_id}; only the first is mirrored`);
+      }
       outcome = "ignored";
     } else if (row && !differs(row, state.change)) {
       outcome = "unchanged";
