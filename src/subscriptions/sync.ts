@@ -151,7 +151,29 @@ export type SyncOutcome = "applied" | "unchanged" | "ignored" | "duplicate";
 class RevisionConflict extends Error {}
 
 /** Writes that may lose to concurrent ones before giving up (each loss means someone else just synced). */
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 8;
+
+/** Syncs of one Stripe subscription through one database handle (one process), chained one after the other. */
+const chains = new WeakMap<Database, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `work` after every earlier sync of the same Stripe subscription in this process has finished. Deliveries of
+ * several events of one subscription at once then do not keep invalidating each other's revision here; across
+ * processes the revision check (with retries after a short random pause) keeps them correct.
+ */
+async function oneAtATime<T>(db: Database, key: string, work: () => Promise<T>): Promise<T> {
+  let inProcess = chains.get(db);
+  if (!inProcess) chains.set(db, (inProcess = new Map()));
+  const before = inProcess.get(key) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(work);
+  const tail = mine.catch(() => undefined);
+  inProcess.set(key, tail);
+  try {
+    return await mine;
+  } finally {
+    if (inProcess!.get(key) === tail) inProcess!.delete(key);
+  }
+}
 
 async function findUser(db: Database, target: SyncTarget, sub: Stripe.Subscription | null): Promise<string | undefined> {
   const linked = await repo.findSubscriptionByStripeId(db, target.stripeSubscriptionId);
@@ -181,6 +203,11 @@ export async function syncStripeSubscription(
   target: SyncTarget,
   opts: { event?: EventRecord; current?: Stripe.Subscription } = {},
 ): Promise<SyncOutcome> {
+  if (opts.event && (await repo.stripeEventSeen(db, opts.event.id))) return "duplicate";
+  return oneAtATime(db, target.stripeSubscriptionId, () => syncOnce(db, stripe, target, opts));
+}
+
+async function syncOnce(db: Database, stripe: Stripe, target: SyncTarget, opts: { event?: EventRecord; current?: Stripe.Subscription }): Promise<SyncOutcome> {
   const { event } = opts;
   for (let attempt = 1; ; attempt++) {
     if (event && (await repo.stripeEventSeen(db, event.id))) return "duplicate";
@@ -221,6 +248,8 @@ export async function syncStripeSubscription(
       });
     } catch (err) {
       if (!(err instanceof RevisionConflict) || attempt >= MAX_ATTEMPTS) throw err;
+      // Another process wrote meanwhile: pause a little, at random, so that two of them do not collide again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
 }

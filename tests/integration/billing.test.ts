@@ -6,6 +6,8 @@ import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-
 import { clearPriceCache } from "../../src/subscriptions/prices.ts";
 import { hasActiveReviewAccess } from "../../src/subscriptions/service.ts";
 import { endPlan, grantPlan } from "../../src/subscriptions/operator.ts";
+import { createApp } from "../../src/app.ts";
+import { openDatabase } from "../../src/db/database.ts";
 
 // Billing against the real stripe SDK, pointed at a local stand-in of Stripe's API (tests/support/stripe-stand-in.ts),
 // with webhook deliveries signed by the SDK's generateTestHeaderStringAsync. Every call and state of issue 10, on
@@ -471,6 +473,39 @@ for (const backend of BACKENDS) {
       expect(await me(user)).toMatchObject({ status: "active", cancel_at_period_end: true });
       for (const e of events) expect(await eventCount(e.id)).toBe(1);
     });
+
+    if (backend === "postgres") {
+      test("two server processes receiving deliveries at once: one effect per event, and the row converges", async () => {
+        // A second app on its own connection pool to the same database, as another process would be.
+        const handle = openDatabase({ databaseUrl: t.databaseUrl!, dataDir: "", poolSize: 5 });
+        try {
+          const other = createApp({ ...t.deps, db: handle.db });
+          const deliverTo = [t.app, other];
+          const sendVia = async (event: Record<string, unknown>, i: number) => {
+            const { body, headers } = await stripe.signed(event);
+            return deliverTo[i % 2]!.request("/api/v1/subscriptions/webhook", { method: "POST", body, headers });
+          };
+          const user = await t.signup();
+          const subId = await subscribe(user);
+          const sub = stripe.subscriptions.get(subId)!;
+
+          stripe.updateSubscription(subId, { status: "past_due" });
+          const once = stripe.event("invoice.payment_failed", stripe.invoiceOf(sub, "open"));
+          const before = await row(user.user.id);
+          for (const a of await Promise.all(Array.from({ length: 10 }, (_, i) => sendVia(once, i)))) expect(a.status).toBe(200);
+          expect((await row(user.user.id)).revision).toBe(before.revision + 1);
+          expect(await eventCount(once.id)).toBe(1);
+
+          stripe.updateSubscription(subId, { status: "active", cancel_at_period_end: true, cancel_at: sub.items.data[0].current_period_end });
+          const many = Array.from({ length: 12 }, (_, i) => stripe.event(i % 2 ? "customer.subscription.updated" : "invoice.paid", i % 2 ? sub : stripe.invoiceOf(sub, "paid")));
+          for (const a of await Promise.all(many.map((e, i) => sendVia(e, i)))) expect(a.status).toBe(200);
+          expect(await me(user)).toMatchObject({ status: "active", cancel_at_period_end: true });
+          for (const e of many) expect(await eventCount(e.id)).toBe(1);
+        } finally {
+          await handle.close();
+        }
+      });
+    }
 
     test("Stripe unreachable while re-reading: 502, not recorded, applied when Stripe delivers again", async () => {
       const errors = spyOn(console, "error").mockImplementation(() => {});
