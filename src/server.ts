@@ -36,6 +36,9 @@ async function main() {
   const config = loadConfig();
   // Fail before touching any data rather than on the first search: the adapter's interface exists, not its body.
   if (config.ELASTICSEARCH_URL) throw new Error(ELASTICSEARCH_NOT_IMPLEMENTED);
+  if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET) {
+    console.warn("STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: checkout works, but Stripe's webhook deliveries will be refused, so payments will not be recorded");
+  }
   const started = performance.now();
   const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const applied = await migrateToLatest(handle.db);
