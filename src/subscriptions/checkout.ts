@@ -11,7 +11,7 @@ import { isLiveStripeRow, syncStripeSubscription } from "./sync.ts";
 /**
  * Subscribing and cancelling (spec §4, §7). Both need STRIPE_SECRET_KEY (else 503). Neither writes what the user
  * asked for into our database: checkout returns Stripe's payment page, and the webhook records what Stripe then
- * says; a cancel or plan switch records the subscription Stripe returns.
+ * says; after a cancel or plan switch the subscription is re-read from Stripe and mirrored (sync.ts).
  */
 
 /** Plans that can be bought now (spec §1: Pro and Max cannot currently be purchased). */
@@ -113,24 +113,24 @@ export async function startCheckout(deps: AppDeps, user: CurrentUser, input: Che
   return { checkout_url: session.url };
 }
 
-/** Moves a live Stripe subscription to another price (keeping it, with proration) and mirrors Stripe's answer. */
+/** Moves a live Stripe subscription to another price (keeping it, with proration), then mirrors it. */
 async function switchPrice(deps: AppDeps, stripe: Stripe, subscriptionId: string, priceId: string, userId: string): Promise<void> {
   const current = await callStripe("retrieve subscription", () => stripe.subscriptions.retrieve(subscriptionId));
   const item = current.items.data[0];
   if (!item) throw new ApiError(502, "The payment provider returned a subscription without a plan. Please contact support.");
-  const updated = await callStripe("switch subscription price", () =>
+  await callStripe("switch subscription price", () =>
     stripe.subscriptions.update(subscriptionId, {
       items: [{ id: item.id, price: priceId }],
       cancel_at_period_end: false,
       proration_behavior: "create_prorations",
     }),
   );
-  await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: subscriptionId, userIdHint: userId }, { current: updated });
+  await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: subscriptionId, userIdHint: userId });
 }
 
 /**
  * POST /subscriptions/cancel: asks Stripe to end the user's paid subscription at the end of the current period
- * (never at once: it stays active until then), and mirrors Stripe's answer. Asking again changes nothing.
+ * (never at once: it stays active until then), then mirrors the subscription. Asking again changes nothing.
  * @returns the subscription as it now reads.
  * @throws ApiError 503 without Stripe; 400 NOTHING_TO_CANCEL when the user pays for no live Stripe subscription (a
  *   trial, an administrator's grant, an ended plan); 502 when Stripe fails.
@@ -140,7 +140,7 @@ export async function cancelAtPeriodEnd(deps: AppDeps, userId: string): Promise<
   const row = await repo.findSubscriptionByUserId(deps.db, userId);
   if (!isLiveStripeRow(row)) throw new ApiError(400, NOTHING_TO_CANCEL);
   const id = row.stripe_subscription_id;
-  const updated = await callStripe("cancel at period end", () => stripe.subscriptions.update(id, { cancel_at_period_end: true }));
-  await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: id, userIdHint: userId }, { current: updated });
+  await callStripe("cancel at period end", () => stripe.subscriptions.update(id, { cancel_at_period_end: true }));
+  await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: id, userIdHint: userId });
   return readSubscription(deps.db, userId);
 }

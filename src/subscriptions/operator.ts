@@ -62,8 +62,8 @@ export async function grantPlan(deps: Deps, email: string, plan: Plan, interval:
 
 /**
  * Ends the account's plan now: status canceled, access closed from the next request. A live Stripe subscription is
- * canceled at Stripe (immediately, not at the period end) when STRIPE_SECRET_KEY is set, and the row mirrors
- * Stripe's answer; without the key the row is ended here and `warning` says that Stripe still bills.
+ * canceled at Stripe (immediately, not at the period end) when STRIPE_SECRET_KEY is set, and the row then
+ * mirrors it; without the key the row is ended here and `warning` says that Stripe still bills.
  * @throws OperatorError when there is no such account or it has no subscription.
  */
 export async function endPlan(deps: Deps, email: string): Promise<{ subscription: SubscriptionRead; warning?: string }> {
@@ -75,8 +75,8 @@ export async function endPlan(deps: Deps, email: string): Promise<{ subscription
     const stripe = stripeClient(deps.config);
     if (stripe) {
       const id = row.stripe_subscription_id;
-      const canceled = await callStripe("cancel subscription", () => stripe.subscriptions.cancel(id));
-      await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: id }, { current: canceled });
+      await callStripe("cancel subscription", () => stripe.subscriptions.cancel(id));
+      await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: id });
       return { subscription: toRead((await repo.findSubscriptionByUserId(deps.db, user.id))!) };
     }
     warning = `STRIPE_SECRET_KEY is not set: the Stripe subscription ${row.stripe_subscription_id} still bills ${user.email}. Cancel it in the Stripe dashboard.`;

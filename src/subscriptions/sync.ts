@@ -9,11 +9,10 @@ import type { SubscriptionChange, SubscriptionRow } from "./repository.ts";
  * path that learns something from Stripe ends here: the webhook, the cancel call, a plan switch. The row is
  * written only from an object Stripe returned, never from what a browser says.
  *
- * Order and concurrency: the caller's object is the CURRENT Stripe subscription (re-read from Stripe for webhook
- * events, so an old event carries no old state), and the write is conditional on the row's revision being the
- * one read before asking Stripe. A writer that loses re-reads the row, asks Stripe again and retries, so the last
- * write always holds a state read after every earlier write: deliveries in any order, or at the same time,
- * converge on what Stripe says now.
+ * Order and concurrency: the row and its revision are read first, then the subscription is read from Stripe as it
+ * is now (so an old event carries no old state), and the write is conditional on the revision being unchanged. A
+ * writer that loses reads both again and retries, so the last write always holds a state read from Stripe after
+ * every earlier write: deliveries in any order, or at the same time, converge on what Stripe says now.
  */
 
 /** Our status of a Stripe subscription status, or null for one that never started (left out). */
@@ -190,30 +189,36 @@ async function findUser(db: Database, target: SyncTarget, sub: Stripe.Subscripti
 }
 
 /**
- * Brings the row of the user of `target` in line with the Stripe subscription: reads the row, takes `current` (an
- * object Stripe has just returned) or retrieves the subscription, and writes if the rules allow and something
- * differs. With `event`, the event id is recorded in the same transaction: a second delivery changes nothing.
+ * Brings the row of the user of `target` in line with the Stripe subscription: reads the row (and its revision),
+ * THEN retrieves the subscription from Stripe, and writes if the rules allow and something differs, on condition
+ * that the revision is still the one read. With `event`, the event id is recorded in the same transaction: a second
+ * delivery changes nothing. Callers that have just changed the subscription at Stripe call this afterwards: the
+ * subscription is read again rather than taken from their answer, so that it is never older than the row.
  * @returns what happened: applied, unchanged (Stripe agrees with the row), ignored (no user of ours, a price
  *   without our lookup key, a subscription that never started or that may not replace the row), duplicate.
  * @throws ApiError 502 when Stripe cannot be reached (the webhook then answers 502 and Stripe delivers again).
  */
-export async function syncStripeSubscription(
-  db: Database,
-  stripe: Stripe,
-  target: SyncTarget,
-  opts: { event?: EventRecord; current?: Stripe.Subscription } = {},
-): Promise<SyncOutcome> {
+export async function syncStripeSubscription(db: Database, stripe: Stripe, target: SyncTarget, opts: { event?: EventRecord } = {}): Promise<SyncOutcome> {
   if (opts.event && (await repo.stripeEventSeen(db, opts.event.id))) return "duplicate";
-  return oneAtATime(db, target.stripeSubscriptionId, () => syncOnce(db, stripe, target, opts));
+  return oneAtATime(db, target.stripeSubscriptionId, () => syncOnce(db, stripe, target, opts.event));
 }
 
-async function syncOnce(db: Database, stripe: Stripe, target: SyncTarget, opts: { event?: EventRecord; current?: Stripe.Subscription }): Promise<SyncOutcome> {
-  const { event } = opts;
+async function syncOnce(db: Database, stripe: Stripe, target: SyncTarget, event: EventRecord | undefined): Promise<SyncOutcome> {
+  // A user found only through the subscription's own customer or metadata is known from the next attempt on.
+  let foundThroughStripe: string | undefined;
   for (let attempt = 1; ; attempt++) {
     if (event && (await repo.stripeEventSeen(db, event.id))) return "duplicate";
-    const sub = attempt === 1 && opts.current ? opts.current : await retrieveSubscription(stripe, target.stripeSubscriptionId);
-    const userId = await findUser(db, target, sub);
+    // The row, and its revision, before Stripe is asked: see the comment at the top of this file.
+    let userId = foundThroughStripe ?? (await findUser(db, target, null));
     const row = userId ? await repo.findSubscriptionByUserId(db, userId) : undefined;
+    const sub = await retrieveSubscription(stripe, target.stripeSubscriptionId);
+    if (!userId && sub) {
+      userId = await findUser(db, target, sub);
+      if (userId && attempt < MAX_ATTEMPTS) {
+        foundThroughStripe = userId;
+        continue;
+      }
+    }
     const state: StripeState = sub ? stateOfStripeSubscription(sub) : { kind: "ignored", reason: "no such subscription in this Stripe account" };
     let outcome: SyncOutcome;
     let change: Extract<StripeState, { kind: "state" }>["change"] | null = null;
