@@ -15,6 +15,10 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** http(s)://… selects the Elasticsearch search adapter instead of PostgreSQL full-text search. */
   ELASTICSEARCH_URL: z.string().url().optional(),
+  /** Time limits of the server's database statements and connections (PostgreSQL), see src/db/database.ts. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(5),
   SMTP_URL: z.string().optional(),
   /** Stripe's secret API key (sk_…): turns on checkout, cancel and prices (src/subscriptions/stripe.ts). */
   STRIPE_SECRET_KEY: optionalText(z.string().trim()),

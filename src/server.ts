@@ -18,18 +18,31 @@ import { ensureFirstSuperuser } from "./users/service.ts";
 import { settleBackgroundEmail } from "./email/service.ts";
 
 /**
- * The token signing key: SECRET_KEY when set; otherwise a random key kept in DATA_DIR so that sessions
- * survive restarts of an embedded install. Production deployments set SECRET_KEY.
+ * The token signing key: SECRET_KEY when set. Otherwise, on the embedded default (no DATABASE_URL), a random key kept
+ * in DATA_DIR beside the database, so that sessions survive restarts. With DATABASE_URL the server refuses to start
+ * without SECRET_KEY: several processes then share one database, and a key generated per process (or per container,
+ * lost at each restart) would end sessions whenever a request reached another process.
+ * @throws Error with a message saying what to set or fix.
  */
-function resolveSecretKey(config: Config): Uint8Array {
+export function resolveSecretKey(config: Config): Uint8Array {
   if (config.SECRET_KEY) return new TextEncoder().encode(config.SECRET_KEY);
-  const dir = config.DATABASE_URL ? join(process.cwd(), "data") : config.DATA_DIR;
-  const file = join(dir, ".secret-key");
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600 });
+  if (config.DATABASE_URL) {
+    throw new Error(
+      "SECRET_KEY is not set. With DATABASE_URL every server process must sign access tokens with the same key: set SECRET_KEY to a random value of at least 32 characters (for example: openssl rand -base64 48).",
+    );
   }
-  return new TextEncoder().encode(readFileSync(file, "utf8").trim());
+  const file = join(config.DATA_DIR, ".secret-key");
+  try {
+    if (!existsSync(file)) {
+      mkdirSync(config.DATA_DIR, { recursive: true });
+      writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" });
+    }
+    return new TextEncoder().encode(readFileSync(file, "utf8").trim());
+  } catch (err) {
+    throw new Error(
+      `SECRET_KEY is not set and the generated key cannot be kept in DATA_DIR (${file}: ${err instanceof Error ? err.message : err}). Make DATA_DIR writable by this user, or set SECRET_KEY to a random value of at least 32 characters.`,
+    );
+  }
 }
 
 async function main() {
@@ -40,15 +53,28 @@ async function main() {
     console.warn("STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: checkout works, but Stripe's webhook deliveries will be refused, so payments will not be recorded");
   }
   const started = performance.now();
-  const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const applied = await migrateToLatest(handle.db);
+  const secretKey = resolveSecretKey(config);
+  // Setup (migrations, the first superuser, the sample) runs without statement time-outs: building an index may
+  // take long. On PostgreSQL it gets its own short-lived connections; PGlite has one handle for everything.
+  const setup = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const applied = await migrateToLatest(setup.db);
   if (applied.length) console.error(`applied migrations: ${applied.join(", ")}`);
+  const setupDeps: AppDeps = { config, db: setup.db, search: new PostgresSearchIndex(setup.db), jobs: new PgJobQueue(setup.db), secretKey };
+  await ensureFirstSuperuser(setupDeps);
+  if (config.SEED_SAMPLE) await seedSampleIfEmpty(setupDeps);
 
+  // Requests and jobs: every statement and connection within its time limits (src/db/database.ts).
+  let handle = setup;
+  if (setup.kind === "postgres") {
+    await setup.close();
+    handle = openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      timeouts: { connectSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS, statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS, lockMs: config.DATABASE_LOCK_TIMEOUT_MS },
+    });
+  }
   const search = new PostgresSearchIndex(handle.db);
-  const deps: AppDeps = { config, db: handle.db, search, jobs: new PgJobQueue(handle.db), secretKey: resolveSecretKey(config) };
-
-  await ensureFirstSuperuser(deps);
-  if (config.SEED_SAMPLE) await seedSampleIfEmpty(deps);
+  const deps: AppDeps = { config, db: handle.db, search, jobs: new PgJobQueue(handle.db), secretKey };
 
   const worker = config.WORKER === "off" ? null : startWorker(deps, jobHandlers(deps), { concurrency: handle.kind === "pglite" ? 1 : 2 });
   // Schedules only enqueue jobs, so they run where jobs run.
@@ -87,4 +113,12 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-await main();
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (err) {
+    // A configuration or start-up problem: one clear line, not a stack trace.
+    console.error(`LitReview cannot start: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  }
+}

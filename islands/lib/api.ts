@@ -28,6 +28,7 @@ export function statusName(status: number): string {
     422: "Validation Error",
     429: "Too Many Requests",
     500: "Internal Server Error",
+    503: "Service Unavailable",
   };
   return names[status] ?? "Generic Error";
 }
@@ -110,7 +111,9 @@ export async function api<T>(method: string, path: string, opts: { query?: Query
     parsed = text;
   }
   if (!res.ok) {
-    // Login itself answers 400/401 for bad credentials: that is a form error, not a lost session.
+    // Only 401/403 end the session (spec §8). A 503 (the database is briefly unavailable) keeps the token: the
+    // session is still valid, and the call can be retried. Login itself answers 400/401 for bad credentials: that
+    // is a form error, not a lost session.
     if ((res.status === 401 || res.status === 403) && !path.startsWith("/login/access-token")) {
       void logout();
     }

@@ -44,6 +44,8 @@ export async function readClaims(deps: AppDeps, c: Context): Promise<AccessToken
   return token ? verifyAccessToken(deps.secretKey, token) : null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The user lookup of verified claims: the user row, unless the token was revoked by logout (one statement). */
 function userLookup(deps: AppDeps, claims: AccessTokenClaims) {
   const jti = claims.jti;
@@ -84,10 +86,10 @@ export async function resolveUserWith<R extends UserLookupRow>(
   extend: (lookup: UserLookup) => { executeTakeFirst(): Promise<R | undefined> },
 ): Promise<{ user: CurrentUser; row: R } | null> {
   const claims = await readClaims(deps, c);
-  if (!claims) return null;
-  const row = await extend(userLookup(deps, claims))
-    .executeTakeFirst()
-    .catch(() => undefined); // a malformed uuid in `sub` is just an unknown user
+  // A signed token whose subject is not a user id names no user. Checked here, not by catching the database's
+  // error: every other database error (an outage, a time-out) must propagate and answer 503, never "signed out".
+  if (!claims || !UUID.test(claims.sub)) return null;
+  const row = await extend(userLookup(deps, claims)).executeTakeFirst();
   if (!row || !row.is_active || row.token_version !== claims.ver) return null;
   const { id, email, full_name, institution_email, description, is_active, is_superuser } = row;
   return { user: { id, email, full_name, institution_email, description, is_active, is_superuser }, row };

@@ -17,14 +17,43 @@ export interface DatabaseHandle {
 
 /**
  * Opens the database: postgres.js against `databaseUrl` when given, else embedded PGlite in `dataDir`
- * (`"memory://"` keeps it in memory, for tests).
+ * (`"memory://"` keeps it in memory, for tests). `timeouts` (default SETUP_TIMEOUTS) apply to PostgreSQL: PGlite
+ * has one in-process connection, on which no statement ever waits for another's lock.
  * Both speak the same SQL and run the same migrations.
  */
-export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): DatabaseHandle {
+/**
+ * Time limits of a PostgreSQL connection, so that a request never hangs on a locked table or an unreachable server
+ * but fails fast (and answers 503, src/http/errors.ts).
+ */
+export interface DatabaseTimeouts {
+  /** Most seconds to wait for a connection to the server (postgres.js connect_timeout). */
+  connectSeconds: number;
+  /** Most milliseconds one statement may run (statement_timeout); 0 for none. */
+  statementMs: number;
+  /** Most milliseconds a statement waits for a lock (lock_timeout); 0 for none. */
+  lockMs: number;
+}
+
+/** The limits of the server's request and job handle (configurable, see src/config.ts). */
+export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 5, statementMs: 15_000, lockMs: 5_000 };
+
+/** Limits for setup work (migrations, bulk ingest): a connect time-out only, statements may take what they need. */
+export const SETUP_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 10, statementMs: 0, lockMs: 0 };
+
+export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; timeouts?: DatabaseTimeouts }): DatabaseHandle {
   if (opts.databaseUrl) {
+    const timeouts = opts.timeouts ?? SETUP_TIMEOUTS;
     const sql = postgres(opts.databaseUrl, {
       max: opts.poolSize ?? 10,
       onnotice: () => {},
+      connect_timeout: timeouts.connectSeconds,
+      // Session settings sent at connection start; a transaction can still raise them with SET LOCAL.
+      connection: {
+        statement_timeout: timeouts.statementMs,
+        lock_timeout: timeouts.lockMs,
+        // A transaction left open by a crashed request must not hold its locks for ever.
+        idle_in_transaction_session_timeout: timeouts.statementMs ? Math.max(60_000, timeouts.statementMs * 2) : 0,
+      },
       // Integers above 2^31 are never stored here; counts are cast to int in SQL.
       types: {},
     });

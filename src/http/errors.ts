@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isDatabaseUnavailable } from "../db/errors.ts";
 
 /** One item of a 422 validation error, FastAPI-style: where, what, which rule. */
 export interface ValidationIssue {
@@ -44,9 +45,30 @@ export function zodHook(source: string) {
 
 let requestCounter = 0;
 
-/** The app's one error handler: ApiError → its status and detail; anything else → logged with a request id, 500. */
+/** The detail of the 503 answered while the database is unavailable. */
+export const SERVICE_UNAVAILABLE = "The service is temporarily unavailable. Please try again in a few seconds.";
+/** Seconds a client is asked to wait before retrying after a 503. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** Logs a database outage at most once every few seconds (a flood of failing requests would flood the log). */
+let lastOutageLog = 0;
+function logOutage(err: unknown): void {
+  const now = Date.now();
+  if (now - lastOutageLog < 5_000) return;
+  lastOutageLog = now;
+  console.error("database unavailable; answering 503:", err instanceof Error ? err.message : err);
+}
+
+/**
+ * The app's one error handler: ApiError → its status and detail; a database that cannot answer now → 503 with
+ * Retry-After; anything else → logged with a request id, 500.
+ */
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json({ detail: err.detail }, err.status, err.headers);
+  if (isDatabaseUnavailable(err)) {
+    logOutage(err);
+    return c.json({ detail: SERVICE_UNAVAILABLE }, 503, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+  }
   if (err instanceof HTTPException) {
     const res = err.getResponse();
     return c.json({ detail: err.message || res.statusText || "Error" }, err.status as ContentfulStatusCode);

@@ -2,6 +2,8 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { ComponentType, ReactNode } from "react";
 import type { AppDeps } from "../deps.ts";
 import { resolveUser, type CurrentUser } from "../auth/middleware.ts";
+import { isDatabaseUnavailable } from "../db/errors.ts";
+import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import type { IslandName } from "../../islands/registry.ts";
 import { renderPage } from "./render.tsx";
@@ -121,6 +123,14 @@ export function pagesRoutes(deps: AppDeps) {
   });
 
   app.onError((err, c) => {
+    // A database that cannot answer now is not the visitor's fault and not a lost session: say so and retry.
+    if (isDatabaseUnavailable(err)) {
+      return c.html(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}"><title>Temporarily unavailable | LitReview</title></head><body><h1>Temporarily unavailable</h1><p>${SERVICE_UNAVAILABLE} This page reloads on its own.</p></body></html>`,
+        503,
+        { "Retry-After": String(RETRY_AFTER_SECONDS) },
+      );
+    }
     const requestId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     console.error(`[${requestId}] page ${c.req.method} ${c.req.path} failed:`, err);
     return c.html(
