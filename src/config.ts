@@ -63,6 +63,26 @@ const schema = z.object({
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
   /** Public origin used in e-mails and checkout return URLs. */
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Reverse proxies in front of the app: "off" (default; the socket's address is the client) or the number of hops
+   * whose forwarded header is trusted (docs/decisions/0012-abuse-limits.md).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default("off")
+    .transform((v, ctx) => {
+      const t = v.trim().toLowerCase();
+      if (t === "off" || t === "false" || t === "0" || t === "") return 0;
+      if (t === "true") return 1;
+      const n = Number(t);
+      if (!Number.isInteger(n) || n < 0 || n > 10) {
+        ctx.addIssue({ code: "custom", message: 'must be "off" or a number of proxy hops (1 to 10)' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  /** The header the trusted proxies write the client's address to. */
+  TRUST_PROXY_HEADER: z.enum(["x-forwarded-for", "forwarded", "x-real-ip"]).default("x-forwarded-for"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   NODE_ENV: z.string().default("development"),
 });

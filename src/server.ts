@@ -15,7 +15,6 @@ import { startSchedules } from "./jobs/schedule.ts";
 import { applicationSchedules } from "./jobs/schedules.ts";
 import { seedSampleIfEmpty } from "./seed.ts";
 import { ensureFirstSuperuser } from "./users/service.ts";
-import { settleBackgroundEmail } from "./email/service.ts";
 
 /**
  * The token signing key: SECRET_KEY when set. Otherwise, on the embedded default (no DATABASE_URL), a random key kept
@@ -105,7 +104,6 @@ async function main() {
     await server?.stop();
     scheduler?.stop();
     await worker?.stop();
-    await settleBackgroundEmail();
     await handle.close();
     process.exit(0);
   };

@@ -1,5 +1,4 @@
 import { sql } from "kysely";
-import type { Context } from "hono";
 import type { Database } from "../db/database.ts";
 import { ApiError } from "../http/errors.ts";
 
@@ -21,16 +20,33 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
-/** The limits in force. Per-account and per-address subjects are the lower-cased e-mail address. */
+/**
+ * The fixed-window limits in force (docs/decisions/0012-abuse-limits.md). Subjects: a client key (an IPv4 address or
+ * an IPv6 /64, src/auth/client-address.ts), a lower-cased e-mail address, or a user id. The login's own policy, with
+ * progressive delays and known clients, is in login-guard.ts.
+ */
 export const LIMITS = {
-  /** Failed logins per account and hour (counted whether or not the account exists, so as to reveal nothing). */
+  /** Login attempts per client and minute: a burst limit against guessing across many accounts. */
+  loginPerClient: { name: "login-ip", max: 30, windowSeconds: 60 },
+  /** Failed logins per client and hour, whatever the accounts (credential stuffing from one network). */
+  loginFailuresPerClient: { name: "login-client-failures", max: 100, windowSeconds: 60 * 60 },
+  /**
+   * Failed logins per account and hour (unknown addresses counted too, so as to reveal nothing): at most this many
+   * (ASVS 4.0 V2.2.1: "no more than 100 failed attempts per hour … on a single account"). Past it, only clients the
+   * account has logged in from before may still try.
+   */
   loginFailuresPerAccount: { name: "login-account", max: 100, windowSeconds: 60 * 60 },
-  /** Login attempts per client address and minute: a burst limit against guessing across many accounts. */
-  loginPerIp: { name: "login-ip", max: 30, windowSeconds: 60 },
-  /** Password recovery requests per client address and hour. */
-  recoveryPerIp: { name: "recovery-ip", max: 10, windowSeconds: 60 * 60 },
-  /** Password recovery requests per e-mail address and hour: at most this many recovery mails to one inbox. */
-  recoveryPerAddress: { name: "recovery-address", max: 3, windowSeconds: 60 * 60 },
+  /** Password recovery requests per client and hour. */
+  recoveryPerClient: { name: "recovery-ip", max: 10, windowSeconds: 60 * 60 },
+  /**
+   * Recovery mails per e-mail address and hour: past it, requests still answer the same, but no new mail goes out
+   * (the links already sent stay valid), so a stranger can neither bomb an inbox nor block its owner's reset.
+   */
+  recoveryMailsPerAddress: { name: "recovery-address", max: 3, windowSeconds: 60 * 60 },
+  /** Accounts created per client and hour (each comes with a trial). */
+  signupPerClient: { name: "signup-client", max: 10, windowSeconds: 60 * 60 },
+  /** Current-password checks of PATCH /users/me/password per user and 15 minutes; a success clears the count. */
+  passwordCheckPerUser: { name: "password-check", max: 5, windowSeconds: 15 * 60 },
   /**
    * User searches per signed-in user and minute. Typing a name with the client's 300 ms debounce makes a few
    * calls; 30 a minute is ample for that and makes walking the directory slow.
@@ -62,9 +78,10 @@ const CLEANUP_PROBABILITY = 0.01;
 export async function hit(db: Database, limit: RateLimit, subject: string): Promise<RateLimitState> {
   const window = sql`(${limit.windowSeconds}::int * interval '1 second')`;
   const row = await sql<{ hits: number; retry_after: number }>`
-    INSERT INTO rate_limits AS r (key, hits, window_started_at)
-    VALUES (${keyOf(limit, subject)}, 1, now())
+    INSERT INTO rate_limits AS r (key, hits, window_started_at, last_hit_at)
+    VALUES (${keyOf(limit, subject)}, 1, now(), now())
     ON CONFLICT (key) DO UPDATE SET
+      last_hit_at = now(),
       hits = CASE WHEN r.window_started_at <= now() - ${window} THEN 1 ELSE r.hits + 1 END,
       window_started_at = CASE WHEN r.window_started_at <= now() - ${window} THEN now() ELSE r.window_started_at END
     RETURNING hits, ceil(extract(epoch FROM (window_started_at + ${window} - now())))::int AS retry_after`.execute(db);
@@ -73,6 +90,17 @@ export async function hit(db: Database, limit: RateLimit, subject: string): Prom
   }
   const { hits, retry_after } = row.rows[0]!;
   return { hits, allowed: hits <= limit.max, retryAfterSeconds: Math.max(1, Number(retry_after)) };
+}
+
+/** The hits counted in the counter's current window (0 when it has none or it has ended). Counts nothing. */
+export async function peek(db: Database, limit: RateLimit, subject: string): Promise<number> {
+  const row = await db
+    .selectFrom("rate_limits")
+    .select("hits")
+    .where("key", "=", keyOf(limit, subject))
+    .where("window_started_at", ">", sql<Date>`now() - make_interval(secs => ${limit.windowSeconds})`)
+    .executeTakeFirst();
+  return row?.hits ?? 0;
 }
 
 /** Forgets a counter (e.g. an account's failed logins after a successful login or a password reset). */
@@ -88,18 +116,4 @@ export function tooManyRequests(state: RateLimitState): ApiError {
 /** Throws the 429 answer when `state` is over its limit. */
 export function assertAllowed(state: RateLimitState): void {
   if (!state.allowed) throw tooManyRequests(state);
-}
-
-/**
- * The client's address as the socket reports it (Bun passes its server as the app's env, which has requestIP),
- * or null when unknown (e.g. a request made in-process). Forwarded-for headers are not trusted: any client can
- * set them, which would let it pick a fresh address for each request.
- */
-export function clientIp(c: Context): string | null {
-  const env = c.env as { requestIP?: (req: Request) => { address: string } | null } | undefined;
-  try {
-    return env?.requestIP?.(c.req.raw)?.address ?? null;
-  } catch {
-    return null;
-  }
 }

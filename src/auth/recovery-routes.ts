@@ -3,9 +3,10 @@ import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
 import { requireSuperuser, requireUser, type AuthEnv } from "./middleware.ts";
-import { LIMITS, assertAllowed, clientIp, hit } from "./rate-limit.ts";
-import { buildRecoveryEmail, resetPassword, sendRecoveryEmail } from "./recovery.ts";
-import { runInBackground } from "../email/service.ts";
+import { LIMITS, assertAllowed, hit } from "./rate-limit.ts";
+import { requestClientKey } from "./client-address.ts";
+import { buildRecoveryEmail, resetPassword } from "./recovery.ts";
+import { enqueueRecoveryEmail } from "../email/jobs.ts";
 import { findUserByEmail } from "../users/repository.ts";
 import { emailField, passwordField } from "../users/schemas.ts";
 
@@ -29,8 +30,9 @@ export const RECOVERY_SENT = { message: "Password recovery email sent" } as cons
 /**
  * Password recovery, mounted at /api/v1 (its paths are top-level in the API, as in the FastAPI template):
  * - POST /password-recovery/{email}: mails a reset link if the address has an active account; always the same
- *   answer, given before any lookup (the lookup and the mail happen after the response), so neither the body nor
- *   the timing tells whether the address exists. Rate limited per client address and per e-mail address.
+ *   answer, given before any lookup (the lookup and the mail happen in a queued job, src/email/jobs.ts), so neither
+ *   the body nor the timing tells whether the address exists. Rate limited per client; at most a few mails an hour
+ *   reach one address, silently (a stranger cannot block the owner's reset).
  * - POST /reset-password/: sets the new password with the token from the link.
  * - POST /password-recovery-html-content/{email}: superusers preview the message (a real, working link).
  */
@@ -42,16 +44,16 @@ export function passwordRecoveryRoutes(deps: AppDeps) {
     path: "/password-recovery/{email}",
     tags: ["login"],
     summary: "Send a password recovery e-mail",
-    description: "Always answers the same, whether or not the address has an account. Rate limited per client and per address.",
+    description: "Always answers the same, whether or not the address has an account. Rate limited per client (429); at most 3 mails an hour go to one address.",
     request: { params: emailParamSchema },
     responses: { 200: jsonContent(MessageSchema, "Accepted (a message is sent if the address has an active account)"), ...errorResponses(429) },
   });
   app.openapi(recover, async (c) => {
     const { email } = c.req.valid("param");
-    const ip = clientIp(c);
-    if (ip) assertAllowed(await hit(deps.db, LIMITS.recoveryPerIp, ip));
-    assertAllowed(await hit(deps.db, LIMITS.recoveryPerAddress, email));
-    runInBackground("password recovery", () => sendRecoveryEmail(deps, email));
+    const client = requestClientKey(c, deps.config);
+    if (client) assertAllowed(await hit(deps.db, LIMITS.recoveryPerClient, client));
+    // The same work whether or not the address has an account: one job stored, looked at later by the worker.
+    await enqueueRecoveryEmail(deps, email);
     return c.json(RECOVERY_SENT, 200);
   });
 

@@ -7,7 +7,7 @@ import { findUserByEmail, findUserById, type UserRow } from "../users/repository
 import { setPassword } from "../users/service.ts";
 import { sendEmail, type EmailMessage } from "../email/service.ts";
 import { passwordResetEmail } from "../email/templates.ts";
-import { LIMITS, reset as resetRateLimit } from "./rate-limit.ts";
+import { clearAccountFailures } from "./login-guard.ts";
 
 /** How long a reset link works (the FastAPI template's default). */
 export const RESET_TOKEN_VALID_HOURS = 48;
@@ -88,5 +88,5 @@ export async function resetPassword(db: Database, token: string, newPassword: st
     await setPassword(trx, user.id, newPassword);
     await trx.updateTable("password_reset_tokens").set({ used_at: now }).where("user_id", "=", user.id).where("used_at", "is", null).execute();
   });
-  await resetRateLimit(db, LIMITS.loginFailuresPerAccount, user.email.toLowerCase());
+  await clearAccountFailures(db, user.email.toLowerCase());
 }

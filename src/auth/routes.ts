@@ -4,7 +4,8 @@ import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonCont
 import { requireUser, type AuthEnv } from "./middleware.ts";
 import { clearSessionCookie, issueAccessToken, revokeRequestToken, setSessionCookie, type TokenResponse } from "./session.ts";
 import { authenticate } from "../users/service.ts";
-import { LIMITS, assertAllowed, clientIp, hit, reset } from "./rate-limit.ts";
+import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-guard.ts";
+import { requestClientKey } from "./client-address.ts";
 import { UserPublicSchema, toUserPublic } from "../users/schemas.ts";
 import { TokenSchema, loginFormSchema } from "./schemas.ts";
 
@@ -32,8 +33,8 @@ const logout = apiRoute({
 /**
  * /api/v1/login: the OAuth2 password login (token in the body and as the HttpOnly session cookie),
  * the token check, and logout (which revokes the token and clears the cookie).
- * Login is rate limited (see rate-limit.ts): every attempt counts against the client address (a burst limit),
- * and failed attempts count against the account; past either limit the answer is 429 with Retry-After.
+ * Login is guarded against guessing by progressive delays and per-client and per-account limits that never lock an
+ * account's owner out (login-guard.ts); a refused attempt answers 429 with Retry-After.
  */
 export function loginRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
@@ -41,17 +42,18 @@ export function loginRoutes(deps: AppDeps) {
   app.openapi(login, async (c) => {
     const { username, password } = c.req.valid("form");
     const account = username.toLowerCase();
-    const ip = clientIp(c);
-    if (ip) assertAllowed(await hit(deps.db, LIMITS.loginPerIp, ip));
-    // Every attempt is counted before the password is checked, and a success clears the count: the counter is then
-    // exact even for concurrent guesses, a locked account costs no hashing, and even the right password waits.
-    assertAllowed(await hit(deps.db, LIMITS.loginFailuresPerAccount, account));
+    const client = requestClientKey(c, deps.config);
+    // Refused before the password is hashed: a throttled attempt costs the server nothing.
+    await assertLoginAllowed(deps.db, account, client);
 
     const user = await authenticate(deps.db, username, password);
-    // One message for an unknown address and a wrong password, so the answer does not reveal accounts.
-    if (!user) throw new ApiError(400, "Incorrect email or password");
+    if (!user) {
+      await recordLoginFailure(deps.db, account, client);
+      // One message for an unknown address and a wrong password, so the answer does not reveal accounts.
+      throw new ApiError(400, "Incorrect email or password");
+    }
     if (!user.is_active) throw new ApiError(400, "Inactive user");
-    await reset(deps.db, LIMITS.loginFailuresPerAccount, account);
+    await recordLoginSuccess(deps.db, user.id, account, client);
     const token = await issueAccessToken(deps, user);
     setSessionCookie(c, token);
     return c.json({ access_token: token, token_type: "bearer" } satisfies TokenResponse, 200);

@@ -115,6 +115,8 @@ export interface JobsTable {
   locked_at: Timestamp | null;
   locked_by: string | null;
   last_error: string | null;
+  /** Whose work this is (the user id for reviews): claims favour the keys with the fewest running jobs. */
+  fairness_key: string | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
@@ -164,6 +166,8 @@ export interface RateLimitsTable {
   key: string;
   hits: number;
   window_started_at: Date;
+  /** The last counted hit (progressive delays are measured from it). */
+  last_hit_at: Date | null;
 }
 
 export interface DB {
@@ -218,4 +222,17 @@ export interface StripeEventsTable {
 export interface DB {
   stripe_customers: StripeCustomersTable;
   stripe_events: StripeEventsTable;
+}
+
+// Abuse limits (migrations/2026_11_24_0002_abuse_limits.ts).
+
+export interface KnownLoginClientsTable {
+  user_id: string;
+  /** An IPv4 address or an IPv6 /64, as src/auth/client-address.ts keys clients. */
+  client_key: string;
+  last_login_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface DB {
+  known_login_clients: KnownLoginClientsTable;
 }

@@ -79,24 +79,3 @@ export async function sendEmail(deps: Pick<AppDeps, "config" | "db">, msg: Email
   logInfo(config, `[email] sent message ${row.id} to ${msg.to}: "${msg.subject}"`);
   return { id: row.id, status: "sent" };
 }
-
-const pending = new Set<Promise<void>>();
-
-/**
- * Runs e-mail work after the response has gone, so that the response time does not depend on it (password
- * recovery must answer alike whether or not the address has an account). Failures are logged, not thrown.
- */
-export function runInBackground(label: string, work: () => Promise<unknown>): void {
-  // Started from a resolved promise so that even a synchronous throw in `work` is caught below.
-  const task = Promise.resolve()
-    .then(work)
-    .then(() => undefined)
-    .catch((err) => console.error(`[email] ${label} failed:`, err))
-    .finally(() => pending.delete(task));
-  pending.add(task);
-}
-
-/** Waits until all background e-mail work started so far has finished (graceful shutdown, tests). */
-export async function settleBackgroundEmail(): Promise<void> {
-  while (pending.size > 0) await Promise.all([...pending]);
-}

@@ -2,6 +2,7 @@ import type { AppDeps } from "../deps.ts";
 import type { JobHandlers } from "./worker.ts";
 import { reviewJobHandler, REVIEW_JOB_KIND } from "../reviews/pipeline.ts";
 import { subscriptionJobHandlers } from "../subscriptions/trials.ts";
+import { emailJobHandlers } from "../email/jobs.ts";
 
 /**
  * Every job kind the application runs, by name. The worker claims only these kinds, so a job of a kind
@@ -11,5 +12,6 @@ export function jobHandlers(_deps: AppDeps): JobHandlers {
   return {
     [REVIEW_JOB_KIND]: reviewJobHandler,
     ...subscriptionJobHandlers(),
+    ...emailJobHandlers(),
   };
 }

@@ -4,7 +4,8 @@ import { ApiError } from "../http/errors.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
 import { requireSuperuser, requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { clearSessionCookie, issueAccessToken, setSessionCookie } from "../auth/session.ts";
-import { LIMITS, assertAllowed, hit } from "../auth/rate-limit.ts";
+import { LIMITS, assertAllowed, hit, reset } from "../auth/rate-limit.ts";
+import { requestClientKey } from "../auth/client-address.ts";
 import * as users from "./service.ts";
 import {
   UserPublicSchema,
@@ -39,11 +40,16 @@ export function usersRoutes(deps: AppDeps) {
     path: "/signup",
     tags,
     summary: "Sign up",
-    description: "Creates an account with a one-week Plus trial. Answers the account (never its password).",
+    description: "Creates an account with a one-week Plus trial. Answers the account (never its password). At most 10 an hour per client (429).",
     request: { body: jsonBody(userSignupSchema) },
     responses: { 200: jsonContent(UserPublicSchema, "The new account"), ...errorResponses(400, 429) },
   });
-  app.openapi(signup, async (c) => c.json(toUserPublic(await users.signup(deps.db, c.req.valid("json"))), 200));
+  app.openapi(signup, async (c) => {
+    const client = requestClientKey(c, deps.config);
+    // Each account comes with a trial: creating them in bulk from one network is refused.
+    if (client) assertAllowed(await hit(deps.db, LIMITS.signupPerClient, client));
+    return c.json(toUserPublic(await users.signup(deps.db, c.req.valid("json"))), 200);
+  });
 
   const readMe = apiRoute({
     method: "get",
@@ -76,14 +82,19 @@ export function usersRoutes(deps: AppDeps) {
     path: "/me/password",
     tags,
     summary: "Change the signed-in user's password",
-    description: "Ends every other session; this one continues with the token returned. Rate limited per user.",
+    description: "Ends every other session; this one continues with the token returned. At most 5 current-password checks per 15 minutes without a success (429).",
     security: SIGNED_IN,
     middleware: [signedIn],
     request: { body: jsonBody(updatePasswordSchema) },
     responses: { 200: jsonContent(PasswordChangedSchema, "Password changed"), ...errorResponses(400, 429) },
   });
   app.openapi(changePassword, async (c) => {
-    const user = await users.changePassword(deps.db, c.get("user").id, c.req.valid("json"));
+    const me = c.get("user").id;
+    // Counted before the current password is checked, cleared when it matched: a stolen session cannot be used to
+    // guess the password it does not know.
+    assertAllowed(await hit(deps.db, LIMITS.passwordCheckPerUser, me));
+    const user = await users.changePassword(deps.db, me, c.req.valid("json"));
+    await reset(deps.db, LIMITS.passwordCheckPerUser, me);
     const token = await issueAccessToken(deps, user);
     setSessionCookie(c, token);
     return c.json({ message: "Password updated successfully", access_token: token, token_type: "bearer" as const }, 200);

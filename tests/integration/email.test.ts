@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { BACKENDS } from "../support/database.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { EmailDeliveryError, sendEmail, settleBackgroundEmail } from "../../src/email/service.ts";
+import { EmailDeliveryError, sendEmail } from "../../src/email/service.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrator.ts";
 
@@ -30,7 +30,6 @@ for (const backend of BACKENDS) {
       t = await createTestApp(backend, { env: { SMTP_URL: smtp.url } });
     });
     afterAll(async () => {
-      await settleBackgroundEmail();
       await t?.close();
       await smtp?.close();
     });
@@ -54,7 +53,7 @@ for (const backend of BACKENDS) {
       const u = await t.signup();
       const res = await t.app.request(`/api/v1/password-recovery/${u.user.email}`, { method: "POST" });
       expect(res.status).toBe(200);
-      await settleBackgroundEmail();
+      await t.runJobs();
       const mail = smtp.received.find((m) => m.to.includes(u.user.email));
       expect(mail).toBeDefined();
       const token = decodeQuotedPrintable(mail!.raw).match(/reset-password\?token=([A-Za-z0-9_-]+)/)?.[1];
@@ -114,7 +113,7 @@ for (const backend of BACKENDS) {
         const res = await t.app.request(`/api/v1/password-recovery/${u.user.email}`, { method: "POST" });
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ message: "Password recovery email sent" });
-        await settleBackgroundEmail();
+        await t.runJobs();
       } finally {
         console.error = originalError;
       }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
-import { settleBackgroundEmail } from "../../src/email/service.ts";
 import { LIMITS, hit } from "../../src/auth/rate-limit.ts";
 
 type Issue = { loc: (string | number)[]; msg: string };
@@ -13,14 +12,13 @@ for (const backend of BACKENDS) {
       t = await createTestApp(backend);
     });
     afterAll(async () => {
-      await settleBackgroundEmail();
       await t?.close();
     });
 
     /** POST /password-recovery/{email}, then waits for the mail work that runs after the response. */
     async function recover(email: string): Promise<Response> {
       const res = await t.app.request(`/api/v1/password-recovery/${encodeURIComponent(email)}`, { method: "POST" });
-      await settleBackgroundEmail();
+      await t.runJobs();
       return res;
     }
 

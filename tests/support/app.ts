@@ -5,6 +5,8 @@ import type { AppDeps } from "../../src/deps.ts";
 import type { Database } from "../../src/db/database.ts";
 import type { SubscriptionsTable } from "../../src/db/types.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
+import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
+import { jobHandlers } from "../../src/jobs/handlers.ts";
 import { hashPassword } from "../../src/auth/passwords.ts";
 import { issueAccessToken } from "../../src/auth/session.ts";
 import { toUserPublic, type UserPublic } from "../../src/users/schemas.ts";
@@ -39,6 +41,11 @@ export interface TestApp {
   signup(overrides?: SignupOptions): Promise<TestUser>;
   /** Signs a fresh access token for an existing user at their current token_version. */
   tokenFor(userId: string): Promise<string>;
+  /**
+   * Runs the queued jobs that are due (queued e-mail, reviews…) with the application's handlers, as a worker would,
+   * until none is due; retries scheduled for later are not waited for. @returns how many ran.
+   */
+  runJobs(): Promise<number>;
 }
 
 /** A user created by `signup`, ready to make requests. */
@@ -156,5 +163,7 @@ export async function createTestApp(
     return { user: toUserPublic(row), token, headers: { authorization: `Bearer ${token}` }, password };
   }
 
-  return { backend, app, deps, db, databaseUrl: handle.url, close: () => handle.close(), signup, tokenFor };
+  const runJobs = () => runJobsUntilIdle(deps, jobHandlers(deps));
+
+  return { backend, app, deps, db, databaseUrl: handle.url, close: () => handle.close(), signup, tokenFor, runJobs };
 }
