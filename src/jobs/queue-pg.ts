@@ -16,12 +16,13 @@ export class PgJobQueue implements JobQueue {
     const executor = opts.db ?? this.db;
     // The payload goes in as text and is cast in SQL: postgres.js would JSON-encode an encoded string again.
     const { rows } = await sql<{ id: string }>`
-      INSERT INTO jobs (kind, payload, run_at, max_attempts)
+      INSERT INTO jobs (kind, payload, run_at, max_attempts, fairness_key)
       VALUES (
         ${kind},
         cast(${JSON.stringify(payload)} as text)::jsonb,
         coalesce(cast(${opts.runAt ?? null} as timestamptz), now()),
-        coalesce(cast(${opts.maxAttempts ?? null} as integer), ${DEFAULT_MAX_ATTEMPTS})
+        coalesce(cast(${opts.maxAttempts ?? null} as integer), ${DEFAULT_MAX_ATTEMPTS}),
+        cast(${opts.fairnessKey ?? null} as text)
       )
       RETURNING id::text AS id`.execute(executor);
     // Inside the caller's transaction the job is not visible yet: the caller wakes the workers after commit.

@@ -10,6 +10,11 @@ export interface EnqueueOptions {
   /** How many times the job is tried before it is marked failed (default DEFAULT_MAX_ATTEMPTS). */
   maxAttempts?: number;
   /**
+   * Whose work this is (e.g. the user id): workers take jobs of keys with fewer jobs running first, so one user's
+   * burst cannot starve another (src/jobs/worker.ts, claimJob).
+   */
+  fairnessKey?: string;
+  /**
    * Executor to insert with, typically the caller's open transaction, so that the job is committed (or
    * rolled back) together with the writes that made it necessary.
    */

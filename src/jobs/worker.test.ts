@@ -6,7 +6,7 @@ import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { PgJobQueue } from "./queue-pg.ts";
-import { claimJob, recoverStaleJobs, runJobsUntilIdle, startWorker, type JobHandlers } from "./worker.ts";
+import { DEFAULT_LEASE_MS, claimJob, recoverStaleJobs, runJobsUntilIdle, startWorker, type JobHandlers } from "./worker.ts";
 
 /** A search index the job tests never reach. */
 const unusedSearch: SearchIndex = {
@@ -277,5 +277,50 @@ for (const backend of BACKENDS) {
         warn.mockRestore();
       }
     });
+
+    test("claims are fair across users: one user's burst does not hold up another user's single job", async () => {
+      for (let i = 0; i < 5; i++) await queue.enqueue("test.fair", { who: "greedy", i }, { fairnessKey: "greedy" });
+      await queue.enqueue("test.fair", { who: "modest" }, { fairnessKey: "modest" });
+      // A worker is running the greedy user's first job…
+      const first = await claimJob(handle.db, "w-1", ["test.fair"]);
+      expect(first?.payload).toMatchObject({ who: "greedy", i: 0 });
+      // …so the next claim takes the modest user's job, although it was queued last.
+      const second = await claimJob(handle.db, "w-2", ["test.fair"]);
+      expect(second?.payload).toEqual({ who: "modest" });
+      // Then the greedy user's jobs in order.
+      const third = await claimJob(handle.db, "w-3", ["test.fair"]);
+      expect(third?.payload).toMatchObject({ who: "greedy", i: 1 });
+    });
+
+    test(`the default lease is short (${DEFAULT_LEASE_MS / 1000} s): a killed worker's job is taken back within seconds, a live one's never`, async () => {
+      const warn = spyOn(console, "warn").mockImplementation(() => {});
+      const ran = deferred();
+      const slowStarted = deferred();
+      const release = deferred();
+      // The live worker holds a job for longer than a lease; its heartbeat must keep it.
+      const live = startWorker(deps, { "test.slow": async () => (slowStarted.resolve(), release.promise) }, { pollIntervalMs: 20, workerId: "w-live", recoverAllRunning: false });
+      const taker = startWorker(deps, { "test.killed": async () => ran.resolve() }, { pollIntervalMs: 20, workerId: "w-taker", recoverAllRunning: false });
+      try {
+        const slow = await queue.enqueue("test.slow", {});
+        await slowStarted.promise;
+        // A job a killed worker was running: its lock was last renewed just now, then never again.
+        const killed = await queue.enqueue("test.killed", {}, { runAt: new Date(Date.now() + 3_600_000) });
+        await handle.db.updateTable("jobs").set({ status: "running", locked_by: "w-killed", locked_at: sql`now()`, attempts: 1 }).where("id", "=", killed).execute();
+        const started = performance.now();
+        await ran.promise;
+        const took = performance.now() - started;
+        expect(took).toBeGreaterThanOrEqual(DEFAULT_LEASE_MS - 1000);
+        expect(took).toBeLessThan(DEFAULT_LEASE_MS + 5_000);
+        const slowRow = await jobRow(slow);
+        expect(slowRow.status).toBe("running");
+        expect(slowRow.locked_by).toBe("w-live");
+        expect(slowRow.attempts).toBe(1);
+      } finally {
+        release.resolve();
+        await live.stop();
+        await taker.stop();
+        warn.mockRestore();
+      }
+    }, 30_000);
   });
 }

@@ -42,7 +42,8 @@ export interface WorkerOptions {
   workerId?: string;
   /**
    * A running job whose lock was not renewed for this long is taken to belong to a dead worker and is queued
-   * again (default 5 minutes). Live workers renew their locks every third of it.
+   * again (default 10 s). Live workers renew their locks (a heartbeat) every quarter of it, so a job whose worker
+   * was killed is taken back by another worker, or by the restarted one, within about `leaseMs`.
    */
   leaseMs?: number;
   /**
@@ -63,7 +64,14 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-const DEFAULT_LEASE_MS = 5 * 60_000;
+/**
+ * Default lease. Short, so that a killed worker's jobs are not stuck for long; safe, because renewal runs on a
+ * timer while a job runs and no step of a job blocks the event loop for seconds (a review's longest step, the
+ * summary, takes milliseconds).
+ */
+export const DEFAULT_LEASE_MS = 10_000;
+/** How often finished jobs older than DONE_RETENTION_DAYS are deleted. */
+const CLEANUP_INTERVAL_MS = 60_000;
 /** Finished jobs are kept this long for inspection, then deleted by the periodic sweep. */
 const DONE_RETENTION_DAYS = 7;
 
@@ -99,9 +107,11 @@ function runnerOf(handler: JobHandler): JobRunner {
 }
 
 /**
- * Atomically claims the oldest due queued job of one of `kinds`: marks it running, locked by `workerId`,
- * and counts the attempt. SKIP LOCKED lets concurrent workers on a PostgreSQL server pass over each other's
- * candidates instead of waiting; on PGlite the single connection serialises claims anyway.
+ * Atomically claims a due queued job of one of `kinds`: marks it running, locked by `workerId`, and counts the
+ * attempt. Fair across users: among due jobs, those whose fairness key (the user, for reviews) has the fewest jobs
+ * running go first, oldest first within that; so one user's burst of jobs cannot hold up another user's single job.
+ * SKIP LOCKED lets concurrent workers on a PostgreSQL server pass over each other's candidates instead of waiting;
+ * on PGlite the single connection serialises claims anyway.
  * @returns the job, or null when none is due.
  */
 export async function claimJob(db: Database, workerId: string, kinds: string[]): Promise<Job | null> {
@@ -122,6 +132,9 @@ export async function claimJob(db: Database, workerId: string, kinds: string[]):
         .where("status", "=", "queued")
         .where(sql<boolean>`run_at <= now()`)
         .where("kind", "in", kinds)
+        .orderBy(
+          sql`(SELECT count(*) FROM jobs AS r WHERE r.status = 'running' AND r.fairness_key = jobs.fairness_key)`,
+        )
         .orderBy("run_at")
         .orderBy("id")
         .limit(1)
@@ -255,24 +268,33 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
     console.error("job worker: start-up recovery failed:", err);
   });
 
-  // Renew this worker's locks so live jobs never look abandoned, and hand back others' abandoned ones.
+  // Heartbeat: renew this worker's locks so live jobs never look abandoned, and hand back others' abandoned ones.
   let maintaining: Promise<void> = Promise.resolve();
+  let lastCleanup = Date.now();
   const maintenance = setInterval(() => {
-    maintaining = (async () => {
-      await deps.db
-        .updateTable("jobs")
-        .set({ locked_at: sql`now()` })
-        .where("status", "=", "running")
-        .where("locked_by", "=", workerId)
-        .execute();
-      await recoverAndReport(deps, handlers, { leaseMs });
-      await deps.db
-        .deleteFrom("jobs")
-        .where("status", "=", "done")
-        .where(sql<boolean>`updated_at < now() - make_interval(days => ${DONE_RETENTION_DAYS})`)
-        .execute();
-    })().catch((err) => console.error("job worker: maintenance failed:", err));
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+    // One round at a time: a slow database must not pile rounds up.
+    maintaining = maintaining.then(async () => {
+      try {
+        await deps.db
+          .updateTable("jobs")
+          .set({ locked_at: sql`now()` })
+          .where("status", "=", "running")
+          .where("locked_by", "=", workerId)
+          .execute();
+        await recoverAndReport(deps, handlers, { leaseMs });
+        if (Date.now() - lastCleanup >= CLEANUP_INTERVAL_MS) {
+          lastCleanup = Date.now();
+          await deps.db
+            .deleteFrom("jobs")
+            .where("status", "=", "done")
+            .where(sql<boolean>`updated_at < now() - make_interval(days => ${DONE_RETENTION_DAYS})`)
+            .execute();
+        }
+      } catch (err) {
+        console.error("job worker: maintenance failed:", err);
+      }
+    });
+  }, Math.max(10, Math.floor(leaseMs / 4)));
 
   const loop = async () => {
     await ready;

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Database } from "../db/database.ts";
 import type { ArticlesTable, LiteratureReviewsTable } from "../db/types.ts";
-import type { ArticlePublic } from "./schemas.ts";
+import { PIPELINE_STATUSES, type ArticlePublic } from "./schemas.ts";
 
 // All SQL about literature reviews. Functions take a Database, which may also be an open transaction.
 
@@ -71,6 +71,21 @@ export function startUserReview(db: Database, userId: string, id: string, userQu
     .returningAll()
     .$castTo<ReviewRow>()
     .executeTakeFirst();
+}
+
+/**
+ * Locks the user's row (FOR UPDATE: concurrent callers for one user wait for each other) and counts the user's
+ * reviews whose pipeline is still running. Call inside the transaction that starts a review.
+ */
+export async function lockUserAndCountInProgress(db: Database, userId: string): Promise<number> {
+  await db.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
+  const row = await db
+    .selectFrom("literature_reviews")
+    .select(sql<number>`count(*)::int`.as("count"))
+    .where("user_id", "=", userId)
+    .where("status", "in", PIPELINE_STATUSES)
+    .executeTakeFirstOrThrow();
+  return row.count;
 }
 
 /** Deletes the user's review (its ranked list goes with it). @returns whether a review was deleted. */

@@ -17,6 +17,9 @@ export const SUBSCRIPTION_REQUIRED = "An active Plus, Pro, or Max subscription i
 export const REVIEW_NOT_FOUND = "Review not found";
 export const REVIEW_ALREADY_STARTED = "This review has already been started. Create a new review for another topic.";
 export const REVIEW_DELETED = "Review deleted successfully.";
+/** Reviews one user may have in progress at once: enough for real work, too few to hog the workers. */
+export const MAX_REVIEWS_IN_PROGRESS = 3;
+export const TOO_MANY_IN_PROGRESS = `You already have ${MAX_REVIEWS_IN_PROGRESS} reviews in progress. Wait for one of them to finish before starting another.`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,13 +57,18 @@ export async function assertReviewAccess(deps: AppDeps, userId: string): Promise
  * Starts the review on `userQuery` (already trimmed and length-checked; access checked by assertReviewAccess):
  * sets the query and status searching and queues the pipeline job in one transaction, so that a started
  * review always has its job and a failed start leaves the review as it was.
- * @throws ApiError 404 when not the user's review, 409 when already started.
+ * @throws ApiError 404 when not the user's review, 409 when already started, 429 when the user already has
+ *   MAX_REVIEWS_IN_PROGRESS reviews in progress.
  */
 export async function startReview(deps: AppDeps, userId: string, id: string, userQuery: string): Promise<ReviewPublic> {
   await ownReview(deps.db, userId, id);
   const started = await deps.db.transaction().execute(async (trx) => {
+    // The user's row is locked first, so that concurrent starts by one user are counted one after another.
+    if ((await repo.lockUserAndCountInProgress(trx, userId)) >= MAX_REVIEWS_IN_PROGRESS) {
+      throw new ApiError(429, TOO_MANY_IN_PROGRESS, { "Retry-After": "5" });
+    }
     const row = await repo.startUserReview(trx, userId, id, userQuery);
-    if (row) await deps.jobs.enqueue(REVIEW_JOB_KIND, { reviewId: row.id }, { db: trx });
+    if (row) await deps.jobs.enqueue(REVIEW_JOB_KIND, { reviewId: row.id }, { db: trx, fairnessKey: userId });
     return row;
   });
   if (started) deps.jobs.wake?.();
