@@ -6,13 +6,14 @@
 // the password reset link, from E2E_MAIL_DIR, and the seeded accounts' tokens from E2E_FIXTURES_FILE), stops
 // everything and exits with the tests' result. Usage: node scripts/run-e2e.mjs [playwright args…]
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomBytes } from "node:crypto";
 import { SMTPServer } from "smtp-server";
+import { ensureChromium } from "./chromium.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -53,11 +54,8 @@ async function waitForServer(url, server) {
   return false;
 }
 
-try {
-  accessSync(CHROMIUM, constants.X_OK);
-} catch {
-  fail(`Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install chromium) or set CHROMIUM_PATH.`);
-}
+const chromiumProblem = ensureChromium(CHROMIUM);
+if (chromiumProblem) fail(chromiumProblem);
 if (!existsSync(join(ROOT, "dist", "manifest.json"))) fail("dist/manifest.json is missing: run npm run build first.");
 
 /**
