@@ -40,6 +40,15 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 5, statement
 /** Limits for setup work (migrations, bulk ingest): a connect time-out only, statements may take what they need. */
 export const SETUP_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 10, statementMs: 0, lockMs: 0 };
 
+/**
+ * Settings of the embedded PGlite server (docs/decisions/0012-abuse-limits.md, "bounded embedded default").
+ * PGlite runs PostgreSQL as a single process with no checkpointer: WAL piles up to max_wal_size (1 GB by default)
+ * before a checkpoint recycles it, so a fresh install's data folder grew past 2 GB under load. A standalone backend
+ * checkpoints in line once max_wal_size is reached, so a small one bounds the WAL at about that size, at the cost of
+ * more frequent checkpoints during a bulk ingest (measured in docs/benchmarks.md).
+ */
+export const EMBEDDED_SETTINGS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"];
+
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; timeouts?: DatabaseTimeouts }): DatabaseHandle {
   if (opts.databaseUrl) {
     const timeouts = opts.timeouts ?? SETUP_TIMEOUTS;
@@ -62,7 +71,7 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
     return { db, kind: "postgres", close: () => db.destroy() };
   }
   if (!opts.dataDir.startsWith("memory://")) mkdirSync(opts.dataDir, { recursive: true });
-  const pglite = new PGlite(opts.dataDir);
+  const pglite = new PGlite(opts.dataDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: "pglite", close: () => db.destroy() };
 }

@@ -3,6 +3,7 @@ import type { JobHandlers } from "./worker.ts";
 import { reviewJobHandler, REVIEW_JOB_KIND } from "../reviews/pipeline.ts";
 import { subscriptionJobHandlers } from "../subscriptions/trials.ts";
 import { emailJobHandlers } from "../email/jobs.ts";
+import { maintenanceJobHandlers } from "../db/maintenance.ts";
 
 /**
  * Every job kind the application runs, by name. The worker claims only these kinds, so a job of a kind
@@ -13,5 +14,6 @@ export function jobHandlers(_deps: AppDeps): JobHandlers {
     [REVIEW_JOB_KIND]: reviewJobHandler,
     ...subscriptionJobHandlers(),
     ...emailJobHandlers(),
+    ...maintenanceJobHandlers(),
   };
 }

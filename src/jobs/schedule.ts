@@ -1,4 +1,5 @@
 import { Cron } from "croner";
+import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
 
 /**
@@ -48,4 +49,19 @@ export function startSchedules(deps: AppDeps, schedules: readonly Schedule[]): S
     stop: () => jobs.forEach((j) => j.stop()),
     nextRuns: () => Object.fromEntries(jobs.map((j, i) => [schedules[i]!.name, j.nextRun()])),
   };
+}
+
+/**
+ * Enqueues a job of `kind` (empty payload) unless one is already waiting in the queue: the idempotent `run` of a
+ * schedule whose job does the whole period's work (a sweep), however many processes fire it.
+ */
+export async function enqueueUnlessWaiting(deps: AppDeps, kind: string): Promise<void> {
+  const waiting = await deps.db
+    .selectFrom("jobs")
+    .select(sql<number>`1`.as("one"))
+    .where("kind", "=", kind)
+    .where("status", "=", "queued")
+    .limit(1)
+    .executeTakeFirst();
+  if (!waiting) await deps.jobs.enqueue(kind, {});
 }

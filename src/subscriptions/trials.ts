@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
 import type { JobHandlers } from "../jobs/worker.ts";
-import type { Schedule } from "../jobs/schedule.ts";
+import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { sendEmail } from "../email/service.ts";
 import * as repo from "./repository.ts";
 import { trialEndedEmail, trialEndingEmail } from "./emails.ts";
@@ -81,22 +81,6 @@ export function subscriptionJobHandlers(): JobHandlers {
     [TRIAL_EMAIL_JOB]: async (payload, { deps }) => sendTrialEmail(deps, payload as { userId: string; kind: TrialEmailKind; trialEndsAt: string }),
     [PRUNE_EVENTS_JOB]: async (_payload, { deps }) => void (await repo.pruneStripeEvents(deps.db, new Date(Date.now() - STRIPE_EVENT_RETENTION_MS))),
   };
-}
-
-/**
- * Enqueues a job of `kind` unless one is already waiting. Several processes run the same schedules: without the
- * check each would add its own copy every time. Two that check at the same instant may both enqueue; the jobs are
- * idempotent, so that costs one extra run, nothing else.
- */
-async function enqueueUnlessWaiting(deps: AppDeps, kind: string): Promise<void> {
-  const waiting = await deps.db
-    .selectFrom("jobs")
-    .select(sql<number>`1`.as("one"))
-    .where("kind", "=", kind)
-    .where("status", "=", "queued")
-    .limit(1)
-    .executeTakeFirst();
-  if (!waiting) await deps.jobs.enqueue(kind, {});
 }
 
 /** The schedules of this file, for src/jobs/schedules.ts. */

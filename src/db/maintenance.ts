@@ -1,0 +1,43 @@
+import { sql } from "kysely";
+import type { JobHandlers } from "../jobs/worker.ts";
+import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
+
+/**
+ * Housekeeping of the embedded database. PGlite runs PostgreSQL as one process, without the autovacuum launcher a
+ * server has: rows that are updated all the time (the job queue, review statuses, rate-limit counters) would leave
+ * their dead versions behind for ever and the tables would grow without bound. A scheduled job vacuums them, so
+ * their space is reused, and takes a checkpoint, so the WAL is recycled (docs/decisions/0012-abuse-limits.md).
+ * On a PostgreSQL server (DATABASE_URL) the job does nothing: autovacuum and the checkpointer do this.
+ */
+
+export const EMBEDDED_MAINTENANCE_JOB = "maintenance.embedded";
+
+/** The tables whose rows are updated or deleted often. */
+export const CHURNING_TABLES = [
+  "jobs",
+  "literature_reviews",
+  "literature_review_articles",
+  "rate_limits",
+  "revoked_access_tokens",
+  "known_login_clients",
+  "password_reset_tokens",
+  "subscriptions",
+  "email_outbox",
+] as const;
+
+/** The job's handler. */
+export function maintenanceJobHandlers(): JobHandlers {
+  return {
+    [EMBEDDED_MAINTENANCE_JOB]: async (_payload, { deps }) => {
+      if (deps.config.DATABASE_URL) return;
+      // VACUUM cannot run inside a transaction; on PGlite each statement here runs on its own.
+      await sql.raw(`VACUUM (ANALYZE) ${CHURNING_TABLES.join(", ")}`).execute(deps.db);
+      await sql`CHECKPOINT`.execute(deps.db);
+    },
+  };
+}
+
+/** Every 15 minutes. */
+export function maintenanceSchedules(): Schedule[] {
+  return [{ name: "maintenance.embedded", cron: "*/15 * * * *", run: (deps) => (deps.config.DATABASE_URL ? Promise.resolve() : enqueueUnlessWaiting(deps, EMBEDDED_MAINTENANCE_JOB)) }];
+}
