@@ -41,7 +41,7 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 5, statement
 export const SETUP_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 10, statementMs: 0, lockMs: 0 };
 
 /**
- * Settings of the embedded PGlite server (docs/decisions/0012-abuse-limits.md, "bounded embedded default").
+ * Settings of the embedded PGlite server (docs/decisions/0013-faults-timeouts-and-bounds.md).
  * PGlite runs PostgreSQL as a single process with no checkpointer: WAL piles up to max_wal_size (1 GB by default)
  * before a checkpoint recycles it, so a fresh install's data folder grew past 2 GB under load. A standalone backend
  * checkpoints in line once max_wal_size is reached, so a small one bounds the WAL at about that size, at the cost of
