@@ -255,7 +255,7 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
 /** Column order of the upsert; also the JSON record type of its input. */
 const COLUMNS = `
   pmid integer, title text, authors text, abstract text, abstract_sections jsonb, journal text,
-  publication_date date, publication_year integer, doi text, pmc_id text, full_text_link text, pdf_free_link text,
+  publication_date date, publication_date_precision text, publication_year integer, doi text, pmc_id text, full_text_link text, pdf_free_link text,
   language text, publication_types text[], mesh_terms text[], keywords text[], content_hash text`;
 
 /**
@@ -277,17 +277,18 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(${sql.raw(COLUMNS)})
     )
-    INSERT INTO articles (pmid, title, authors, abstract, abstract_sections, journal, publication_date, publication_year,
+    INSERT INTO articles (pmid, title, authors, abstract, abstract_sections, journal, publication_date, publication_date_precision, publication_year,
                           doi, pmc_id, full_text_link, pdf_free_link, language, publication_types, mesh_terms, keywords,
                           content_hash)
     SELECT pmid, title, authors, abstract, coalesce(abstract_sections, '[]'::jsonb), journal, publication_date,
-           publication_year, doi, pmc_id, full_text_link, pdf_free_link, language,
+           publication_date_precision, publication_year, doi, pmc_id, full_text_link, pdf_free_link, language,
            coalesce(publication_types, '{}'), coalesce(mesh_terms, '{}'), coalesce(keywords, '{}'), content_hash
     FROM input
     ON CONFLICT (pmid) DO UPDATE SET
       title = excluded.title, authors = excluded.authors, abstract = excluded.abstract,
       abstract_sections = excluded.abstract_sections, journal = excluded.journal,
-      publication_date = excluded.publication_date, publication_year = excluded.publication_year,
+      publication_date = excluded.publication_date, publication_date_precision = excluded.publication_date_precision,
+      publication_year = excluded.publication_year,
       doi = excluded.doi, pmc_id = excluded.pmc_id, full_text_link = excluded.full_text_link,
       pdf_free_link = excluded.pdf_free_link, language = excluded.language,
       publication_types = excluded.publication_types, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords,

@@ -201,7 +201,12 @@ export class PostgresSearchIndex implements SearchIndex {
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const { skip, limit } = checkPaging(options);
-    return this.run(parseQuery(query), MAX_SEARCH_TERMS, options, skip, limit, this.budget, []);
+    const segments = parseQuery(query);
+    // Under coverage, an article may cover a concept through an alternative the query does not contain (a synonym,
+    // an abbreviation's long form): those words are scored too, so such an article is not ranked at 0.
+    const extra = (options.requireAll ?? []).flatMap((c) => c.alternatives.slice(1));
+    if (extra.length > 0) segments.push({ kind: "free", text: extra.join(" ; ") });
+    return this.run(segments, MAX_SEARCH_TERMS + extra.length, options, skip, limit, this.budget, []);
   }
 
   /**
@@ -233,6 +238,11 @@ export class PostgresSearchIndex implements SearchIndex {
     const execute = async (db: Kysely<DB>): Promise<SearchResult> => {
       const analysis = await analyse(db, segments, maxTerms);
       if (analysis.terms.length === 0 || analysis.documents === 0) return empty;
+      if (options.requireAll?.length) {
+        const covered = await this.covering(db, analysis, options, skip, limit, baseBudget, excludePmids);
+        // null: no concept has an indexable word, which restricts nothing.
+        if (covered) return covered;
+      }
       const depth = skip + limit;
       const budget = Math.max(baseBudget, Math.min(MAX_TARGET, depth));
       const hasFilter =
@@ -261,6 +271,70 @@ export class PostgresSearchIndex implements SearchIndex {
     if (this.db.isTransaction) return execute(this.db);
     return this.db.transaction().execute(execute);
   }
+
+  /**
+   * `search` under coverage (SearchOptions.requireAll): the concepts become one tsquery, an AND of each concept's
+   * alternatives ORed (each alternative a phrase under the 'english' configuration), counted exactly with the GIN
+   * index. When at most `budget` articles cover the topic, every one is scored (exact BM25F ranking); otherwise
+   * candidates are drawn as for any broad query, with coverage as a filter every branch applies.
+   * @returns null when no concept has an indexable word (the caller then searches without restriction).
+   */
+  private async covering(
+    db: Kysely<DB>,
+    analysis: QueryAnalysis,
+    options: SearchOptions,
+    skip: number,
+    limit: number,
+    baseBudget: number,
+    excludePmids: number[],
+  ): Promise<SearchResult | null> {
+    const empty: SearchResult = { hits: [], total: 0, totalIsLowerBound: false };
+    const concepts = (options.requireAll ?? []).map((c) => c.alternatives.filter((a) => a.trim() && !a.includes("\0")));
+    const { rows } = await sql<{ i: number; tsq: string | null }>`
+      SELECT c.i::integer AS i,
+        (SELECT string_agg('(' || q::text || ')', ' | ')
+         FROM (SELECT phraseto_tsquery('english', a) AS q FROM jsonb_array_elements_text(c.alts) AS a) x
+         WHERE numnode(q) > 0) AS tsq
+      FROM jsonb_array_elements(${JSON.stringify(concepts)}::text::jsonb) WITH ORDINALITY AS c(alts, i)`.execute(db);
+    const conceptQueries = rows.map((r) => r.tsq).filter((q): q is string => q !== null);
+    if (conceptQueries.length === 0) return null;
+    const coverage = coverageQuery(conceptQueries);
+    const yearFilter = [
+      options.fromYear !== undefined ? sql`AND publication_year >= ${num(options.fromYear)}` : sql``,
+      options.toYear !== undefined ? sql`AND publication_year <= ${num(options.toYear)}` : sql``,
+      analysis.filter !== null ? sql`AND ts_match_vq(document, ${text(analysis.filter)}::tsquery)` : sql``,
+      excludePmids.length > 0 ? sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))` : sql``,
+    ];
+    const counted = await sql<{ n: number }>`
+      SELECT count(*)::integer AS n FROM article_search
+      WHERE document @@ ${text(coverage)}::tsquery ${sql.join(yearFilter, sql` `)}`.execute(db);
+    const total = Number(counted.rows[0]?.n ?? 0);
+    if (total === 0) return empty;
+    const depth = skip + limit;
+    const budget = Math.max(baseBudget, Math.min(MAX_TARGET, depth));
+    if (total <= budget) {
+      const branches: CandidateBranch[] = [{ field: "document", query: coverage, access: "index" }];
+      const { hits } = await score(db, analysis, branches, budget, budget, options, skip, limit, excludePmids);
+      return { hits, total, totalIsLowerBound: false };
+    }
+    const bounded = Math.max(Math.min(budget, Math.max(MIN_TARGET, 4 * depth)), Math.min(MAX_TARGET, depth));
+    const plan = planCandidates(analysis.terms, {
+      documents: analysis.documents,
+      budget: 0,
+      target: bounded,
+      filtered: true,
+      yearRange: options.fromYear !== undefined || options.toYear !== undefined,
+      phrases: analysis.phrases.map((p) => ({ query: p.query, df: p.df })),
+    });
+    const enough = Math.min(bounded, Math.max(MIN_ENOUGH, depth));
+    const { hits } = await score(db, analysis, plan.branches, bounded, enough, options, skip, limit, excludePmids, coverage);
+    return { hits, total, totalIsLowerBound: false };
+  }
+}
+
+/** Escapes nothing: tsquery text built by PostgreSQL itself (phraseto_tsquery(...)::text) is already quoted. */
+function coverageQuery(conceptQueries: string[]): string {
+  return conceptQueries.map((q) => `(${q})`).join(" & ");
 }
 
 function checkPaging(options: SearchOptions): { skip: number; limit: number } {
@@ -390,8 +464,10 @@ async function score(
   skip: number,
   limit: number,
   excludePmids: number[],
+  coverage?: string,
 ): Promise<{ hits: SearchHit[]; candidates: number }> {
   const filters: RawBuilder<unknown>[] = [];
+  if (coverage !== undefined) filters.push(sql`AND ts_match_vq(document, ${text(coverage)}::tsquery)`);
   // The function form of @@ keeps the planner from using the GIN index for a query of negations only.
   if (analysis.filter !== null) filters.push(sql`AND ts_match_vq(document, ${text(analysis.filter)}::tsquery)`);
   if (options.fromYear !== undefined) filters.push(sql`AND publication_year >= ${num(options.fromYear)}`);

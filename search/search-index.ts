@@ -13,6 +13,8 @@ export interface IndexableArticle {
   publication_year: number | null;
 }
 
+import type { Concept } from "./concepts.ts";
+
 export interface SearchOptions {
   /** Number of hits to skip, ≥ 0. */
   skip?: number;
@@ -21,6 +23,14 @@ export interface SearchOptions {
   /** Inclusive publication-year range. */
   fromYear?: number;
   toYear?: number;
+  /**
+   * Coverage (docs/decisions/0014-topic-coverage.md): only articles that cover EVERY concept — contain at least one
+   * of its alternatives, each matched as a phrase with the index's text analysis, in title, abstract, MeSH headings
+   * or keywords — are hits, still ranked by the query's BM25F score; the total is then exact
+   * (`totalIsLowerBound` false). A concept whose alternatives are all stop words or empty is ignored; an empty list
+   * means no restriction. Every adapter implements the same rule (see the contract tests).
+   */
+  requireAll?: readonly Concept[];
 }
 
 export interface SearchHit {

@@ -68,6 +68,16 @@ export const meta = style({
 
 export const journal = style({ fontStyle: "italic" });
 
+/** 'Partial match': an article of a review's list that addresses only some of the topic's concepts. */
+export const partialBadge = style({
+  padding: `0 ${vars.space.xs}`,
+  borderRadius: vars.radius.sm,
+  background: vars.color.warningBg,
+  color: vars.color.text,
+  border: `1px solid ${vars.color.border}`,
+  fontStyle: "normal",
+});
+
 export const footer = style({
   display: "flex",
   alignItems: "center",

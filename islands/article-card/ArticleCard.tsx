@@ -6,8 +6,7 @@
  * `article-link-doi`, `article-link-full_text`, `article-link-pdf`.
  */
 import { useState, type MouseEvent, type ReactNode } from "react";
-import { formatDate } from "../lib/format.ts";
-import { abstractOf, authorsOf, journalOf, titleOf } from "./article-text.ts";
+import { abstractOf, authorsOf, journalOf, publicationDateOf, titleOf } from "./article-text.ts";
 import { ArticleDialog } from "./ArticleDialog.tsx";
 import { ArticleLinks } from "./ArticleLinks.tsx";
 import type { Article } from "./types.ts";
@@ -54,7 +53,12 @@ export function ArticleCard({ article, actions, abstractLines = 3 }: ArticleCard
         <p className={css.meta}>
           <span className={css.journal}>{journalOf(article)}</span>
           {/* The server and the browser may format dates in different locales. */}
-          <span suppressHydrationWarning>{formatDate(article.publication_date)}</span>
+          <span suppressHydrationWarning>{publicationDateOf(article)}</span>
+          {article.covers_topic === false ? (
+            <span className={css.partialBadge} title="This article addresses only some of the topic's concepts" data-testid="partial-match">
+              Partial match
+            </span>
+          ) : null}
         </p>
         <div className={css.footer}>
           <ArticleLinks article={article} />

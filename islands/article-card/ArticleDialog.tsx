@@ -2,8 +2,7 @@
  * The article detail dialog (spec §2 Article card): titled with the article's title, or 'Article Details'
  * when it has none, showing the full abstract. Opened from an article card and from a summary citation.
  */
-import { formatDate } from "../lib/format.ts";
-import { abstractOf, authorsOf, journalOf } from "./article-text.ts";
+import { abstractOf, authorsOf, journalOf, publicationDateOf, pubmedUrl } from "./article-text.ts";
 import { ArticleLinks } from "./ArticleLinks.tsx";
 import { Dialog } from "./Dialog.tsx";
 import type { Article } from "./types.ts";
@@ -16,8 +15,15 @@ export function ArticleDialog({ article, onClose }: { article: Article; onClose:
     <Dialog title={title} onClose={onClose} testId="article-dialog">
       <p className={css.detailMeta}>{authorsOf(article)}</p>
       <p className={css.detailMeta}>
-        <span className={css.journal}>{journalOf(article)}</span> · <span>{formatDate(article.publication_date)}</span>
-        {article.pmid ? <> · PMID {article.pmid}</> : null}
+        <span className={css.journal}>{journalOf(article)}</span> · <span suppressHydrationWarning>{publicationDateOf(article)}</span>
+        {article.pmid ? (
+          <>
+            {" · "}
+            <a href={pubmedUrl(article.pmid)} target="_blank" rel="noopener noreferrer" data-testid="article-dialog-pmid">
+              PMID {article.pmid}
+            </a>
+          </>
+        ) : null}
       </p>
       <p className={css.fullAbstract} data-testid="article-dialog-abstract">
         {abstractOf(article)}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { abstractOf, articleLinks, authorsOf, doiUrl, journalOf, safeHttpUrl, titleOf } from "./article-text.ts";
+import { abstractOf, articleLinks, authorsOf, doiUrl, journalOf, publicationDateOf, pubmedUrl, safeHttpUrl, titleOf } from "./article-text.ts";
 
 describe("article fields", () => {
   test("show the spec's texts when a field is missing or blank", () => {
@@ -42,5 +42,19 @@ describe("links", () => {
     expect(articleLinks({ pmid: "1", pdf_free_link: "https://a.example/p.pdf" })).toEqual([
       { kind: "pdf", label: "Free PDF Link", href: "https://a.example/p.pdf" },
     ]);
+  });
+});
+
+describe("publication dates as precise as the record", () => {
+  test("a month-only or year-only date never shows an invented day", () => {
+    expect(publicationDateOf({ pmid: "1", publication_date: "1983-06-01", publication_date_precision: "month" }, "en-US")).toBe("Jun 1983");
+    expect(publicationDateOf({ pmid: "1", publication_date: "2010-01-01", publication_date_precision: "year" }, "en-US")).toBe("2010");
+    expect(publicationDateOf({ pmid: "1", publication_date: "1983-06-05", publication_date_precision: "day" }, "en-US")).toBe("Jun 5, 1983");
+    // Older rows without a precision show the full date, as before.
+    expect(publicationDateOf({ pmid: "1", publication_date: "1983-06-05" }, "en-US")).toBe("Jun 5, 1983");
+    expect(publicationDateOf({ pmid: "1", publication_date: null }, "en-US")).toBe("N/A");
+  });
+  test("the PMID links to its PubMed page", () => {
+    expect(pubmedUrl("12345678")).toBe("https://pubmed.ncbi.nlm.nih.gov/12345678/");
   });
 });

@@ -3,6 +3,7 @@
  * and the outbound links. Pure, so the card, the citation preview and tests agree.
  */
 import type { Article } from "./types.ts";
+import { formatDate } from "../lib/format.ts";
 
 /** Texts the spec gives for missing fields. */
 export const NO_TITLE = "No Title Available";
@@ -28,6 +29,23 @@ export function authorsOf(a: Article): string {
 /** The abstract, or 'No abstract available.' */
 export function abstractOf(a: Article): string {
   return present(a.abstract) ?? NO_ABSTRACT;
+}
+
+/**
+ * The publication date as precisely as the record states it: "Jun 5, 1983", "Jun 1983" or "1983", never a day the
+ * record does not give (issue 8); 'N/A' or 'Invalid Date' as formatDate says.
+ */
+export function publicationDateOf(a: Article, locales?: string | string[]): string {
+  const value = a.publication_date;
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value, locales);
+  if (a.publication_date_precision === "year") return formatDate(value.slice(0, 4), locales);
+  if (a.publication_date_precision === "month") return formatDate(value.slice(0, 7), locales);
+  return formatDate(value, locales);
+}
+
+/** PubMed's page of an article, from its PMID. */
+export function pubmedUrl(pmid: string | number): string {
+  return `https://pubmed.ncbi.nlm.nih.gov/${encodeURIComponent(String(pmid))}/`;
 }
 
 /** The journal, or 'Journal N/A'. */

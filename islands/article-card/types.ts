@@ -6,6 +6,10 @@ export interface Article {
   abstract?: string | null;
   journal?: string | null;
   publication_date?: string | null;
+  /** What the record states of the date ("day", "month", "year"); absent or null: show what the value gives. */
+  publication_date_precision?: "day" | "month" | "year" | null;
+  /** In a review's relevant list: false for a partial match (it addresses only some concepts of the topic). */
+  covers_topic?: boolean;
   doi?: string | null;
   full_text_link?: string | null;
   pdf_free_link?: string | null;

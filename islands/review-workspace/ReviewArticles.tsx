@@ -10,6 +10,7 @@ import { Icon } from "../article-card/icons.tsx";
 import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import type { Article } from "../article-card/types.ts";
 import { CITED_PAGE_SIZE, FTS_PAGE_SIZE } from "./queries.ts";
+import { relevantListCaption } from "./messages.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
 function Section({ title, count, defaultOpen, testId, children }: { title: string; count: number; defaultOpen: boolean; testId: string; children: ReactNode }) {
@@ -50,12 +51,21 @@ export interface AllRelevantArticlesProps {
   onPageChange: (page: number) => void;
   /** True while another page is being fetched; the current one stays visible meanwhile. */
   loading: boolean;
+  /** Articles in the index covering the whole topic, and the topic's concepts, for the caption. */
+  matching?: number | null;
+  concepts?: readonly string[];
 }
 
 /** 'All Relevant Articles': every article the search kept, six per page fetched from the server. */
-export function AllRelevantArticles({ articles, total, page, onPageChange, loading }: AllRelevantArticlesProps) {
+export function AllRelevantArticles({ articles, total, page, onPageChange, loading, matching, concepts = [] }: AllRelevantArticlesProps) {
+  const caption = relevantListCaption(total, matching, concepts);
   return (
     <Section title="All Relevant Articles" count={total} defaultOpen={false} testId="all-articles">
+      {caption ? (
+        <p className={css.listCaption} data-testid="all-articles-caption">
+          {caption}
+        </p>
+      ) : null}
       <div className={css.pageLoading} aria-busy={loading || undefined} data-loading={String(loading)}>
         <ArticleList articles={articles} testId="all-articles-list" />
       </div>

@@ -229,6 +229,8 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
             <AllRelevantArticles
               articles={ftsData.fts_articles_refs ?? []}
               total={ftsData.fts_articles_total_count}
+              matching={data.matching_articles_count}
+              concepts={data.topic_concepts}
               page={ftsPage}
               onPageChange={setFtsPage}
               loading={ftsPage > 0 && ftsQuery.isPlaceholderData}

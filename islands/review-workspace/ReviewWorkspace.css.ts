@@ -406,3 +406,6 @@ export const pageLoading = style({
   transition: "opacity 150ms ease",
   selectors: { '&[data-loading="true"]': { opacity: 0.55, pointerEvents: "none" } },
 });
+
+/** The caption of 'All Relevant Articles': how many articles address the whole topic. */
+export const listCaption = style({ margin: `0 0 ${vars.space.sm}`, fontSize: vars.fontSize.sm, color: vars.color.muted });

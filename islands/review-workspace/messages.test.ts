@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ApiRequestError } from "../lib/api.ts";
-import { deleteBanner, detailOr, detailsBanner, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
+import { deleteBanner, detailOr, detailsBanner, noArticlesText, relevantListCaption, reviewTitle, startBanner } from "./messages.ts";
 
 const apiError = (status: number, detail: string | null) => new ApiRequestError(status, detail, detail ? { detail } : null);
 
@@ -36,5 +36,22 @@ describe("review texts", () => {
 
   test("the no-articles text quotes the query", () => {
     expect(noArticlesText("zzz qqq")).toBe('Your query "zzz qqq" did not return any articles.');
+  });
+});
+
+describe("the caption of All Relevant Articles", () => {
+  test("says how many articles match the whole topic when the list is a cap", () => {
+    expect(relevantListCaption(100, 2345, ["nasopharyngeal", "carcinoma"])).toBe(
+      "The 100 most relevant of 2,345 matching articles (addressing all of: nasopharyngeal, carcinoma).",
+    );
+  });
+  test("says when only some listed articles address the whole topic, and that the rest are partial matches", () => {
+    expect(relevantListCaption(42, 2, ["spinal", "fusion"])).toBe(
+      "2 articles address all of: spinal, fusion; the other 40 listed are partial matches, addressing only some of it.",
+    );
+    expect(relevantListCaption(2, 1, ["x"])).toBe("1 article addresses all of: x; the other 1 listed is a partial match, addressing only some of it.");
+  });
+  test("says nothing for reviews made before the count existed", () => {
+    expect(relevantListCaption(10, null, [])).toBeNull();
   });
 });

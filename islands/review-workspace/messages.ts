@@ -33,6 +33,25 @@ export const MSG = {
   deleteBanner: "Could not delete the literature review. Please try again.",
 } as const;
 
+const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * What 'All Relevant Articles' is a list of (issue 8): its size is a cap, not a count, so the caption says how many
+ * articles in the index address the whole topic, and that partial matches follow them.
+ * @param listed articles in the list (at most 100); @param matching articles in the index covering every concept
+ *   (null for reviews made before the count existed: no caption).
+ */
+export function relevantListCaption(listed: number, matching: number | null | undefined, concepts: readonly string[]): string | null {
+  if (matching === null || matching === undefined || listed <= 0) return null;
+  const topic = concepts.length ? concepts.join(", ") : "the topic";
+  if (matching >= listed) return `The ${count(listed)} most relevant of ${count(matching)} matching articles (addressing all of: ${topic}).`;
+  const partial = listed - matching;
+  return (
+    `${count(matching)} ${matching === 1 ? "article addresses" : "articles address"} all of: ${topic}; ` +
+    `the other ${count(partial)} listed ${partial === 1 ? "is a partial match" : "are partial matches"}, addressing only some of it.`
+  );
+}
+
 /** 'Your query "{query}" did not return any articles.' */
 export function noArticlesText(query: string | null | undefined): string {
   return `Your query "${query ?? ""}" did not return any articles.`;

@@ -33,6 +33,10 @@ export interface ReviewDetails {
   /** One page of all relevant articles (server-paged). */
   fts_articles_refs: Article[];
   fts_articles_total_count: number;
+  /** Articles in the index that address every concept of the topic; null for older reviews. */
+  matching_articles_count?: number | null;
+  /** The concepts the topic was read as. */
+  topic_concepts?: string[];
 }
 
 /** Cited articles shown per page (client-paged, spec §9). */

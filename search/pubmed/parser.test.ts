@@ -352,17 +352,19 @@ describe("mapping rules", () => {
     expect(parseMedlineDate("undated")).toBeNull();
   });
 
-  test("PubDate parts to ISO dates", () => {
-    expect(date({ year: "2004", month: "Dec" })).toEqual({ date: "2004-12-01", year: 2004 });
-    expect(date({ year: "1975", month: "06", day: "5" })).toEqual({ date: "1975-06-05", year: 1975 });
-    expect(date({ year: "2001", month: "7" })).toEqual({ date: "2001-07-01", year: 2001 });
-    expect(date({ year: "2000", season: "Summer" })).toEqual({ date: "2000-06-01", year: 2000 });
-    expect(date({ year: "2000", season: "Jan-Dec" })).toEqual({ date: "2000-01-01", year: 2000 });
-    expect(date({ year: "2019" })).toEqual({ date: "2019-01-01", year: 2019 });
-    expect(date({ year: "2020", month: "02", day: "29" })).toEqual({ date: "2020-02-29", year: 2020 });
-    expect(date({ year: "2019", month: "02", day: "29" })).toEqual({ date: "2019-02-01", year: 2019 });
-    expect(date({ year: "2019", month: "13" })).toEqual({ date: "2019-01-01", year: 2019 });
-    expect(date({ medlineDate: "1975 Sep-Oct" })).toEqual({ date: "1975-09-01", year: 1975 });
+  test("PubDate parts to ISO dates, with the precision the record states (never an invented day or month)", () => {
+    expect(date({ year: "2004", month: "Dec" })).toEqual({ date: "2004-12-01", year: 2004, precision: "month" });
+    expect(date({ year: "1975", month: "06", day: "5" })).toEqual({ date: "1975-06-05", year: 1975, precision: "day" });
+    expect(date({ year: "2001", month: "7" })).toEqual({ date: "2001-07-01", year: 2001, precision: "month" });
+    expect(date({ year: "2000", season: "Summer" })).toEqual({ date: "2000-06-01", year: 2000, precision: "month" });
+    expect(date({ year: "2000", season: "Jan-Dec" })).toEqual({ date: "2000-01-01", year: 2000, precision: "month" });
+    expect(date({ year: "2019" })).toEqual({ date: "2019-01-01", year: 2019, precision: "year" });
+    expect(date({ year: "2020", month: "02", day: "29" })).toEqual({ date: "2020-02-29", year: 2020, precision: "day" });
+    expect(date({ year: "2019", month: "02", day: "29" })).toEqual({ date: "2019-02-01", year: 2019, precision: "month" });
+    expect(date({ year: "2019", month: "13" })).toEqual({ date: "2019-01-01", year: 2019, precision: "year" });
+    expect(date({ medlineDate: "1975 Sep-Oct" })).toEqual({ date: "1975-09-01", year: 1975, precision: "month" });
+    expect(date({ medlineDate: "1983 Jul 1-15" })).toEqual({ date: "1983-07-01", year: 1983, precision: "day" });
+    expect(date({ medlineDate: "1976-1977" })).toEqual({ date: "1976-01-01", year: 1976, precision: "year" });
     expect(date({})).toBeNull();
   });
 

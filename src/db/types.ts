@@ -52,6 +52,8 @@ export interface ArticlesTable {
   journal: string | null;
   /** ISO date (YYYY-MM-DD), first day of the month/year when only those are known. */
   publication_date: ColumnType<string | null, string | null, string | null>;
+  /** "day", "month" or "year": what the record states of publication_date; null for rows ingested before it existed. */
+  publication_date_precision: string | null;
   publication_year: number | null;
   doi: string | null;
   pmc_id: string | null;
@@ -92,6 +94,10 @@ export interface LiteratureReviewsTable {
   summary: string | null;
   error_message: string | null;
   fts_articles_total_count: Generated<number>;
+  /** The concepts the topic was read as (search/concepts.ts Concept[]), for display. */
+  topic_concepts: ColumnType<unknown, string | undefined, string>;
+  /** Articles in the index covering every concept (exact); null for reviews made before coverage. */
+  matching_count: number | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
@@ -102,6 +108,8 @@ export interface LiteratureReviewArticlesTable {
   pmid: number;
   score: number;
   citation_number: number | null;
+  /** Whether the article covers every concept of the topic (else it is a partial match, listed after). */
+  covers_topic: Generated<boolean>;
 }
 
 export interface JobsTable {

@@ -134,7 +134,8 @@ for (const backend of BACKENDS) {
           },
         }),
       );
-      expect(seen).toEqual(["search:searching", "rank:sorting", "summarize:summarizing"]);
+      // Two searches (articles covering the topic, then partial matches), both before the status moves on.
+      expect(seen).toEqual(["search:searching", "search:searching", "rank:sorting", "summarize:summarizing"]);
 
       const done = (await review(id))!;
       expect(done.status).toBe("complete");
@@ -175,24 +176,43 @@ for (const backend of BACKENDS) {
       expect((await review(id))!.status).toBe("complete");
     });
 
-    test("only relevant articles are kept: duplicates out, weak scores below the floor out", async () => {
+    test("articles covering the topic come first, then partial matches above the floor; duplicates out", async () => {
       const id = await startedReview();
+      const covering: SearchResult = { hits: [1000, 1001].map((pmid, i) => ({ pmid, score: 5 - i })), total: 2, totalIsLowerBound: false };
+      const coverageAware: SearchIndex = { ...scriptedSearch(allHits), search: async (_q, o) => (o?.requireAll?.length ? covering : allHits) };
+      const relevance: Record<number, number> = { 1000: 1, 1001: 0.1, 1002: 1, 1003: 0.3, 1004: 0.05 };
       await runReview(
-        baseDeps,
+        withSearch(coverageAware),
         id,
-        steps({
-          rank: () => [
-            { pmid: 1000, score: 0.9, relevance: 1 },
-            { pmid: 1001, score: 0.8, relevance: 0.6 },
-            { pmid: 1000, score: 0.7, relevance: 1 },
-            // Lifted by recency or study design, but barely about the topic.
-            { pmid: 1004, score: 0.6, relevance: 0.05 },
-            { pmid: 1002, score: 0.5, relevance: 0.3 },
-          ],
-        }),
+        steps({ rank: (_q, hits) => [...hits, hits[0]!].map((h) => ({ pmid: h.pmid, score: h.score, relevance: relevance[h.pmid] ?? 0 })) }),
       );
-      expect((await rankedRows(id)).map((r) => r.pmid)).toEqual([1000, 1001, 1002]);
-      expect((await review(id))!.fts_articles_total_count).toBe(3);
+      const rows = await handle.db
+        .selectFrom("literature_review_articles")
+        .select(["pmid", "covers_topic"])
+        .where("review_id", "=", id)
+        .orderBy("rank")
+        .execute();
+      // 1001 covers the topic: kept however weak its text score; 1004 is a partial match below the floor.
+      expect(rows.filter((r) => r.covers_topic).map((r) => r.pmid)).toEqual([1000, 1001]);
+      expect(rows.filter((r) => !r.covers_topic).map((r) => r.pmid)).toEqual([1002, 1003, 1005, 1006, 1007].filter((p) => (relevance[p] ?? 0) >= 0.2));
+      const done = (await review(id))!;
+      expect(done.fts_articles_total_count).toBe(rows.length);
+      expect(done.matching_count).toBe(2);
+      // Only covering articles are cited; two of them, and the summary says so in its first sentence.
+      expect(done.summary!.startsWith("Only 2 articles in the index address all of: anything.\n\n")).toBe(true);
+    });
+
+    test("nothing covering the topic ends in no_articles_found, even when articles share a word with it", async () => {
+      const id = await startedReview();
+      const coverageAware: SearchIndex = {
+        ...scriptedSearch(allHits),
+        search: async (_q, o) => (o?.requireAll?.length ? { hits: [], total: 0, totalIsLowerBound: false } : allHits),
+      };
+      await runReview(withSearch(coverageAware), id, steps());
+      const done = (await review(id))!;
+      expect(done.status).toBe("no_articles_found");
+      expect(done.matching_count).toBe(0);
+      expect(await rankedRows(id)).toEqual([]);
     });
 
     test("no hits, or hits for articles that are not stored, end in no_articles_found", async () => {

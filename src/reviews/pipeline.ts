@@ -5,6 +5,8 @@ import * as repo from "./repository.ts";
 import { PIPELINE_STATUSES } from "./schemas.ts";
 import { rerank } from "../../search/ranking.ts";
 import { extractiveSummarizer, type Summarizer } from "./summarizer.ts";
+import { readTopicFromCorpus, storedConcepts } from "./topic.ts";
+import { conceptList } from "../../search/concepts.ts";
 
 /** Job kind of the review pipeline; its payload is `{reviewId}`. */
 export const REVIEW_JOB_KIND = "review.run";
@@ -21,6 +23,18 @@ export const MAX_RELEVANT = 100;
 export const RELEVANCE_FLOOR = 0.2;
 /** Best-ranked articles the summary is written from. */
 export const SUMMARY_SOURCES = 30;
+/**
+ * Below this many articles covering the whole topic, the summary says plainly that the index holds little on it
+ * (issue 8): a reader should not take two articles for the state of a field.
+ */
+export const FEW_COVERING = 5;
+
+/** The opening sentence of a summary written from only `count` covering articles (count ≥ 1). */
+export function fewArticlesSentence(count: number, concepts: string): string {
+  return count === 1
+    ? `Only 1 article in the index addresses all of: ${concepts}.`
+    : `Only ${count} articles in the index address all of: ${concepts}.`;
+}
 
 /** A re-ranked candidate: its final score and its text relevance relative to the best hit, in [0, 1]. */
 export interface RankedCandidate extends repo.RankedEntry {
@@ -41,6 +55,9 @@ export const defaultSteps: PipelineSteps = {
   summarizer: extractiveSummarizer,
 };
 
+/** The concepts stored with a review. */
+const storedConceptsOf = (review: repo.ReviewRow | undefined) => storedConcepts(review?.topic_concepts);
+
 /** Thrown when a status write finds the review gone or moved on: the run stops without an error. */
 class ReviewGone extends Error {}
 
@@ -48,42 +65,62 @@ async function advanceOrStop(...args: Parameters<typeof repo.advanceReview>): Pr
   if (!(await repo.advanceReview(...args))) throw new ReviewGone();
 }
 
-/** Keeps the relevant part of a ranked list, in order: no duplicates, at or above the floor, at most MAX_RELEVANT. */
-function relevant(ranked: RankedCandidate[]): repo.RankedEntry[] {
+/**
+ * Keeps the relevant part of ranked lists, in order, at most MAX_RELEVANT in all: first the articles that cover the
+ * whole topic, then partial matches (articles matching only some concepts) at or above the relevance floor; no
+ * duplicates.
+ */
+function relevant(covering: RankedCandidate[], partial: RankedCandidate[]): repo.RankedEntry[] {
   const seen = new Set<number>();
   const kept: repo.RankedEntry[] = [];
-  for (const { pmid, score, relevance } of ranked) {
-    if (seen.has(pmid) || !Number.isFinite(score) || !(relevance >= RELEVANCE_FLOOR)) continue;
-    seen.add(pmid);
-    kept.push({ pmid, score });
-    if (kept.length === MAX_RELEVANT) break;
-  }
+  const take = (list: RankedCandidate[], coversTopic: boolean) => {
+    for (const { pmid, score, relevance } of list) {
+      if (kept.length === MAX_RELEVANT) return;
+      if (seen.has(pmid) || !Number.isFinite(score) || (!coversTopic && !(relevance >= RELEVANCE_FLOOR))) continue;
+      seen.add(pmid);
+      kept.push({ pmid, score, coversTopic });
+    }
+  };
+  take(covering, true);
+  take(partial, false);
   return kept;
 }
 
 /**
- * searching/sorting → summarizing (or no_articles_found): retrieves candidates, re-ranks them and stores the
- * relevant ones. Candidates are not stored, so a run resumed in either status searches again; the ranked list
- * is replaced, never appended to, in the same transaction that moves the review on.
+ * searching/sorting → summarizing (or no_articles_found): reads the topic as concepts, retrieves the articles that
+ * cover all of them (exact count) and those that match only part of it, re-ranks both and stores the relevant ones,
+ * covering first. Nothing covers the topic: no_articles_found, whatever shares a word with it (issue 8). Candidates
+ * are not stored, so a run resumed in either status searches again; the ranked list is replaced, never appended to,
+ * in the same transaction that moves the review on.
  * @returns whether there is something to summarise.
  */
 async function searchAndRank(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<boolean> {
-  const { hits } = await deps.search.search(query, { limit: CANDIDATE_LIMIT });
-  const articles = await repo.findArticles(deps.db, [...new Set(hits.map((h) => h.pmid))]);
-  if (articles.length > 0) {
-    await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
-  }
-  const ranked = articles.length > 0 ? relevant(await steps.rank(query, hits, articles)) : [];
+  const reading = await readTopicFromCorpus(deps, query);
+  const covering = await deps.search.search(query, { limit: CANDIDATE_LIMIT, requireAll: reading.concepts });
+  const any = covering.total > 0 ? await deps.search.search(query, { limit: CANDIDATE_LIMIT }) : { hits: [] };
+  const coveringPmids = new Set(covering.hits.map((h) => h.pmid));
+  const articles = await repo.findArticles(deps.db, [...new Set([...covering.hits, ...any.hits].map((h) => h.pmid))]);
+  // Hits the index knows but the articles table no longer has (deleted meanwhile) are dropped.
+  const stored = new Set(articles.map((a) => a.pmid));
+  const coveringHits = covering.hits.filter((h) => stored.has(h.pmid));
+  const partialHits = any.hits.filter((h) => stored.has(h.pmid) && !coveringPmids.has(h.pmid));
+  if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
+  const ranked =
+    coveringHits.length > 0
+      ? relevant(await steps.rank(query, coveringHits, articles), partialHits.length > 0 ? await steps.rank(query, partialHits, articles) : [])
+      : [];
+  const found = ranked.some((r) => r.coversTopic);
   await deps.db.transaction().execute(async (trx) => {
-    if (ranked.length === 0) {
-      await advanceOrStop(trx, reviewId, ["searching", "sorting"], "no_articles_found", { fts_articles_total_count: 0 });
+    const extra = { topic_concepts: reading.concepts, matching_count: covering.total };
+    if (!found) {
+      await advanceOrStop(trx, reviewId, ["searching", "sorting"], "no_articles_found", { ...extra, fts_articles_total_count: 0 });
     } else {
-      await advanceOrStop(trx, reviewId, ["sorting"], "summarizing", { fts_articles_total_count: ranked.length });
+      await advanceOrStop(trx, reviewId, ["sorting"], "summarizing", { ...extra, fts_articles_total_count: ranked.length });
     }
     // The status update above locks the review row, so a concurrent delete cannot slip in between.
-    await repo.replaceRankedArticles(trx, reviewId, ranked);
+    await repo.replaceRankedArticles(trx, reviewId, found ? ranked : []);
   });
-  return ranked.length > 0;
+  return found;
 }
 
 /**
@@ -91,8 +128,17 @@ async function searchAndRank(deps: AppDeps, reviewId: string, query: string, ste
  * stored ranked list, so a run resumed after a crash in this status redoes only this step.
  */
 async function summarizeStep(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<void> {
+  // Only articles that cover the whole topic may be cited.
   const sources = await repo.topRankedArticles(deps.db, reviewId, SUMMARY_SOURCES);
-  const { summary, citedPmids } = await steps.summarizer.summarize(query, sources);
+  const written = await steps.summarizer.summarize(query, sources);
+  const { citedPmids } = written;
+  const review = await repo.findReview(deps.db, reviewId);
+  const matching = review?.matching_count ?? null;
+  // Few covering articles: the summary opens by saying so, in one plain sentence.
+  const summary =
+    written.summary !== null && matching !== null && matching < FEW_COVERING
+      ? `${fewArticlesSentence(matching, conceptList(storedConceptsOf(review)))}\n\n${written.summary}`
+      : written.summary;
   const supplied = new Set(sources.map((a) => a.pmid));
   const unknown = citedPmids.filter((p) => !supplied.has(p));
   // Every [n] must point to an article the summary was written from; anything else is a bug, not a citation.

@@ -1,7 +1,9 @@
 import { sql, type Selectable } from "kysely";
 import type { Database } from "../db/database.ts";
 import type { ArticlesTable, LiteratureReviewsTable } from "../db/types.ts";
-import { PIPELINE_STATUSES, type ArticlePublic } from "./schemas.ts";
+import { PIPELINE_STATUSES, type ReviewArticle } from "./schemas.ts";
+import { articleColumns, toArticlePublic } from "../articles/repository.ts";
+import type { ArticlePublic } from "../articles/schemas.ts";
 
 // All SQL about literature reviews. Functions take a Database, which may also be an open transaction.
 
@@ -16,6 +18,8 @@ export type ArticleRow = Selectable<ArticlesTable>;
 export interface RankedEntry {
   pmid: number;
   score: number;
+  /** Whether the article covers every concept of the topic (default true); partial matches are listed after. */
+  coversTopic?: boolean;
 }
 
 /** Inserts a new review (status initial, no query) for the user and returns it. */
@@ -105,11 +109,19 @@ export async function advanceReview(
   id: string,
   from: readonly string[],
   to: string,
-  extra: { summary?: string | null; error_message?: string | null; fts_articles_total_count?: number } = {},
+  extra: {
+    summary?: string | null;
+    error_message?: string | null;
+    fts_articles_total_count?: number;
+    matching_count?: number | null;
+    /** The topic's concepts (stored as JSON). */
+    topic_concepts?: unknown;
+  } = {},
 ): Promise<boolean> {
+  const { topic_concepts, ...rest } = extra;
   const result = await db
     .updateTable("literature_reviews")
-    .set({ ...extra, status: to, updated_at: sql`now()` })
+    .set({ ...rest, ...(topic_concepts !== undefined ? { topic_concepts: JSON.stringify(topic_concepts) } : {}), status: to, updated_at: sql`now()` })
     .where("id", "=", id)
     .where("status", "in", from)
     .executeTakeFirst();
@@ -128,17 +140,18 @@ export async function replaceRankedArticles(db: Database, reviewId: string, entr
   if (entries.length === 0) return;
   await db
     .insertInto("literature_review_articles")
-    .values(entries.map((e, i) => ({ review_id: reviewId, rank: i + 1, pmid: e.pmid, score: e.score, citation_number: null })))
+    .values(entries.map((e, i) => ({ review_id: reviewId, rank: i + 1, pmid: e.pmid, score: e.score, citation_number: null, covers_topic: e.coversTopic ?? true })))
     .execute();
 }
 
-/** The best `limit` articles of the review's ranked list, as full rows, best first. */
+/** The best `limit` articles of the review's ranked list that cover its topic, as full rows, best first. */
 export function topRankedArticles(db: Database, reviewId: string, limit: number): Promise<ArticleRow[]> {
   return db
     .selectFrom("literature_review_articles as r")
     .innerJoin("articles as a", "a.pmid", "r.pmid")
     .selectAll("a")
     .where("r.review_id", "=", reviewId)
+    .where("r.covers_topic", "=", true)
     .orderBy("r.rank")
     .limit(limit)
     .execute();
@@ -158,25 +171,6 @@ export async function setCitations(db: Database, reviewId: string, citedPmids: n
     .execute();
 }
 
-const articleColumns = [
-  "a.pmid",
-  "a.title",
-  "a.authors",
-  "a.abstract",
-  "a.journal",
-  sql<string | null>`a.publication_date::text`.as("publication_date"),
-  "a.doi",
-  "a.full_text_link",
-  "a.pdf_free_link",
-  "a.publication_types",
-  "a.abstract_sections",
-] as const;
-
-function toArticlePublic(row: Omit<ArticlePublic, "abstract_sections"> & { abstract_sections: unknown }): ArticlePublic {
-  const sections = typeof row.abstract_sections === "string" ? JSON.parse(row.abstract_sections) : row.abstract_sections;
-  return { ...row, abstract_sections: Array.isArray(sections) ? sections : [] };
-}
-
 /** The review's cited articles in citation order. */
 export async function citedArticles(db: Database, reviewId: string): Promise<ArticlePublic[]> {
   const rows = await db
@@ -190,12 +184,12 @@ export async function citedArticles(db: Database, reviewId: string): Promise<Art
   return rows.map(toArticlePublic);
 }
 
-/** One page of the review's ranked list, best first. */
-export async function rankedArticlesPage(db: Database, reviewId: string, skip: number, limit: number): Promise<ArticlePublic[]> {
+/** One page of the review's ranked list, best first: articles covering the topic, then partial matches. */
+export async function rankedArticlesPage(db: Database, reviewId: string, skip: number, limit: number): Promise<ReviewArticle[]> {
   const rows = await db
     .selectFrom("literature_review_articles as r")
     .innerJoin("articles as a", "a.pmid", "r.pmid")
-    .select(articleColumns)
+    .select([...articleColumns, "r.covers_topic"])
     .where("r.review_id", "=", reviewId)
     .orderBy("r.rank")
     .offset(skip)

@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
+import { ArticlePublicSchema } from "../articles/schemas.ts";
+
+export { ArticlePublicSchema, type ArticlePublic } from "../articles/schemas.ts";
 
 /** Longest review topic accepted (a topic or a few keywords, not a document). */
 export const MAX_QUERY_LENGTH = 500;
@@ -54,29 +57,11 @@ export const ReviewStatusSchema = z
   .openapi("LiteratureReviewStatus");
 export type ReviewStatusPublic = z.infer<typeof ReviewStatusSchema>;
 
-/** One labelled part of a structured abstract (label "" when unlabelled). */
-const AbstractSectionSchema = z.object({ label: z.string(), nlm_category: z.string().nullable(), text: z.string() }).openapi("AbstractSection");
-
-/**
- * An article as the review lists show it (spec §3), plus publication types and structured abstract sections,
- * which the cards and the reference dialog can use.
- */
-export const ArticlePublicSchema = z
-  .object({
-    pmid: z.number().int(),
-    title: z.string().nullable(),
-    authors: z.string().nullable(),
-    abstract: z.string().nullable(),
-    journal: z.string().nullable(),
-    publication_date: z.string().nullable().openapi({ description: "YYYY-MM-DD", example: "2019-06-01" }),
-    doi: z.string().nullable(),
-    full_text_link: z.string().nullable(),
-    pdf_free_link: z.string().nullable(),
-    publication_types: z.array(z.string()),
-    abstract_sections: z.array(AbstractSectionSchema),
-  })
-  .openapi("Article");
-export type ArticlePublic = z.infer<typeof ArticlePublicSchema>;
+/** An article of a review's relevant list: the article, and whether it covers every concept of the topic. */
+export const ReviewArticleSchema = ArticlePublicSchema.extend({
+  covers_topic: z.boolean().openapi({ description: "false for a partial match: the article addresses only some of the topic's concepts" }),
+}).openapi("ReviewArticle");
+export type ReviewArticle = z.infer<typeof ReviewArticleSchema>;
 
 /** GET /details/{id} (spec §3). */
 export const ReviewDetailsSchema = z
@@ -86,8 +71,16 @@ export const ReviewDetailsSchema = z
     user_query: z.string().nullable(),
     summary: z.string().nullable().openapi({ description: "Text with **bold**, \"- \" bullets and [n] citations; [n] is articles_refs[n - 1]" }),
     articles_refs: z.array(ArticlePublicSchema).openapi({ description: "Cited articles in citation order" }),
-    fts_articles_refs: z.array(ArticlePublicSchema).openapi({ description: "One page of all relevant articles, best first" }),
-    fts_articles_total_count: z.number().int(),
+    fts_articles_refs: z
+      .array(ReviewArticleSchema)
+      .openapi({ description: "One page of all relevant articles: those covering the whole topic best first, then partial matches" }),
+    fts_articles_total_count: z.number().int().openapi({ description: "Articles in the relevant list (at most 100)" }),
+    matching_articles_count: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Articles in the index that address every concept of the topic (exact); null for reviews made before this count existed" }),
+    topic_concepts: z.array(z.string()).openapi({ description: "The concepts the topic was read as, each required of a cited article", example: ["nasopharyngeal", "carcinoma"] }),
     created_at: z.date(),
     updated_at: z.date(),
   })

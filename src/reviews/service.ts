@@ -8,6 +8,7 @@ import type { ReviewDetails, ReviewPublic, ReviewStatusPublic } from "./schemas.
 /** A stored status as the API types it (the pipeline only ever writes the statuses of spec §4). */
 const statusOf = (status: string) => status as ReviewPublic["status"];
 import { REVIEW_JOB_KIND } from "./pipeline.ts";
+import { storedConcepts } from "./topic.ts";
 
 // Rules of the literature review API. Only starting a review requires a review subscription; creating,
 // listing, reading and deleting one's own reviews need only a signed-in user (docs/decisions/0004-review-access.md).
@@ -98,6 +99,8 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
     articles_refs: cited,
     fts_articles_refs: page,
     fts_articles_total_count: row.fts_articles_total_count,
+    matching_articles_count: row.matching_count,
+    topic_concepts: storedConcepts(row.topic_concepts).map((c) => c.label),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fixtureJson from "./fixtures/nasopharyngeal-carcinoma.json";
 import { normalizeWhitespace } from "./sentences.ts";
-import { extractiveSummarizer, findAbbreviations, lightStem, summarizeExtractive, type SummaryArticle } from "./summarizer.ts";
+import { extractiveSummarizer, lightStem, summarizeExtractive, type SummaryArticle } from "./summarizer.ts";
+import { findAbbreviations } from "../../search/abbreviations.ts";
 
 // Real PubMed records, ranked for "risk factors for nasopharyngeal carcinoma"
 // (see fixtures/README.md); two of them have no abstract.
