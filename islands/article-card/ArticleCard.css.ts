@@ -168,6 +168,8 @@ export const dialog = style({
 });
 
 globalStyle(`${dialog}::backdrop`, { background: "rgba(10, 14, 20, 0.55)" });
+// On a dark page a light veil dims nothing: the backdrop is nearly opaque there, so the dialog stands out.
+globalStyle(`:root[data-theme="dark"] ${dialog}::backdrop`, { background: "rgba(0, 0, 0, 0.78)" });
 
 export const dialogInner = style({ padding: vars.space.lg, display: "flex", flexDirection: "column", gap: vars.space.md });
 

@@ -1,12 +1,12 @@
 import { useEffect, useId, useMemo, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import { errorMessage } from "../lib/api.ts";
-import { showError } from "../lib/toast.tsx";
 import { formErrors, type Rules } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
 /**
  * The submit flow every account form shares: a second submit while one is under way and an invalid form are
- * ignored; a failure shows the server's message above the form and as an error toast (spec §8).
+ * ignored; a failure shows the server's message once, in an alert above the form (role alert, announced at once),
+ * not also as a toast: the same message twice on screen reads as two failures (issue 8).
  * `action` resolves to "leaving" when it has sent the browser to another page: the button then stays busy until
  * the page goes, so it cannot be pressed twice.
  * @returns `submitting`, the `serverError` to show, and the form's `onSubmit` handler.
@@ -22,9 +22,7 @@ export function useSubmit(validateAll: () => boolean, action: () => Promise<"lea
     try {
       if ((await action()) === "leaving") return;
     } catch (err) {
-      const message = errorMessage(err);
-      setServerError(message);
-      showError(message);
+      setServerError(errorMessage(err));
     }
     setSubmitting(false);
   };

@@ -1,10 +1,11 @@
 import { style, styleVariants } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css.ts";
 
-// Top-end corner (spec §9): logical properties so the stack follows the reading direction.
+// Top-end corner (spec §9), below the top bar so that the user menu and the theme toggle stay visible and usable;
+// logical properties so the stack follows the reading direction.
 export const region = style({
   position: "fixed",
-  top: vars.space.md,
+  top: 64,
   insetInlineEnd: vars.space.md,
   zIndex: 1000,
   width: "min(360px, calc(100vw - 32px))",
@@ -20,8 +21,10 @@ export const list = style({
   gap: vars.space.sm,
 });
 
+// A toast never takes a click meant for what lies under it (Submit Review, the menus): clicks pass through it,
+// all but its close button's.
 export const item = style({
-  pointerEvents: "auto",
+  pointerEvents: "none",
   display: "flex",
   alignItems: "flex-start",
   gap: vars.space.sm,
@@ -53,6 +56,7 @@ export const title = style({ display: "block", fontWeight: 600, fontSize: vars.f
 export const message = style({ display: "block", fontSize: vars.fontSize.sm, color: vars.color.muted });
 
 export const close = style({
+  pointerEvents: "auto",
   flex: "none",
   border: "none",
   background: "transparent",

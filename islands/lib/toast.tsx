@@ -5,8 +5,11 @@
  * The state and timers come from react-hot-toast's headless build (about 1.6 KB gzip, against about 10 KB for
  * a styled toast library), and the markup and styles are ours. Timers pause while any of these holds, which is
  * what "pause when the page is idle" means here:
- * - the pointer is over the toasts, or keyboard focus is inside them (time to read or reach the close button);
+ * - the pointer is over a toast's close button, or keyboard focus is on it (time to read or reach it);
  * - the document is hidden (another tab is in front or the window is minimised), read from `visibilitychange`.
+ *
+ * A toast lets clicks through to what lies under it (only its close button takes them), and the stack sits below the
+ * top bar: a toast never blocks a control the user needs (issue 8).
  *
  * `showSuccess`/`showError` may be called from any island: the toast store is module state, so the page's
  * client bundle must share this module between islands (one copy per page).

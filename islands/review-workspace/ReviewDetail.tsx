@@ -3,7 +3,8 @@
  * the status as chat bubbles, and, once complete, the summary and the article lists.
  *
  * Flow on submit: the status shows 'searching' at once (optimistic), the start call goes out, the history is
- * refreshed and the details are polled every 5 s until a terminal status. A review that completes while it is
+ * refreshed and the status follows the server's event stream (each status the moment it is stored), with the spec's
+ * 5-second polling of the details as the fallback while no stream is open, until a terminal status. A review that completes while it is
  * watched here is fetched once more and its summary revealed progressively. If the start call fails, the
  * previous status and query come back. Polling stops at a terminal status, after a failed poll (only a warning:
  * what is shown stays), and when another review is selected (this component is keyed by the review's id).
@@ -23,6 +24,7 @@ import {
 } from "./queries.ts";
 import { AllRelevantArticles, CitedArticles } from "./ReviewArticles.tsx";
 import { ReviewSummary } from "./ReviewSummary.tsx";
+import { useStatusStream } from "./status-stream.ts";
 import { POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
@@ -80,11 +82,18 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
     },
   });
 
+  // The status pushed by the server as it is stored (status-stream.ts); polling is the fallback while no stream
+  // is open (spec §4's 5 s).
+  const following = !start.isPending && shouldPoll(qc.getQueryData<ReviewDetails>(mainKey));
+  const streaming = useStatusStream(id, following, (event) => {
+    qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: event.status, user_query: event.user_query ?? d.user_query });
+  });
+
   const details = useQuery({
     queryKey: mainKey,
     queryFn: ({ signal }) => fetchDetails(id, 0, signal),
     refetchInterval: (query) =>
-      !start.isPending && query.state.status !== "error" && shouldPoll(query.state.data) ? POLL_INTERVAL_MS : false,
+      !streaming && !start.isPending && query.state.status !== "error" && shouldPoll(query.state.data) ? POLL_INTERVAL_MS : false,
   });
 
   // Later pages of 'All Relevant Articles'; page 0 comes with the details above.

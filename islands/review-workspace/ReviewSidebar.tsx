@@ -31,6 +31,9 @@ export interface ReviewSidebarProps {
 export function ReviewSidebar(props: ReviewSidebarProps) {
   const { reviews, loading, failed, onRetry, selectedId, onSelect, onCreate, creating, onDelete, deleting } = props;
   const headingId = useId();
+  const bodyId = useId();
+  // Small screens only: the history folds away so the selected review comes right after New Review (issue 8).
+  const [historyOpen, setHistoryOpen] = useState(false);
   const [flash, setFlash] = useState(false);
   const flashTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(flashTimer.current), []);
@@ -74,7 +77,10 @@ export function ReviewSidebar(props: ReviewSidebarProps) {
             key={r.id}
             review={r}
             selected={r.id === selectedId}
-            onSelect={onSelect}
+            onSelect={(id) => {
+              setHistoryOpen(false);
+              onSelect(id);
+            }}
             onDelete={onDelete}
             deleting={deleting}
           />
@@ -97,9 +103,23 @@ export function ReviewSidebar(props: ReviewSidebarProps) {
         New Review
       </button>
       <h2 id={headingId} className={css.sidebarHeading}>
-        Review History
+        <span className={css.historyHeadingText}>Review History</span>
+        <button
+          type="button"
+          className={css.historyToggle}
+          aria-expanded={historyOpen}
+          aria-controls={bodyId}
+          onClick={() => setHistoryOpen((o) => !o)}
+          data-testid="review-history-toggle"
+        >
+          Review History
+          {reviews?.length ? <span className={css.count}>{reviews.length}</span> : null}
+          <Icon name="chevron" className={css.chevron} />
+        </button>
       </h2>
-      {content}
+      <div id={bodyId} className={css.historyBody} data-open={String(historyOpen)}>
+        {content}
+      </div>
     </aside>
   );
 }

@@ -33,7 +33,7 @@ export const sidebar = style({
   minWidth: 0,
   overflowY: "auto",
   "@media": {
-    "(max-width: 767px)": { borderInlineEnd: "none", borderBottom: `1px solid ${vars.color.border}`, maxHeight: "40vh", overflowY: "auto" },
+    "(max-width: 767px)": { borderInlineEnd: "none", borderBottom: `1px solid ${vars.color.border}`, maxHeight: "60vh", overflowY: "auto", gap: vars.space.sm },
   },
 });
 
@@ -87,6 +87,33 @@ export const sidebarHeading = style({
   fontSize: vars.fontSize.sm,
   fontWeight: 700,
   color: vars.color.muted,
+});
+
+const narrow = "(max-width: 767px)";
+
+/** The heading's text on wide screens; on small ones the toggle below stands in for it. */
+export const historyHeadingText = style({ "@media": { [narrow]: { display: "none" } } });
+
+/** Small screens: the heading is a button that folds the history list in and out. */
+export const historyToggle = style({
+  display: "none",
+  alignItems: "center",
+  gap: vars.space.sm,
+  width: "100%",
+  padding: `${vars.space.xs} 0`,
+  border: "none",
+  background: "transparent",
+  color: "inherit",
+  font: "inherit",
+  cursor: "pointer",
+  "@media": { [narrow]: { display: "flex" } },
+  selectors: { "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" } },
+});
+
+/** The history list's container: always shown on wide screens, folded on small ones until opened. */
+export const historyBody = style({
+  display: "contents",
+  "@media": { [narrow]: { selectors: { '&[data-open="false"]': { display: "none" } } } },
 });
 
 export const historyList = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: vars.space.xs });

@@ -2,6 +2,10 @@ import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { api, errorMessage, logout } from "../lib/api.ts";
 import { showError } from "../lib/toast.tsx";
+import { setFlash } from "../lib/flash.ts";
+
+/** Shown on the login page after the account was deleted. */
+export const ACCOUNT_DELETED = "Your account and all of its data have been deleted.";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import * as s from "./settings.css.ts";
 
@@ -20,6 +24,8 @@ export function DangerZone({ hydrated }: { hydrated: boolean }) {
     try {
       await api("DELETE", "/users/me");
       queryClient.clear();
+      // The login page says so: landing there without a word would look like a lost session.
+      setFlash({ kind: "success", message: ACCOUNT_DELETED });
       await logout();
     } catch (err) {
       showError(errorMessage(err));

@@ -224,6 +224,8 @@ export const dialog = style({
 });
 
 globalStyle(`${dialog}::backdrop`, { background: "rgba(0, 0, 0, 0.45)" });
+// On a dark page a light veil dims nothing: the backdrop is nearly opaque there, so the dialog stands out.
+globalStyle(`:root[data-theme="dark"] ${dialog}::backdrop`, { background: "rgba(0, 0, 0, 0.78)" });
 
 export const dialogTitle = style({ margin: `0 0 ${vars.space.sm}`, fontSize: vars.fontSize.lg });
 

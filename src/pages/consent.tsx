@@ -8,30 +8,34 @@ import * as s from "./pages.css.ts";
 export const COOKIE_BANNER_ID = "cookie-banner";
 
 /**
- * The consent banner (French, like the cookie policy): what is stored, that no answer counts as refusal, a link to
- * /cookies, and two equally weighted buttons, Refuser and Accepter. Hidden by the stylesheet unless no valid choice is
- * stored or « Gérer mes cookies » reopened it.
+ * The consent banner, in the interface's language (English), linking to the cookie policy (in French, spec §2): what
+ * is stored, that no answer counts as refusal, and two equally weighted buttons, Refuse and Accept. Hidden by the
+ * stylesheet unless no valid choice is stored or « Gérer mes cookies » reopened it. It sits at the top of the page in
+ * the normal flow, above the page: it pushes the page down instead of covering any of it (issue 8: it hid Sign Up,
+ * Delete Account and the review history).
  */
 export function CookieBanner() {
   return (
-    <section id={COOKIE_BANNER_ID} className={s.cookieBanner} aria-labelledby="cookie-banner-title" lang="fr">
+    <section id={COOKIE_BANNER_ID} className={s.cookieBanner} aria-labelledby="cookie-banner-title">
       <div className={s.cookieBannerText}>
         <p>
-          <strong id="cookie-banner-title">Vos choix en matière de cookies</strong>
+          <strong id="cookie-banner-title">Your cookie choices</strong>
         </p>
         <p>
-          LitReview n’utilise que des cookies internes&nbsp;: le jeton de session, indispensable à la connexion, et, si
-          vous l’acceptez, un cookie qui mémorise la langue choisie. Sans réponse de votre part, votre refus est
-          présumé. <a href="/cookies">En savoir plus</a>
+          LitReview uses only its own cookies: the session token, which signing in needs, and, if you accept, a cookie
+          that remembers the language you chose. If you do not answer, we take it that you refuse.{" "}
+          <a href="/cookies" hrefLang="fr">
+            Cookie policy (in French)
+          </a>
         </p>
         <p id="cookie-consent-status" role="status" className={s.cookieBannerStatus} />
       </div>
       <div className={s.cookieBannerActions}>
         <button type="button" className={s.consentButton} data-action="consent-refuse">
-          Refuser
+          Refuse
         </button>
         <button type="button" className={s.consentButton} data-action="consent-accept">
-          Accepter
+          Accept
         </button>
       </div>
     </section>

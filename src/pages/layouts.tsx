@@ -26,10 +26,13 @@ export const APP_LAYOUT_ISLANDS = ["NavMenus"] as const;
 export const MIGRATION_NOTICE =
   "This application is under migration and development: older features will be reimplemented progressively, performance may be affected and some data may be missing.";
 
-/** The help button of every page (spec §1): the support contact, in a <details> so it needs no script. */
+/**
+ * The help button of every page (spec §1): the support contact, in a <details> so it needs no script (the page's
+ * inline script adds Escape to close it, src/pages/page-script.js).
+ */
 export function HelpButton({ supportEmail }: { supportEmail: string }) {
   return (
-    <details className={s.help}>
+    <details className={s.help} data-help="">
       <summary className={s.helpButton} aria-label="Help">
         ?
       </summary>

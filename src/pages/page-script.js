@@ -2,7 +2,8 @@
 // It runs in <head>, before the body is parsed, so that what it sets on <html> applies from the first paint:
 // 1. Theme (spec §1): the theme stored under localStorage "theme" ("dark", anything else is light) becomes
 //    <html data-theme>; buttons with data-action="toggle-theme" switch it and store the new choice.
-// 2. Cookie consent (src/pages/legal/CookiePolicy.tsx): the choice stored under localStorage "cookie_consent"
+// 2. The help panel (a <details data-help>) closes with Escape and gives focus back to its button.
+// 3. Cookie consent (src/pages/legal/CookiePolicy.tsx): the choice stored under localStorage "cookie_consent"
 //    becomes <html data-consent="accepted|refused">, or "unset" when there is none or it is older than six months.
 //    The stylesheet shows the banner while it is "unset" (no answer counts as refusal: nothing that needs consent
 //    is set meanwhile) or while <html data-consent-open> is present (reopened by "Gérer mes cookies").
@@ -16,7 +17,7 @@
   var CONSENT_MAX_AGE_MS = 182 * 24 * 60 * 60 * 1000;
   // Cookies that may only exist with consent; refusing or withdrawing consent deletes them.
   var CONSENT_COOKIES = ["lang"];
-  var STATUS = { accepted: "Votre choix actuel : cookies acceptés.", refused: "Votre choix actuel : cookies refusés." };
+  var STATUS = { accepted: "Your current choice: cookies accepted.", refused: "Your current choice: cookies refused." };
   // The control that reopened the banner, to give focus back to it once the banner closes.
   var opener = null;
 
@@ -92,9 +93,17 @@
     sync();
   });
 
-  // Escape closes a reopened banner without changing the choice; a first-visit banner stays until answered.
+  // Escape closes a reopened banner without changing the choice (a first-visit banner stays until answered), and
+  // the open help panel, giving focus back to its button.
   document.addEventListener("keydown", function (event) {
-    if (event.key === "Escape" && root.hasAttribute("data-consent-open")) closeReopened();
+    if (event.key !== "Escape") return;
+    if (root.hasAttribute("data-consent-open")) return closeReopened();
+    var help = document.querySelector("details[data-help][open]");
+    if (help) {
+      help.removeAttribute("open");
+      var button = help.querySelector("summary");
+      if (button) button.focus();
+    }
   });
 
   document.addEventListener("DOMContentLoaded", sync);

@@ -23,6 +23,9 @@ export const srOnly = style({
 /* ---------- Authenticated layout ---------- */
 
 export const appShell = style({ display: "flex", flexDirection: "column", height: "100dvh" });
+// With the cookie banner above it, the signed-in shell takes the rest of the viewport, not a whole one more.
+globalStyle(`body:has(> ${appShell})`, { display: "flex", flexDirection: "column", height: "100dvh", margin: 0 });
+globalStyle(`body > ${appShell}`, { flex: "1 1 auto", minHeight: 0, height: "auto" });
 
 export const topBar = style({
   display: "none",
@@ -109,8 +112,12 @@ export const container = style({
   "@media": { [md]: { padding: `${vars.space.xl} ${vars.space.lg}` } },
 });
 
-/** A page that fills the visible content area (the review workspace); the footer follows below it. */
-export const fullWidthMain = style({ height: "100%", flexShrink: 0 });
+/**
+ * A page that fills the visible content area (the review workspace); the footer follows below it. On small screens
+ * the page is as tall as its content (it scrolls as a whole there), so the footer comes after the review instead of
+ * over it.
+ */
+export const fullWidthMain = style({ height: "100%", flexShrink: 0, "@media": { "(max-width: 767px)": { height: "auto" } } });
 
 export const pageTitle = style({ fontSize: vars.fontSize.xl, margin: `0 0 ${vars.space.md}`, lineHeight: 1.25 });
 
@@ -297,25 +304,19 @@ export const tab = style({
 
 /* ---------- Cookie banner ---------- */
 
-// Hidden unless the page script found no valid stored choice or « Gérer mes cookies » reopened it. It leaves the
-// bottom-right corner free for the help button.
+// Hidden unless the page script found no valid stored choice or « Gérer mes cookies » reopened it. In the normal
+// flow at the top of the body: the page moves down below it, nothing is covered.
 export const cookieBanner = style({
   display: "none",
-  position: "fixed",
-  left: vars.space.md,
-  right: 76,
-  bottom: vars.space.md,
-  zIndex: 30,
-  maxWidth: 680,
+  flex: "none",
   flexWrap: "wrap",
   alignItems: "flex-end",
   gap: vars.space.md,
-  padding: vars.space.md,
+  padding: `${vars.space.md} ${vars.space.lg}`,
   background: vars.color.surface,
   color: vars.color.text,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.lg,
-  boxShadow: vars.shadow.md,
+  borderBottom: `1px solid ${vars.color.border}`,
+  boxShadow: vars.shadow.sm,
   fontSize: vars.fontSize.sm,
   selectors: {
     ':root[data-consent="unset"] &, :root[data-consent-open] &': { display: "flex" },

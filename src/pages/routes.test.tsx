@@ -146,8 +146,8 @@ describe("public pages", () => {
     expect(html).toContain(`© ${new Date().getFullYear()} LitReview. All rights reserved.`);
     expect(await attrs(html, "button[data-action]", "data-action")).toEqual(["consent-refuse", "consent-accept", "toggle-theme", "consent-manage"]);
     expect(html).toContain("Gérer mes cookies");
-    expect(html).toMatch(/>Refuser<\/button>/);
-    expect(html).toMatch(/>Accepter<\/button>/);
+    expect(html).toMatch(/>Refuse<\/button>/);
+    expect(html).toMatch(/>Accept<\/button>/);
     expect(await attrs(html, "#cookie-banner a", "href")).toEqual(["/cookies"]);
   });
 

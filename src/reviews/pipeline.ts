@@ -6,6 +6,7 @@ import { PIPELINE_STATUSES } from "./schemas.ts";
 import { rerank } from "../../search/ranking.ts";
 import { extractiveSummarizer, type Summarizer } from "./summarizer.ts";
 import { readTopicFromCorpus, storedConcepts } from "./topic.ts";
+import { announceReviewChange } from "./events.ts";
 import { conceptList } from "../../search/concepts.ts";
 
 /** Job kind of the review pipeline; its payload is `{reviewId}`. */
@@ -63,6 +64,8 @@ class ReviewGone extends Error {}
 
 async function advanceOrStop(...args: Parameters<typeof repo.advanceReview>): Promise<void> {
   if (!(await repo.advanceReview(...args))) throw new ReviewGone();
+  // Outside a transaction the change is committed now; inside one, the caller announces it after the commit.
+  if (!args[0].isTransaction) announceReviewChange(args[1]);
 }
 
 /**
@@ -120,6 +123,7 @@ async function searchAndRank(deps: AppDeps, reviewId: string, query: string, ste
     // The status update above locks the review row, so a concurrent delete cannot slip in between.
     await repo.replaceRankedArticles(trx, reviewId, found ? ranked : []);
   });
+  announceReviewChange(reviewId);
   return found;
 }
 
@@ -148,13 +152,17 @@ async function summarizeStep(deps: AppDeps, reviewId: string, query: string, ste
     await advanceOrStop(trx, reviewId, ["summarizing"], "complete", { summary });
     await repo.setCitations(trx, reviewId, citedPmids);
   });
+  announceReviewChange(reviewId);
 }
 
 /** Records a failed review (only if it is still in progress) and logs why. */
 async function markFailed(deps: AppDeps, reviewId: string, err: unknown): Promise<void> {
   const message = err instanceof Error ? err.message : String(err);
   const recorded = await repo.advanceReview(deps.db, reviewId, PIPELINE_STATUSES, "error", { error_message: message.slice(0, 2000) });
-  if (recorded) console.error(`literature review ${reviewId} failed:`, err);
+  if (recorded) {
+    announceReviewChange(reviewId);
+    console.error(`literature review ${reviewId} failed:`, err);
+  }
 }
 
 /**

@@ -1,4 +1,7 @@
+import { z } from "@hono/zod-openapi";
+import { streamSSE } from "hono/streaming";
 import type { AppDeps } from "../deps.ts";
+import { onReviewChange } from "./events.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
 import * as reviews from "./service.ts";
@@ -88,6 +91,63 @@ export function reviewsRoutes(deps: AppDeps) {
   app.openapi(details, async (c) => {
     const { fts_skip, fts_limit } = c.req.valid("query");
     return c.json(await reviews.reviewDetails(deps, c.get("user").id, c.req.valid("param").lit_review_id, fts_skip, fts_limit), 200);
+  });
+
+  const events = apiRoute({
+    ...common,
+    method: "get",
+    path: "/events/{lit_review_id}",
+    summary: "Follow a review's status as server-sent events",
+    description:
+      "A text/event-stream of `status` events (data: the status object of GET /status/{id}), one at once and one each time the stored status changes, " +
+      "until a terminal status, which is the last event. The stream also ends after 10 minutes; clients then poll GET /status/{id} or open it again.",
+    request: { params: reviewIdParamSchema },
+    responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: z.string() } } }, ...errorResponses(404) },
+  });
+  app.openapi(events, async (c) => {
+    const userId = c.get("user").id;
+    const id = c.req.valid("param").lit_review_id;
+    // Checked before the stream opens, so an unknown or another user's review is a plain 404.
+    await reviews.reviewStatus(deps, userId, id);
+    return streamSSE(c, async (stream) => {
+      let wake: (() => void) | null = null;
+      let aborted = false;
+      const off = onReviewChange(id, () => wake?.());
+      stream.onAbort(() => {
+        aborted = true;
+        wake?.();
+      });
+      const deadline = Date.now() + reviews.STREAM_MAX_MS;
+      let last = "";
+      let lastWrite = Date.now();
+      try {
+        while (!aborted && Date.now() < deadline) {
+          const status = await reviews.reviewStatus(deps, userId, id).catch(() => null);
+          if (!status) break; // deleted meanwhile, or the database is unavailable: the client falls back to polling
+          const key = `${status.status}|${new Date(status.updated_at).toISOString()}`;
+          if (key !== last) {
+            await stream.writeSSE({ event: "status", data: JSON.stringify(status) });
+            last = key;
+            lastWrite = Date.now();
+          } else if (Date.now() - lastWrite >= reviews.STREAM_HEARTBEAT_MS) {
+            // A comment line keeps proxies and the server's idle timer from closing a quiet stream.
+            await stream.write(": keep-alive\n\n");
+            lastWrite = Date.now();
+          }
+          if (reviews.isTerminal(status.status)) break;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, reviews.STREAM_RECHECK_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = null;
+        }
+      } finally {
+        off();
+      }
+    });
   });
 
   const remove = apiRoute({

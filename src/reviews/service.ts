@@ -18,6 +18,16 @@ export const SUBSCRIPTION_REQUIRED = "An active Plus, Pro, or Max subscription i
 export const REVIEW_NOT_FOUND = "Review not found";
 export const REVIEW_ALREADY_STARTED = "This review has already been started. Create a new review for another topic.";
 export const REVIEW_DELETED = "Review deleted successfully.";
+/** How often an open status stream re-reads its review besides the in-process announcements (src/reviews/events.ts). */
+export const STREAM_RECHECK_MS = 1_000;
+/** A quiet stream sends a comment this often. */
+export const STREAM_HEARTBEAT_MS = 15_000;
+/** A status stream ends after this long; the client then polls or reopens it. */
+export const STREAM_MAX_MS = 10 * 60_000;
+const TERMINAL_STATUSES = new Set(["complete", "canceled", "error", "no_articles_found"]);
+/** Whether a review status is terminal (spec §4). */
+export const isTerminal = (status: string) => TERMINAL_STATUSES.has(status);
+
 /** Reviews one user may have in progress at once: enough for real work, too few to hog the workers. */
 export const MAX_REVIEWS_IN_PROGRESS = 3;
 export const TOO_MANY_IN_PROGRESS = `You already have ${MAX_REVIEWS_IN_PROGRESS} reviews in progress. Wait for one of them to finish before starting another.`;

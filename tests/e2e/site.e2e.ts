@@ -42,16 +42,16 @@ test.describe("cookie consent", () => {
 
   test("the banner asks first, sets nothing before an answer, and « Gérer mes cookies » changes or withdraws the choice", async ({ page }) => {
     await page.goto("/landing");
-    const banner = page.getByRole("region", { name: "Vos choix en matière de cookies" });
+    const banner = page.getByRole("region", { name: "Your cookie choices" });
     await expect(banner).toBeVisible();
-    await expect(banner.getByRole("link", { name: "En savoir plus" })).toHaveAttribute("href", "/cookies");
+    await expect(banner.getByRole("link", { name: "Cookie policy (in French)" })).toHaveAttribute("href", "/cookies");
     // No answer counts as refusal: nothing is stored, no cookie is set, and the question stays on the next page.
     expect(await page.context().cookies()).toEqual([]);
     expect(await page.evaluate(() => localStorage.getItem("cookie_consent"))).toBeNull();
     await page.goto("/cookies");
     await expect(banner).toBeVisible();
 
-    await banner.getByRole("button", { name: "Accepter" }).click();
+    await banner.getByRole("button", { name: "Accept" }).click();
     await expect(banner).toBeHidden();
     const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("cookie_consent"))) ?? "null") as { choice: string; date: string };
     expect(stored.choice).toBe("accepted");
@@ -68,9 +68,9 @@ test.describe("cookie consent", () => {
     const manage = page.getByRole("button", { name: "Gérer mes cookies" });
     await manage.click();
     await expect(banner).toBeVisible();
-    await expect(banner.getByRole("button", { name: "Refuser" })).toBeFocused();
-    await expect(banner.getByRole("status")).toHaveText("Votre choix actuel : cookies acceptés.");
-    await banner.getByRole("button", { name: "Refuser" }).click();
+    await expect(banner.getByRole("button", { name: "Refuse" })).toBeFocused();
+    await expect(banner.getByRole("status")).toHaveText("Your current choice: cookies accepted.");
+    await banner.getByRole("button", { name: "Refuse" }).click();
     await expect(banner).toBeHidden();
     await expect(manage).toBeFocused();
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain("lang");
@@ -88,9 +88,9 @@ test.describe("cookie consent", () => {
     await signInNewUser(page, "Cookie Reader");
     await page.goto("/home");
     await islandsReady(page);
-    const banner = page.getByRole("region", { name: "Vos choix en matière de cookies" });
+    const banner = page.getByRole("region", { name: "Your cookie choices" });
     await expect(banner).toBeVisible();
-    await banner.getByRole("button", { name: "Refuser" }).click();
+    await banner.getByRole("button", { name: "Refuse" }).click();
     await expect(banner).toBeHidden();
     await page.goto("/settings");
     await expect(page).toHaveURL(/\/settings$/);
