@@ -246,6 +246,13 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
   result.inserted = counts.inserted;
   result.updated = counts.updated;
   result.unchanged = result.ingested - result.inserted - result.updated;
+  // A run that changed the corpus is recorded: pages say when the index was last updated.
+  if (result.inserted + result.updated + result.deleted > 0) {
+    await deps.db
+      .insertInto("ingest_runs")
+      .values({ files: files.length, inserted: result.inserted, updated: result.updated, deleted: result.deleted })
+      .execute();
+  }
   result.seconds = elapsed();
   result.recordsPerSecond = Math.floor(result.ingested / Math.max(result.seconds, 1e-9));
   options.onProgress?.({ file: null, records: result.ingested, fileRecords: 0, seconds: result.seconds, recordsPerSecond: result.recordsPerSecond });

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { AppDeps } from "./deps.ts";
 import { ingestFiles } from "../search/ingest.ts";
 
@@ -20,7 +20,8 @@ export async function seedSampleIfEmpty(deps: Pick<AppDeps, "db" | "search">, lo
     .map((f) => join(SAMPLE_DIR, f));
   log(`empty database: ingesting the PubMed sample (${files.length} files)…`);
   const result = await ingestFiles(deps, files, {
-    onProgress: (p) => log(`  ${p.file ?? ""} ${p.records} records`),
+    // Per file, with the running total apart, so the lines do not read as one file's count.
+    onProgress: (p) => p.file && log(`  ${basename(p.file)}: ${p.fileRecords} records read (${p.records} in all so far)`),
   });
   log(`ingested ${result.ingested} records (${result.deleted} deleted) in ${result.seconds.toFixed(1)} s`);
   return result.ingested;

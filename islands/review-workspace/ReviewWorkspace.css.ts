@@ -436,3 +436,6 @@ export const pageLoading = style({
 
 /** The caption of 'All Relevant Articles': how many articles address the whole topic. */
 export const listCaption = style({ margin: `0 0 ${vars.space.sm}`, fontSize: vars.fontSize.sm, color: vars.color.muted });
+
+/** The size of the index, under the empty state's prompt. */
+export const corpusNote = style({ marginTop: vars.space.md, fontSize: vars.fontSize.sm });

@@ -39,7 +39,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Icon } from "../article-card/icons.tsx";
 import { showError, showSuccess } from "../lib/toast.tsx";
-import { MSG, deleteBanner, detailOr, statusOf } from "./messages.ts";
+import { corpusText, MSG, deleteBanner, detailOr, statusOf } from "./messages.ts";
 import {
   createReview,
   deleteReview,
@@ -54,7 +54,13 @@ import { ReviewSidebar } from "./ReviewSidebar.tsx";
 import * as css from "./ReviewWorkspace.css.ts";
 
 /** The whole literature review workspace island. Takes no props. */
-export function ReviewWorkspace(_props: Record<string, never> = {}) {
+/** Props of {@link ReviewWorkspace}, given by the server. */
+export interface ReviewWorkspaceProps {
+  /** What the reviews run on, shown while no review is selected so an empty answer is not taken for a broken tool. */
+  corpus?: { records: number; approximate: boolean; lastUpdated: string | null };
+}
+
+export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
   const qc = useQueryClient();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
@@ -150,9 +156,14 @@ export function ReviewWorkspace(_props: Record<string, never> = {}) {
             showBannerIfNone={showBannerIfNone}
           />
         ) : (
-          <p className={css.placeholder} data-testid="review-empty-selection">
-            {MSG.noSelection}
-          </p>
+          <div className={css.placeholder}>
+            <p data-testid="review-empty-selection">{MSG.noSelection}</p>
+            {corpus ? (
+              <p className={css.corpusNote} data-testid="review-corpus" suppressHydrationWarning>
+                {corpusText(corpus)}
+              </p>
+            ) : null}
+          </div>
         )}
       </section>
     </div>

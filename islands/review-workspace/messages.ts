@@ -4,6 +4,7 @@
  * 'Error' says what it means for the user and stays until dismissed.
  */
 import { ApiRequestError } from "../lib/api.ts";
+import { formatDate } from "../lib/format.ts";
 
 /** Fixed texts of the workspace, as the spec words them. */
 export const MSG = {
@@ -50,6 +51,16 @@ export function relevantListCaption(listed: number, matching: number | null | un
     `${count(matching)} ${matching === 1 ? "article addresses" : "articles address"} all of: ${topic}; ` +
     `the other ${count(partial)} listed ${partial === 1 ? "is a partial match" : "are partial matches"}, addressing only some of it.`
   );
+}
+
+/**
+ * "The index holds 3,453 PubMed records, last updated Nov 24, 2026." (issue 8): said where no review is selected,
+ * so that a small corpus explains an empty answer.
+ */
+export function corpusText(corpus: { records: number; approximate: boolean; lastUpdated: string | null }): string {
+  const n = `${corpus.approximate ? "about " : ""}${count(corpus.records)} PubMed ${corpus.records === 1 ? "record" : "records"}`;
+  const when = corpus.lastUpdated ? `, last updated ${formatDate(corpus.lastUpdated)}` : "";
+  return `The index holds ${n}${when}.`;
 }
 
 /** 'Your query "{query}" did not return any articles.' */

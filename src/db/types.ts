@@ -244,3 +244,18 @@ export interface KnownLoginClientsTable {
 export interface DB {
   known_login_clients: KnownLoginClientsTable;
 }
+
+// Corpus updates (migrations/2026_11_24_0003_topic_coverage.ts).
+
+export interface IngestRunsTable {
+  id: Generated<string>;
+  finished_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  files: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
+export interface DB {
+  ingest_runs: IngestRunsTable;
+}

@@ -1,4 +1,5 @@
 import type { ComponentType } from "react";
+import type { ReviewWorkspaceProps } from "../../islands/review-workspace/ReviewWorkspace.tsx";
 import type { CurrentUser } from "../auth/middleware.ts";
 import { Island } from "./island.tsx";
 import { SettingsPanel } from "../../islands/settings/SettingsPanel.tsx";
@@ -108,11 +109,11 @@ export function SuggestionsPage() {
 }
 
 /** /literature_management with access: the review workspace island (loaded on demand by the route). */
-export function LiteraturePage({ workspace }: { workspace: ComponentType<Record<string, never>> }) {
+export function LiteraturePage({ workspace, corpus }: { workspace: ComponentType<ReviewWorkspaceProps>; corpus: ReviewWorkspaceProps["corpus"] }) {
   return (
     <>
       <h1 className={s.srOnly}>Literature Review</h1>
-      <Island name="ReviewWorkspace" component={workspace} props={{}} />
+      <Island name="ReviewWorkspace" component={workspace} props={{ corpus }} />
     </>
   );
 }

@@ -7,6 +7,8 @@ import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import type { IslandName } from "../../islands/registry.ts";
 import { renderPage } from "./render.tsx";
+import { corpusStats } from "../articles/corpus.ts";
+import type { ReviewWorkspaceProps } from "../../islands/review-workspace/ReviewWorkspace.tsx";
 import { serveAsset } from "./assets.ts";
 import { APP_LAYOUT_ISLANDS, AppLayout, siteOf } from "./layouts.tsx";
 import { founderOf, LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
@@ -21,8 +23,8 @@ function queryOf(c: Context): string {
 }
 
 // The workspace is the largest module of the pages; it is loaded on the first request that needs it.
-let workspaceModule: Promise<ComponentType<Record<string, never>>> | null = null;
-function loadWorkspace(): Promise<ComponentType<Record<string, never>>> {
+let workspaceModule: Promise<ComponentType<ReviewWorkspaceProps>> | null = null;
+function loadWorkspace(): Promise<ComponentType<ReviewWorkspaceProps>> {
   workspaceModule ??= import("../../islands/review-workspace/ReviewWorkspace.tsx").then((m) => m.ReviewWorkspace);
   return workspaceModule;
 }
@@ -112,8 +114,9 @@ export function pagesRoutes(deps: AppDeps) {
     if (!(await hasActiveReviewAccess(deps.db, c.get("user").id))) {
       return appPage(c, "Literature Review", <UpgradeGate feature="Literature Reviews" />);
     }
-    const workspace = await loadWorkspace();
-    return appPage(c, "Literature Review", <LiteraturePage workspace={workspace} />, ["ReviewWorkspace"], true);
+    const [workspace, stats] = await Promise.all([loadWorkspace(), corpusStats(deps.db)]);
+    const corpus = { records: stats.records, approximate: stats.approximate, lastUpdated: stats.lastUpdated?.toISOString() ?? null };
+    return appPage(c, "Literature Review", <LiteraturePage workspace={workspace} corpus={corpus} />, ["ReviewWorkspace"], true);
   });
 
   app.all("*", async (c) => {

@@ -72,6 +72,9 @@ for (const backend of BACKENDS) {
     let admin: TestUser;
     let secrets: Secrets;
     let aliceReviewId: string;
+    // A time-bounded run stops between two requests, but the last one may still be under way: it is awaited before
+    // the database closes.
+    let inflight: Promise<unknown> = Promise.resolve();
     // Payments configured (against the local Stripe stand-in), so that the billing calls are exercised rather
     // than all answering 503 "Payments are not configured on this server."
     let stripe: StripeStandIn;
@@ -110,6 +113,7 @@ for (const backend of BACKENDS) {
       await ensureFixtures();
     });
     afterAll(async () => {
+      await inflight.catch(() => {});
       await t?.close();
       await stripe?.stop();
     });
@@ -162,7 +166,9 @@ for (const backend of BACKENDS) {
               ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]))
               : JSON.stringify(body);
         }
-        const res = await t.app.request(url, { method: op.method.toUpperCase(), headers, body: payload });
+        const pending = Promise.resolve(t.app.request(url, { method: op.method.toUpperCase(), headers, body: payload }));
+        inflight = pending;
+        const res = await pending;
         requests++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const text = await res.text();
