@@ -156,6 +156,8 @@ const server = spawn("npx", ["bun", "--max-http-header-size=262144", process.env
     PUBLIC_URL: baseUrl,
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
+    // Every browser test signs up its own accounts, all from this machine's address.
+    SIGNUPS_PER_CLIENT_PER_HOUR: "10000",
   },
   // Own process group, so that stopping it also stops bun under npx.
   detached: true,

@@ -81,6 +81,11 @@ const schema = z.object({
       }
       return n;
     }),
+  /**
+   * Accounts one client (address or IPv6 /64) may create an hour (docs/decisions/0012-abuse-limits.md). Raise it for
+   * an enrolment day behind one address that TRUST_PROXY cannot tell apart, or for a test harness.
+   */
+  SIGNUPS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(10),
   /** The header the trusted proxies write the client's address to. */
   TRUST_PROXY_HEADER: z.enum(["x-forwarded-for", "forwarded", "x-real-ip"]).default("x-forwarded-for"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

@@ -43,7 +43,7 @@ export const LIMITS = {
    * (the links already sent stay valid), so a stranger can neither bomb an inbox nor block its owner's reset.
    */
   recoveryMailsPerAddress: { name: "recovery-address", max: 3, windowSeconds: 60 * 60 },
-  /** Accounts created per client and hour (each comes with a trial). */
+  /** Accounts created per client and hour (each comes with a trial); `max` is SIGNUPS_PER_CLIENT_PER_HOUR. */
   signupPerClient: { name: "signup-client", max: 10, windowSeconds: 60 * 60 },
   /** Current-password checks of PATCH /users/me/password per user and 15 minutes; a success clears the count. */
   passwordCheckPerUser: { name: "password-check", max: 5, windowSeconds: 15 * 60 },

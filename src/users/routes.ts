@@ -47,7 +47,7 @@ export function usersRoutes(deps: AppDeps) {
   app.openapi(signup, async (c) => {
     const client = requestClientKey(c, deps.config);
     // Each account comes with a trial: creating them in bulk from one network is refused.
-    if (client) assertAllowed(await hit(deps.db, LIMITS.signupPerClient, client));
+    if (client) assertAllowed(await hit(deps.db, { ...LIMITS.signupPerClient, max: deps.config.SIGNUPS_PER_CLIENT_PER_HOUR }, client));
     return c.json(toUserPublic(await users.signup(deps.db, c.req.valid("json"))), 200);
   });
 

@@ -79,7 +79,7 @@ test.describe("password recovery", () => {
     await page.getByLabel("New Password").fill("yet-another-passphrase-8");
     await page.getByLabel("Confirm Password").fill("yet-another-passphrase-8");
     await page.getByRole("button", { name: "Reset Password" }).click();
-    await expect(page.getByTestId("toast-error").filter({ hasText: "Invalid token" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Invalid token" })).toBeVisible();
     await expect(page).toHaveURL(/\/reset-password\?token=/);
   });
 
