@@ -6,6 +6,8 @@ import { passwordRecoveryRoutes } from "./auth/recovery-routes.ts";
 import { usersRoutes } from "./users/routes.ts";
 import { subscriptionsRoutes } from "./subscriptions/routes.ts";
 import { reviewsRoutes } from "./reviews/routes.ts";
+import { likesRoutes } from "./likes/routes.ts";
+import { sharesRoutes } from "./shares/routes.ts";
 import { pagesRoutes } from "./pages/routes.tsx";
 import { sameOriginMutations, securityHeaders } from "./http/security.ts";
 import { requestLimits } from "./http/limits.ts";
@@ -28,6 +30,8 @@ export function createApiApp(deps: AppDeps) {
   api.route("/users", usersRoutes(deps));
   api.route("/subscriptions", subscriptionsRoutes(deps));
   api.route("/literature_review", reviewsRoutes(deps));
+  api.route("/likes", likesRoutes(deps));
+  api.route("/shares", sharesRoutes(deps));
   // Generated once, on first request: the routes do not change while the process runs.
   let document: unknown;
   api.get(OPENAPI_PATH, (c) => c.json((document ??= api.getOpenAPI31Document(OPENAPI_INFO))));

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import type { ArticlePublic } from "./schemas.ts";
+import type { Database } from "../db/database.ts";
+import type { ArticlePublic, KeptArticle } from "./schemas.ts";
 
 // How the API reads an article row (table alias "a"), shared by every domain that lists articles.
 
@@ -33,4 +34,41 @@ export function toArticlePublic<R extends ArticleColumnsRow>(row: R): Omit<R, "a
     abstract_sections: Array.isArray(sections) ? sections : [],
     publication_date_precision: p === "day" || p === "month" || p === "year" ? p : null,
   };
+}
+
+/** A row of `articleColumns` read through a LEFT JOIN (every column may be null), with the kept PMID. */
+export type KeptArticleRow = { [K in keyof ArticleColumnsRow]?: ArticleColumnsRow[K] | null } & { article_pmid: number; a_pmid: number | null };
+
+/**
+ * A kept article (like, share) read through `LEFT JOIN articles a`: the article's columns when the record is still
+ * in the index, else only its PMID with `in_index` false. `row.a_pmid` is null exactly when the record is gone.
+ */
+export function toKeptArticle(row: KeptArticleRow): KeptArticle {
+  const inIndex = row.a_pmid !== null;
+  const article = toArticlePublic({
+    pmid: row.article_pmid,
+    title: row.title ?? null,
+    authors: row.authors ?? null,
+    abstract: row.abstract ?? null,
+    journal: row.journal ?? null,
+    publication_date: row.publication_date ?? null,
+    publication_date_precision: row.publication_date_precision ?? null,
+    doi: row.doi ?? null,
+    full_text_link: row.full_text_link ?? null,
+    pdf_free_link: row.pdf_free_link ?? null,
+    publication_types: row.publication_types ?? [],
+    abstract_sections: row.abstract_sections ?? [],
+  } as ArticleColumnsRow);
+  return { ...article, in_index: inIndex };
+}
+
+/** Whether the index holds the record `pmid`. */
+export async function articleExists(db: Database, pmid: number): Promise<boolean> {
+  return (await db.selectFrom("articles").select("pmid").where("pmid", "=", pmid).executeTakeFirst()) !== undefined;
+}
+
+/** Reads one article as ArticlePublic, or undefined when the index does not hold it. */
+export async function readArticle(db: Database, pmid: number): Promise<ArticlePublic | undefined> {
+  const row = await db.selectFrom("articles as a").select(articleColumns).where("a.pmid", "=", pmid).executeTakeFirst();
+  return row ? toArticlePublic(row) : undefined;
 }

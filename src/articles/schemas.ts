@@ -30,3 +30,23 @@ export const ArticlePublicSchema = z
   })
   .openapi("Article");
 export type ArticlePublic = z.infer<typeof ArticlePublicSchema>;
+
+/**
+ * An article a user keeps (a like, a received share). It outlives the record: when PubMed deletes the record
+ * (DeleteCitation on ingest) the entry stays, with `in_index` false and only its PMID
+ * (docs/decisions/0015-likes-and-shares.md).
+ */
+export const KeptArticleSchema = ArticlePublicSchema.extend({
+  in_index: z.boolean().openapi({ description: "false when the record has since been removed from the index (then only pmid is set)" }),
+}).openapi("KeptArticle");
+export type KeptArticle = z.infer<typeof KeptArticleSchema>;
+
+/** The `{article_pmid}` path parameter: a PubMed identifier, a positive integer of at most 9 digits. */
+export const pmidParamSchema = z.object({
+  article_pmid: z.coerce
+    .number({ error: "PMID must be a number" })
+    .int("PMID must be a whole number")
+    .min(1, "PMID must be positive")
+    .max(999_999_999, "PMID must have at most 9 digits")
+    .openapi({ param: { name: "article_pmid", in: "path" }, example: 31_452_104 }),
+});

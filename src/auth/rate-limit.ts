@@ -52,6 +52,11 @@ export const LIMITS = {
    * calls; 30 a minute is ample for that and makes walking the directory slow.
    */
   userSearchPerUser: { name: "user-search", max: 30, windowSeconds: 60 },
+  /**
+   * Shares sent per user and hour. Each one e-mails a colleague: 50 is far beyond sharing by hand and keeps an
+   * account from being used to send mail in bulk.
+   */
+  sharesPerUser: { name: "share", max: 50, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, RateLimit>;
 
 /** The state of one counter after a hit. */

@@ -259,3 +259,24 @@ export interface IngestRunsTable {
 export interface DB {
   ingest_runs: IngestRunsTable;
 }
+
+/** A user's like of an article (spec §3); liked_at is set by the first like and kept. */
+export interface LikesTable {
+  user_id: string;
+  article_pmid: number;
+  liked_at: GeneratedTimestamp;
+}
+
+/** An article shared with a recipient; sharer_id becomes null when the sharer deletes their account. */
+export interface SharesTable {
+  id: Generated<string>;
+  article_pmid: number;
+  sharer_id: string | null;
+  recipient_id: string;
+  shared_at: GeneratedTimestamp;
+}
+
+export interface DB {
+  likes: LikesTable;
+  shares: SharesTable;
+}

@@ -37,3 +37,36 @@ export function passwordResetEmail(opts: { to: string; link: string; validHours:
   ].join("\n");
   return { to: opts.to, subject, html, text };
 }
+
+/**
+ * The message a share sends its recipient: who shared which article, and a link that opens it in the app
+ * (/dashboard?tab=shares&article=PMID opens the article's dialog under Received Shares).
+ */
+export function articleSharedEmail(opts: { to: string; sharerName: string; articleTitle: string; pmid: number; link: string; supportEmail: string }): EmailMessage {
+  const subject = `LitReview - ${opts.sharerName} shared an article with you`;
+  const link = escapeHtml(opts.link);
+  const html = `<!doctype html>
+<html lang="en">
+  <body style="margin:0;padding:24px;background:#f4f5f7;font-family:Inter,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1a202c;">
+    <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px;">
+      <h1 style="font-size:20px;margin:0 0 16px;">An article for you</h1>
+      <p style="margin:0 0 16px;"><strong>${escapeHtml(opts.sharerName)}</strong> shared this article with you on LitReview:</p>
+      <p style="margin:0 0 24px;font-size:17px;"><strong>${escapeHtml(opts.articleTitle)}</strong><br><span style="font-size:14px;color:#4a5568;">PMID ${opts.pmid}</span></p>
+      <p style="margin:0 0 24px;"><a href="${link}" style="display:inline-block;background:#2b6cb0;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;">Open the article</a></p>
+      <p style="margin:0 0 16px;font-size:14px;">Or paste this link into your browser: <a href="${link}" style="color:#2b6cb0;word-break:break-all;">${link}</a></p>
+      <p style="margin:0;font-size:14px;color:#4a5568;">You find every article shared with you under Received Shares on your dashboard. Questions: ${escapeHtml(opts.supportEmail)}.</p>
+    </div>
+  </body>
+</html>`;
+  const text = [
+    "An article for you",
+    "",
+    `${opts.sharerName} shared this article with you on LitReview:`,
+    `${opts.articleTitle} (PMID ${opts.pmid})`,
+    "",
+    `Open it here: ${opts.link}`,
+    "",
+    `You find every article shared with you under Received Shares on your dashboard. Questions: ${opts.supportEmail}.`,
+  ].join("\n");
+  return { to: opts.to, subject, html, text };
+}

@@ -1,0 +1,45 @@
+import type { Database } from "../db/database.ts";
+import { articleColumns, toKeptArticle } from "../articles/repository.ts";
+import type { LikedArticle } from "./schemas.ts";
+
+// The likes table (migration 2026_11_24_0007): one row per (user, PMID); liked_at set by the first like.
+
+function likedArticles(db: Database, userId: string) {
+  return db
+    .selectFrom("likes as l")
+    .leftJoin("articles as a", "a.pmid", "l.article_pmid")
+    .select([...articleColumns, "l.article_pmid", "a.pmid as a_pmid", "l.liked_at"])
+    .where("l.user_id", "=", userId);
+}
+
+function toLikedArticle(row: Parameters<typeof toKeptArticle>[0] & { liked_at: Date | string }): LikedArticle {
+  return { ...toKeptArticle(row), liked_at: new Date(row.liked_at).toISOString() };
+}
+
+/** Records the like unless it exists (a concurrent double like leaves one row: the primary key). */
+export async function insertLike(db: Database, userId: string, pmid: number): Promise<void> {
+  await db.insertInto("likes").values({ user_id: userId, article_pmid: pmid }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/** Removes the like; @returns whether there was one. */
+export async function deleteLike(db: Database, userId: string, pmid: number): Promise<boolean> {
+  const res = await db.deleteFrom("likes").where("user_id", "=", userId).where("article_pmid", "=", pmid).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+/** One liked article of the user, or undefined. */
+export async function findLike(db: Database, userId: string, pmid: number): Promise<LikedArticle | undefined> {
+  const row = await likedArticles(db, userId).where("l.article_pmid", "=", pmid).executeTakeFirst();
+  return row ? toLikedArticle(row) : undefined;
+}
+
+/**
+ * The user's liked articles, newest like first (ties by PMID, descending), read along likes_user_recent_idx.
+ * `limit` undefined: all of them.
+ */
+export async function listLikes(db: Database, userId: string, skip = 0, limit?: number): Promise<LikedArticle[]> {
+  let q = likedArticles(db, userId).orderBy("l.liked_at", "desc").orderBy("l.article_pmid", "desc");
+  if (limit !== undefined) q = q.limit(limit);
+  if (skip > 0) q = q.offset(skip);
+  return (await q.execute()).map(toLikedArticle);
+}

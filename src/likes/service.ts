@@ -1,0 +1,39 @@
+import type { AppDeps } from "../deps.ts";
+import { ApiError } from "../http/errors.ts";
+import { articleExists } from "../articles/repository.ts";
+import * as repo from "./repository.ts";
+import type { LikedArticle } from "./schemas.ts";
+
+/** The detail of a like of a PMID the index does not hold. */
+export const ARTICLE_NOT_FOUND = "Article not found";
+
+/**
+ * Likes `pmid` for the user; liking again changes nothing (liked_at stays the first like's, spec §3).
+ * @returns the liked article. @throws ApiError 404 when the index does not hold the PMID.
+ */
+export async function like(deps: Pick<AppDeps, "db">, userId: string, pmid: number): Promise<LikedArticle> {
+  if (!(await repo.findLike(deps.db, userId, pmid))) {
+    if (!(await articleExists(deps.db, pmid))) throw new ApiError(404, ARTICLE_NOT_FOUND);
+    await repo.insertLike(deps.db, userId, pmid);
+  }
+  const liked = await repo.findLike(deps.db, userId, pmid);
+  // Only an unlike racing this like could remove it in between; the caller then sees the article not liked.
+  if (!liked) throw new ApiError(409, "The like was removed while it was being recorded. Please try again.");
+  return liked;
+}
+
+/** Removes the like if there is one: unliking what is not liked is not an error (the state asked for holds). */
+export async function unlike(deps: Pick<AppDeps, "db">, userId: string, pmid: number): Promise<void> {
+  await repo.deleteLike(deps.db, userId, pmid);
+}
+
+/** The user's liked articles, newest first; all of them unless `limit` is given. */
+export async function myLikes(deps: Pick<AppDeps, "db">, userId: string, skip?: number, limit?: number): Promise<LikedArticle[]> {
+  return repo.listLikes(deps.db, userId, skip, limit);
+}
+
+/** Whether the user likes `pmid`, and since when. */
+export async function likeStatus(deps: Pick<AppDeps, "db">, userId: string, pmid: number) {
+  const liked = await repo.findLike(deps.db, userId, pmid);
+  return { article_pmid: pmid, liked: liked !== undefined, liked_at: liked?.liked_at ?? null };
+}
