@@ -15,6 +15,7 @@ export const islands = {
   ResetPasswordForm: () => import("./auth/ResetPasswordForm.tsx").then((m) => m.ResetPasswordForm),
   SettingsPanel: () => import("./settings/SettingsPanel.tsx").then((m) => m.SettingsPanel),
   ReviewWorkspace: () => import("./review-workspace/ReviewWorkspace.tsx").then((m) => m.ReviewWorkspace),
+  Dashboard: () => import("./dashboard/Dashboard.tsx").then((m) => m.Dashboard),
 } satisfies Record<string, IslandLoader>;
 
 /** Name of a registered island. */

@@ -68,6 +68,9 @@ export const meta = style({
 
 export const journal = style({ fontStyle: "italic" });
 
+/** 'Liked on …', 'Shared by … on …', or that the record has left the index. */
+export const note = style({ margin: 0, fontSize: vars.fontSize.xs, color: vars.color.muted });
+
 /** 'Partial match': an article of a review's list that addresses only some of the topic's concepts. */
 export const partialBadge = style({
   padding: `0 ${vars.space.xs}`,

@@ -7,7 +7,7 @@
  */
 import { useState, type MouseEvent, type ReactNode } from "react";
 import { abstractOf, authorsOf, journalOf, publicationDateOf, titleOf } from "./article-text.ts";
-import { ArticleDialog } from "./ArticleDialog.tsx";
+import { LazyArticleDialog } from "./LazyArticleDialog.tsx";
 import { ArticleLinks } from "./ArticleLinks.tsx";
 import type { Article } from "./types.ts";
 import * as css from "./ArticleCard.css.ts";
@@ -22,14 +22,18 @@ export interface ArticleCardProps {
   actions?: ReactNode;
   /** Lines of abstract shown before it is cut off; suggestion cards use 2 (spec §2). */
   abstractLines?: 2 | 3 | 4;
+  /** A line about the user's relation to the article, above the footer: 'Liked on …', 'Shared by … on …'. */
+  note?: ReactNode;
+  /** Opens the detail dialog on mount (a link to the article, such as a share e-mail's, lands here). */
+  initiallyOpen?: boolean;
 }
 
 /**
  * One article: title, authors, clamped abstract, journal, localised publication date and its icon links.
  * Clicking the card (or activating its title) opens a dialog with the full abstract.
  */
-export function ArticleCard({ article, actions, abstractLines = 3 }: ArticleCardProps) {
-  const [open, setOpen] = useState(false);
+export function ArticleCard({ article, actions, abstractLines = 3, note, initiallyOpen = false }: ArticleCardProps) {
+  const [open, setOpen] = useState(initiallyOpen);
 
   const onCardClick = (e: MouseEvent<HTMLElement>) => {
     // Links, buttons and the actions slot do their own thing; a drag that selected text is not a click either.
@@ -60,6 +64,16 @@ export function ArticleCard({ article, actions, abstractLines = 3 }: ArticleCard
             </span>
           ) : null}
         </p>
+        {article.in_index === false ? (
+          <p className={css.note} data-testid="article-gone">
+            {`This record (PMID ${article.pmid}) has been removed from PubMed and the index.`}
+          </p>
+        ) : null}
+        {note ? (
+          <p className={css.note} data-testid="article-note">
+            {note}
+          </p>
+        ) : null}
         <div className={css.footer}>
           <ArticleLinks article={article} />
           {actions ? (
@@ -70,7 +84,7 @@ export function ArticleCard({ article, actions, abstractLines = 3 }: ArticleCard
         </div>
       </article>
       {/* Outside the card so that clicks inside the dialog (and on its backdrop) do not reach the card. */}
-      {open ? <ArticleDialog article={article} onClose={() => setOpen(false)} /> : null}
+      {open ? <LazyArticleDialog article={article} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

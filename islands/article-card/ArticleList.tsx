@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from "react";
 import { ArticleCard } from "./ArticleCard.tsx";
+import { SocialActions } from "../social/SocialActions.tsx";
 import type { Article } from "./types.ts";
 import * as css from "./ArticleCard.css.ts";
 
@@ -15,7 +16,7 @@ export interface ArticleListProps {
   articles: readonly Article[];
   /** Text shown when the list is empty. */
   emptyText?: string;
-  /** Per-article controls for the card's actions slot (likes and shares). */
+  /** Per-article controls for the card's actions slot; by default Like/Unlike and Share (spec §2). */
   renderActions?: (article: Article) => ReactNode;
   abstractLines?: 2 | 3 | 4;
   testId?: string;
@@ -35,7 +36,7 @@ export function ArticleList({ articles, emptyText = EMPTY_ARTICLES, renderAction
       {articles.map((a, i) => (
         // The same article can appear twice in a badly formed list; the index keeps keys unique.
         <li key={`${a.pmid}-${i}`}>
-          <ArticleCard article={a} actions={renderActions?.(a)} abstractLines={abstractLines} />
+          <ArticleCard article={a} actions={renderActions ? renderActions(a) : <SocialActions article={a} />} abstractLines={abstractLines} />
         </li>
       ))}
     </ul>

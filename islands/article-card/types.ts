@@ -10,6 +10,8 @@ export interface Article {
   publication_date_precision?: "day" | "month" | "year" | null;
   /** In a review's relevant list: false for a partial match (it addresses only some concepts of the topic). */
   covers_topic?: boolean;
+  /** In likes and shares: false once the record has been removed from the index (only pmid is then set). */
+  in_index?: boolean;
   doi?: string | null;
   full_text_link?: string | null;
   pdf_free_link?: string | null;

@@ -49,6 +49,11 @@ export function errorMessage(err: unknown): string {
   return "An unexpected error occurred. Please try again.";
 }
 
+/** The server's detail text when the failure carries one, else `fallback`. */
+export function detailOr(err: unknown, fallback: string): string {
+  return err instanceof ApiRequestError && err.detail ? err.detail : fallback;
+}
+
 export function getToken(): string | null {
   try {
     return localStorage.getItem(TOKEN_KEY);

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { logout } from "../lib/api.ts";
 import { ME_QUERY_KEY, fetchMe, type CurrentUserData } from "../lib/current-user.ts";
 import { MenuButton, type MenuEntry } from "./MenuButton.tsx";
+import { SessionData } from "../lib/session-data.ts";
 import * as s from "./menus.css.ts";
 
 /** Destinations of the Tools menu (spec §2 Authenticated layout). */
@@ -16,6 +17,8 @@ export const TOOLS = [
  * `compact` (small screens, where the spec hides the top bar) puts Home, the tools, Settings and Logout in one
  * "Menu" button instead. Logout drops every cached query before leaving, so nothing of this user stays in memory.
  * The name follows the current user in the query cache, so a profile edit on /settings shows here at once.
+ * The full menus (rendered once per page, shown from the medium breakpoint) also load the layout's data on mount
+ * (islands/lib/session-data.ts).
  */
 export function NavMenus({ userName, compact = false }: { userName: string | null; compact?: boolean }) {
   const queryClient = useQueryClient();
@@ -41,6 +44,7 @@ export function NavMenus({ userName, compact = false }: { userName: string | nul
   }
   return (
     <div className={s.bar}>
+      <SessionData />
       <MenuButton label="Tools" items={[...TOOLS]} />
       <MenuButton label={name} items={[{ label: "Settings", href: "/settings" }, logoutEntry]} />
     </div>

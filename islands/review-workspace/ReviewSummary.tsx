@@ -6,7 +6,7 @@
  */
 import { Fragment, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { createPortal } from "react-dom";
-import { ArticleDialog } from "../article-card/ArticleDialog.tsx";
+import { LazyArticleDialog } from "../article-card/LazyArticleDialog.tsx";
 import { abstractOf, titleOf } from "../article-card/article-text.ts";
 import type { Article } from "../article-card/types.ts";
 import { placePreview } from "./preview-position.ts";
@@ -98,7 +98,7 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
           </ul>
         ),
       )}
-      {dialogArticle ? <ArticleDialog article={dialogArticle} onClose={() => setDialogArticle(null)} /> : null}
+      {dialogArticle ? <LazyArticleDialog article={dialogArticle} onClose={() => setDialogArticle(null)} /> : null}
     </div>
   );
 }

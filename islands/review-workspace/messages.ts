@@ -3,7 +3,7 @@
  * banner message. Toasts say what went wrong (the server's detail when it gave one); the banner titled
  * 'Error' says what it means for the user and stays until dismissed.
  */
-import { ApiRequestError } from "../lib/api.ts";
+import { ApiRequestError, detailOr } from "../lib/api.ts";
 import { formatDate } from "../lib/format.ts";
 
 /** Fixed texts of the workspace, as the spec words them. */
@@ -78,10 +78,7 @@ export function reviewTitle(userQuery: string | null | undefined): string {
   return userQuery?.trim() || MSG.untitled;
 }
 
-/** The server's detail text when the failure carries one, else `fallback`. */
-export function detailOr(err: unknown, fallback: string): string {
-  return err instanceof ApiRequestError && err.detail ? err.detail : fallback;
-}
+export { detailOr };
 
 /** HTTP status of a failed call, or null when the request never got an answer. */
 export function statusOf(err: unknown): number | null {

@@ -3,6 +3,7 @@ import type { ReviewWorkspaceProps } from "../../islands/review-workspace/Review
 import type { CurrentUser } from "../auth/middleware.ts";
 import { Island } from "./island.tsx";
 import { SettingsPanel } from "../../islands/settings/SettingsPanel.tsx";
+import { Dashboard, type DashboardProps } from "../../islands/dashboard/Dashboard.tsx";
 import type { CurrentUserData } from "../../islands/lib/current-user.ts";
 import * as s from "./pages.css.ts";
 
@@ -32,12 +33,12 @@ export function HomePage({ user }: { user: CurrentUser }) {
   );
 }
 
-/** /dashboard: the heading; the liked-articles and shares tabs are not built yet, and the page says so. */
-export function DashboardPage() {
+/** /dashboard ('My Dashboard', spec §2): the heading and the dashboard island (liked articles, received shares). */
+export function DashboardPage(props: DashboardProps) {
   return (
     <>
       <h1 className={s.pageTitle}>My Dashboard</h1>
-      <p className={s.notice}>Your liked articles and the articles shared with you will be listed here soon.</p>
+      <Island name="Dashboard" component={Dashboard} props={props} />
     </>
   );
 }

@@ -99,7 +99,13 @@ export function pagesRoutes(deps: AppDeps) {
   for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"]) app.use(path, requireSession);
 
   app.get("/home", (c) => appPage(c, "Home", <HomePage user={c.get("user")} />));
-  app.get("/dashboard", (c) => appPage(c, "My Dashboard", <DashboardPage />));
+  app.get("/dashboard", (c) => {
+    // ?tab=shares opens Received Shares; ?article=PMID (a share e-mail's link) opens that article's dialog.
+    const initialTab = c.req.query("tab") === "shares" ? "shares" : "likes";
+    const article = c.req.query("article");
+    const openPmid = article && /^\d{1,9}$/.test(article) ? article : null;
+    return appPage(c, "My Dashboard", <DashboardPage initialTab={initialTab} openPmid={openPmid} />, ["Dashboard"]);
+  });
   app.get("/settings", (c) => appPage(c, "User Settings", <SettingsPage user={c.get("user")} />, ["SettingsPanel"]));
 
   app.get("/suggestions", async (c) => {

@@ -129,9 +129,9 @@ export const paginationSchema = z.object({
   limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(1000).default(100),
 });
 
-/** Fewest characters of a user search (shorter ones would enumerate the accounts letter by letter). */
-export const USER_SEARCH_MIN_CHARS = 3;
-export const USER_SEARCH_TOO_SHORT = `Type at least ${USER_SEARCH_MIN_CHARS} characters to search for a user.`;
+// The share popover's own rule and message, so that the server refuses exactly what the popover does not send.
+export { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../../islands/social/user-search.ts";
+import { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../../islands/social/user-search.ts";
 
 /**
  * GET /users/search/: `q` matched against the start of an address, of a full name or of a word in it; the client

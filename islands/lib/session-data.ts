@@ -1,0 +1,31 @@
+/**
+ * What the authenticated layout loads on mount (spec §2): the user's liked articles, received shares and review
+ * history, into the one client cache every island of the page reads. A failed load shows the store's default error
+ * toast (spec §8), or the server's detail when it gave one.
+ */
+import { useEffect } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { detailOr } from "./api.ts";
+import { showError } from "./toast.tsx";
+import { LOAD_LIKES_FAILED, LOAD_SHARES_FAILED, useLikes, useShares } from "./social.ts";
+import { fetchHistory, reviewKeys } from "../review-workspace/queries.ts";
+
+/** The store default of a failed history load (spec §8). */
+export const LOAD_REVIEWS_FAILED = "Failed to load reviews.";
+
+/** Shows one error toast each time `query` fails. */
+function useFailureToast(query: { isError: boolean; error: unknown; errorUpdatedAt: number }, fallback: string): void {
+  useEffect(() => {
+    if (query.isError) showError(detailOr(query.error, fallback));
+    // Once per failure, not once per render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query.errorUpdatedAt]);
+}
+
+/** Loads the layout's data; renders nothing. Mount it once per page (the top bar's menus do). */
+export function SessionData(): null {
+  useFailureToast(useLikes(), LOAD_LIKES_FAILED);
+  useFailureToast(useShares(), LOAD_SHARES_FAILED);
+  useFailureToast(useQuery({ queryKey: reviewKeys.history(), queryFn: ({ signal }) => fetchHistory(signal) }), LOAD_REVIEWS_FAILED);
+  return null;
+}

@@ -1,0 +1,40 @@
+/**
+ * The share popover's user search (spec §7 GET /users/search/, §9): limit 5, debounced 300 ms, a blank query
+ * clears the results without a call. Pure parts here (shared with the server's validation); the hook in ShareForm.
+ */
+import { api } from "../lib/api.ts";
+
+/** Fewest characters of a user search (shorter ones would enumerate the accounts letter by letter). */
+export const USER_SEARCH_MIN_CHARS = 3;
+export const USER_SEARCH_TOO_SHORT = `Type at least ${USER_SEARCH_MIN_CHARS} characters to search for a user.`;
+/** Results asked for (spec §7: the client uses limit 5). */
+export const USER_SEARCH_LIMIT = 5;
+/** Pause after the last keystroke before searching (spec §9). */
+export const USER_SEARCH_DEBOUNCE_MS = 300;
+/** The store default of a failed search (spec §8). */
+export const FETCH_USERS_FAILED = "Failed to fetch users.";
+
+/** A user as the search returns it. */
+export interface FoundUser {
+  id: string;
+  full_name: string | null;
+  email: string;
+}
+
+/** The spec's text when nobody matches (§8). */
+export function noUsersFound(query: string): string {
+  return `No users found matching "${query}".`;
+}
+
+/** What to do with the typed text: nothing (blank), explain (too short), or search for the trimmed text. */
+export function searchPlan(text: string): { kind: "clear" } | { kind: "too-short" } | { kind: "search"; q: string } {
+  const q = text.trim();
+  if (q === "") return { kind: "clear" };
+  if (q.length < USER_SEARCH_MIN_CHARS) return { kind: "too-short" };
+  return { kind: "search", q };
+}
+
+/** GET /users/search/?q=…&limit=5. */
+export function searchUsers(q: string, signal?: AbortSignal): Promise<FoundUser[]> {
+  return api<FoundUser[]>("GET", "/users/search/", { query: { q, limit: USER_SEARCH_LIMIT }, signal });
+}
