@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 
 // Frozen in time: this file never imports application code.
 // Likes and received shares (spec §3, §7). Neither references articles: a record removed from PubMed
-// (DeleteCitation on ingest) must not take users' likes and shares with it (docs/decisions/0015-likes-and-shares.md).
+// (DeleteCitation on ingest) must not take users' likes and shares with it (docs/decisions/0016-likes-and-shares.md).
 
 /** Creates likes and shares with the indexes their lists read newest first. */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -44,7 +44,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A new empty database on the server of `adminUrl`; `drop` removes it. */
-async function createDatabase(adminUrl: string): Promise<{ url: string; version: string; drop: () => Promise<void> }> {
+export async function createDatabase(adminUrl: string): Promise<{ url: string; version: string; drop: () => Promise<void> }> {
   const name = `lr_bench_${Date.now().toString(36)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
@@ -62,7 +62,7 @@ async function createDatabase(adminUrl: string): Promise<{ url: string; version:
 }
 
 /** Starts the app on `databaseUrl` (production React, no in-process jobs); resolves once it answers. */
-async function startServer(databaseUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startServer(databaseUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const proc = spawn([process.execPath, "src/server.ts"], {
     cwd: ROOT,
@@ -146,7 +146,7 @@ async function loginRun(url: string, email: string, count: number, concurrency: 
   return { times, perSecond: count / seconds };
 }
 
-interface AutocannonResult {
+export interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p97_5: number; p99: number; max: number; average: number };
   non2xx: number;
@@ -155,7 +155,7 @@ interface AutocannonResult {
 }
 
 /** autocannon (run under Node, its home) against `url` with a bearer token; returns its JSON summary. */
-function autocannon(url: string, token: string, connections: number, seconds: number): AutocannonResult {
+export function autocannon(url: string, token: string, connections: number, seconds: number): AutocannonResult {
   const out = spawnSync(
     "node",
     [join(ROOT, "node_modules", "autocannon", "autocannon.js"), "-c", String(connections), "-d", String(seconds), "-H", `authorization=Bearer ${token}`, "--json", url],
@@ -166,7 +166,7 @@ function autocannon(url: string, token: string, connections: number, seconds: nu
 }
 
 /** Milliseconds to the first body byte of GET `url`. */
-async function ttfb(url: string): Promise<number> {
+export async function ttfb(url: string): Promise<number> {
   const start = performance.now();
   const res = await fetch(url, { redirect: "manual" });
   const reader = res.body?.getReader();

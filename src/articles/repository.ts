@@ -36,35 +36,32 @@ export function toArticlePublic<R extends ArticleColumnsRow>(row: R): Omit<R, "a
   };
 }
 
-/** A row of `articleColumns` read through a LEFT JOIN (every column may be null), with the kept PMID. */
-export type KeptArticleRow = { [K in keyof ArticleColumnsRow]?: ArticleColumnsRow[K] | null } & { article_pmid: number; a_pmid: number | null };
+/** The columns of a kept article (KeptArticleSchema): articleColumns without the structured abstract's sections. */
+export const keptArticleColumns = articleColumns.filter((c) => c !== "a.abstract_sections") as unknown as Exclude<(typeof articleColumns)[number], "a.abstract_sections">[];
+
+/** A row of `keptArticleColumns` read through a LEFT JOIN (every column may be null), with the kept PMID. */
+export type KeptArticleRow = { [K in Exclude<keyof ArticleColumnsRow, "abstract_sections">]?: ArticleColumnsRow[K] | null } & { article_pmid: number; a_pmid: number | null };
 
 /**
  * A kept article (like, share) read through `LEFT JOIN articles a`: the article's columns when the record is still
  * in the index, else only its PMID with `in_index` false. `row.a_pmid` is null exactly when the record is gone.
  */
 export function toKeptArticle(row: KeptArticleRow): KeptArticle {
-  const inIndex = row.a_pmid !== null;
-  const article = toArticlePublic({
+  const p = row.publication_date_precision;
+  return {
     pmid: row.article_pmid,
     title: row.title ?? null,
     authors: row.authors ?? null,
     abstract: row.abstract ?? null,
     journal: row.journal ?? null,
     publication_date: row.publication_date ?? null,
-    publication_date_precision: row.publication_date_precision ?? null,
+    publication_date_precision: p === "day" || p === "month" || p === "year" ? p : null,
     doi: row.doi ?? null,
     full_text_link: row.full_text_link ?? null,
     pdf_free_link: row.pdf_free_link ?? null,
     publication_types: row.publication_types ?? [],
-    abstract_sections: row.abstract_sections ?? [],
-  } as ArticleColumnsRow);
-  return { ...article, in_index: inIndex };
-}
-
-/** Whether the index holds the record `pmid`. */
-export async function articleExists(db: Database, pmid: number): Promise<boolean> {
-  return (await db.selectFrom("articles").select("pmid").where("pmid", "=", pmid).executeTakeFirst()) !== undefined;
+    in_index: row.a_pmid !== null,
+  };
 }
 
 /** Reads one article as ArticlePublic, or undefined when the index does not hold it. */

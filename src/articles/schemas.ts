@@ -34,9 +34,10 @@ export type ArticlePublic = z.infer<typeof ArticlePublicSchema>;
 /**
  * An article a user keeps (a like, a received share). It outlives the record: when PubMed deletes the record
  * (DeleteCitation on ingest) the entry stays, with `in_index` false and only its PMID
- * (docs/decisions/0015-likes-and-shares.md).
+ * (docs/decisions/0016-likes-and-shares.md). Without the structured abstract's sections, which repeat the abstract:
+ * these lists are loaded whole by every page of the layout.
  */
-export const KeptArticleSchema = ArticlePublicSchema.extend({
+export const KeptArticleSchema = ArticlePublicSchema.omit({ abstract_sections: true }).extend({
   in_index: z.boolean().openapi({ description: "false when the record has since been removed from the index (then only pmid is set)" }),
 }).openapi("KeptArticle");
 export type KeptArticle = z.infer<typeof KeptArticleSchema>;

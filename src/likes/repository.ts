@@ -1,5 +1,6 @@
 import type { Database } from "../db/database.ts";
-import { articleColumns, toKeptArticle } from "../articles/repository.ts";
+import { sql } from "kysely";
+import { keptArticleColumns, toKeptArticle } from "../articles/repository.ts";
 import type { LikedArticle } from "./schemas.ts";
 
 // The likes table (migration 2026_11_24_0007): one row per (user, PMID); liked_at set by the first like.
@@ -8,7 +9,7 @@ function likedArticles(db: Database, userId: string) {
   return db
     .selectFrom("likes as l")
     .leftJoin("articles as a", "a.pmid", "l.article_pmid")
-    .select([...articleColumns, "l.article_pmid", "a.pmid as a_pmid", "l.liked_at"])
+    .select([...keptArticleColumns, "l.article_pmid", "a.pmid as a_pmid", "l.liked_at"])
     .where("l.user_id", "=", userId);
 }
 
@@ -16,9 +17,32 @@ function toLikedArticle(row: Parameters<typeof toKeptArticle>[0] & { liked_at: D
   return { ...toKeptArticle(row), liked_at: new Date(row.liked_at).toISOString() };
 }
 
-/** Records the like unless it exists (a concurrent double like leaves one row: the primary key). */
-export async function insertLike(db: Database, userId: string, pmid: number): Promise<void> {
-  await db.insertInto("likes").values({ user_id: userId, article_pmid: pmid }).onConflict((oc) => oc.doNothing()).execute();
+/**
+ * Likes `pmid` if the index holds it, in one statement: the like is inserted unless it exists (the primary key makes a
+ * concurrent double like one row, and keeps the first liked_at), and the article is read with the like's time.
+ * @returns the liked article, or undefined when the index does not hold the PMID.
+ */
+export async function likeArticle(db: Database, userId: string, pmid: number): Promise<LikedArticle | undefined> {
+  const row = await db
+    .with("inserted", (qb) =>
+      qb
+        .insertInto("likes")
+        .columns(["user_id", "article_pmid"])
+        .expression((eb) => eb.selectFrom("articles").select([sql<string>`${userId}::uuid`.as("user_id"), "pmid"]).where("pmid", "=", pmid))
+        .onConflict((oc) => oc.doNothing())
+        .returning("liked_at"),
+    )
+    .selectFrom("articles as a")
+    .select([
+      ...keptArticleColumns,
+      "a.pmid as article_pmid",
+      "a.pmid as a_pmid",
+      // The statement's snapshot does not see its own insert: the new row's time comes from RETURNING.
+      sql<Date>`coalesce((SELECT liked_at FROM inserted), (SELECT liked_at FROM likes WHERE user_id = ${userId} AND article_pmid = ${pmid}))`.as("liked_at"),
+    ])
+    .where("a.pmid", "=", pmid)
+    .executeTakeFirst();
+  return row && row.liked_at ? toLikedArticle(row) : undefined;
 }
 
 /** Removes the like; @returns whether there was one. */

@@ -1,6 +1,5 @@
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
-import { articleExists } from "../articles/repository.ts";
 import * as repo from "./repository.ts";
 import type { LikedArticle } from "./schemas.ts";
 
@@ -12,13 +11,8 @@ export const ARTICLE_NOT_FOUND = "Article not found";
  * @returns the liked article. @throws ApiError 404 when the index does not hold the PMID.
  */
 export async function like(deps: Pick<AppDeps, "db">, userId: string, pmid: number): Promise<LikedArticle> {
-  if (!(await repo.findLike(deps.db, userId, pmid))) {
-    if (!(await articleExists(deps.db, pmid))) throw new ApiError(404, ARTICLE_NOT_FOUND);
-    await repo.insertLike(deps.db, userId, pmid);
-  }
-  const liked = await repo.findLike(deps.db, userId, pmid);
-  // Only an unlike racing this like could remove it in between; the caller then sees the article not liked.
-  if (!liked) throw new ApiError(409, "The like was removed while it was being recorded. Please try again.");
+  const liked = await repo.likeArticle(deps.db, userId, pmid);
+  if (!liked) throw new ApiError(404, ARTICLE_NOT_FOUND);
   return liked;
 }
 

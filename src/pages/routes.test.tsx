@@ -311,8 +311,25 @@ describe("signed-in pages", () => {
     expect(html).not.toContain("Upgrade to Access");
   });
 
-  test("/dashboard shows its heading", async () => {
-    expect(await (await get("/dashboard", jane.cookie)).text()).toContain("My Dashboard");
+  test("/dashboard renders its heading and the tabs on the server, Liked Articles selected unless ?tab=shares", async () => {
+    const html = await (await get("/dashboard", jane.cookie)).text();
+    expect(html).toContain("My Dashboard");
+    expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus", "Dashboard"]);
+    expect(await attrs(html, '[role="tab"][aria-selected="true"]', "data-testid")).toEqual(["dashboard-tab-likes"]);
+    const shares = await (await get("/dashboard?tab=shares&article=123", jane.cookie)).text();
+    expect(await attrs(shares, '[role="tab"][aria-selected="true"]', "data-testid")).toEqual(["dashboard-tab-shares"]);
+    expect(shares).toContain("&quot;openPmid&quot;:&quot;123&quot;");
+    // Anything but digits is not a PMID to open.
+    expect(await (await get("/dashboard?article=12%3Cb%3E", jane.cookie)).text()).toContain("&quot;openPmid&quot;:null");
+  });
+
+  test("/dashboard ships at most 100 KB gzip of JavaScript", async () => {
+    const html = await (await get("/dashboard", jane.cookie)).text();
+    const urls = new Set([...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))]);
+    let gzip = 0;
+    for (const url of urls) gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
+    expect(urls.size).toBeGreaterThan(1);
+    expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
 
   test("/settings renders the 'User' tab with the settings island and the user's own values on the server", async () => {

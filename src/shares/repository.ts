@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.ts";
-import { articleColumns, toKeptArticle } from "../articles/repository.ts";
+import { keptArticleColumns, toKeptArticle } from "../articles/repository.ts";
 import type { ReceivedShare } from "./schemas.ts";
 
 // The shares table (migration 2026_11_24_0007): at most one share of an article from one user to another.
@@ -34,7 +34,7 @@ export async function listReceived(db: Database, recipientId: string, skip = 0, 
     .leftJoin("articles as a", "a.pmid", "s.article_pmid")
     .leftJoin("users as u", "u.id", "s.sharer_id")
     .select([
-      ...articleColumns,
+      ...keptArticleColumns,
       "s.id as share_id",
       "s.article_pmid",
       "s.shared_at",

@@ -8,7 +8,7 @@ import type { CurrentUser } from "../auth/middleware.ts";
 import * as repo from "./repository.ts";
 import type { ReceivedShare, ShareSent } from "./schemas.ts";
 
-// Error details of POST /shares/{pmid} (docs/decisions/0015-likes-and-shares.md). None is idempotent-success: each
+// Error details of POST /shares/{pmid} (docs/decisions/0016-likes-and-shares.md). None is idempotent-success: each
 // tells the sharer something they would want to know, and a repeated share must not e-mail the colleague twice.
 export const SHARE_WITH_SELF = "You cannot share an article with yourself.";
 export const NO_SUCH_RECIPIENT = "No user found with this email address.";
