@@ -8,6 +8,7 @@ import { subscriptionsRoutes } from "./subscriptions/routes.ts";
 import { reviewsRoutes } from "./reviews/routes.ts";
 import { likesRoutes } from "./likes/routes.ts";
 import { sharesRoutes } from "./shares/routes.ts";
+import { suggestionsRoutes } from "./suggestions/routes.ts";
 import { pagesRoutes } from "./pages/routes.tsx";
 import { sameOriginMutations, securityHeaders } from "./http/security.ts";
 import { requestLimits } from "./http/limits.ts";
@@ -32,6 +33,7 @@ export function createApiApp(deps: AppDeps) {
   api.route("/literature_review", reviewsRoutes(deps));
   api.route("/likes", likesRoutes(deps));
   api.route("/shares", sharesRoutes(deps));
+  api.route("/suggestions", suggestionsRoutes(deps));
   // Generated once, on first request: the routes do not change while the process runs.
   let document: unknown;
   api.get(OPENAPI_PATH, (c) => c.json((document ??= api.getOpenAPI31Document(OPENAPI_INFO))));

@@ -16,6 +16,8 @@ export interface UsersTable {
   is_active: Generated<boolean>;
   is_superuser: Generated<boolean>;
   token_version: Generated<number>;
+  /** Whether the weekly suggestions digest is e-mailed (one-click unsubscribe turns it off). */
+  weekly_digest: Generated<boolean>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
@@ -279,4 +281,41 @@ export interface SharesTable {
 export interface DB {
   likes: LikesTable;
   shares: SharesTable;
+}
+
+/** One user's suggestions of one ISO week (spec §3 Weekly suggestions). */
+export interface WeeklySuggestionsTable {
+  id: Generated<string>;
+  user_id: string;
+  /** ISO 8601 week, e.g. "2026-W48". */
+  week: string;
+  created_at: GeneratedTimestamp;
+  new_weekly_articles_summary: string | null;
+  new_yearly_articles_summary: string | null;
+  pertinent_articles_summary: string | null;
+  disruptive_articles_summary: string | null;
+  digest_queued_at: Timestamp | null;
+}
+
+/** One suggested article: its section, rank in it (from 0) and why it was suggested. */
+export interface SuggestionArticlesTable {
+  suggestion_id: string;
+  section: string;
+  rank: number;
+  article_pmid: number;
+  reason: string;
+  signal: string;
+}
+
+/** Per MeSH heading: the earliest publication year in the index and the number of articles (df). */
+export interface MeshHeadingStatsTable {
+  heading: string;
+  first_year: number;
+  df: number;
+}
+
+export interface DB {
+  weekly_suggestions: WeeklySuggestionsTable;
+  suggestion_articles: SuggestionArticlesTable;
+  mesh_heading_stats: MeshHeadingStatsTable;
 }

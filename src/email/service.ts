@@ -8,6 +8,8 @@ export interface EmailMessage {
   subject: string;
   html: string;
   text: string;
+  /** Extra headers, e.g. RFC 8058's List-Unsubscribe; sent over SMTP (the outbox keeps the message without them). */
+  headers?: Record<string, string>;
 }
 
 /** What happened to a message: delivered over SMTP, or stored in the outbox because no SMTP_URL is set. */
@@ -60,7 +62,7 @@ export async function sendEmail(deps: Pick<AppDeps, "config" | "db">, msg: Email
   // One connection per message (no pool): mail is rare here, and nothing stays open between messages.
   const transport = nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
   try {
-    await transport.sendMail({ from: fromAddress(config), to: msg.to, subject: msg.subject, html: msg.html, text: msg.text });
+    await transport.sendMail({ from: fromAddress(config), to: msg.to, subject: msg.subject, html: msg.html, text: msg.text, headers: msg.headers });
   } catch (err) {
     const row = await db
       .insertInto("email_outbox")

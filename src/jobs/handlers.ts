@@ -4,6 +4,7 @@ import { reviewJobHandler, REVIEW_JOB_KIND } from "../reviews/pipeline.ts";
 import { subscriptionJobHandlers } from "../subscriptions/trials.ts";
 import { emailJobHandlers } from "../email/jobs.ts";
 import { maintenanceJobHandlers } from "../db/maintenance.ts";
+import { suggestionJobHandlers } from "../suggestions/jobs.ts";
 
 /**
  * Every job kind the application runs, by name. The worker claims only these kinds, so a job of a kind
@@ -15,5 +16,6 @@ export function jobHandlers(_deps: AppDeps): JobHandlers {
     ...subscriptionJobHandlers(),
     ...emailJobHandlers(),
     ...maintenanceJobHandlers(),
+    ...suggestionJobHandlers(),
   };
 }

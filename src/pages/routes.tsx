@@ -13,6 +13,9 @@ import { serveAsset } from "./assets.ts";
 import { APP_LAYOUT_ISLANDS, AppLayout, siteOf } from "./layouts.tsx";
 import { founderOf, LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
 import { AUTH_PAGES, AuthPage } from "./auth-pages.tsx";
+import { UnsubscribePage } from "./unsubscribe-page.tsx";
+import { readUnsubscribeToken } from "../suggestions/digest.ts";
+import { setWeeklyDigest } from "../suggestions/service.ts";
 import { DashboardPage, HomePage, LiteraturePage, SettingsPage, SuggestionsPage, UpgradeGate } from "./app-pages.tsx";
 
 type PageEnv = { Variables: { user: CurrentUser } };
@@ -66,6 +69,20 @@ export function pagesRoutes(deps: AppDeps) {
   for (const page of ["privacy", "legal", "cookies"] as const) {
     app.get(`/${page}`, (c) => renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} site={site} /> }));
   }
+
+  // The weekly digest's unsubscribe link (RFC 8058): GET asks to confirm, POST (the button, or a mail client's
+  // one-click "List-Unsubscribe=One-Click") unsubscribes. The signed token is the only credential; no session needed.
+  app.get("/unsubscribe", async (c) => {
+    const token = c.req.query("token") ?? "";
+    const userId = await readUnsubscribeToken(deps.secretKey, token);
+    return renderPage(c, { title: "Weekly digest", status: userId ? 200 : 400, body: <UnsubscribePage site={site} state={userId ? "confirm" : "invalid"} token={token} /> });
+  });
+  app.post("/unsubscribe", async (c) => {
+    const token = c.req.query("token") ?? "";
+    const userId = await readUnsubscribeToken(deps.secretKey, token);
+    if (userId) await setWeeklyDigest(deps, userId, false);
+    return renderPage(c, { title: "Weekly digest", status: userId ? 200 : 400, body: <UnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} /> });
+  });
 
   for (const path of Object.keys(AUTH_PAGES) as (keyof typeof AUTH_PAGES)[]) {
     const page = AUTH_PAGES[path];

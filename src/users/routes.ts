@@ -7,6 +7,7 @@ import { clearSessionCookie, issueAccessToken, setSessionCookie } from "../auth/
 import { LIMITS, assertAllowed, hit, reset } from "../auth/rate-limit.ts";
 import { requestClientKey } from "../auth/client-address.ts";
 import * as users from "./service.ts";
+import { enqueueUserSuggestions } from "../suggestions/jobs.ts";
 import {
   UserPublicSchema,
   UserSearchResultSchema,
@@ -73,7 +74,13 @@ export function usersRoutes(deps: AppDeps) {
     request: { body: jsonBody(userUpdateMeSchema) },
     responses: { 200: jsonContent(UserPublicSchema, "The updated user"), ...errorResponses(409) },
   });
-  app.openapi(updateMe, async (c) => c.json(toUserPublic(await users.updateMe(deps.db, c.get("user").id, c.req.valid("json"))), 200));
+  app.openapi(updateMe, async (c) => {
+    const before = c.get("user");
+    const updated = await users.updateMe(deps.db, before.id, c.req.valid("json"));
+    // New interests: this week's suggestions are recomputed in the background, within a minute (issue 11).
+    if ((updated.description ?? "") !== (before.description ?? "")) await enqueueUserSuggestions(deps, before.id, { replace: true });
+    return c.json(toUserPublic(updated), 200);
+  });
 
   // The password change ends every other session (token_version is bumped). This session continues with the
   // fresh token returned here, which is also set as the session cookie; a client that ignores it logs in again.

@@ -1,0 +1,80 @@
+import { sql } from "kysely";
+import type { Database } from "../db/database.ts";
+
+/**
+ * The "Potentially Disruptive" signal (docs/decisions/0017-weekly-suggestions.md): MeSH novelty after Mishra & Torvik
+ * (2016, "Quantifying conceptual novelty in the biomedical literature", D-Lib Magazine 22(9/10)), who date a concept
+ * by the first year it appears in MEDLINE and call an article novel when one of its concepts is young when it is
+ * published. Without MeSH's own introduction dates or a citation graph here, a heading's age is measured in this
+ * index: the earliest publication year of an article carrying it. An article is flagged when one of its headings was
+ * at most NOVEL_AGE_YEARS old when it appeared; the youngest such heading is named in the card's why-line.
+ *
+ * Limits: the age is relative to what the index holds (a heading first indexed here in 2019 may be older in MEDLINE);
+ * headings first seen in the index's first CENSOR_YEARS years are ignored, since their real age is unknown (left
+ * censoring); a heading needs MIN_HEADING_ARTICLES articles, so a one-off heading or a parsing slip is not a "new
+ * concept". Novelty is not impact: the section says "potentially".
+ */
+
+/** A heading at most this many years old when the article appeared makes it novel (Mishra & Torvik's 0–3 year band, narrowed). */
+export const NOVEL_AGE_YEARS = 2;
+/** Headings first seen within this many years of the index's earliest year are left-censored and ignored. */
+export const CENSOR_YEARS = 2;
+/** A heading must be carried by at least this many articles to count as a concept. */
+export const MIN_HEADING_ARTICLES = 3;
+
+/** What the signal knows of one heading. */
+export interface HeadingStats {
+  firstYear: number;
+  df: number;
+}
+
+/** The novelty of one article: its youngest qualifying heading and that heading's age when the article appeared. */
+export interface Novelty {
+  heading: string;
+  firstYear: number;
+  ageYears: number;
+}
+
+/**
+ * Recomputes mesh_heading_stats from the articles (one aggregate over the index; the weekly run does it once before
+ * the users' jobs). @returns the number of headings.
+ */
+export async function refreshMeshStats(db: Database): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("mesh_heading_stats").execute();
+    const res = await sql`
+      INSERT INTO mesh_heading_stats (heading, first_year, df)
+      SELECT heading, min(publication_year), count(*)
+      FROM articles, unnest(mesh_terms) AS heading
+      WHERE publication_year IS NOT NULL
+      GROUP BY heading`.execute(trx);
+    return Number(res.numAffectedRows ?? 0);
+  });
+}
+
+/** The statistics of `headings` (those known), and the index's earliest year (null when it holds no dated heading). */
+export async function readHeadingStats(db: Database, headings: readonly string[]): Promise<{ stats: Map<string, HeadingStats>; earliestYear: number | null }> {
+  const stats = new Map<string, HeadingStats>();
+  const earliest = await db.selectFrom("mesh_heading_stats").select((eb) => eb.fn.min<number>("first_year").as("y")).executeTakeFirst();
+  if (headings.length === 0) return { stats, earliestYear: earliest?.y ?? null };
+  const rows = await db.selectFrom("mesh_heading_stats").selectAll().where("heading", "in", [...new Set(headings)]).execute();
+  for (const r of rows) stats.set(r.heading, { firstYear: r.first_year, df: r.df });
+  return { stats, earliestYear: earliest?.y ?? null };
+}
+
+/**
+ * The novelty of an article (its publication year and MeSH headings), or null when none of its headings is young
+ * enough or qualifies (see the module comment). Pure.
+ */
+export function noveltyOf(article: { publication_year: number | null; mesh_terms: readonly string[] }, stats: ReadonlyMap<string, HeadingStats>, earliestYear: number | null): Novelty | null {
+  if (article.publication_year === null || earliestYear === null) return null;
+  let best: Novelty | null = null;
+  for (const heading of article.mesh_terms) {
+    const s = stats.get(heading);
+    if (!s || s.df < MIN_HEADING_ARTICLES || s.firstYear <= earliestYear + CENSOR_YEARS) continue;
+    const age = article.publication_year - s.firstYear;
+    if (age < 0 || age > NOVEL_AGE_YEARS) continue;
+    if (!best || age < best.ageYears || (age === best.ageYears && s.firstYear > best.firstYear)) best = { heading, firstYear: s.firstYear, ageYears: age };
+  }
+  return best;
+}

@@ -1,0 +1,129 @@
+/**
+ * How a user's weekly suggestions are chosen (issue 11; docs/decisions/0017-weekly-suggestions.md): candidates come
+ * from the SearchIndex (so either adapter serves them), one query per profile source, fused by weighted reciprocal
+ * rank fusion (fusion.ts), then split into the four sections of spec §2. Sections do not repeat an article: New This
+ * Week first, then New This Year, Potentially Disruptive, Pertinent For You.
+ */
+import type { SearchIndex } from "../../search/search-index.ts";
+import { fuseRankings, type FusedCandidate, type RankedList } from "./fusion.ts";
+import type { Profile, ProfileSource } from "./profile.ts";
+import { noveltyOf, type HeadingStats } from "./disruption.ts";
+
+/** The four sections, in the page's order (spec §2), by their API names (spec §3). */
+export const SECTIONS = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/** Articles per section. The page shows 2 at a time (spec §9); ten is five pages, a week's reading. */
+export const SECTION_SIZE = 10;
+/** Candidates asked of the index per source and date range. */
+export const CANDIDATES_PER_SOURCE = 100;
+/** Fused candidates of any date examined for the disruptive signal. */
+export const DISRUPTIVE_POOL = 200;
+
+/** What the sections need of a candidate article. */
+export interface CandidateArticle {
+  pmid: number;
+  title: string | null;
+  /** YYYY-MM-DD (the first day of the month or year when the record is less precise), or null. */
+  publication_date: string | null;
+  publication_year: number | null;
+  mesh_terms: string[];
+}
+
+/** One chosen article: why (the card's why-line) and which signal chose it. */
+export interface SectionEntry {
+  pmid: number;
+  reason: string;
+  signal: "interest" | "like" | "mesh_novelty";
+}
+
+/** Candidates of a profile: fused over any date, and over the publication years the "new" sections look at. */
+export interface Candidates {
+  anyDate: FusedCandidate<ProfileSource>[];
+  recent: FusedCandidate<ProfileSource>[];
+}
+
+/**
+ * Asks the index for each source's best articles, any date and within [fromYear, toYear], and fuses each set.
+ * @param exclude PMIDs never suggested (liked, suggested in the previous four weeks).
+ */
+export async function retrieveCandidates(index: SearchIndex, profile: Profile, exclude: ReadonlySet<number>, fromYear: number, toYear: number): Promise<Candidates> {
+  const excludePmids = [...exclude];
+  const ask = async (years: { fromYear?: number; toYear?: number }) => {
+    const lists: RankedList<ProfileSource>[] = [];
+    // One source at a time: a user's job is one of many in the queue, and the index's connections are shared.
+    for (const source of profile.sources) {
+      const res = await index.similar(source.text, { limit: CANDIDATES_PER_SOURCE, excludePmids, ...years });
+      lists.push({ source, weight: source.weight, pmids: res.hits.map((h) => h.pmid) });
+    }
+    return fuseRankings(lists, exclude);
+  };
+  return { anyDate: await ask({}), recent: await ask({ fromYear, toYear }) };
+}
+
+const TITLE_IN_REASON = 90;
+
+/** The why-line of a candidate chosen for matching the profile. */
+export function matchReason(source: ProfileSource): string {
+  if (source.kind === "interest") return `Matches your interest "${source.label}"`;
+  const title = source.label.length > TITLE_IN_REASON ? `${source.label.slice(0, TITLE_IN_REASON - 1).trimEnd()}…` : source.label;
+  return `Similar to "${title}", which you liked`;
+}
+
+/** Whether a YYYY-MM-DD date lies within the 7 days up to `now` (UTC days, inclusive). */
+export function inLastWeek(date: string | null, now: Date): boolean {
+  if (!date) return false;
+  const t = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(t)) return false;
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return t <= today && t > today - 7 * 86_400_000;
+}
+
+/**
+ * Splits fused candidates into the four sections. Pure.
+ * - New This Week: publication date within the last 7 days (PubMed's publication date; the records here carry no
+ *   Entrez date), best match first.
+ * - New This Year: publication year = the current calendar year.
+ * - Potentially Disruptive: among the DISRUPTIVE_POOL best matches of any date, those the MeSH novelty signal flags,
+ *   youngest heading first, then best match.
+ * - Pertinent For You: the best matches of any date.
+ */
+export function chooseSections(
+  candidates: Candidates,
+  articles: ReadonlyMap<number, CandidateArticle>,
+  meshStats: { stats: ReadonlyMap<string, HeadingStats>; earliestYear: number | null },
+  now: Date,
+): Record<Section, SectionEntry[]> {
+  const taken = new Set<number>();
+  const pick = (list: FusedCandidate<ProfileSource>[], keep: (a: CandidateArticle) => boolean): SectionEntry[] => {
+    const out: SectionEntry[] = [];
+    for (const c of list) {
+      if (out.length >= SECTION_SIZE) break;
+      const a = articles.get(c.pmid);
+      if (!a || taken.has(c.pmid) || !keep(a)) continue;
+      taken.add(c.pmid);
+      out.push({ pmid: c.pmid, reason: matchReason(c.best), signal: c.best.kind });
+    }
+    return out;
+  };
+  const year = now.getUTCFullYear();
+  const new_weekly_articles = pick(candidates.recent, (a) => inLastWeek(a.publication_date, now));
+  const new_yearly_articles = pick(candidates.recent, (a) => a.publication_year === year);
+
+  const novel = candidates.anyDate
+    .slice(0, DISRUPTIVE_POOL)
+    .map((c, rank) => ({ c, rank, novelty: articles.has(c.pmid) ? noveltyOf(articles.get(c.pmid)!, meshStats.stats, meshStats.earliestYear) : null }))
+    .filter((x) => x.novelty !== null && !taken.has(x.c.pmid))
+    .sort((a, b) => a.novelty!.ageYears - b.novelty!.ageYears || a.rank - b.rank)
+    .slice(0, SECTION_SIZE);
+  const disruptive_articles: SectionEntry[] = novel.map(({ c, novelty }) => {
+    taken.add(c.pmid);
+    return {
+      pmid: c.pmid,
+      reason: `Among the first articles in the index with the MeSH heading "${novelty!.heading}" (first indexed in ${novelty!.firstYear})`,
+      signal: "mesh_novelty",
+    };
+  });
+  const pertinent_articles = pick(candidates.anyDate, () => true);
+  return { new_weekly_articles, new_yearly_articles, pertinent_articles, disruptive_articles };
+}

@@ -1,0 +1,151 @@
+import type { AppDeps } from "../deps.ts";
+import { ApiError } from "../http/errors.ts";
+import { hasActiveReviewAccess } from "../subscriptions/service.ts";
+import { extractiveSummarizer, type Summarizer } from "../reviews/summarizer.ts";
+import { enqueueEmail } from "../email/jobs.ts";
+import { isUniqueViolation } from "../users/repository.ts";
+import { buildProfile } from "./profile.ts";
+import { readHeadingStats } from "./disruption.ts";
+import { SECTIONS, chooseSections, retrieveCandidates, type CandidateArticle, type Section, type SectionEntry } from "./sections.ts";
+import { siteOrigin, unsubscribeToken, weeklyDigestEmail } from "./digest.ts";
+import { isoWeek } from "./week.ts";
+import * as repo from "./repository.ts";
+import type { WeeklySuggestions } from "./schemas.ts";
+
+/** The detail of GET /suggestions/weekly/latest before the user's first batch (the page shows 'Suggestions Preparing'). */
+export const SUGGESTIONS_NOT_READY = "Suggestions not generated yet";
+/** The detail of a suggestions call without access (spec §2's gate text). */
+export const SUGGESTIONS_ACCESS_REQUIRED = "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription.";
+
+/** What one user's run did. */
+export type WeeklyOutcome = "computed" | "exists" | "no-access" | "empty-profile" | "no-user";
+
+/**
+ * Renumbers a summary's citations from the summarizer's order (`citedPmids[n-1]`) to the section's order, so that
+ * [n] is the n-th article of the section as the page and the API list it. Pure.
+ */
+export function renumberCitations(summary: string, citedPmids: readonly number[], sectionPmids: readonly number[]): string {
+  const position = new Map(sectionPmids.map((p, i) => [p, i + 1]));
+  return summary.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, (whole, inner: string) => {
+    const numbers = inner.split(/\s*,\s*/).map((n) => {
+      const pmid = citedPmids[Number(n) - 1];
+      return pmid === undefined ? undefined : position.get(pmid);
+    });
+    return numbers.every((n) => n !== undefined) ? `[${numbers.join(", ")}]` : whole;
+  });
+}
+
+/**
+ * Computes and stores `userId`'s suggestions for the ISO week of `now` (or `week`), then queues the week's digest
+ * unless it was queued before or the user turned it off.
+ * - Idempotent: a week that already has a batch is left as it is unless `replace` (interests edited: recompute).
+ * - Only for users whose subscription gives access when it runs; an empty profile (no interests, no likes) stores
+ *   nothing, so the page keeps saying that suggestions are being prepared.
+ * - The batch and its digest job are written in one transaction: a crash leaves neither or both, and the job retries.
+ */
+export async function computeWeeklySuggestions(
+  deps: Pick<AppDeps, "db" | "search" | "jobs" | "config" | "secretKey">,
+  userId: string,
+  opts: { now?: Date; week?: string; replace?: boolean; summarizer?: Summarizer; sendDigest?: boolean } = {},
+): Promise<WeeklyOutcome> {
+  const now = opts.now ?? new Date();
+  const week = opts.week ?? isoWeek(now);
+  const user = await repo.readSuggestionUser(deps.db, userId);
+  if (!user || !user.is_active) return "no-user";
+  if (!(await hasActiveReviewAccess(deps.db, userId, now))) return "no-access";
+  if (!opts.replace && (await repo.findBatch(deps.db, userId, week))) return "exists";
+
+  const [likes, likedPmids, recent] = await Promise.all([
+    repo.readProfileLikes(deps.db, userId),
+    repo.readLikedPmids(deps.db, userId),
+    repo.recentlySuggested(deps.db, userId, week, now),
+  ]);
+  const profile = buildProfile(user.description, likes, now);
+  if (profile.sources.length === 0) return "empty-profile";
+  const exclude = new Set([...likedPmids, ...recent]);
+
+  // "New this week" may reach back into last year in the first days of January.
+  const weekAgoYear = new Date(now.getTime() - 7 * 86_400_000).getUTCFullYear();
+  const candidates = await retrieveCandidates(deps.search, profile, exclude, weekAgoYear, now.getUTCFullYear());
+  const pmids = [...new Set([...candidates.anyDate, ...candidates.recent].map((c) => c.pmid))];
+  const rows = await repo.readCandidateArticles(deps.db, pmids);
+  const articles = new Map<number, CandidateArticle & (typeof rows)[number]>(rows.map((r) => [r.pmid, r]));
+  const meshStats = await readHeadingStats(deps.db, rows.flatMap((r) => r.mesh_terms));
+  const sections = chooseSections(candidates, articles, meshStats, now);
+
+  const summarizer = opts.summarizer ?? extractiveSummarizer;
+  const summaries = {} as Record<Section, string | null>;
+  for (const section of SECTIONS) {
+    const chosen = sections[section].map((e) => articles.get(e.pmid)!).filter(Boolean);
+    if (chosen.length === 0) {
+      summaries[section] = null;
+      continue;
+    }
+    const result = await summarizer.summarize(profile.topic, chosen.map((a) => ({ ...a, abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [] })));
+    summaries[section] = result.summary ? renumberCitations(result.summary, result.citedPmids, chosen.map((a) => a.pmid)) : null;
+  }
+
+  const digestArticles = (entries: SectionEntry[]) => entries.map((e) => ({ ...e, title: articles.get(e.pmid)?.title ?? null }));
+  const withDigest = opts.sendDigest !== false && user.weekly_digest && SECTIONS.some((s) => sections[s].length > 0);
+  const message = withDigest
+    ? weeklyDigestEmail({
+        to: user.email,
+        name: user.full_name || user.email,
+        week,
+        sections: Object.fromEntries(SECTIONS.map((s) => [s, digestArticles(sections[s])])) as Record<Section, ReturnType<typeof digestArticles>>,
+        origin: siteOrigin(deps.config),
+        unsubscribeUrl: `${siteOrigin(deps.config)}/unsubscribe?token=${encodeURIComponent(await unsubscribeToken(deps.secretKey, userId))}`,
+        supportEmail: deps.config.SUPPORT_EMAIL,
+      })
+    : null;
+
+  try {
+    const queued = await deps.db.transaction().execute(async (trx) => {
+      if (!opts.replace && (await repo.findBatch(trx, userId, week))) return "exists" as const;
+      const id = await repo.replaceBatch(trx, { userId, week, sections, summaries });
+      const batch = await repo.findBatch(trx, userId, week);
+      if (message && !batch?.digest_queued_at) {
+        await enqueueEmail(deps, message, { db: trx });
+        await repo.markDigestQueued(trx, id, now);
+        return "queued" as const;
+      }
+      return "stored" as const;
+    });
+    if (queued === "exists") return "exists";
+    if (queued === "queued") deps.jobs.wake?.();
+  } catch (err) {
+    // Another worker stored this week's batch at the same moment: the week is done.
+    if (isUniqueViolation(err)) return "exists";
+    throw err;
+  }
+  return "computed";
+}
+
+/**
+ * The user's latest batch in spec §3's shape.
+ * @throws ApiError 403 without access to suggestions; 404 SUGGESTIONS_NOT_READY before the first batch.
+ */
+export async function latestSuggestions(deps: Pick<AppDeps, "db">, userId: string): Promise<WeeklySuggestions> {
+  if (!(await hasActiveReviewAccess(deps.db, userId))) throw new ApiError(403, SUGGESTIONS_ACCESS_REQUIRED);
+  const latest = await repo.latestBatch(deps.db, userId);
+  if (!latest) throw new ApiError(404, SUGGESTIONS_NOT_READY);
+  const { batch, sections } = latest;
+  return {
+    id: batch.id,
+    week: batch.week,
+    created_at: new Date(batch.created_at).toISOString(),
+    new_weekly_articles: sections.new_weekly_articles ?? [],
+    new_yearly_articles: sections.new_yearly_articles ?? [],
+    pertinent_articles: sections.pertinent_articles ?? [],
+    disruptive_articles: sections.disruptive_articles ?? [],
+    new_weekly_articles_summary: batch.new_weekly_articles_summary,
+    new_yearly_articles_summary: batch.new_yearly_articles_summary,
+    pertinent_articles_summary: batch.pertinent_articles_summary,
+    disruptive_articles_summary: batch.disruptive_articles_summary,
+  };
+}
+
+/** Turns the weekly digest on or off for `userId`. */
+export async function setWeeklyDigest(deps: Pick<AppDeps, "db">, userId: string, on: boolean): Promise<void> {
+  await deps.db.updateTable("users").set({ weekly_digest: on }).where("id", "=", userId).execute();
+}

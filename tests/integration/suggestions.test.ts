@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { BACKENDS } from "../support/database.ts";
+import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
+import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
+import { computeWeeklySuggestions, SUGGESTIONS_NOT_READY } from "../../src/suggestions/service.ts";
+import { refreshMeshStats } from "../../src/suggestions/disruption.ts";
+import { USER_JOB, WEEKLY_RUN_JOB } from "../../src/suggestions/jobs.ts";
+import { isoWeek } from "../../src/suggestions/week.ts";
+import type { Summarizer } from "../../src/reviews/summarizer.ts";
+
+// Weekly suggestions on PGlite and PostgreSQL with a fixed clock: seeded articles with chosen dates and MeSH
+// headings make each section's expected content known; then exclusion, idempotence, crash resume, the digest (once,
+// with RFC 8058 headers over SMTP), unsubscribe by link, 404 before the first batch, and the gate.
+
+const NOW = new Date("2026-11-24T10:00:00Z"); // a Tuesday of ISO week 2026-W48
+const NEXT_WEEK = new Date("2026-12-01T10:00:00Z");
+
+interface Seed {
+  pmid: number;
+  title: string;
+  date: string;
+  mesh: string[];
+}
+const SEPSIS = "Sepsis";
+const ARTICLES: Seed[] = [
+  { pmid: 91000001, title: "Early antibiotics and mortality in sepsis: a cohort study", date: "2026-11-20", mesh: [SEPSIS, "Anti-Bacterial Agents"] },
+  { pmid: 91000002, title: "Fluid resuscitation volume in septic shock and sepsis outcomes", date: "2026-03-10", mesh: [SEPSIS, "Fluid Therapy"] },
+  { pmid: 91000003, title: "Lactate clearance as a sepsis marker in emergency departments", date: "2015-05-01", mesh: [SEPSIS, "Lactic Acid"] },
+  // A heading first indexed in 2019: 2019–2021 articles are among its first (the index starts in 2005).
+  { pmid: 91000004, title: "Sepsis phenotypes derived from routine clinical data", date: "2019-06-01", mesh: [SEPSIS, "Sepsis Phenotypes"] },
+  { pmid: 91000005, title: "Validation of sepsis phenotypes across hospitals", date: "2020-02-01", mesh: [SEPSIS, "Sepsis Phenotypes"] },
+  { pmid: 91000006, title: "Sepsis phenotypes and response to corticosteroids", date: "2021-09-01", mesh: [SEPSIS, "Sepsis Phenotypes"] },
+  { pmid: 91000007, title: "Procalcitonin to guide antibiotic duration in sepsis", date: "2012-01-15", mesh: [SEPSIS, "Procalcitonin"] },
+  { pmid: 91000008, title: "Vasopressor timing in sepsis with hypotension", date: "2013-04-01", mesh: [SEPSIS, "Vasoconstrictor Agents"] },
+  { pmid: 91000009, title: "Long-term cognitive outcomes after sepsis", date: "2014-08-20", mesh: [SEPSIS, "Cognition Disorders"] },
+  { pmid: 91000010, title: "Neonatal sepsis in low-income countries", date: "2005-10-10", mesh: [SEPSIS, "Infant, Newborn"] },
+  // Not about sepsis at all: must never be suggested to a sepsis profile, however new.
+  { pmid: 91000011, title: "Bone fracture healing with low-intensity ultrasound", date: "2026-11-21", mesh: ["Fracture Healing", "Ultrasonic Therapy"] },
+  { pmid: 91000012, title: "Hip fracture surgery timing in older adults", date: "2005-03-01", mesh: ["Hip Fractures", "Aged"] },
+];
+const UNRELATED = new Set([91000011, 91000012]);
+
+async function seedArticles(t: TestApp): Promise<void> {
+  await t.db
+    .insertInto("articles")
+    .values(
+      ARTICLES.map((a) => ({
+        pmid: a.pmid,
+        title: a.title,
+        authors: "Doe J, Roe R",
+        abstract: `${a.title}. We studied ${a.mesh.join(" and ").toLowerCase()} in a cohort of patients. Results showed a significant association (p < 0.01). These results inform practice.`,
+        journal: "Journal of Tests",
+        publication_date: a.date,
+        publication_date_precision: "day",
+        publication_year: Number(a.date.slice(0, 4)),
+        mesh_terms: a.mesh,
+        keywords: [],
+        publication_types: ["Journal Article"],
+        content_hash: `seed-${a.pmid}`,
+      })),
+    )
+    .execute();
+  await t.deps.search.index(ARTICLES.map((a) => a.pmid));
+  await t.deps.search.refresh();
+  await refreshMeshStats(t.db);
+}
+
+interface Suggested {
+  pmid: number;
+  reason: string;
+  signal: string;
+  title: string | null;
+}
+interface Latest {
+  id: string;
+  week: string;
+  new_weekly_articles: Suggested[];
+  new_yearly_articles: Suggested[];
+  pertinent_articles: Suggested[];
+  disruptive_articles: Suggested[];
+  new_weekly_articles_summary: string | null;
+  new_yearly_articles_summary: string | null;
+  pertinent_articles_summary: string | null;
+  disruptive_articles_summary: string | null;
+}
+const SECTIONS = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"] as const;
+
+for (const backend of BACKENDS) {
+  describe(`weekly suggestions (${backend})`, () => {
+    let t: TestApp;
+    let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+    const latest = async (u: TestUser) => t.app.request("/api/v1/suggestions/weekly/latest", { headers: u.headers });
+    const like = async (u: TestUser, pmid: number) => expect((await t.app.request(`/api/v1/likes/${pmid}`, { method: "POST", headers: u.headers })).status).toBe(200);
+
+    beforeAll(async () => {
+      smtp = await startSmtpServer();
+      t = await createTestApp(backend, { env: { SMTP_URL: smtp.url } });
+      await seedArticles(t);
+    });
+    afterAll(async () => {
+      await t.close();
+      await smtp.close();
+    });
+
+    test("404 before the first batch; an empty profile stores none", async () => {
+      const u = await t.signup();
+      expect(await (await latest(u)).json()).toEqual({ detail: SUGGESTIONS_NOT_READY });
+      expect((await latest(u)).status).toBe(404);
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("empty-profile");
+      expect((await latest(u)).status).toBe(404);
+    });
+
+    test("the four sections: this week, this year, novel MeSH, best matches; liked and unrelated articles never", async () => {
+      const u = await t.signup({ description: "sepsis", full_name: "Sue Sepsis" });
+      await like(u, 91000003);
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
+      const res = await latest(u);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Latest;
+      expect(body.week).toBe("2026-W48");
+      const pmids = (s: (typeof SECTIONS)[number]) => body[s].map((a) => a.pmid);
+      expect(pmids("new_weekly_articles")).toEqual([91000001]);
+      expect(pmids("new_yearly_articles")).toEqual([91000002]);
+      expect(pmids("disruptive_articles").sort()).toEqual([91000004, 91000005, 91000006]);
+      expect(pmids("pertinent_articles").sort()).toEqual([91000007, 91000008, 91000009, 91000010]);
+      const all = SECTIONS.flatMap(pmids);
+      expect(new Set(all).size).toBe(all.length); // no article in two sections
+      expect(all).not.toContain(91000003); // liked
+      for (const p of UNRELATED) expect(all).not.toContain(p);
+
+      // Why-lines: which interest, like or signal chose each article.
+      expect(body.new_weekly_articles[0]!.reason).toMatch(/^(Matches your interest "sepsis"|Similar to "Lactate clearance as a sepsis marker in emergency departments", which you liked)$/);
+      expect(body.disruptive_articles.find((a) => a.pmid === 91000004)).toMatchObject({
+        signal: "mesh_novelty",
+        reason: 'Among the first articles in the index with the MeSH heading "Sepsis Phenotypes" (first indexed in 2019)',
+      });
+      // Each summary cites only its own section's articles: [n] ≤ the section's size.
+      for (const s of SECTIONS) {
+        const summary = body[`${s}_summary`];
+        expect(summary).not.toBeNull();
+        const cited = [...summary!.matchAll(/\[(\d+(?:, \d+)*)\]/g)].flatMap((m) => m[1]!.split(", ").map(Number));
+        expect(cited.length).toBeGreaterThan(0);
+        for (const n of cited) expect(n).toBeLessThanOrEqual(body[s].length);
+      }
+    });
+
+    test("idempotent per week: a rerun changes nothing and the digest goes out once, with one-click unsubscribe headers", async () => {
+      const u = await t.signup({ description: "sepsis" });
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
+      const first = (await (await latest(u)).json()) as Latest;
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("exists");
+      await Promise.all([computeWeeklySuggestions(t.deps, u.user.id, { now: NOW }), computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })]);
+      expect(((await (await latest(u)).json()) as Latest).id).toBe(first.id);
+      expect(await t.db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", u.user.id).execute()).toHaveLength(1);
+
+      await t.runJobs();
+      const mails = smtp.received.filter((m) => m.to.includes(u.user.email));
+      expect(mails).toHaveLength(1);
+      const raw = decodeQuotedPrintable(mails[0]!.raw);
+      expect(raw).toContain("Subject: LitReview - Your weekly suggestions (2026-W48)");
+      expect(raw).toMatch(/List-Unsubscribe:\s+<http:\/\/localhost:3000\/unsubscribe\?token=[^>]+>/);
+      expect(raw).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      expect(raw).toContain("Early antibiotics and mortality in sepsis");
+      expect(raw).toContain('Matches your interest "sepsis"');
+      expect(raw).toMatch(/Content-Type: text\/plain/);
+      expect(raw).toMatch(/Content-Type: text\/html/);
+
+      // The link unsubscribes without a session: GET asks, POST (the button or a mail client's one-click) does it.
+      const link = /List-Unsubscribe:\s+<([^>]+)>/.exec(raw)![1]!.replace("http://localhost:3000", "");
+      const confirm = await t.app.request(link);
+      expect(confirm.status).toBe(200);
+      expect(await confirm.text()).toContain('data-testid="unsubscribe-confirm"');
+      expect((await t.db.selectFrom("users").select("weekly_digest").where("id", "=", u.user.id).executeTakeFirstOrThrow()).weekly_digest).toBe(true);
+      const oneClick = await t.app.request(link, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+      expect(oneClick.status).toBe(200);
+      expect((await t.db.selectFrom("users").select("weekly_digest").where("id", "=", u.user.id).executeTakeFirstOrThrow()).weekly_digest).toBe(false);
+      expect((await t.app.request("/unsubscribe?token=forged.token.value", { method: "POST" })).status).toBe(400);
+      expect((await t.app.request(`/unsubscribe?token=${u.token}`, { method: "POST" })).status).toBe(400); // an access token is not an unsubscribe token
+
+      // Next week: new suggestions (last week's are not repeated), no digest since unsubscribed.
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NEXT_WEEK })).toBe("computed");
+      const next = (await (await latest(u)).json()) as Latest;
+      expect(next.week).toBe("2026-W49");
+      const before = new Set(SECTIONS.flatMap((s) => first[s].map((a) => a.pmid)));
+      for (const s of SECTIONS) for (const a of next[s]) expect(before.has(a.pmid)).toBe(false);
+      await t.runJobs();
+      expect(smtp.received.filter((m) => m.to.includes(u.user.email))).toHaveLength(1);
+
+      // The setting turns it back on.
+      const put = await t.app.request("/api/v1/suggestions/digest", { method: "PUT", headers: { ...u.headers, "content-type": "application/json" }, body: JSON.stringify({ weekly_digest: true }) });
+      expect(await put.json()).toEqual({ weekly_digest: true });
+      expect(await (await t.app.request("/api/v1/suggestions/digest", { headers: u.headers })).json()).toEqual({ weekly_digest: true });
+    });
+
+    test("a run that crashes stores nothing and mails nothing; the retry completes the week once", async () => {
+      const u = await t.signup({ description: "sepsis" });
+      const failing: Summarizer = { name: "crash", summarize: () => Promise.reject(new Error("worker killed")) };
+      await expect(computeWeeklySuggestions(t.deps, u.user.id, { now: NOW, summarizer: failing })).rejects.toThrow("worker killed");
+      expect((await latest(u)).status).toBe(404);
+      expect(await t.db.selectFrom("jobs").select("id").where("kind", "=", "email.send").where("status", "=", "queued").execute()).toHaveLength(0);
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
+      await t.runJobs();
+      expect(smtp.received.filter((m) => m.to.includes(u.user.email))).toHaveLength(1);
+    });
+
+    test("the gate: no access means no batch and 403 from the API", async () => {
+      const expired = await t.signup({ description: "sepsis", subscription: "expired_trial" });
+      expect(await computeWeeklySuggestions(t.deps, expired.user.id, { now: NOW })).toBe("no-access");
+      expect(await t.db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", expired.user.id).execute()).toHaveLength(0);
+      const none = await t.signup({ description: "sepsis", subscription: "none" });
+      const res = await latest(none);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ detail: "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription." });
+    });
+
+    test("the weekly run enqueues one job per subscriber due this week; running it twice changes nothing", async () => {
+      const a = await t.signup({ description: "sepsis" });
+      const b = await t.signup({ description: "fracture healing" });
+      const gone = await t.signup({ description: "sepsis", subscription: "none" });
+      await t.deps.jobs.enqueue(WEEKLY_RUN_JOB, { week: isoWeek(new Date()) });
+      await t.runJobs();
+      const batches = await t.db.selectFrom("weekly_suggestions").select(["user_id", "week"]).where("user_id", "in", [a.user.id, b.user.id, gone.user.id]).execute();
+      expect(batches.map((r) => r.user_id).sort()).toEqual([a.user.id, b.user.id].sort());
+      // b's profile is about fractures: nothing about sepsis.
+      const bBody = (await (await latest(b)).json()) as Latest;
+      for (const s of SECTIONS) for (const x of bBody[s]) expect(x.title?.toLowerCase()).not.toContain("sepsis");
+      const mailsBefore = smtp.received.length;
+      await t.deps.jobs.enqueue(WEEKLY_RUN_JOB, { week: isoWeek(new Date()) });
+      await t.runJobs();
+      expect(await t.db.selectFrom("weekly_suggestions").select("id").where("user_id", "in", [a.user.id, b.user.id]).execute()).toHaveLength(2);
+      expect(smtp.received.length).toBe(mailsBefore);
+    });
+
+    test("editing one's interests recomputes this week's suggestions in the background, without a second digest", async () => {
+      const u = await t.signup({ description: "fracture healing" });
+      expect(await computeWeeklySuggestions(t.deps, u.user.id)).toBe("computed");
+      await t.runJobs();
+      const mails = smtp.received.filter((m) => m.to.includes(u.user.email)).length;
+      const patch = await t.app.request("/api/v1/users/me", { method: "PATCH", headers: { ...u.headers, "content-type": "application/json" }, body: JSON.stringify({ description: "sepsis" }) });
+      expect(patch.status).toBe(200);
+      const job = await t.db.selectFrom("jobs").select(["payload"]).where("kind", "=", USER_JOB).where("status", "=", "queued").execute();
+      expect(job.map((j) => (typeof j.payload === "string" ? JSON.parse(j.payload) : j.payload))).toContainEqual({ userId: u.user.id, replace: true });
+      await t.runJobs();
+      const body = (await (await latest(u)).json()) as Latest;
+      expect(SECTIONS.flatMap((s) => body[s]).some((a) => a.title?.toLowerCase().includes("sepsis"))).toBe(true);
+      expect(smtp.received.filter((m) => m.to.includes(u.user.email)).length).toBe(mails);
+    });
+  });
+}
