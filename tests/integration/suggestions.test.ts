@@ -57,6 +57,12 @@ async function seedArticles(t: TestApp): Promise<void> {
         keywords: [],
         publication_types: ["Journal Article"],
         content_hash: `seed-${a.pmid}`,
+        abstract_sections: "[]",
+        doi: null,
+        pmc_id: null,
+        full_text_link: null,
+        pdf_free_link: null,
+        language: "eng",
       })),
     )
     .execute();
