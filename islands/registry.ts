@@ -16,6 +16,7 @@ export const islands = {
   SettingsPanel: () => import("./settings/SettingsPanel.tsx").then((m) => m.SettingsPanel),
   ReviewWorkspace: () => import("./review-workspace/ReviewWorkspace.tsx").then((m) => m.ReviewWorkspace),
   Dashboard: () => import("./dashboard/Dashboard.tsx").then((m) => m.Dashboard),
+  Suggestions: () => import("./suggestions/Suggestions.tsx").then((m) => m.Suggestions),
 } satisfies Record<string, IslandLoader>;
 
 /** Name of a registered island. */

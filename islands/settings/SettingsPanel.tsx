@@ -9,6 +9,7 @@ import { InterestsSection } from "./InterestsSection.tsx";
 import { SUBSCRIPTION_HEADING_ID, SubscriptionSection } from "./SubscriptionSection.tsx";
 import { SUBSCRIPTION_QUERY_KEY, checkoutFlagSet, setCheckoutFlag } from "./subscription.ts";
 import { DangerZone } from "./DangerZone.tsx";
+import { DigestSection } from "./DigestSection.tsx";
 import * as s from "./settings.css.ts";
 
 /** How long after a successful checkout the page keeps re-reading the subscription for Stripe's confirmation. */
@@ -72,6 +73,7 @@ export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
       {serverUser.is_superuser ? null : (
         <>
           <SubscriptionSection confirmingCheckout={confirmingCheckout} />
+          <DigestSection hydrated={hydrated} />
           <DangerZone hydrated={hydrated} />
         </>
       )}

@@ -4,6 +4,7 @@ import type { CurrentUser } from "../auth/middleware.ts";
 import { Island } from "./island.tsx";
 import { SettingsPanel } from "../../islands/settings/SettingsPanel.tsx";
 import { Dashboard, type DashboardProps } from "../../islands/dashboard/Dashboard.tsx";
+import { Suggestions } from "../../islands/suggestions/Suggestions.tsx";
 import type { CurrentUserData } from "../../islands/lib/current-user.ts";
 import * as s from "./pages.css.ts";
 
@@ -98,13 +99,13 @@ export function UpgradeGate({ feature }: { feature: keyof typeof GATES }) {
   );
 }
 
-/** /suggestions: the heading and what the page will show; the weekly lists come soon. */
+/** /suggestions with access (spec §2): the heading, its text and the suggestions island. */
 export function SuggestionsPage() {
   return (
     <>
       <h1 className={s.pageTitle}>Your Weekly Suggestions</h1>
       <p className={s.lead}>Suggestions are curated from your latest liked articles and your profile description.</p>
-      <p className={s.notice}>Your weekly suggestions will be shown here soon.</p>
+      <Island name="Suggestions" component={Suggestions} props={{}} />
     </>
   );
 }

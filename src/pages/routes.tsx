@@ -130,7 +130,7 @@ export function pagesRoutes(deps: AppDeps) {
     if (!(await hasActiveReviewAccess(deps.db, c.get("user").id))) {
       return appPage(c, "Weekly Suggestions", <UpgradeGate feature="Weekly Suggestions" />);
     }
-    return appPage(c, "Weekly Suggestions", <SuggestionsPage />);
+    return appPage(c, "Weekly Suggestions", <SuggestionsPage />, ["Suggestions"]);
   });
 
   app.get("/literature_management", async (c) => {

@@ -1,41 +1,11 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, expectNoSeriousA11yViolations, islandsReady, TEST_PASSWORD, test, uniqueEmail, waitForMail } from "./fixtures.ts";
+import type { APIRequestContext } from "@playwright/test";
+import { createAccount, expect, expectNoSeriousA11yViolations, islandsReady, signIn, test, waitForMail, type Account } from "./fixtures.ts";
 
 // Likes, shares and the dashboard (spec §2, §3, §8) in Chromium against the running app: the like state shared by
 // every card of a PMID, a refused like rolled back with its toast, a share found through the user search and received
 // by a second user (with its e-mail and link), page sizes by screen width, deleting a share, the tab list's keys.
 
 const TOPIC = "nasopharyngeal carcinoma radiotherapy";
-
-interface Account {
-  email: string;
-  name: string;
-  token: string;
-}
-
-/** Creates an account through the API and returns its access token. */
-async function createAccount(page: Page, name: string): Promise<Account> {
-  const request = page.request;
-  const email = uniqueEmail();
-  const signup = await request.post("/api/v1/users/signup", { data: { email, full_name: name, password: TEST_PASSWORD } });
-  expect(signup.ok(), await signup.text()).toBe(true);
-  const login = await request.post("/api/v1/login/access-token", { form: { username: email, password: TEST_PASSWORD } });
-  expect(login.ok()).toBe(true);
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  // The login set this browser's session cookie; API writes below authenticate with the bearer token instead.
-  await page.context().clearCookies();
-  return { email, name, token };
-}
-
-/** Signs the page's browser in as `account` (the session cookie the login sets, and the stored token). */
-async function signIn(page: Page, account: Account): Promise<void> {
-  await page.context().clearCookies();
-  const login = await page.request.post("/api/v1/login/access-token", { form: { username: account.email, password: TEST_PASSWORD } });
-  expect(login.ok()).toBe(true);
-  const { access_token } = (await login.json()) as { access_token: string };
-  await page.goto("/landing");
-  await page.evaluate((token) => localStorage.setItem("access_token", token), access_token);
-}
 
 /** Runs a review on TOPIC through the API until it completes; @returns its id and the PMIDs of its first relevant articles. */
 async function completedReview(request: APIRequestContext, account: Account, relevant = 20): Promise<{ id: string; pmids: number[] }> {

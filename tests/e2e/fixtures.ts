@@ -72,6 +72,36 @@ export async function signInNewUser(page: Page, fullName: string): Promise<strin
   return email;
 }
 
+export interface Account {
+  email: string;
+  name: string;
+  token: string;
+}
+
+/** Creates an account through the API and returns its access token. */
+export async function createAccount(page: Page, name: string): Promise<Account> {
+  const request = page.request;
+  const email = uniqueEmail();
+  const signup = await request.post("/api/v1/users/signup", { data: { email, full_name: name, password: TEST_PASSWORD } });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  const login = await request.post("/api/v1/login/access-token", { form: { username: email, password: TEST_PASSWORD } });
+  expect(login.ok()).toBe(true);
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  // The login set this browser's session cookie; API writes below authenticate with the bearer token instead.
+  await page.context().clearCookies();
+  return { email, name, token };
+}
+
+/** Signs the page's browser in as `account` (the session cookie the login sets, and the stored token). */
+export async function signIn(page: Page, account: Account): Promise<void> {
+  await page.context().clearCookies();
+  const login = await page.request.post("/api/v1/login/access-token", { form: { username: account.email, password: TEST_PASSWORD } });
+  expect(login.ok()).toBe(true);
+  const { access_token } = (await login.json()) as { access_token: string };
+  await page.goto("/landing");
+  await page.evaluate((token) => localStorage.setItem("access_token", token), access_token);
+}
+
 /**
  * Runs axe-core on the page as it is (WCAG 2.0/2.1 A and AA rules) and fails on any violation of serious or
  * critical impact, listing each with the elements concerned.
