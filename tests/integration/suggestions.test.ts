@@ -238,6 +238,33 @@ for (const backend of BACKENDS) {
       expect(smtp.received.length).toBe(mailsBefore);
     });
 
+    if (backend === "postgres") {
+      test("npm run suggestions:weekly from another process computes the week once", async () => {
+        const u = await t.signup({ description: "sepsis" });
+        const week = "2026-W50";
+        // Asynchronous: this process's SMTP server must keep answering while the other process sends.
+        const run = async () => {
+          const proc = Bun.spawn([process.execPath, "scripts/suggestions-weekly.ts", "--week", week, "--run"], {
+            cwd: `${import.meta.dir}/../..`,
+            env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "x".repeat(40), SMTP_URL: smtp.url, LOG_LEVEL: "warn" },
+            stdout: "pipe",
+          });
+          const stdout = await new Response(proc.stdout).text();
+          return { exitCode: await proc.exited, stdout };
+        };
+        const first = await run();
+        expect(first.exitCode).toBe(0);
+        expect(first.stdout).toContain(`queued the weekly suggestions run for ${week}`);
+        const rows = await t.db.selectFrom("weekly_suggestions").select(["id"]).where("user_id", "=", u.user.id).where("week", "=", week).execute();
+        expect(rows).toHaveLength(1);
+        const mails = smtp.received.filter((m) => m.to.includes(u.user.email)).length;
+        expect(mails).toBe(1);
+        expect((await run()).exitCode).toBe(0);
+        expect(await t.db.selectFrom("weekly_suggestions").select(["id"]).where("user_id", "=", u.user.id).where("week", "=", week).execute()).toEqual(rows);
+        expect(smtp.received.filter((m) => m.to.includes(u.user.email)).length).toBe(1);
+      }, 60_000);
+    }
+
     test("editing one's interests recomputes this week's suggestions in the background, without a second digest", async () => {
       const u = await t.signup({ description: "fracture healing" });
       expect(await computeWeeklySuggestions(t.deps, u.user.id)).toBe("computed");

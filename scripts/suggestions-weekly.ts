@@ -1,0 +1,46 @@
+// `npm run suggestions:weekly [-- --week 2026-W48] [--run]`: the weekly suggestions run for an external cron.
+// Enqueues the week's run on the durable job queue (the same job the in-process schedule enqueues on Mondays at 06:00
+// UTC), which the server's workers then carry out: one job per subscriber, idempotent, so running it again, or on top
+// of the schedule, changes nothing and sends no digest twice. With --run, this process also works the queue's
+// suggestions and e-mail jobs until none is left (for deployments whose workers are stopped, or WORKER=off).
+// With the embedded database (no DATABASE_URL) stop the server first: PGlite is one process's database.
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/database.ts";
+import { migrateToLatest } from "../src/db/migrator.ts";
+import { PgJobQueue } from "../src/jobs/queue-pg.ts";
+import { runJobsUntilIdle } from "../src/jobs/worker.ts";
+import { PostgresSearchIndex } from "../search/postgres-index.ts";
+import type { AppDeps } from "../src/deps.ts";
+import { resolveSecretKey } from "../src/server.ts";
+import { suggestionJobHandlers, WEEKLY_RUN_JOB } from "../src/suggestions/jobs.ts";
+import { emailJobHandlers } from "../src/email/jobs.ts";
+import { isIsoWeek, isoWeek } from "../src/suggestions/week.ts";
+
+const { values } = parseArgs({ options: { week: { type: "string" }, run: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } } });
+if (values.help) {
+  console.log("usage: npm run suggestions:weekly [-- --week YYYY-Www] [--run]");
+  process.exit(0);
+}
+const week = values.week ?? isoWeek(new Date());
+if (!isIsoWeek(week)) {
+  console.error(`--week must be an ISO week such as ${isoWeek(new Date())}`);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+try {
+  await migrateToLatest(handle.db);
+  const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: resolveSecretKey(config) };
+  const id = await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
+  console.log(`queued the weekly suggestions run for ${week} (job ${id})`);
+  if (values.run) {
+    const started = performance.now();
+    const ran = await runJobsUntilIdle(deps, { ...suggestionJobHandlers(), ...emailJobHandlers() });
+    const batches = await deps.db.selectFrom("weekly_suggestions").select((eb) => eb.fn.countAll<number>().as("n")).where("week", "=", week).executeTakeFirstOrThrow();
+    console.log(`ran ${ran} jobs in ${((performance.now() - started) / 1000).toFixed(1)} s; ${Number(batches.n)} users have suggestions for ${week}`);
+  }
+} finally {
+  await handle.close();
+}
