@@ -42,7 +42,9 @@ describe("profile", () => {
       ["like", "T5"],
       ["like", "T6"],
       ["like", "T7"],
+      ["likes", "T2"], // the whole reading list, named after the latest like
     ]);
+    expect(p.sources.at(-1)!.text).toContain("T1"); // older likes stay in play through it
     expect(p.sources[1]!.weight).toBe(1);
     expect(buildProfile(null, [like(3, 90)], now).sources[0]!.weight).toBeCloseTo(0.5);
     expect(buildProfile(null, [like(1, 400)], now).sources[0]!.weight).toBe(0.25);

@@ -34,7 +34,7 @@ export interface CandidateArticle {
 export interface SectionEntry {
   pmid: number;
   reason: string;
-  signal: "interest" | "like" | "mesh_novelty";
+  signal: "interest" | "like" | "likes" | "mesh_novelty";
 }
 
 /** Candidates of a profile: fused over any date, and over the publication years the "new" sections look at. */
@@ -66,6 +66,7 @@ const TITLE_IN_REASON = 90;
 /** The why-line of a candidate chosen for matching the profile. */
 export function matchReason(source: ProfileSource): string {
   if (source.kind === "interest") return `Matches your interest "${source.label}"`;
+  if (source.kind === "likes") return "Similar to the articles you liked";
   const title = source.label.length > TITLE_IN_REASON ? `${source.label.slice(0, TITLE_IN_REASON - 1).trimEnd()}…` : source.label;
   return `Similar to "${title}", which you liked`;
 }

@@ -1,0 +1,138 @@
+// Offline evaluation of weekly suggestions (issue 11), without real users: from the PubMed sample (embedded database),
+// synthetic users whose liked articles share a MeSH heading or an author; their likes split by date (the most recent
+// third held out); the held-out period's articles ranked for each user; Recall@10, nDCG@10 and MRR of Pertinent For
+// You's ranking (src/suggestions: one query per recent like, the pooled reading list, weighted reciprocal rank
+// fusion) against a plain BM25 "more like this" baseline (one query made of the same likes' text, as PubMed's
+// related-articles ranking is usually compared with), and the cold-start curve with 1, 3, 5 and 10 liked articles.
+//
+// Usage: npm run bench -- suggestions-quality [--max-users N]
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { createTestApp } from "../../tests/support/app.ts";
+import { ingestFiles } from "../../search/ingest.ts";
+import { buildProfile, likeText, type ProfileLike } from "../../src/suggestions/profile.ts";
+import { retrieveCandidates } from "../../src/suggestions/sections.ts";
+
+const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
+const maxUsersAt = process.argv.indexOf("--max-users");
+const MAX_USERS = maxUsersAt > 0 ? Number(process.argv[maxUsersAt + 1]) : 150;
+const K = 10;
+/** Headings too general to make a reader's interest (MeSH check tags and the like). */
+const CHECK_TAGS = new Set(["Humans", "Male", "Female", "Animals", "Adult", "Middle Aged", "Aged", "Aged, 80 and over", "Young Adult", "Adolescent", "Child", "Child, Preschool", "Infant", "Infant, Newborn", "Mice", "Rats", "Retrospective Studies", "Prospective Studies", "Risk Factors", "Treatment Outcome", "Time Factors", "Cohort Studies", "Follow-Up Studies", "Cross-Sectional Studies", "Surveys and Questionnaires", "Prognosis", "Case-Control Studies", "Pregnancy"]);
+
+interface Row {
+  pmid: number;
+  title: string | null;
+  authors: string | null;
+  mesh_terms: string[];
+  keywords: string[];
+  publication_date: string | null;
+  publication_year: number | null;
+}
+
+interface Metrics {
+  recall: number;
+  ndcg: number;
+  rr: number;
+}
+
+function score(ranked: number[], relevant: Set<number>): Metrics {
+  const top = ranked.slice(0, K);
+  const hits = top.filter((p) => relevant.has(p)).length;
+  let dcg = 0;
+  top.forEach((p, i) => {
+    if (relevant.has(p)) dcg += 1 / Math.log2(i + 2);
+  });
+  let idcg = 0;
+  for (let i = 0; i < Math.min(K, relevant.size); i++) idcg += 1 / Math.log2(i + 2);
+  const first = ranked.findIndex((p) => relevant.has(p));
+  return { recall: hits / relevant.size, ndcg: idcg ? dcg / idcg : 0, rr: first >= 0 ? 1 / (first + 1) : 0 };
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+
+async function main() {
+  const t = await createTestApp("pglite");
+  try {
+    const files = readdirSync(SAMPLE).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE, f));
+    await ingestFiles(t.deps, files);
+    const rows = (await t.db
+      .selectFrom("articles")
+      .select(["pmid", "title", "authors", "mesh_terms", "keywords", "publication_year"])
+      .select((eb) => eb.cast<string>("publication_date", "text").as("publication_date"))
+      .where("publication_date", "is not", null)
+      .execute()) as Row[];
+    const byPmid = new Map(rows.map((r) => [r.pmid, r]));
+
+    // Groups of articles that one reader might like: a shared specific MeSH heading, or a shared author.
+    const groups = new Map<string, number[]>();
+    const add = (key: string, pmid: number) => (groups.get(key) ?? groups.set(key, []).get(key)!).push(pmid);
+    for (const r of rows) {
+      for (const h of r.mesh_terms) if (!CHECK_TAGS.has(h)) add(`mesh:${h}`, r.pmid);
+      for (const a of (r.authors ?? "").split(/,\s*/).slice(0, 3)) if (a.trim().length > 3) add(`author:${a.trim()}`, r.pmid);
+    }
+    const users: { key: string; pmids: number[] }[] = [...groups.entries()]
+      .filter(([, pmids]) => pmids.length >= 8 && pmids.length <= 60)
+      .map(([key, pmids]) => ({ key, pmids: [...new Set(pmids)].sort((a, b) => (byPmid.get(a)!.publication_date ?? "").localeCompare(byPmid.get(b)!.publication_date ?? "")) }))
+      // A held-out period must start strictly after the training likes.
+      .filter((u) => byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3)) - 1]!)!.publication_date! < byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3))]!)!.publication_date!)
+      .sort((a, b) => a.key.localeCompare(b.key));
+    // As many users from shared headings as from shared authors (deterministic: by key).
+    const kinds = ["mesh:", "author:"].map((prefix) => users.filter((u) => u.key.startsWith(prefix)).slice(0, Math.ceil(MAX_USERS / 2)));
+    users.splice(0, users.length, ...kinds.flat().slice(0, MAX_USERS));
+
+    const results: Record<string, { ours: Metrics[]; baseline: Metrics[] }> = {};
+    for (const likesCount of [1, 3, 5, 10]) results[likesCount] = { ours: [], baseline: [] };
+    const started = performance.now();
+
+    for (const u of users) {
+      const cut = Math.floor(u.pmids.length * (2 / 3));
+      const train = u.pmids.slice(0, cut);
+      const heldOut = new Set(u.pmids.slice(cut));
+      const splitDate = byPmid.get(u.pmids[cut]!)!.publication_date!;
+      const splitYear = Number(splitDate.slice(0, 4));
+      const now = new Date(`${splitDate}T00:00:00Z`);
+      const inPeriod = (pmid: number) => (byPmid.get(pmid)?.publication_date ?? "") >= splitDate;
+      for (const likesCount of [1, 3, 5, 10]) {
+        const likedPmids = train.slice(-likesCount);
+        const likes: ProfileLike[] = likedPmids.map((p) => {
+          const r = byPmid.get(p)!;
+          return { pmid: p, title: r.title, mesh_terms: r.mesh_terms, keywords: r.keywords, liked_at: new Date(`${r.publication_date}T00:00:00Z`) };
+        });
+        const exclude = new Set(train);
+        // Ours: the shipped retrieval and fusion, over the held-out period's years.
+        const profile = buildProfile(null, likes, now);
+        const candidates = await retrieveCandidates(t.deps.search, profile, exclude, splitYear, 9999);
+        const ours = candidates.recent.map((c) => c.pmid).filter(inPeriod);
+        // Baseline: one BM25 "more like this" query of the same likes' text.
+        const mlt = await t.deps.search.similar(likes.map(likeText).join(". "), { limit: 100, excludePmids: [...exclude], fromYear: splitYear });
+        const baseline = mlt.hits.map((h) => h.pmid).filter(inPeriod);
+        results[likesCount]!.ours.push(score(ours, heldOut));
+        results[likesCount]!.baseline.push(score(baseline, heldOut));
+      }
+    }
+
+    console.log(`sample: ${rows.length} dated records; ${users.length} synthetic users (${users.filter((u) => u.key.startsWith("mesh:")).length} by MeSH heading, ${users.filter((u) => u.key.startsWith("author:")).length} by author)`);
+    console.log(`users: ${users.length} synthetic users (shared MeSH heading or author, 8–60 articles), most recent third of each held out`);
+    console.log("likes | method   | Recall@10 | nDCG@10 | MRR");
+    for (const likesCount of [1, 3, 5, 10]) {
+      for (const method of ["ours", "baseline"] as const) {
+        const m = results[likesCount]![method];
+        console.log(
+          `${String(likesCount).padStart(5)} | ${method.padEnd(8)} | ${mean(m.map((x) => x.recall)).toFixed(3).padStart(9)} | ${mean(m.map((x) => x.ndcg)).toFixed(3).padStart(7)} | ${mean(m.map((x) => x.rr)).toFixed(3)}`,
+        );
+      }
+    }
+    for (const likesCount of [1, 3, 5, 10]) {
+      const o = results[likesCount]!.ours;
+      const b = results[likesCount]!.baseline;
+      const gain = (f: (m: Metrics) => number) => ((mean(o.map(f)) / mean(b.map(f)) - 1) * 100).toFixed(1);
+      console.log(`${likesCount} likes: ours vs baseline: Recall@10 ${gain((m) => m.recall)}%, nDCG@10 ${gain((m) => m.ndcg)}%, MRR ${gain((m) => m.rr)}%`);
+    }
+    console.log(`evaluated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await t.close();
+  }
+}
+
+await main();
