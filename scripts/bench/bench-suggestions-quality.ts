@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createTestApp } from "../../tests/support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { buildProfile, likeText, type ProfileLike } from "../../src/suggestions/profile.ts";
-import { retrieveCandidates } from "../../src/suggestions/sections.ts";
+import { rankProfile } from "../../src/suggestions/sections.ts";
 
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 const maxUsersAt = process.argv.indexOf("--max-users");
@@ -77,9 +77,10 @@ async function main() {
       // A held-out period must start strictly after the training likes.
       .filter((u) => byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3)) - 1]!)!.publication_date! < byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3))]!)!.publication_date!)
       .sort((a, b) => a.key.localeCompare(b.key));
-    // As many users from shared headings as from shared authors (deterministic: by key).
-    const kinds = ["mesh:", "author:"].map((prefix) => users.filter((u) => u.key.startsWith(prefix)).slice(0, Math.ceil(MAX_USERS / 2)));
-    users.splice(0, users.length, ...kinds.flat().slice(0, MAX_USERS));
+    // Every author group the sample allows (few authors have 8+ articles in it), then heading groups (by key).
+    const byAuthor = users.filter((u) => u.key.startsWith("author:")).slice(0, Math.ceil(MAX_USERS / 2));
+    const byHeading = users.filter((u) => u.key.startsWith("mesh:")).slice(0, MAX_USERS - byAuthor.length);
+    users.splice(0, users.length, ...byHeading, ...byAuthor);
 
     const results: Record<string, { ours: Metrics[]; baseline: Metrics[] }> = {};
     for (const likesCount of [1, 3, 5, 10]) results[likesCount] = { ours: [], baseline: [] };
@@ -100,10 +101,9 @@ async function main() {
           return { pmid: p, title: r.title, mesh_terms: r.mesh_terms, keywords: r.keywords, liked_at: new Date(`${r.publication_date}T00:00:00Z`) };
         });
         const exclude = new Set(train);
-        // Ours: the shipped retrieval and fusion, over the held-out period's years.
+        // Ours: Pertinent For You's ranking (every source of the profile, fused), over the held-out period's years.
         const profile = buildProfile(null, likes, now);
-        const candidates = await retrieveCandidates(t.deps.search, profile, exclude, splitYear, 9999);
-        const ours = candidates.recent.map((c) => c.pmid).filter(inPeriod);
+        const ours = (await rankProfile(t.deps.search, profile.sources, exclude, { fromYear: splitYear })).map((c) => c.pmid).filter(inPeriod);
         // Baseline: one BM25 "more like this" query of the same likes' text.
         const mlt = await t.deps.search.similar(likes.map(likeText).join(". "), { limit: 100, excludePmids: [...exclude], fromYear: splitYear });
         const baseline = mlt.hits.map((h) => h.pmid).filter(inPeriod);
@@ -113,7 +113,7 @@ async function main() {
     }
 
     console.log(`sample: ${rows.length} dated records; ${users.length} synthetic users (${users.filter((u) => u.key.startsWith("mesh:")).length} by MeSH heading, ${users.filter((u) => u.key.startsWith("author:")).length} by author)`);
-    console.log(`users: ${users.length} synthetic users (shared MeSH heading or author, 8–60 articles), most recent third of each held out`);
+    console.log("each user: 8–60 articles sharing the heading or author; the most recent third held out, ranked among the period's articles");
     console.log("likes | method   | Recall@10 | nDCG@10 | MRR");
     for (const likesCount of [1, 3, 5, 10]) {
       for (const method of ["ours", "baseline"] as const) {

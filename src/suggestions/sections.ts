@@ -44,21 +44,35 @@ export interface Candidates {
 }
 
 /**
- * Asks the index for each source's best articles, any date and within [fromYear, toYear], and fuses each set.
+ * Pertinent For You's ranking: each source's best CANDIDATES_PER_SOURCE articles within `years` (any date when empty),
+ * fused by weighted reciprocal rank fusion; `exclude` never returned.
+ */
+export async function rankProfile(
+  index: SearchIndex,
+  sources: readonly ProfileSource[],
+  exclude: ReadonlySet<number>,
+  years: { fromYear?: number; toYear?: number } = {},
+): Promise<FusedCandidate<ProfileSource>[]> {
+  const excludePmids = [...exclude];
+  const lists: RankedList<ProfileSource>[] = [];
+  // One source at a time: a user's job is one of many in the queue, and the index's connections are shared.
+  for (const source of sources) {
+    const res = await index.similar(source.text, { limit: CANDIDATES_PER_SOURCE, excludePmids, ...years });
+    lists.push({ source, weight: source.weight, pmids: res.hits.map((h) => h.pmid) });
+  }
+  return fuseRankings(lists, exclude);
+}
+
+/**
+ * The candidates of a profile: ranked over any date, and over [fromYear, toYear] for the "new" sections.
  * @param exclude PMIDs never suggested (liked, suggested in the previous four weeks).
  */
 export async function retrieveCandidates(index: SearchIndex, profile: Profile, exclude: ReadonlySet<number>, fromYear: number, toYear: number): Promise<Candidates> {
-  const excludePmids = [...exclude];
-  const ask = async (years: { fromYear?: number; toYear?: number }) => {
-    const lists: RankedList<ProfileSource>[] = [];
-    // One source at a time: a user's job is one of many in the queue, and the index's connections are shared.
-    for (const source of profile.sources) {
-      const res = await index.similar(source.text, { limit: CANDIDATES_PER_SOURCE, excludePmids, ...years });
-      lists.push({ source, weight: source.weight, pmids: res.hits.map((h) => h.pmid) });
-    }
-    return fuseRankings(lists, exclude);
-  };
-  return { anyDate: await ask({}), recent: await ask({ fromYear, toYear }) };
+  // The recent years hold few articles, so the pooled reading list stands in for the single likes there: the same
+  // candidates for about half the queries (a week's run is dominated by these queries, docs/benchmarks.md).
+  const pooled = profile.sources.some((s) => s.kind === "likes");
+  const recentSources = pooled ? profile.sources.filter((s) => s.kind !== "like") : profile.sources;
+  return { anyDate: await rankProfile(index, profile.sources, exclude), recent: await rankProfile(index, recentSources, exclude, { fromYear, toYear }) };
 }
 
 const TITLE_IN_REASON = 90;

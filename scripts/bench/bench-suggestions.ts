@@ -1,0 +1,126 @@
+// Weekly suggestions benchmark on PostgreSQL (issue 11's numbers): the weekly run for U subscribers (each with two
+// interests and five likes) worked by two in-process workers, in users per second and peak memory, and
+// GET /suggestions/weekly/latest's p95 over HTTP. Results go to docs/benchmarks.md.
+//
+// Usage: npm run bench -- suggestions [--users 200] [--database-url URL]
+//   Without --database-url: a fresh database on BENCH_DATABASE_URL's server (default
+//   postgres://postgres@127.0.0.1:5432/postgres) with the PubMed sample ingested, dropped at the end.
+//   With it: an existing, already indexed database (e.g. the 1,000,000-record one that
+//   `bun scripts/bench/bench-search.ts --records 1000000 --keep` leaves, lr_bench_search_1000000_builtin); its
+//   users and suggestions are removed at the end, its articles kept.
+// Needs `npm run build` first (the server is started for the HTTP part).
+import { readdirSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { sql } from "kysely";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/db/database.ts";
+import { migrateToLatest } from "../../src/db/migrator.ts";
+import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
+import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
+import { PostgresSearchIndex } from "../../search/postgres-index.ts";
+import { ingestFiles } from "../../search/ingest.ts";
+import type { AppDeps } from "../../src/deps.ts";
+import { suggestionJobHandlers, WEEKLY_RUN_JOB } from "../../src/suggestions/jobs.ts";
+import { emailJobHandlers } from "../../src/email/jobs.ts";
+import { computeWeeklySuggestions } from "../../src/suggestions/service.ts";
+import { isoWeek } from "../../src/suggestions/week.ts";
+import { quantile } from "./bench-pages.ts";
+import { createDatabase, startServer } from "./bench-accounts.ts";
+
+const { values } = parseArgs({ options: { users: { type: "string", default: "200" }, "database-url": { type: "string" }, requests: { type: "string", default: "300" } } });
+const USERS = Number(values.users);
+const REQUESTS = Number(values.requests);
+const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
+const BENCH_DOMAIN = "suggestions-bench.test";
+
+async function main() {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const fresh = values["database-url"] ? null : await createDatabase(adminUrl);
+  const databaseUrl = values["database-url"] ?? fresh!.url;
+  const handle = openDatabase({ databaseUrl, dataDir: "", poolSize: 4 });
+  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", PUBLIC_URL: "http://localhost:3000", DATABASE_URL: databaseUrl });
+  const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: new TextEncoder().encode("b".repeat(48)) };
+  const db = handle.db;
+  let server: Awaited<ReturnType<typeof startServer>> | null = null;
+  try {
+    await migrateToLatest(db);
+    if (fresh) await ingestFiles(deps, readdirSync(SAMPLE).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE, f)));
+    const { rows: countRows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM articles`.execute(db);
+    const records = countRows[0]!.n;
+
+    // Subscribers: two interests from real headings of the index, five liked articles each.
+    const headings = (await sql<{ h: string }>`SELECT h FROM (SELECT DISTINCT unnest(mesh_terms) AS h FROM (SELECT mesh_terms FROM articles LIMIT 20000) s) t ORDER BY h`.execute(db)).rows.map((r) => r.h);
+    const likePool = (await sql<{ pmid: number }>`SELECT pmid FROM articles ORDER BY pmid LIMIT ${USERS * 5 * 3}`.execute(db)).rows.map((r) => r.pmid);
+    const stamp = Date.now().toString(36);
+    const users = await db
+      .insertInto("users")
+      .values(Array.from({ length: USERS }, (_, i) => ({ email: `u${i}-${stamp}@${BENCH_DOMAIN}`, full_name: `Bench ${i}`, hashed_password: "x", description: `${headings[(i * 7) % headings.length]}, ${headings[(i * 13 + 3) % headings.length]}` })))
+      .returning("id")
+      .execute();
+    await db
+      .insertInto("subscriptions")
+      .values(users.map((u) => ({ user_id: u.id, status: "active", subscription_type: "plus", is_trial: false, billing_interval: "annual", current_period_end: new Date(Date.now() + 365 * 86_400_000) })) as never)
+      .execute();
+    await db
+      .insertInto("likes")
+      .values(users.flatMap((u, i) => Array.from({ length: 5 }, (_, j) => ({ user_id: u.id, article_pmid: likePool[(i * 5 + j * 17) % likePool.length]! }))))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+
+    // The weekly run: one run job, then the users' jobs, on two workers in this process (as a WORKER=only process).
+    const week = isoWeek(new Date());
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
+    const handlers = { ...suggestionJobHandlers(), ...emailJobHandlers() };
+    const ran = await Promise.all([runJobsUntilIdle(deps, handlers, { workerId: "bench-1" }), runJobsUntilIdle(deps, handlers, { workerId: "bench-2" })]);
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const { rows: done } = await sql<{ n: number; articles: number }>`
+      SELECT count(DISTINCT w.id)::integer AS n, count(sa.*)::integer AS articles FROM weekly_suggestions w
+      JOIN users u ON u.id = w.user_id LEFT JOIN suggestion_articles sa ON sa.suggestion_id = w.id
+      WHERE u.email LIKE ${`%@${BENCH_DOMAIN}`} AND w.week = ${week}`.execute(db);
+
+    // GET /suggestions/weekly/latest over HTTP for one of them.
+    server = await startServer(databaseUrl);
+    const email = `reader-${stamp}@${BENCH_DOMAIN}`;
+    const signup = await fetch(`${server.url}/api/v1/users/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, full_name: "Reader", password: "bench-password-123" }) });
+    if (!signup.ok) throw new Error(`signup ${signup.status}`);
+    const reader = (await signup.json()) as { id: string };
+    await db.updateTable("users").set({ description: `${headings[1]}, ${headings[2]}` }).where("id", "=", reader.id).execute();
+    await computeWeeklySuggestions(deps, reader.id, { sendDigest: false });
+    const login = await fetch(`${server.url}/api/v1/login/access-token`, { method: "POST", body: new URLSearchParams({ username: email, password: "bench-password-123" }) });
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const times: number[] = [];
+    for (let i = 0; i < REQUESTS + 30; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/api/v1/suggestions/weekly/latest`, { headers: { authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`latest answered ${res.status}`);
+      if (i >= 30) times.push(performance.now() - t0); // the first 30 warm up
+    }
+    times.sort((a, b) => a - b);
+
+    const perUser = seconds / Math.max(1, done[0]!.n);
+    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; index: ${records} records`);
+    console.log(`weekly run: ${done[0]!.n} of ${USERS} users computed (${done[0]!.articles} suggested articles) in ${seconds.toFixed(1)} s by 2 workers (${ran.reduce((a, b) => a + b, 0)} jobs incl. digests): ${(done[0]!.n / seconds).toFixed(2)} users/s, ${(perUser * 1000).toFixed(0)} ms per user`);
+    console.log(`memory: RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before, peak ${(peakRss / 2 ** 20).toFixed(0)} MB during the run`);
+    console.log(`extrapolated: 10,000 users at this rate take ${((10_000 * perUser) / 60).toFixed(1)} min on this machine (target 10 min at 1,000,000 records)`);
+    console.log(`GET /suggestions/weekly/latest, ${REQUESTS} sequential: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (target ≤ 30)`);
+  } finally {
+    await server?.stop();
+    if (!fresh) {
+      // Leave the shared corpus as it was: only this run's users (their likes and suggestions cascade) go.
+      await db.deleteFrom("users").where("email", "like", `%@${BENCH_DOMAIN}`).execute();
+      await db.deleteFrom("jobs").execute();
+    }
+    await handle.close();
+    await fresh?.drop();
+  }
+}
+
+await main();
