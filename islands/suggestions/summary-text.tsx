@@ -12,18 +12,26 @@ export function SummaryText({ text, className }: { text: string; className?: str
   const blocks = text.split(/\n\s*\n/).filter((b) => b.trim());
   return (
     <div className={className} data-testid="section-summary">
-      {blocks.map((block, b) => {
-        const lines = block.split("\n").filter((l) => l.trim());
-        if (lines.every((l) => l.trimStart().startsWith("- "))) {
-          return (
-            <ul key={b}>
-              {lines.map((l, i) => (
-                <li key={i}>{inline(l.trimStart().slice(2), `${b}-${i}`)}</li>
+      {blocks.flatMap((block, b) => {
+        // A block is runs of text lines and of "- " bullet lines ("**Key findings**" then its bullets).
+        const runs: { bullets: boolean; lines: string[] }[] = [];
+        for (const line of block.split("\n").filter((l) => l.trim())) {
+          const bullet = line.trimStart().startsWith("- ");
+          const last = runs.at(-1);
+          if (last && last.bullets === bullet) last.lines.push(bullet ? line.trimStart().slice(2) : line);
+          else runs.push({ bullets: bullet, lines: [bullet ? line.trimStart().slice(2) : line] });
+        }
+        return runs.map((run, r) =>
+          run.bullets ? (
+            <ul key={`${b}-${r}`}>
+              {run.lines.map((l, i) => (
+                <li key={i}>{inline(l, `${b}-${r}-${i}`)}</li>
               ))}
             </ul>
-          );
-        }
-        return <p key={b}>{inline(lines.join(" "), String(b))}</p>;
+          ) : (
+            <p key={`${b}-${r}`}>{inline(run.lines.join(" "), `${b}-${r}`)}</p>
+          ),
+        );
       })}
     </div>
   );
