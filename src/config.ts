@@ -39,6 +39,12 @@ const schema = z.object({
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce.number().int().positive().default(60 * 24 * 8),
   /** "1"/"true": serve only the job worker (no HTTP); "0": HTTP only, no in-process jobs. */
   WORKER: z.enum(["only", "inline", "off"]).default("inline"),
+  /** Directory listing of NLM's PubMed daily update files, read by `npm run pubmed:sync` (search/pubmed/sync.ts). */
+  PUBMED_UPDATES_URL: z.string().url().default("https://ftp.ncbi.nlm.nih.gov/pubmed/updatefiles/"),
+  /** Directory listing of the annual baseline files, read by `npm run pubmed:sync -- --baseline`. */
+  PUBMED_BASELINE_URL: z.string().url().default("https://ftp.ncbi.nlm.nih.gov/pubmed/baseline/"),
+  /** "daily": the in-process scheduler runs the update sync once a day (05:00 UTC) where jobs run. */
+  PUBMED_SYNC: z.enum(["off", "daily"]).default("off"),
   /** Seed the demo corpus on first start with an empty article table. */
   SEED_SAMPLE: z
     .enum(["true", "false", "1", "0"])

@@ -319,3 +319,22 @@ export interface DB {
   suggestion_articles: SuggestionArticlesTable;
   mesh_heading_stats: MeshHeadingStatsTable;
 }
+
+/** A PubMed baseline or update file and what `npm run pubmed:sync` did with it. */
+export interface PubmedSyncFilesTable {
+  name: string;
+  kind: string;
+  status: string;
+  md5: string | null;
+  records: Generated<number>;
+  inserted: Generated<number>;
+  updated: Generated<number>;
+  deleted: Generated<number>;
+  error: string | null;
+  started_at: GeneratedTimestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface DB {
+  pubmed_sync_files: PubmedSyncFilesTable;
+}

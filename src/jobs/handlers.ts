@@ -5,6 +5,7 @@ import { subscriptionJobHandlers } from "../subscriptions/trials.ts";
 import { emailJobHandlers } from "../email/jobs.ts";
 import { maintenanceJobHandlers } from "../db/maintenance.ts";
 import { suggestionJobHandlers } from "../suggestions/jobs.ts";
+import { pubmedSyncJobHandlers } from "../../search/pubmed/sync-jobs.ts";
 
 /**
  * Every job kind the application runs, by name. The worker claims only these kinds, so a job of a kind
@@ -17,5 +18,6 @@ export function jobHandlers(_deps: AppDeps): JobHandlers {
     ...emailJobHandlers(),
     ...maintenanceJobHandlers(),
     ...suggestionJobHandlers(),
+    ...pubmedSyncJobHandlers(),
   };
 }
