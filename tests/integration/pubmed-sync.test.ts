@@ -41,11 +41,11 @@ function startServer(files: Map<string, Uint8Array>, corrupt: Map<string, number
       const left = corrupt.get(name) ?? 0;
       if (left > 0) {
         corrupt.set(name, left - 1);
-        const bad = new Uint8Array(body);
-        bad[bad.length >> 1] ^= 0xff;
+        const bad = Buffer.from(body);
+        bad[bad.length >> 1] = bad[bad.length >> 1]! ^ 0xff;
         return new Response(bad);
       }
-      return new Response(body);
+      return new Response(Buffer.from(body));
     },
   });
   return { url: `http://127.0.0.1:${server.port}/updatefiles/`, hits, stop: () => server.stop(true) };
