@@ -14,7 +14,7 @@ import { loadConfig, type Config } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
 import { ingestFiles, type IngestProgress } from "../search/ingest.ts";
-import { PostgresSearchIndex } from "../search/postgres-index.ts";
+import { openSearchIndex } from "../search/open-index.ts";
 
 const USAGE = "usage: npm run ingest -- FILE.xml[.gz] [FILE…]";
 
@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
 
   try {
     await migrateToLatest(handle.db);
-    const result = await ingestFiles({ db: handle.db, search: new PostgresSearchIndex(handle.db) }, files, {
+    const result = await ingestFiles({ db: handle.db, search: await openSearchIndex(config, handle.db) }, files, {
       onProgress: showProgress,
       onError: showError,
     });

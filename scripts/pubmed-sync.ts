@@ -12,7 +12,7 @@
 import { loadConfig, type Config } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
-import { PostgresSearchIndex } from "../search/postgres-index.ts";
+import { openSearchIndex } from "../search/open-index.ts";
 import { syncPubmed } from "../search/pubmed/sync.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     await migrateToLatest(handle.db);
-    const result = await syncPubmed({ db: handle.db, search: new PostgresSearchIndex(handle.db) }, baseline ? config.PUBMED_BASELINE_URL : config.PUBMED_UPDATES_URL, {
+    const result = await syncPubmed({ db: handle.db, search: await openSearchIndex(config, handle.db) }, baseline ? config.PUBMED_BASELINE_URL : config.PUBMED_UPDATES_URL, {
       kind: baseline ? "baseline" : "update",
       onLog: (line) => process.stderr.write(`${line}\n`),
     });

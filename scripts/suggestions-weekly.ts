@@ -10,7 +10,7 @@ import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
 import { PgJobQueue } from "../src/jobs/queue-pg.ts";
 import { runJobsUntilIdle } from "../src/jobs/worker.ts";
-import { PostgresSearchIndex } from "../search/postgres-index.ts";
+import { openSearchIndex } from "../search/open-index.ts";
 import type { AppDeps } from "../src/deps.ts";
 import { resolveSecretKey } from "../src/server.ts";
 import { suggestionJobHandlers, WEEKLY_RUN_JOB } from "../src/suggestions/jobs.ts";
@@ -32,7 +32,7 @@ const config = loadConfig();
 const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
 try {
   await migrateToLatest(handle.db);
-  const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: resolveSecretKey(config) };
+  const deps: AppDeps = { config, db: handle.db, search: await openSearchIndex(config, handle.db), jobs: new PgJobQueue(handle.db), secretKey: resolveSecretKey(config) };
   const id = await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
   console.log(`queued the weekly suggestions run for ${week} (job ${id})`);
   if (values.run) {

@@ -15,6 +15,8 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** http(s)://… selects the Elasticsearch search adapter instead of PostgreSQL full-text search. */
   ELASTICSEARCH_URL: z.string().url().optional(),
+  /** The alias the Elasticsearch adapter searches and writes (versions behind it: <alias>-v1, -v2…). */
+  ELASTICSEARCH_INDEX: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]*$/, "ELASTICSEARCH_INDEX: lower-case letters, digits, - and _").default("litreview-articles"),
   /** Time limits of the server's database statements and connections (PostgreSQL), see src/db/database.ts. */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
   DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),

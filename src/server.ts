@@ -6,8 +6,7 @@ import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrator.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
-import { PostgresSearchIndex } from "../search/postgres-index.ts";
-import { NOT_IMPLEMENTED as ELASTICSEARCH_NOT_IMPLEMENTED } from "../search/elasticsearch-index.ts";
+import { openSearchIndex } from "../search/open-index.ts";
 import { PgJobQueue } from "./jobs/queue-pg.ts";
 import { startWorker } from "./jobs/worker.ts";
 import { jobHandlers } from "./jobs/handlers.ts";
@@ -46,8 +45,6 @@ export function resolveSecretKey(config: Config): Uint8Array {
 
 async function main() {
   const config = loadConfig();
-  // Fail before touching any data rather than on the first search: the adapter's interface exists, not its body.
-  if (config.ELASTICSEARCH_URL) throw new Error(ELASTICSEARCH_NOT_IMPLEMENTED);
   if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET) {
     console.warn("STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: checkout works, but Stripe's webhook deliveries will be refused, so payments will not be recorded");
   }
@@ -58,7 +55,8 @@ async function main() {
   const setup = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const applied = await migrateToLatest(setup.db);
   if (applied.length) console.error(`applied migrations: ${applied.join(", ")}`);
-  const setupDeps: AppDeps = { config, db: setup.db, search: new PostgresSearchIndex(setup.db), jobs: new PgJobQueue(setup.db), secretKey };
+  // With ELASTICSEARCH_URL: the cluster, the alias and the mapping version are checked here, before serving.
+  const setupDeps: AppDeps = { config, db: setup.db, search: await openSearchIndex(config, setup.db), jobs: new PgJobQueue(setup.db), secretKey };
   await ensureFirstSuperuser(setupDeps);
   if (config.SEED_SAMPLE) await seedSampleIfEmpty(setupDeps);
 
@@ -72,7 +70,7 @@ async function main() {
       timeouts: { connectSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS, statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS, lockMs: config.DATABASE_LOCK_TIMEOUT_MS },
     });
   }
-  const search = new PostgresSearchIndex(handle.db);
+  const search = await openSearchIndex(config, handle.db, { check: false });
   const deps: AppDeps = { config, db: handle.db, search, jobs: new PgJobQueue(handle.db), secretKey };
 
   const worker = config.WORKER === "off" ? null : startWorker(deps, jobHandlers(deps), { concurrency: handle.kind === "pglite" ? 1 : 2 });

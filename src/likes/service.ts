@@ -11,7 +11,9 @@ export const ARTICLE_NOT_FOUND = "Article not found";
  * @returns the liked article. @throws ApiError 404 when the index does not hold the PMID.
  */
 export async function like(deps: Pick<AppDeps, "db">, userId: string, pmid: number): Promise<LikedArticle> {
-  const liked = await repo.likeArticle(deps.db, userId, pmid);
+  // A concurrent like of the same article, committed while this statement waited on it, is not in the statement's
+  // snapshot (its insert then does nothing): a second read, in a new snapshot, finds it.
+  const liked = (await repo.likeArticle(deps.db, userId, pmid)) ?? (await repo.findLike(deps.db, userId, pmid));
   if (!liked) throw new ApiError(404, ARTICLE_NOT_FOUND);
   return liked;
 }
