@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createDatabase } from "./bench-accounts.ts";
@@ -38,10 +38,12 @@ const server = Bun.serve({
 
 /** Runs a script under /usr/bin/time -v: its stdout's last line, wall seconds and peak RSS (MB). */
 function timed(args: string[], env: Record<string, string>) {
-  const out = spawnSync("/usr/bin/time", ["-v", process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (out.status !== 0) throw new Error(`${args.join(" ")} failed: ${out.stderr.slice(-2000)}`);
-  const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(out.stderr)?.[1] ?? 0) / 1024;
-  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(out.stderr);
+  const report = join(tmpdir(), `bench-sync-time-${process.pid}.txt`);
+  const out = spawnSync("/usr/bin/time", ["-v", "-o", report, process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (out.status !== 0) throw new Error(`${args.join(" ")} failed (status ${out.status}, signal ${out.signal}, error ${out.error}): ${out.stderr.slice(-300)}`);
+  const text = readFileSync(report, "utf8");
+  const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(text)?.[1] ?? 0) / 1024;
+  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(text);
   const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : NaN;
   return { line: out.stdout.trim().split("\n").at(-1) ?? "", seconds, rss };
 }
@@ -54,7 +56,9 @@ try {
     const common = { LOG_LEVEL: "warn", SEED_SAMPLE: "false" };
     // The sync is spawned asynchronously: this process's HTTP server must keep answering while it downloads.
     const syncStart = performance.now();
-    const proc = Bun.spawn(["/usr/bin/time", "-v", process.execPath, "scripts/pubmed-sync.ts"], {
+    const report = join(tmpdir(), `bench-sync-time-sync-${process.pid}.txt`);
+    // time writes its report to a file: under Bun the pipes are non-blocking, and a report written to them is cut.
+    const proc = Bun.spawn(["/usr/bin/time", "-v", "-o", report, process.execPath, "scripts/pubmed-sync.ts"], {
       cwd: ROOT,
       env: { ...process.env, ...common, DATABASE_URL: a.url, PUBMED_UPDATES_URL: `http://127.0.0.1:${server.port}/updatefiles/` },
       stdout: "pipe",
@@ -63,7 +67,7 @@ try {
     const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     if ((await proc.exited) !== 0) throw new Error(`sync failed: ${stderr.slice(-2000)}`);
     const syncSeconds = (performance.now() - syncStart) / 1000;
-    const syncRss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? 0) / 1024;
+    const syncRss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(report, "utf8"))?.[1] ?? 0) / 1024;
     const ingest = timed(["scripts/ingest-pubmed.ts", file], { ...common, DATABASE_URL: b.url });
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; file: ${RECORDS} records, ${(bytes.length / 2 ** 20).toFixed(1)} MB gzipped`);
     console.log(`pubmed:sync (list, download, MD5, ingest, record): ${stdout.trim()} — ${syncSeconds.toFixed(1)} s wall, ${(RECORDS / syncSeconds).toFixed(0)} records/s, peak RSS ${syncRss.toFixed(0)} MB`);
