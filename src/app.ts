@@ -9,6 +9,7 @@ import { reviewsRoutes } from "./reviews/routes.ts";
 import { likesRoutes } from "./likes/routes.ts";
 import { sharesRoutes } from "./shares/routes.ts";
 import { suggestionsRoutes } from "./suggestions/routes.ts";
+import { exportRoutes } from "./export/routes.ts";
 import { pagesRoutes } from "./pages/routes.tsx";
 import { sameOriginMutations, securityHeaders } from "./http/security.ts";
 import { requestLimits } from "./http/limits.ts";
@@ -36,6 +37,7 @@ export function createApiApp(deps: AppDeps) {
   api.route("/likes", likesRoutes(deps));
   api.route("/shares", sharesRoutes(deps));
   api.route("/suggestions", suggestionsRoutes(deps));
+  api.route("/export", exportRoutes(deps));
   api.openapi(
     apiRoute({
       method: "get",

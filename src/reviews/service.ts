@@ -40,9 +40,9 @@ function toPublic(row: repo.ReviewRow): ReviewPublic {
 
 /**
  * The user's review, or 404. A malformed id, an unknown id and another user's review all answer the same,
- * so that nobody can learn which review ids exist.
+ * so that nobody can learn which review ids exist. @throws ApiError 404.
  */
-async function ownReview(db: Database, userId: string, id: string): Promise<repo.ReviewRow> {
+export async function ownReview(db: Database, userId: string, id: string): Promise<repo.ReviewRow> {
   const row = UUID.test(id) ? await repo.findUserReview(db, userId, id) : undefined;
   if (!row) throw new ApiError(404, REVIEW_NOT_FOUND);
   return row;

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { Cite } from "@citation-js/core";
+import "@citation-js/plugin-ris";
+import "@citation-js/plugin-bibtex";
+import { BACKENDS } from "../support/database.ts";
+import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
+import { ingestFiles } from "../../search/ingest.ts";
+import { parseMedline } from "../../src/export/medline.ts";
+
+// Exports for reference managers (issue 13), on real PubMed records: each file is parsed back with the citation
+// library (RIS, BibTeX, CSL-JSON) or the MEDLINE reader, and must give back the articles, in their list's order, with
+// their titles, authors, journal, year, DOI and PMID. Another user's review is 404.
+
+const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed", "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz");
+const TOPIC = "nasopharyngeal carcinoma radiotherapy";
+
+for (const backend of BACKENDS) {
+  describe(`export (${backend})`, () => {
+    let t: TestApp;
+    let alice: TestUser;
+    let bob: TestUser;
+    let reviewId: string;
+    let liked: number[];
+
+    const get = (u: TestUser, path: string) => t.app.request(`/api/v1/export${path}`, { headers: u.headers });
+
+    beforeAll(async () => {
+      t = await createTestApp(backend);
+      await ingestFiles(t.deps, [SAMPLE]);
+      alice = await t.signup({ full_name: "Alice" });
+      bob = await t.signup();
+      const created = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: alice.headers })).json()) as { id: string };
+      reviewId = created.id;
+      expect((await t.app.request(`/api/v1/literature_review/start/${reviewId}?user_query=${encodeURIComponent(TOPIC)}`, { method: "POST", headers: alice.headers })).status).toBe(200);
+      await t.runJobs();
+      const rows = await t.db.selectFrom("articles").select("pmid").where("doi", "is not", null).orderBy("pmid").limit(3).execute();
+      liked = rows.map((r) => r.pmid);
+      for (const p of liked) await t.app.request(`/api/v1/likes/${p}`, { method: "POST", headers: alice.headers });
+    });
+    afterAll(() => t.close());
+
+    const articleOf = (pmid: number) => t.db.selectFrom("articles").selectAll().where("pmid", "=", pmid).executeTakeFirstOrThrow();
+
+    test("liked articles as RIS: parsed back by the citation library, newest like first, with DOI and PMID", async () => {
+      const res = await get(alice, "/likes?format=ris");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("application/x-research-info-systems");
+      expect(res.headers.get("content-disposition")).toBe('attachment; filename="litreview-liked-articles.ris"');
+      const text = await res.text();
+      const items = new Cite(text).data as { title: string; DOI?: string; author: { family?: string }[]; "container-title"?: string }[];
+      expect(items).toHaveLength(3);
+      const newestFirst = [...liked].reverse();
+      for (const [i, item] of items.entries()) {
+        const a = await articleOf(newestFirst[i]!);
+        expect(item.title).toBe(a.title!);
+        expect(item["container-title"]).toBe(a.journal!);
+        expect(item.author[0]!.family).toBe(a.authors!.split(", ")[0]!.replace(/\s+[A-Z]{1,3}$/, ""));
+      }
+      expect(text).toContain(`AN  - ${newestFirst[0]}`);
+      expect(text).toContain(`DO  - ${(await articleOf(newestFirst[0]!)).doi}`);
+    });
+
+    test("a review's cited articles as BibTeX and CSL-JSON, in citation order; all relevant articles in rank order", async () => {
+      const cited = await t.db.selectFrom("literature_review_articles").select("pmid").where("review_id", "=", reviewId).where("citation_number", "is not", null).orderBy("citation_number").execute();
+      expect(cited.length).toBeGreaterThan(2);
+      const bib = await (await get(alice, `/reviews/${reviewId}?format=bibtex`)).text();
+      const fromBib = new Cite(bib).data as { title: string }[];
+      expect(fromBib.map((i) => i.title)).toEqual(await Promise.all(cited.map(async (c) => (await articleOf(c.pmid)).title!)));
+      const csl = (await (await get(alice, `/reviews/${reviewId}?format=csl-json&list=cited`)).json()) as { PMID: string; type: string }[];
+      expect(csl.map((i) => Number(i.PMID))).toEqual(cited.map((c) => c.pmid));
+      expect(csl[0]!.type).toBe("article-journal");
+      const ranked = await t.db.selectFrom("literature_review_articles").select("pmid").where("review_id", "=", reviewId).orderBy("rank").execute();
+      const all = (await (await get(alice, `/reviews/${reviewId}?format=csl-json&list=relevant`)).json()) as { PMID: string }[];
+      expect(all.map((i) => Number(i.PMID))).toEqual(ranked.map((r) => r.pmid));
+    });
+
+    test("MEDLINE (.nbib): one record per article with PubMed's tags, long fields wrapped, read back whole", async () => {
+      const res = await get(alice, `/reviews/${reviewId}?format=nbib`);
+      expect(res.headers.get("content-disposition")).toBe('attachment; filename="litreview-review-cited.nbib"');
+      const text = await res.text();
+      for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+      const records = parseMedline(text);
+      const first = await articleOf(Number(records[0]!.PMID![0]));
+      expect(records[0]!.TI![0]).toBe(first.title!.replace(/\s+/g, " ").trim());
+      expect(records[0]!.AB![0]).toBe(first.abstract!.replace(/\s+/g, " ").trim());
+      expect(records[0]!.AU!.length).toBe(first.authors!.split(", ").length);
+      expect(records[0]!.JT).toEqual([first.journal!]);
+    });
+
+    test("the summary with Vancouver references: markup removed, one numbered reference per citation", async () => {
+      const res = await get(alice, `/reviews/${reviewId}/summary`);
+      expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      const text = await res.text();
+      expect(text.startsWith(`Literature review: ${TOPIC}`)).toBe(true);
+      expect(text).not.toContain("**");
+      const references = text.slice(text.indexOf("References\n") + "References\n".length).trim().split("\n");
+      const citedCount = (await t.db.selectFrom("literature_review_articles").select("pmid").where("review_id", "=", reviewId).where("citation_number", "is not", null).execute()).length;
+      expect(references).toHaveLength(citedCount);
+      expect(references[0]).toMatch(/^1\. .+\. \d{4}/);
+      expect(references.at(-1)).toMatch(new RegExp(`^${citedCount}\\. `));
+    });
+
+    test("only the caller's own review: another user's is 404; a bad format or list is 422", async () => {
+      expect((await get(bob, `/reviews/${reviewId}?format=ris`)).status).toBe(404);
+      expect((await get(bob, `/reviews/${reviewId}/summary`)).status).toBe(404);
+      expect((await get(alice, "/reviews/not-a-uuid?format=ris")).status).toBe(404);
+      expect((await get(alice, "/likes?format=docx")).status).toBe(422);
+      expect((await get(alice, `/reviews/${reviewId}?format=ris&list=everything`)).status).toBe(422);
+      expect((await t.app.request("/api/v1/export/likes?format=ris")).status).toBe(401);
+      // Bob has no likes: an empty but valid file.
+      expect(JSON.parse(await (await get(bob, "/likes?format=csl-json")).text())).toEqual([]);
+    });
+  });
+}
