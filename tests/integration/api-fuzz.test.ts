@@ -60,6 +60,9 @@ interface Secrets {
   reviewId: string;
   /** The topic of that review: a unique marker string. */
   topic: string;
+  /** A share Bob received (from the admin) of an article Bob also likes. */
+  shareId: string;
+  pmid: number;
 }
 
 for (const backend of BACKENDS) {
@@ -95,7 +98,16 @@ for (const backend of BACKENDS) {
           .values({ user_id: bob.user.id, user_query: topic, status: "complete", summary: `summary of ${topic}` })
           .returning("id")
           .executeTakeFirstOrThrow();
-        secrets = { reviewId: row.id, topic };
+        // An article (public, like every article) that Bob has liked and been sent.
+        const pmid = 900_000_000 + Math.floor(Math.random() * 99_999_999);
+        await t.db
+          .insertInto("articles")
+          .values({ pmid, title: "An article in the public index", content_hash: "fuzz", abstract_sections: "[]", mesh_terms: [], keywords: [], publication_types: [] } as never)
+          .execute();
+        if (!admin || !(await alive(admin))) admin = await t.signup({ is_superuser: true, subscription: "none", full_name: "Admin Fuzz" });
+        await t.db.insertInto("likes").values({ user_id: bob.user.id, article_pmid: pmid }).execute();
+        const share = await t.db.insertInto("shares").values({ article_pmid: pmid, sharer_id: admin.user.id, recipient_id: bob.user.id }).returning("id").executeTakeFirstOrThrow();
+        secrets = { reviewId: row.id, topic, shareId: share.id, pmid };
       }
       if (!(await alive(admin))) admin = await t.signup({ is_superuser: true, subscription: "none", full_name: "Admin Fuzz" });
       // Logout and password changes end tokens: sign fresh ones for every run.
@@ -121,7 +133,7 @@ for (const backend of BACKENDS) {
     test("no 5xx, errors always in the {detail} shape, another user's reviews never returned or changed", async () => {
       let requests = 0;
       const statuses = new Map<number, number>();
-      const idPool = () => [secrets.reviewId, aliceReviewId, bob.user.id, alice.user.id, admin.user.id];
+      const idPool = () => [secrets.reviewId, aliceReviewId, bob.user.id, alice.user.id, admin.user.id, secrets.shareId, String(secrets.pmid)];
 
       const request = fc.constantFrom(...operations).chain((op) => {
         const params = op.parameters ?? [];
@@ -166,12 +178,24 @@ for (const backend of BACKENDS) {
               ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]))
               : JSON.stringify(body);
         }
-        const pending = Promise.resolve(t.app.request(url, { method: op.method.toUpperCase(), headers, body: payload }));
+        // Aborted once an event stream's first event is read, so that the stream's loop ends as when a client leaves.
+        const controller = new AbortController();
+        const pending = Promise.resolve(t.app.request(url, { method: op.method.toUpperCase(), headers, body: payload, signal: controller.signal }));
         inflight = pending;
         const res = await pending;
         requests++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const text = await res.text();
+        // An event stream stays open while its review runs (up to 10 minutes): its first event is what is checked.
+        let text: string;
+        if (res.headers.get("content-type")?.includes("text/event-stream") && res.body) {
+          const reader = res.body.getReader();
+          const first = await reader.read();
+          controller.abort();
+          await reader.cancel().catch(() => {});
+          text = first.value ? new TextDecoder().decode(first.value) : "";
+        } else {
+          text = await res.text();
+        }
         const where = `${op.method.toUpperCase()} ${url} as ${caller} → ${res.status}: ${text.slice(0, 300)}`;
         if (res.status >= 500) throw new Error(`server error: ${where}`);
         if (res.status >= 400) {
@@ -184,13 +208,23 @@ for (const backend of BACKENDS) {
         }
         // Bob's review must never come back to Alice: no object with its id, no text with its topic (a random
         // marker the generator cannot produce). Alice may type Bob's id as her own topic: that is her own data.
+        if (caller === "alice" && text && res.headers.get("content-type")?.includes("text/event-stream") && text.includes(secrets.topic)) {
+          throw new Error(`another user's review leaked in an event stream: ${where}`);
+        }
         if (caller === "alice" && text && res.headers.get("content-type")?.includes("json")) {
           if (text.includes(secrets.topic) || hasObjectWithId(JSON.parse(text), secrets.reviewId)) throw new Error(`another user's review leaked: ${where}`);
+          if (text.includes(secrets.shareId)) throw new Error(`another user's share leaked: ${where}`);
         }
         const bobs = await t.db.selectFrom("literature_reviews").select(["user_query", "status"]).where("id", "=", secrets.reviewId).executeTakeFirst();
         // Bob's review may only disappear with Bob (an administrator may delete Bob); it never changes.
         const bobExists = await t.db.selectFrom("users").select("id").where("id", "=", bob.user.id).executeTakeFirst();
         if (bobExists && (bobs?.user_query !== secrets.topic || bobs?.status !== "complete")) throw new Error(`another user's review changed: ${where}`);
+        // Bob's received share and his like are his: nobody else's call removes them.
+        if (bobExists) {
+          const share = await t.db.selectFrom("shares").select("id").where("id", "=", secrets.shareId).executeTakeFirst();
+          const like = await t.db.selectFrom("likes").select("user_id").where("user_id", "=", bob.user.id).where("article_pmid", "=", secrets.pmid).executeTakeFirst();
+          if (!share || !like) throw new Error(`another user's share or like changed: ${where}`);
+        }
       });
 
       const origError = console.error;
