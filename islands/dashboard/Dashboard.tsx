@@ -18,6 +18,7 @@ import * as cardCss from "../article-card/ArticleCard.css.ts";
 import { formatDate } from "../lib/format.ts";
 import { deleteShare, useLikes, useShares, type KeptArticle } from "../lib/social.ts";
 import { SocialActions } from "../social/SocialActions.tsx";
+import { ExportLinks } from "../export/ExportLinks.tsx";
 import { useDashboardPageSize } from "./page-size.ts";
 import * as css from "./dashboard.css.ts";
 
@@ -105,6 +106,8 @@ export function Dashboard({ initialTab, openPmid }: DashboardProps) {
       {TABS.map((t) => (
         <div key={t.id} role="tabpanel" id={`${id}-panel-${t.id}`} aria-labelledby={`${id}-tab-${t.id}`} hidden={tab !== t.id} className={css.panel} tabIndex={0}>
           {tab !== t.id ? null : t.id === "likes" ? (
+            <>
+            {(likes.data ?? []).length > 0 ? <ExportLinks label="Export liked articles:" path="/likes" testId="export-likes" /> : null}
             <KeptList
               testId="liked-list"
               query={likes}
@@ -114,6 +117,7 @@ export function Dashboard({ initialTab, openPmid }: DashboardProps) {
               onOpened={() => setToOpen(null)}
               items={(likes.data ?? []).map((a) => ({ key: String(a.pmid), article: a, note: likedOnText(a.liked_at) }))}
             />
+            </>
           ) : (
             <SharesList openPmid={toOpen} onOpened={() => setToOpen(null)} query={shares} />
           )}

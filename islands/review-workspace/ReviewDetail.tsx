@@ -9,7 +9,7 @@
  * previous status and query come back. Polling stops at a terminal status, after a failed poll (only a warning:
  * what is shown stays), and when another review is selected (this component is keyed by the review's id).
  */
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { showError, showSuccess } from "../lib/toast.tsx";
 import { MSG, detailOr, detailsBanner, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
@@ -24,6 +24,8 @@ import {
 } from "./queries.ts";
 import { AllRelevantArticles, CitedArticles } from "./ReviewArticles.tsx";
 import { ReviewSummary } from "./ReviewSummary.tsx";
+// Loaded once a completed review is shown: the page's first load stays within its JavaScript budget.
+const ReviewExport = lazy(() => import("../export/ReviewExport.tsx").then((m) => ({ default: m.ReviewExport })));
 import { useStatusStream } from "./status-stream.ts";
 import { POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
 import * as css from "./ReviewWorkspace.css.ts";
@@ -233,6 +235,13 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               </p>
             )}
           </section>
+          {(data.articles_refs ?? []).length > 0 ? (
+            <section className={css.panel} aria-label="Export">
+              <Suspense fallback={null}>
+                <ReviewExport reviewId={id} />
+              </Suspense>
+            </section>
+          ) : null}
           <CitedArticles articles={data.articles_refs ?? []} />
           {(ftsData.fts_articles_total_count ?? 0) > 0 ? (
             <AllRelevantArticles
