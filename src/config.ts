@@ -47,6 +47,12 @@ const schema = z.object({
   PUBMED_BASELINE_URL: z.string().url().default("https://ftp.ncbi.nlm.nih.gov/pubmed/baseline/"),
   /** "daily": the in-process scheduler runs the update sync once a day (05:00 UTC) where jobs run. */
   PUBMED_SYNC: z.enum(["off", "daily"]).default("off"),
+  /** An OpenAI-compatible chat API (vLLM, Ollama, llama.cpp…, ending in /v1): summaries by a language model, verified. */
+  LLM_BASE_URL: z.string().url().optional(),
+  LLM_MODEL: z.string().trim().min(1).default("llama3.1"),
+  LLM_API_KEY: z.string().trim().min(1).optional(),
+  /** Longest wait for the model's answer before the extractive summary is used. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** Seed the demo corpus on first start with an empty article table. */
   SEED_SAMPLE: z
     .enum(["true", "false", "1", "0"])

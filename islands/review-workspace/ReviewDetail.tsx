@@ -238,7 +238,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
           {(data.articles_refs ?? []).length > 0 ? (
             <section className={css.panel} aria-label="Export">
               <Suspense fallback={null}>
-                <ReviewExport reviewId={id} />
+                <ReviewExport reviewId={id} engine={data.summary_engine ?? null} />
               </Suspense>
             </section>
           ) : null}

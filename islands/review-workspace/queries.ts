@@ -28,6 +28,8 @@ export interface ReviewDetails {
   status: string;
   user_query: string | null;
   summary: string | null;
+  /** Which engine wrote the summary ("extractive", or a language model with its verified sentences). */
+  summary_engine?: string | null;
   /** Cited articles in citation order: citation number n is articles_refs[n-1]. */
   articles_refs: Article[];
   /** One page of all relevant articles (server-paged). */

@@ -94,6 +94,8 @@ export interface LiteratureReviewsTable {
   user_query: string | null;
   status: Generated<string>;
   summary: string | null;
+  /** Which engine wrote the summary (null for reviews summarized before it was recorded). */
+  summary_engine: string | null;
   error_message: string | null;
   fts_articles_total_count: Generated<number>;
   /** The concepts the topic was read as (search/concepts.ts Concept[]), for display. */

@@ -5,6 +5,7 @@ import * as repo from "./repository.ts";
 import { PIPELINE_STATUSES } from "./schemas.ts";
 import { rerank } from "../../search/ranking.ts";
 import { extractiveSummarizer, type Summarizer } from "./summarizer.ts";
+import { LlmSummarizer, llmOptions } from "./llm/llm-summarizer.ts";
 import { readTopicFromCorpus, storedConcepts } from "./topic.ts";
 import { announceReviewChange } from "./events.ts";
 import { conceptList } from "../../search/concepts.ts";
@@ -149,7 +150,7 @@ async function summarizeStep(deps: AppDeps, reviewId: string, query: string, ste
   if (unknown.length > 0) throw new Error(`summary cites articles that were not supplied: ${unknown.join(", ")}`);
   if (new Set(citedPmids).size !== citedPmids.length) throw new Error("summary cites the same article under two numbers");
   await deps.db.transaction().execute(async (trx) => {
-    await advanceOrStop(trx, reviewId, ["summarizing"], "complete", { summary });
+    await advanceOrStop(trx, reviewId, ["summarizing"], "complete", { summary, summary_engine: written.engine ?? steps.summarizer.name });
     await repo.setCitations(trx, reviewId, citedPmids);
   });
   announceReviewChange(reviewId);
@@ -187,8 +188,17 @@ export async function runReview(deps: AppDeps, reviewId: string, steps: Pipeline
   }
 }
 
+/**
+ * The steps for a configuration: with LLM_BASE_URL the summary is asked of the language model and verified, with the
+ * extractive summarizer as its fallback (src/reviews/llm/llm-summarizer.ts).
+ */
+export function stepsFor(config: AppDeps["config"]): PipelineSteps {
+  const llm = llmOptions(config);
+  return llm ? { ...defaultSteps, summarizer: new LlmSummarizer(llm, extractiveSummarizer) } : defaultSteps;
+}
+
 /** The "review.run" job: runs the pipeline; a job given up after repeated crashes leaves the review in error. */
 export const reviewJobHandler: JobHandler = {
-  run: (payload, ctx) => runReview(ctx.deps, String(payload.reviewId)),
+  run: (payload, ctx) => runReview(ctx.deps, String(payload.reviewId), stepsFor(ctx.deps.config)),
   onGiveUp: (payload, reason, ctx) => markFailed(ctx.deps, String(payload.reviewId), new Error(reason)),
 };

@@ -111,6 +111,7 @@ export async function advanceReview(
   to: string,
   extra: {
     summary?: string | null;
+    summary_engine?: string | null;
     error_message?: string | null;
     fts_articles_total_count?: number;
     matching_count?: number | null;

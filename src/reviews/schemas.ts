@@ -70,6 +70,10 @@ export const ReviewDetailsSchema = z
     status: StatusSchema,
     user_query: z.string().nullable(),
     summary: z.string().nullable().openapi({ description: "Text with **bold**, \"- \" bullets and [n] citations; [n] is articles_refs[n - 1]" }),
+    summary_engine: z
+      .string()
+      .nullable()
+      .openapi({ description: "Which engine wrote the summary: \"extractive\", or \"language model <model> (<n> verified sentences)\"; null for older reviews" }),
     articles_refs: z.array(ArticlePublicSchema).openapi({ description: "Cited articles in citation order" }),
     fts_articles_refs: z
       .array(ReviewArticleSchema)

@@ -106,6 +106,7 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
     status: statusOf(row.status),
     user_query: row.user_query,
     summary: row.summary,
+    summary_engine: row.summary_engine,
     articles_refs: cited,
     fts_articles_refs: page,
     fts_articles_total_count: row.fts_articles_total_count,

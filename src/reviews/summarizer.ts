@@ -59,6 +59,8 @@ export interface SummaryResult {
   summary: string | null;
   /** `citedPmids[n - 1]` is the PMID that citation number n refers to; no gaps, no duplicates. */
   citedPmids: number[];
+  /** Which engine wrote it, when not the summarizer's own name (a fallback says so). */
+  engine?: string;
 }
 
 /** A way to summarise a review; the extractive one below is the default. */

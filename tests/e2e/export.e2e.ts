@@ -22,6 +22,8 @@ test("a review's cited articles download as RIS, its summary copies with referen
   const cited = page.getByTestId("export-cited");
   await expect(cited).toBeVisible({ timeout: 20_000 });
   const citedCount = await page.getByTestId("cited-articles").getByTestId("article-card").count();
+  // The review says which engine wrote its summary (no language model is configured here).
+  await expect(page.getByTestId("summary-engine")).toHaveText("Summary written by the extractive summarizer: every sentence is quoted from the abstract it cites.");
 
   const [download] = await Promise.all([page.waitForEvent("download"), cited.locator('[data-format="ris"]').click()]);
   expect(download.suggestedFilename()).toBe("litreview-review-cited.ris");
