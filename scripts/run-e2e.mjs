@@ -158,6 +158,8 @@ const server = spawn("npx", ["bun", "--max-http-header-size=262144", process.env
     LOG_LEVEL: "warn",
     // Every browser test signs up its own accounts, all from this machine's address.
     SIGNUPS_PER_CLIENT_PER_HOUR: "10000",
+    // Every browser test signs in from 127.0.0.1: the per-client login burst limit would refuse the suite's logins.
+    LOGINS_PER_CLIENT_PER_MINUTE: "10000",
   },
   // Own process group, so that stopping it also stops bun under npx.
   detached: true,

@@ -100,6 +100,11 @@ const schema = z.object({
    * an enrolment day behind one address that TRUST_PROXY cannot tell apart, or for a test harness.
    */
   SIGNUPS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /**
+   * Login attempts one client may make a minute (the burst limit of docs/decisions/0012-abuse-limits.md; the
+   * per-account rules do not change). Raise it like SIGNUPS_PER_CLIENT_PER_HOUR, e.g. for a test harness.
+   */
+  LOGINS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** The header the trusted proxies write the client's address to. */
   TRUST_PROXY_HEADER: z.enum(["x-forwarded-for", "forwarded", "x-real-ip"]).default("x-forwarded-for"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

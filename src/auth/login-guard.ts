@@ -40,11 +40,12 @@ export function delayAfter(failures: number): number {
  * Refuses (429 with Retry-After) an attempt to log in to `account` from `client` that one of the rules forbids;
  * counts the attempt against the client's burst limit.
  * @param account the lower-cased address typed (whether or not it has an account).
+ * @param perClientPerMinute the client's burst limit (LOGINS_PER_CLIENT_PER_MINUTE; default LIMITS.loginPerClient.max).
  */
-export async function assertLoginAllowed(db: Database, account: string, client: string | null): Promise<void> {
+export async function assertLoginAllowed(db: Database, account: string, client: string | null, perClientPerMinute: number = LIMITS.loginPerClient.max): Promise<void> {
   const who = client ?? "local";
   if (client) {
-    assertAllowed(await hit(db, LIMITS.loginPerClient, client));
+    assertAllowed(await hit(db, { ...LIMITS.loginPerClient, max: perClientPerMinute }, client));
     if ((await peek(db, LIMITS.loginFailuresPerClient, client)) >= LIMITS.loginFailuresPerClient.max) {
       throw tooManyRequests({ hits: 0, allowed: false, retryAfterSeconds: await windowLeft(db, LIMITS.loginFailuresPerClient, client) });
     }

@@ -44,7 +44,7 @@ export function loginRoutes(deps: AppDeps) {
     const account = username.toLowerCase();
     const client = requestClientKey(c, deps.config);
     // Refused before the password is hashed: a throttled attempt costs the server nothing.
-    await assertLoginAllowed(deps.db, account, client);
+    await assertLoginAllowed(deps.db, account, client, deps.config.LOGINS_PER_CLIENT_PER_MINUTE);
 
     const user = await authenticate(deps.db, username, password);
     if (!user) {
