@@ -8,7 +8,8 @@
  * that follow a short warm-up. Budget: 50 ms per call on one core.
  */
 import fixture from "../../src/reviews/fixtures/nasopharyngeal-carcinoma.json";
-import { summarizeExtractive, type SummaryArticle } from "../../src/reviews/summarizer.ts";
+import { summarizeExtractive } from "../../src/reviews/summary/extractive.ts";
+import type { SummaryArticle } from "../../src/reviews/summary/types.ts";
 
 const articles = fixture as SummaryArticle[];
 const runs = Math.max(1, Number(process.argv[2] ?? 200) || 200);

@@ -38,6 +38,11 @@ export interface ParsedArticle {
   /** MeSH DescriptorName texts, in record order, without qualifiers. */
   mesh_terms: string[];
   keywords: string[];
+  /**
+   * PMID of the retraction notice (CommentsCorrections RefType="RetractionIn"), when the record links one; an
+   * unreadable PMID there counts as none (the "Retracted Publication" type still marks the article retracted).
+   */
+  retraction_notice_pmid: number | null;
   /** SHA-1 (hex) of every other field, so an unchanged record re-ingests as a no-op. */
   content_hash: string;
 }
@@ -92,6 +97,8 @@ export interface RawRecord {
   otherIdPmc: string | null;
   /** BookDocument/ArticleIdList/ArticleId[@IdType="bookaccession"], e.g. NBK475822. */
   bookAccession: string | null;
+  /** CommentsCorrections[@RefType="RetractionIn"]/PMID: the retraction notice of a retracted article. */
+  retractionInPmid: string | null;
 }
 
 /** A RawRecord with every field empty, ready to be filled by the parser. */
@@ -116,6 +123,7 @@ export function emptyRawRecord(kind: RawRecord["kind"]): RawRecord {
     articleIdPmc: null,
     otherIdPmc: null,
     bookAccession: null,
+    retractionInPmid: null,
   };
 }
 
@@ -310,7 +318,7 @@ const NULL_MARK = "\u0003";
  * cost (measured), which matters at 10,000+ records/s.
  */
 export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
-  const parts: (string | number)[] = ["v2", a.pmid, a.title ?? NULL_MARK, a.authors ?? NULL_MARK];
+  const parts: (string | number)[] = ["v3", a.pmid, a.title ?? NULL_MARK, a.authors ?? NULL_MARK];
   for (const s of a.abstract_sections) parts.push(s.label, s.nlm_category ?? NULL_MARK, s.text);
   parts.push(
     ITEM_SEP,
@@ -324,8 +332,15 @@ export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
     a.publication_types.join(ITEM_SEP),
     a.mesh_terms.join(ITEM_SEP),
     a.keywords.join(ITEM_SEP),
+    a.retraction_notice_pmid ?? NULL_MARK,
   );
   return Bun.CryptoHasher.hash("sha1", parts.join(FIELD_SEP), "hex");
+}
+
+/** The retraction notice's PMID, or null when absent or not a valid PMID. */
+function retractionNotice(text: string | null): number | null {
+  const pmid = parsePmid(text);
+  return typeof pmid === "number" ? pmid : null;
 }
 
 /**
@@ -360,6 +375,7 @@ export function mapRecord(r: RawRecord, pmid: number): ParsedArticle {
     publication_types: unique(r.publicationTypes),
     mesh_terms: unique(r.meshTerms),
     keywords: unique(r.keywords),
+    retraction_notice_pmid: retractionNotice(r.retractionInPmid),
   };
   return { ...article, content_hash: contentHash(article) };
 }

@@ -94,6 +94,14 @@ describe("real PubMed files", () => {
     expect(map.get(11858625)!.authors).toBeNull(); // no AuthorList
   });
 
+  test("retracted articles carry their retraction notice's PMID (CommentsCorrections RetractionIn); others none", async () => {
+    const map = byPmid(await collect(parsePubmedFile(join(SAMPLE, "medlinecitationset_nlm_medsamp2014.xml.gz"))));
+    expect(map.get(11543891)!.retraction_notice_pmid).toBe(11600210);
+    expect(map.get(8655018)!.retraction_notice_pmid).toBe(9867474);
+    expect(map.get(8863847)!.retraction_notice_pmid).toBe(9499167);
+    expect([...map.values()].filter((a) => a.retraction_notice_pmid !== null)).toHaveLength(3);
+  });
+
   test("records under a non-standard root, with reference lists full of other DOIs", async () => {
     const events = await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz")));
     const all = articles(events);
@@ -219,6 +227,7 @@ describe("hand-made edge cases", () => {
 
   test("a CommentsCorrections PMID does not replace the record's PMID", () => {
     expect(edge.has(900099)).toBe(false);
+    expect([...edge.values()].every((a) => a.retraction_notice_pmid === null)).toBe(true); // a CommentIn is no retraction
     expect([...edge.keys()]).toEqual([900001, 900002, 900003, 900004]);
   });
 

@@ -89,6 +89,7 @@ const CAP_ARTICLE_ID_DOI = 23;
 const CAP_ARTICLE_ID_PMC = 24;
 const CAP_BOOK_ACCESSION = 25;
 const CAP_OTHER_ID = 26;
+const CAP_RETRACTION_PMID = 27;
 
 // Element names the mapping looks at, as small integers: one Map lookup per start tag, then integer comparisons.
 const E_OTHER = 0;
@@ -137,6 +138,7 @@ const E_PUBMED_BOOK_DATA = 42;
 const E_OTHER_ID = 43;
 /** Elements whose whole content is unused (see SKIPPED_ELEMENTS). */
 const E_SKIPPED = 44;
+const E_COMMENTS_CORRECTIONS = 45;
 
 /**
  * Parts of a record that hold nothing the mapping uses. Inside them only the nesting depth is tracked (no names, no
@@ -145,7 +147,7 @@ const E_SKIPPED = 44;
  * makes the record malformed, and a record start inside one is still recognised.
  */
 const SKIPPED_ELEMENTS = [
-  "ReferenceList", "History", "MedlineJournalInfo", "ChemicalList", "CommentsCorrectionsList", "GrantList",
+  "ReferenceList", "History", "MedlineJournalInfo", "ChemicalList", "GrantList",
   "InvestigatorList", "SupplMeshList", "GeneSymbolList", "DataBankList", "PersonalNameSubjectList", "OtherAbstract",
   "AffiliationInfo", "DateCompleted", "DateRevised", "Pagination", "Sections", "CoiStatement",
 ];
@@ -198,6 +200,7 @@ const ELEMENT_CODES = new Map<string, number>([
   ["PubmedData", E_PUBMED_DATA],
   ["PubmedBookData", E_PUBMED_BOOK_DATA],
   ["OtherID", E_OTHER_ID],
+  ["CommentsCorrections", E_COMMENTS_CORRECTIONS],
   ...SKIPPED_ELEMENTS.map((name): [string, number] => [name, E_SKIPPED]),
 ]);
 
@@ -208,7 +211,7 @@ const NAME_CACHE_SIZE = 1024;
 function wantsAttributes(code: number): boolean {
   return (
     code === E_ABSTRACT_TEXT || code === E_AUTHOR_LIST || code === E_AUTHOR || code === E_ELOCATION_ID ||
-    code === E_ARTICLE_ID || code === E_OTHER_ID
+    code === E_ARTICLE_ID || code === E_OTHER_ID || code === E_COMMENTS_CORRECTIONS
   );
 }
 
@@ -303,6 +306,8 @@ export class PubmedXmlParser implements TokenizerCallbacks {
   private attrValue = "";
 
   private authorListOpen = false;
+  /** Inside CommentsCorrections[@RefType="RetractionIn"]: its PMID is the retraction notice. */
+  private retractionOpen = false;
   private author: RawAuthor | null = null;
   private date: RawDate | null = null;
   private sectionLabel = "";
@@ -622,6 +627,10 @@ export class PubmedXmlParser implements TokenizerCallbacks {
     switch (code) {
       case E_PMID:
         if ((parent === E_MEDLINE_CITATION || parent === E_BOOK_DOCUMENT) && rec.pmid === null) this.startCapture(CAP_PMID);
+        else if (parent === E_COMMENTS_CORRECTIONS && this.retractionOpen && rec.retractionInPmid === null) this.startCapture(CAP_RETRACTION_PMID);
+        break;
+      case E_COMMENTS_CORRECTIONS:
+        this.retractionOpen = this.attrs?.RefType === "RetractionIn";
         break;
       case E_ARTICLE_TITLE:
         if (parent === E_ARTICLE || parent === E_BOOK_DOCUMENT) this.startCapture(CAP_TITLE);
@@ -744,6 +753,9 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         case E_AUTHOR_LIST:
           this.authorListOpen = false;
           break;
+        case E_COMMENTS_CORRECTIONS:
+          this.retractionOpen = false;
+          break;
         case E_PUB_DATE:
         case E_ARTICLE_DATE:
           this.date = null;
@@ -797,6 +809,7 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       case CAP_ARTICLE_ID_DOI: rec.articleIdDoi = text || null; break;
       case CAP_ARTICLE_ID_PMC: rec.articleIdPmc = text || null; break;
       case CAP_BOOK_ACCESSION: rec.bookAccession = text || null; break;
+      case CAP_RETRACTION_PMID: rec.retractionInPmid = text || null; break;
       case CAP_OTHER_ID: if (/^PMC\d+$/.test(text)) rec.otherIdPmc = text; break;
     }
   }

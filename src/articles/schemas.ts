@@ -1,4 +1,21 @@
 import { z } from "@hono/zod-openapi";
+import { STUDY_DESIGNS } from "./evidence.ts";
+
+/** What a card shows of an article's evidence (src/articles/evidence.ts), derived from its PubMed record. */
+export const ArticleEvidenceSchema = z
+  .object({
+    study_design: z
+      .enum(STUDY_DESIGNS)
+      .nullable()
+      .openapi({ description: "From publication types and study-design MeSH headings; null when the record names none", example: "rct" }),
+    study_design_label: z.string().nullable().openapi({ example: "Randomized controlled trial" }),
+    study_design_abbreviation: z.string().nullable().openapi({ description: "Short form for a citation badge", example: "RCT" }),
+    subjects: z.enum(["humans", "animals", "humans_and_animals"]).nullable().openapi({ description: "From the MeSH check tags Humans and Animals" }),
+    retracted: z.boolean().openapi({ description: "PubMed marks the article retracted; it is never cited as support" }),
+    retraction_notice_pmid: z.number().int().nullable().openapi({ description: "PMID of the retraction notice, when PubMed links one" }),
+  })
+  .openapi("ArticleEvidence");
+export type ArticleEvidence = z.infer<typeof ArticleEvidenceSchema>;
 
 /** One labelled part of a structured abstract (label "" when unlabelled). */
 export const AbstractSectionSchema = z.object({ label: z.string(), nlm_category: z.string().nullable(), text: z.string() }).openapi("AbstractSection");
@@ -28,6 +45,7 @@ export const ArticlePublicSchema = z
     publication_types: z.array(z.string()),
     abstract_sections: z.array(AbstractSectionSchema),
   })
+  .extend(ArticleEvidenceSchema.shape)
   .openapi("Article");
 export type ArticlePublic = z.infer<typeof ArticlePublicSchema>;
 

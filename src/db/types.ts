@@ -65,6 +65,8 @@ export interface ArticlesTable {
   publication_types: string[];
   mesh_terms: string[];
   keywords: string[];
+  /** PMID of the retraction notice (CommentsCorrections RetractionIn) of a retracted article. */
+  retraction_notice_pmid: ColumnType<number | null, number | null | undefined, number | null>;
   content_hash: string;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
@@ -102,6 +104,10 @@ export interface LiteratureReviewsTable {
   topic_concepts: ColumnType<unknown, string | undefined, string>;
   /** Articles in the index covering every concept (exact); null for reviews made before coverage. */
   matching_count: number | null;
+  /** The optional filters the review was started with (src/reviews/filters.ts ReviewFilters); null when none. */
+  search_filters: ColumnType<unknown, string | null | undefined, string | null>;
+  /** How the review was made (src/reviews/report.ts SearchReport); null before it ran or for older reviews. */
+  search_report: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

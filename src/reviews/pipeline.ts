@@ -4,17 +4,26 @@ import type { JobHandler } from "../jobs/worker.ts";
 import * as repo from "./repository.ts";
 import { PIPELINE_STATUSES } from "./schemas.ts";
 import { rerank } from "../../search/ranking.ts";
-import { extractiveSummarizer, type Summarizer } from "./summarizer.ts";
+import { extractiveSummarizer } from "./summary/extractive.ts";
+import type { Summarizer } from "./summary/types.ts";
 import { LlmSummarizer, llmOptions } from "./llm/llm-summarizer.ts";
 import { readTopicFromCorpus, storedConcepts } from "./topic.ts";
 import { announceReviewChange } from "./events.ts";
 import { conceptList } from "../../search/concepts.ts";
+import { describeFilters, needsArticleFilter, passesFilters, storedFilters } from "./filters.ts";
+import { corpusSnapshot, queryReading, storedReport, type SearchReport } from "./report.ts";
+import { isRetracted } from "../articles/evidence.ts";
 
 /** Job kind of the review pipeline; its payload is `{reviewId}`. */
 export const REVIEW_JOB_KIND = "review.run";
 
 /** Candidates fetched from the search index, before re-ranking. */
 export const CANDIDATE_LIMIT = 200;
+/**
+ * Candidates fetched when study-design, humans or full-text filters are set: those are read from the article rows
+ * after the search, so more are fetched for enough to pass (the index's most per call).
+ */
+export const FILTERED_CANDIDATE_LIMIT = 1000;
 /** Relevant articles kept in a review's ranked list (the "All Relevant Articles" list). */
 export const MAX_RELEVANT = 100;
 /**
@@ -98,24 +107,46 @@ function relevant(covering: RankedCandidate[], partial: RankedCandidate[]): repo
  * in the same transaction that moves the review on.
  * @returns whether there is something to summarise.
  */
-async function searchAndRank(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<boolean> {
+async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: string, steps: PipelineSteps): Promise<boolean> {
+  const reviewId = review.id;
+  const filters = storedFilters(review.search_filters);
+  const years = { fromYear: filters?.year_from, toYear: filters?.year_to };
+  const rowFilter = needsArticleFilter(filters);
   const reading = await readTopicFromCorpus(deps, query);
-  const covering = await deps.search.search(query, { limit: CANDIDATE_LIMIT, requireAll: reading.concepts });
-  const any = covering.total > 0 ? await deps.search.search(query, { limit: CANDIDATE_LIMIT }) : { hits: [] };
+  const covering = await deps.search.search(query, { limit: rowFilter ? FILTERED_CANDIDATE_LIMIT : CANDIDATE_LIMIT, requireAll: reading.concepts, ...years });
+  const any = covering.total > 0 ? await deps.search.search(query, { limit: CANDIDATE_LIMIT, ...years }) : { hits: [] };
   const coveringPmids = new Set(covering.hits.map((h) => h.pmid));
   const articles = await repo.findArticles(deps.db, [...new Set([...covering.hits, ...any.hits].map((h) => h.pmid))]);
-  // Hits the index knows but the articles table no longer has (deleted meanwhile) are dropped.
+  // Hits the index knows but the articles table no longer has (deleted meanwhile) are dropped, and so are those the
+  // filters exclude.
   const stored = new Set(articles.map((a) => a.pmid));
-  const coveringHits = covering.hits.filter((h) => stored.has(h.pmid));
-  const partialHits = any.hits.filter((h) => stored.has(h.pmid) && !coveringPmids.has(h.pmid));
+  const passing = new Set(articles.filter((a) => passesFilters(filters, a)).map((a) => a.pmid));
+  const screened = covering.hits.filter((h) => stored.has(h.pmid));
+  const coveringHits = screened.filter((h) => passing.has(h.pmid)).slice(0, CANDIDATE_LIMIT);
+  const partialHits = any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid));
   if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
   const ranked =
     coveringHits.length > 0
       ? relevant(await steps.rank(query, coveringHits, articles), partialHits.length > 0 ? await steps.rank(query, partialHits, articles) : [])
       : [];
   const found = ranked.some((r) => r.coversTopic);
+  const report: SearchReport = {
+    query: queryReading(query, reading),
+    filters: describeFilters(filters),
+    counts: {
+      matched: covering.total,
+      screened: screened.length,
+      after_filters: rowFilter ? screened.filter((h) => passing.has(h.pmid)).length : null,
+      relevant: ranked.filter((r) => r.coversTopic).length,
+      partial: ranked.filter((r) => !r.coversTopic).length,
+      summarized: 0,
+      retracted_excluded: 0,
+      cited: 0,
+    },
+    corpus: await corpusSnapshot(deps.db),
+  };
   await deps.db.transaction().execute(async (trx) => {
-    const extra = { topic_concepts: reading.concepts, matching_count: covering.total };
+    const extra = { topic_concepts: reading.concepts, matching_count: covering.total, search_report: JSON.stringify(report) };
     if (!found) {
       await advanceOrStop(trx, reviewId, ["searching", "sorting"], "no_articles_found", { ...extra, fts_articles_total_count: 0 });
     } else {
@@ -133,11 +164,14 @@ async function searchAndRank(deps: AppDeps, reviewId: string, query: string, ste
  * stored ranked list, so a run resumed after a crash in this status redoes only this step.
  */
 async function summarizeStep(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<void> {
-  // Only articles that cover the whole topic may be cited.
-  const sources = await repo.topRankedArticles(deps.db, reviewId, SUMMARY_SOURCES);
+  // Only articles that cover the whole topic may be cited, and never a retracted one.
+  const ranked = await repo.topRankedArticles(deps.db, reviewId, SUMMARY_SOURCES);
+  const sources = ranked.filter((a) => !isRetracted(a.publication_types ?? [], a.retraction_notice_pmid));
   const written = await steps.summarizer.summarize(query, sources);
   const { citedPmids } = written;
   const review = await repo.findReview(deps.db, reviewId);
+  const stored = storedReport(review?.search_report);
+  const report = stored && { ...stored, counts: { ...stored.counts, summarized: ranked.length, retracted_excluded: ranked.length - sources.length, cited: citedPmids.length } };
   const matching = review?.matching_count ?? null;
   // Few covering articles: the summary opens by saying so, in one plain sentence.
   const summary =
@@ -150,7 +184,11 @@ async function summarizeStep(deps: AppDeps, reviewId: string, query: string, ste
   if (unknown.length > 0) throw new Error(`summary cites articles that were not supplied: ${unknown.join(", ")}`);
   if (new Set(citedPmids).size !== citedPmids.length) throw new Error("summary cites the same article under two numbers");
   await deps.db.transaction().execute(async (trx) => {
-    await advanceOrStop(trx, reviewId, ["summarizing"], "complete", { summary, summary_engine: written.engine ?? steps.summarizer.name });
+    await advanceOrStop(trx, reviewId, ["summarizing"], "complete", {
+      summary,
+      summary_engine: written.engine ?? steps.summarizer.name,
+      ...(report ? { search_report: JSON.stringify(report) } : {}),
+    });
     await repo.setCitations(trx, reviewId, citedPmids);
   });
   announceReviewChange(reviewId);
@@ -178,7 +216,7 @@ export async function runReview(deps: AppDeps, reviewId: string, steps: Pipeline
   const query = review.user_query;
   try {
     let status = review.status;
-    if (status === "searching" || status === "sorting") status = (await searchAndRank(deps, reviewId, query, steps)) ? "summarizing" : "no_articles_found";
+    if (status === "searching" || status === "sorting") status = (await searchAndRank(deps, review, query, steps)) ? "summarizing" : "no_articles_found";
     if (status === "summarizing") await summarizeStep(deps, reviewId, query, steps);
   } catch (err) {
     if (err instanceof ReviewGone) return;

@@ -4,6 +4,7 @@ import type { ArticlesTable, LiteratureReviewsTable } from "../db/types.ts";
 import { PIPELINE_STATUSES, type ReviewArticle } from "./schemas.ts";
 import { articleColumns, toArticlePublic } from "../articles/repository.ts";
 import type { ArticlePublic } from "../articles/schemas.ts";
+import type { ReviewFilters } from "./filters.ts";
 
 // All SQL about literature reviews. Functions take a Database, which may also be an open transaction.
 
@@ -65,10 +66,10 @@ export function findReview(db: Database, id: string): Promise<ReviewRow | undefi
  * starts safe: only one of them updates the row.
  * @returns the updated review, or undefined when it is not the user's or not in status initial.
  */
-export function startUserReview(db: Database, userId: string, id: string, userQuery: string): Promise<ReviewRow | undefined> {
+export function startUserReview(db: Database, userId: string, id: string, userQuery: string, filters: ReviewFilters | null = null): Promise<ReviewRow | undefined> {
   return db
     .updateTable("literature_reviews")
-    .set({ user_query: userQuery, status: "searching", updated_at: sql`now()` })
+    .set({ user_query: userQuery, search_filters: filters ? JSON.stringify(filters) : null, status: "searching", updated_at: sql`now()` })
     .where("id", "=", id)
     .where("user_id", "=", userId)
     .where("status", "=", "initial")

@@ -1,3 +1,4 @@
+import { normalizeFilters } from "./filters.ts";
 import { z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import type { AppDeps } from "../deps.ts";
@@ -66,7 +67,8 @@ export function reviewsRoutes(deps: AppDeps) {
     responses: { 200: jsonContent(ReviewPublicSchema, "The started review"), ...errorResponses(403, 404, 409, 429) },
   });
   app.openapi(start, async (c) => {
-    const review = await reviews.startReview(deps, c.get("user").id, c.req.valid("param").lit_review_id, c.req.valid("query").user_query);
+    const { user_query, ...filters } = c.req.valid("query");
+    const review = await reviews.startReview(deps, c.get("user").id, c.req.valid("param").lit_review_id, user_query, normalizeFilters(filters));
     return c.json(review, 200);
   });
 

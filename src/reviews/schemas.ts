@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
 import { ArticlePublicSchema } from "../articles/schemas.ts";
+import { filterQueryFields, YEAR_RANGE_BACKWARDS } from "./filters.ts";
+import { SearchReportSchema } from "./report.ts";
 
 export { ArticlePublicSchema, type ArticlePublic } from "../articles/schemas.ts";
 
@@ -15,8 +17,12 @@ export const historyQuerySchema = paginationSchema;
 
 const EMPTY_TOPIC = "Review topic cannot be empty.";
 
-/** POST /start/{id}: the topic, trimmed; blank or missing is refused with the page's own message (spec §5). */
-export const startQuerySchema = z.object({
+/**
+ * POST /start/{id}: the topic, trimmed; blank or missing is refused with the page's own message (spec §5); and the
+ * optional filters (src/reviews/filters.ts), absent meaning none.
+ */
+export const startQuerySchema = z
+  .object({
   user_query: z
     .string({ error: EMPTY_TOPIC })
     .trim()
@@ -26,7 +32,9 @@ export const startQuerySchema = z.object({
       description: `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes.`,
       example: "risk factors for nasopharyngeal carcinoma",
     }),
-});
+    ...filterQueryFields,
+  })
+  .refine((q) => q.year_from === undefined || q.year_to === undefined || q.year_from <= q.year_to, { message: YEAR_RANGE_BACKWARDS, path: ["year_from"] });
 
 /** The `{lit_review_id}` path parameter. Not validated as a uuid: any id that is not the user's review is 404. */
 export const reviewIdParamSchema = z.object({
@@ -85,6 +93,8 @@ export const ReviewDetailsSchema = z
       .nullable()
       .openapi({ description: "Articles in the index that address every concept of the topic (exact); null for reviews made before this count existed" }),
     topic_concepts: z.array(z.string()).openapi({ description: "The concepts the topic was read as, each required of a cited article", example: ["nasopharyngeal", "carcinoma"] }),
+    filters: z.array(z.string()).openapi({ description: "The filters the review was started with, as phrases; empty when none", example: ["Published 2010–2024", "Humans only"] }),
+    search_report: SearchReportSchema.nullable().openapi({ description: "How the review was made; null before the search ran and for older reviews" }),
     created_at: z.date(),
     updated_at: z.date(),
   })

@@ -9,6 +9,8 @@ import type { ReviewDetails, ReviewPublic, ReviewStatusPublic } from "./schemas.
 const statusOf = (status: string) => status as ReviewPublic["status"];
 import { REVIEW_JOB_KIND } from "./pipeline.ts";
 import { storedConcepts } from "./topic.ts";
+import { describeFilters, storedFilters, type ReviewFilters } from "./filters.ts";
+import { storedReport } from "./report.ts";
 
 // Rules of the literature review API. Only starting a review requires a review subscription; creating,
 // listing, reading and deleting one's own reviews need only a signed-in user (docs/decisions/0004-review-access.md).
@@ -66,19 +68,19 @@ export async function assertReviewAccess(deps: AppDeps, userId: string): Promise
 
 /**
  * Starts the review on `userQuery` (already trimmed and length-checked; access checked by assertReviewAccess):
- * sets the query and status searching and queues the pipeline job in one transaction, so that a started
+ * sets the query, the optional filters (stored with the review) and status searching and queues the pipeline job in one transaction, so that a started
  * review always has its job and a failed start leaves the review as it was.
  * @throws ApiError 404 when not the user's review, 409 when already started, 429 when the user already has
  *   MAX_REVIEWS_IN_PROGRESS reviews in progress.
  */
-export async function startReview(deps: AppDeps, userId: string, id: string, userQuery: string): Promise<ReviewPublic> {
+export async function startReview(deps: AppDeps, userId: string, id: string, userQuery: string, filters: ReviewFilters | null = null): Promise<ReviewPublic> {
   await ownReview(deps.db, userId, id);
   const started = await deps.db.transaction().execute(async (trx) => {
     // The user's row is locked first, so that concurrent starts by one user are counted one after another.
     if ((await repo.lockUserAndCountInProgress(trx, userId)) >= MAX_REVIEWS_IN_PROGRESS) {
       throw new ApiError(429, TOO_MANY_IN_PROGRESS, { "Retry-After": "5" });
     }
-    const row = await repo.startUserReview(trx, userId, id, userQuery);
+    const row = await repo.startUserReview(trx, userId, id, userQuery, filters);
     if (row) await deps.jobs.enqueue(REVIEW_JOB_KIND, { reviewId: row.id }, { db: trx, fairnessKey: userId });
     return row;
   });
@@ -112,6 +114,8 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
     fts_articles_total_count: row.fts_articles_total_count,
     matching_articles_count: row.matching_count,
     topic_concepts: storedConcepts(row.topic_concepts).map((c) => c.label),
+    filters: describeFilters(storedFilters(row.search_filters)),
+    search_report: storedReport(row.search_report),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,7 +1,8 @@
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
-import { extractiveSummarizer, type Summarizer } from "../reviews/summarizer.ts";
+import { extractiveSummarizer } from "../reviews/summary/extractive.ts";
+import type { Summarizer } from "../reviews/summary/types.ts";
 import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
 import { buildProfile } from "./profile.ts";

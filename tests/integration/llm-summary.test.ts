@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LlmSummarizer, type LlmOptions } from "../../src/reviews/llm/llm-summarizer.ts";
 import { sentenceProblem } from "../../src/reviews/llm/verify.ts";
-import { extractiveSummarizer, type SummaryArticle } from "../../src/reviews/summarizer.ts";
+import { extractiveSummarizer } from "../../src/reviews/summary/extractive.ts";
+import type { SummaryArticle } from "../../src/reviews/summary/types.ts";
 
 // The optional language-model summary against a stand-in of the OpenAI-compatible chat API started here, scripted to
 // answer a good synthesis, and also invented citations, invented numbers, garbage, errors, a time-out and malformed

@@ -6,7 +6,7 @@ import { computeWeeklySuggestions, SUGGESTIONS_NOT_READY } from "../../src/sugge
 import { refreshMeshStats } from "../../src/suggestions/disruption.ts";
 import { USER_JOB, WEEKLY_RUN_JOB } from "../../src/suggestions/jobs.ts";
 import { isoWeek } from "../../src/suggestions/week.ts";
-import type { Summarizer } from "../../src/reviews/summarizer.ts";
+import type { Summarizer } from "../../src/reviews/summary/types.ts";
 
 // Weekly suggestions on PGlite and PostgreSQL with a fixed clock: seeded articles with chosen dates and MeSH
 // headings make each section's expected content known; then exclusion, idempotence, crash resume, the digest (once,

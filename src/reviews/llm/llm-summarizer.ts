@@ -1,5 +1,5 @@
 import type { Config } from "../../config.ts";
-import type { Summarizer, SummaryArticle, SummaryResult } from "../summarizer.ts";
+import type { Summarizer, SummaryArticle, SummaryResult } from "../summary/types.ts";
 import { verifySynthesis } from "./verify.ts";
 
 /**

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import fixtureJson from "./fixtures/nasopharyngeal-carcinoma.json";
-import { normalizeWhitespace } from "./sentences.ts";
-import { extractiveSummarizer, lightStem, summarizeExtractive, type SummaryArticle } from "./summarizer.ts";
-import { findAbbreviations } from "../../search/abbreviations.ts";
+import fixtureJson from "../fixtures/nasopharyngeal-carcinoma.json";
+import { normalizeWhitespace } from "../sentences.ts";
+import { extractiveSummarizer, summarizeExtractive } from "./extractive.ts";
+import { lightStem } from "./terms.ts";
+import type { SummaryArticle } from "./types.ts";
+import { findAbbreviations } from "../../../search/abbreviations.ts";
 
 // Real PubMed records, ranked for "risk factors for nasopharyngeal carcinoma"
 // (see fixtures/README.md); two of them have no abstract.
@@ -13,7 +15,26 @@ interface CitedSentence {
   /** The quoted sentence without its citation and final punctuation. */
   body: string;
   numbers: number[];
-  block: "overview" | "bullet" | "conclusions";
+  block: "overview" | "bullet";
+}
+
+/** A case report the summary names: its title as quoted and its citation number. */
+interface NamedCaseReport {
+  title: string;
+  number: number;
+}
+
+/** The "Case reports." line of a summary: the titles it names with their citation numbers. */
+function parseCaseReports(summary: string): NamedCaseReport[] {
+  const block = summary.split("\n\n").find((b) => b.startsWith("**Case reports.** "));
+  if (block === undefined) return [];
+  const m = /^\*\*Case reports\.\*\* (?:A case report describes|Case reports describe): (.+)\.$/u.exec(block);
+  expect(m).not.toBeNull();
+  return (m?.[1] ?? "").split("; ").map((item) => {
+    const parts = /^(.+) \[(\d+)\]$/u.exec(item);
+    expect(parts).not.toBeNull();
+    return { title: parts?.[1] ?? "", number: Number(parts?.[2]) };
+  });
 }
 
 /** Reads a summary the way the review page does: sentences with their bracketed citation lists. */
@@ -31,7 +52,7 @@ function parseSummary(summary: string): CitedSentence[] {
   };
   for (const block of summary.split("\n\n")) {
     if (block.startsWith("**Overview.** ")) take(block.slice("**Overview.** ".length), "overview");
-    else if (block.startsWith("**Conclusions.** ")) take(block.slice("**Conclusions.** ".length), "conclusions");
+    else if (block.startsWith("**Case reports.** ")) continue; // titles, not sentences: see parseCaseReports
     else if (block.startsWith("**Key findings**\n")) {
       for (const line of block.split("\n").slice(1)) {
         expect(line).toStartWith("- ");
@@ -61,11 +82,10 @@ describe("summarizeExtractive on real abstracts", () => {
   const summary = result.summary ?? "";
   const sentences = parseSummary(summary);
 
-  test("produces an overview, key-finding bullets and conclusions", () => {
+  test("produces an overview and key-finding bullets", () => {
     expect(result.summary).not.toBeNull();
     expect(summary).toStartWith("**Overview.** ");
     expect(summary).toContain("\n\n**Key findings**\n- ");
-    expect(summary).toContain("\n\n**Conclusions.** ");
     expect(sentences.length).toBeGreaterThanOrEqual(8);
     expect(sentences.length).toBeLessThanOrEqual(12);
   });
@@ -128,15 +148,28 @@ describe("summarizeExtractive on real abstracts", () => {
     for (const s of sentences) expect(s.body).not.toMatch(/^(?:To (?:evaluate|explore|investigate)|We (?:interviewed|recruited))\b/u);
   });
 
-  test("the Conclusions paragraph quotes conclusions, never background or methods", () => {
-    const concluding = sentences.filter((s) => s.block === "conclusions");
-    expect(concluding.length).toBeGreaterThan(0);
-    for (const s of concluding) {
+  test("key findings are findings: from a structured abstract, only RESULTS and CONCLUSIONS sentences", () => {
+    let labelled = 0;
+    for (const s of sentences) {
       const source = fixture.find((a) => a.pmid === result.citedPmids[(s.numbers[0] as number) - 1]);
       const sections = source?.abstract_sections ?? [];
-      if (sections.length === 0) continue; // unstructured: no label to check against
-      const section = sections.find((x) => normalizeWhitespace(x.text).includes(s.body));
-      expect(section?.nlm_category).toBe("CONCLUSIONS");
+      const section = sections.find((x) => x.nlm_category !== null && normalizeWhitespace(x.text).includes(s.body));
+      if (section === undefined) continue; // unstructured: no label to check against
+      labelled++;
+      expect(["RESULTS", "CONCLUSIONS"]).toContain(section.nlm_category as string);
+    }
+    expect(labelled).toBeGreaterThan(0);
+  });
+
+  test("names a case report as such, by its title, instead of quoting it as a finding", () => {
+    const named = parseCaseReports(summary);
+    expect(named.length).toBeGreaterThan(0);
+    for (const c of named) {
+      const source = fixture.find((a) => a.pmid === result.citedPmids[c.number - 1]);
+      expect(source?.publication_types).toContain("Case Reports");
+      // Verbatim, without the brackets PubMed puts around a translated title.
+      expect((source?.title ?? "").replace(/^\[/u, "")).toStartWith(c.title);
+      expect(sentences.some((s) => s.numbers.includes(c.number))).toBe(false);
     }
   });
 
@@ -312,5 +345,85 @@ describe("text normalisation", () => {
     expect(found.get("OR")).toBe("odds ratio");
     expect(found.get("CI")).toBe("confidence interval");
     expect(found.has("n")).toBe(false);
+  });
+});
+
+describe("evidence first (issue 13)", () => {
+  const Q = "antibiotic treatment of vertebral osteomyelitis";
+  const trial = article(
+    31,
+    [
+      ["METHODS", "METHODS", "We randomly assigned 359 adults with vertebral osteomyelitis to 6 or 12 weeks of antibiotic treatment."],
+      ["RESULTS", "RESULTS", "Six weeks of antibiotic treatment was non-inferior to 12 weeks for cure of vertebral osteomyelitis at one year (90.9% vs 90.9%)."],
+    ],
+    { title: "Antibiotic treatment for 6 weeks versus 12 weeks in vertebral osteomyelitis", publication_types: ["Journal Article", "Randomized Controlled Trial"] },
+  );
+  const cohort = article(
+    32,
+    [["RESULTS", "RESULTS", "Oral antibiotic treatment of vertebral osteomyelitis after two weeks of intravenous therapy was associated with similar relapse rates."]],
+    { title: "Oral step-down antibiotic treatment of vertebral osteomyelitis", publication_types: ["Journal Article", "Observational Study"], mesh_terms: ["Humans", "Cohort Studies"] },
+  );
+  const caseReport = article(
+    33,
+    [
+      ["", null, "In this report the first case of R. equi infection manifesting as vertebral osteomyelitis is described."],
+      ["", null, "The patient responded well to antibiotic treatment and surgical drainage of the vertebral osteomyelitis."],
+      ["", null, "A 54-year-old man presented with back pain from vertebral osteomyelitis and received antibiotic treatment for 8 weeks."],
+    ],
+    { title: "Rhodococcus equi vertebral osteomyelitis: a case report.", publication_types: ["Journal Article", "Case Reports"] },
+  );
+
+  test("leads the key findings with the strongest design and names case reports as such", () => {
+    const r = summarizeExtractive(Q, [cohort, caseReport, trial], { maxSentences: 4 });
+    const text = r.summary ?? "";
+    expect(text).not.toContain("In this report the first case");
+    expect(text).not.toContain("The patient responded well");
+    expect(text).not.toContain("A 54-year-old man presented"); // a case report is named, not quoted as a finding
+    // Both studies are cited; the trial's finding comes first although the cohort is ranked higher.
+    const trialAt = text.indexOf("Six weeks of antibiotic treatment");
+    const cohortAt = text.indexOf("Oral antibiotic treatment");
+    expect(trialAt).toBeGreaterThanOrEqual(0);
+    expect(cohortAt).toBeGreaterThan(trialAt);
+    // Two studies cited, so a case report would be half of the citations: it is left out.
+    expect(r.citedPmids).not.toContain(33);
+  });
+
+  test("with only case reports on the topic, names them by title in one line", () => {
+    const other = { ...caseReport, pmid: 34, title: "[Vertebral osteomyelitis after antibiotic treatment failure]." };
+    const r = summarizeExtractive(Q, [caseReport, other]);
+    expect(r.summary).toBe(
+      "**Case reports.** Case reports describe: Rhodococcus equi vertebral osteomyelitis: a case report [1]; Vertebral osteomyelitis after antibiotic treatment failure [2].",
+    );
+    expect(r.citedPmids).toEqual([33, 34]);
+  });
+
+  test("drops sentences that lean on context, keeps one that names its own subject", () => {
+    const a = article(41, [
+      ["RESULTS", "RESULTS", "These findings confirm that statins lowered LDL cholesterol by 30% in adults with diabetes."],
+      ["RESULTS", "RESULTS", "In this cohort of 1,200 adults with diabetes, statins lowered LDL cholesterol by 38% within a year."],
+      ["CONCLUSIONS", "CONCLUSIONS", "It lowered LDL cholesterol in adults with diabetes more than diet alone."],
+    ]);
+    const r = summarizeExtractive("statins LDL cholesterol diabetes", [a]);
+    expect(r.summary).toContain("In this cohort of 1,200 adults with diabetes");
+    expect(r.summary).not.toContain("These findings confirm");
+    expect(r.summary).not.toContain("It lowered");
+  });
+
+  test("never cites a retracted article", () => {
+    const retracted = { ...trial, pmid: 35, retraction_notice_pmid: 99 };
+    const flagged = { ...cohort, pmid: 36, publication_types: ["Journal Article", "Retracted Publication"] };
+    const r = summarizeExtractive(Q, [retracted, flagged, trial]);
+    expect(r.citedPmids).toEqual([31]);
+  });
+
+  test("does not cite an article that only touches the topic", () => {
+    const wastewater = article(
+      37,
+      [["RESULTS", "RESULTS", "Antibiotic resistance genes persisted in the effluent of all eight plants studied over two years."]],
+      { title: "Resistance genes in municipal wastewater plants" },
+    );
+    const r = summarizeExtractive("antibiotic treatment of osteomyelitis", [wastewater, trial, cohort]);
+    expect(r.citedPmids).not.toContain(37);
+    expect(r.citedPmids.length).toBeGreaterThan(0);
   });
 });

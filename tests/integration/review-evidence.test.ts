@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "kysely";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { BACKENDS } from "../support/database.ts";
+import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
+import { ingestFiles } from "../../search/ingest.ts";
+import { studyDesign } from "../../src/articles/evidence.ts";
+
+// Issue 13 on the real PubMed sample, through the API: evidence on every article, a retracted article never cited,
+// optional filters stored and applied, the "How this review was made" report, and a re-run that gives the same
+// summary byte for byte.
+
+const SAMPLE_DIR = join(import.meta.dir, "..", "..", "sample", "pubmed");
+
+interface Article {
+  pmid: number;
+  publication_types: string[];
+  publication_date: string | null;
+  study_design: string | null;
+  study_design_abbreviation: string | null;
+  subjects: string | null;
+  retracted: boolean;
+  retraction_notice_pmid: number | null;
+  full_text_link: string | null;
+}
+interface Details {
+  status: string;
+  summary: string | null;
+  articles_refs: Article[];
+  fts_articles_refs: (Article & { covers_topic: boolean })[];
+  filters: string[];
+  search_report: {
+    query: { concepts: { label: string; alternatives: string[] }[]; phrases: string[]; excluded: string[] };
+    filters: string[];
+    counts: { matched: number; screened: number; after_filters: number | null; relevant: number; partial: number; summarized: number; retracted_excluded: number; cited: number };
+    corpus: { records: number; last_updated: string | null };
+  } | null;
+}
+
+for (const backend of BACKENDS) {
+  describe(`evidence, filters and transparency of reviews (${backend})`, () => {
+    let t: TestApp;
+    let user: TestUser;
+    beforeAll(async () => {
+      t = await createTestApp(backend);
+      const files = readdirSync(SAMPLE_DIR).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE_DIR, f));
+      expect((await ingestFiles(t.deps, files)).failedFiles).toEqual([]);
+      user = await t.signup();
+    }, 120_000);
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    async function start(query: string): Promise<{ id: string; res: Response }> {
+      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
+      const res = await t.app.request(`/api/v1/literature_review/start/${id}?${query}`, { method: "POST", headers: user.headers });
+      return { id, res };
+    }
+    async function review(query: string): Promise<Details> {
+      const { id, res } = await start(query);
+      expect(res.status).toBe(200);
+      await t.runJobs();
+      return (await (await t.app.request(`/api/v1/literature_review/details/${id}?fts_limit=100`, { headers: user.headers })).json()) as Details;
+    }
+
+    test("ingest keeps the retraction notice; the article says it is retracted and links the notice", async () => {
+      const row = await t.db.selectFrom("articles").select(["retraction_notice_pmid"]).where("pmid", "=", 11543891).executeTakeFirstOrThrow();
+      expect(row.retraction_notice_pmid).toBe(11600210);
+      const res = await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers });
+      expect(res.status).toBe(200);
+      // A like shows the evidence fields as every list does.
+      expect((await t.app.request("/api/v1/likes/11543891", { method: "POST", headers: user.headers })).status).toBeLessThan(300);
+      const likes = (await (await t.app.request("/api/v1/likes/my", { headers: user.headers })).json()) as { data: Article[] } | Article[];
+      const list = Array.isArray(likes) ? likes : likes.data;
+      const liked = list.find((a) => a.pmid === 11543891);
+      expect(liked?.retracted).toBe(true);
+      expect(liked?.retraction_notice_pmid).toBe(11600210);
+    });
+
+    test("a retracted article is never cited, even when it is the best match", async () => {
+      const topic = `user_query=${encodeURIComponent("antibiotic treatment of vertebral osteomyelitis")}`;
+      const d = await review(topic);
+      expect(d.search_report?.counts.retracted_excluded).toBe(0);
+      const best = d.articles_refs[0]!;
+      expect(best).toBeDefined();
+      // PubMed retracts the article cited first: the next review on the topic lists it, flagged, and never cites it.
+      await t.db.updateTable("articles").set({ retraction_notice_pmid: 1 }).where("pmid", "=", best.pmid).execute();
+      try {
+        const again = await review(topic);
+        expect(again.articles_refs.length).toBeGreaterThan(0);
+        expect(again.articles_refs.map((a) => a.pmid)).not.toContain(best.pmid);
+        expect(again.fts_articles_refs.find((a) => a.pmid === best.pmid)?.retracted).toBe(true);
+        expect(again.search_report?.counts.retracted_excluded).toBe(1);
+      } finally {
+        await t.db.updateTable("articles").set({ retraction_notice_pmid: null }).where("pmid", "=", best.pmid).execute();
+      }
+    });
+
+    test("every article carries its study design and subjects, as its record gives them", async () => {
+      const d = await review(`user_query=${encodeURIComponent("antibiotic treatment of vertebral osteomyelitis")}`);
+      expect(d.status).toBe("complete");
+      for (const a of d.fts_articles_refs) {
+        const row = await t.db.selectFrom("articles").select(["publication_types", "mesh_terms"]).where("pmid", "=", a.pmid).executeTakeFirstOrThrow();
+        expect(a.study_design).toBe(studyDesign(row.publication_types, row.mesh_terms));
+        expect(a.subjects === "humans" || a.subjects === "humans_and_animals").toBe(row.mesh_terms.includes("Humans"));
+      }
+      expect(d.fts_articles_refs.some((a) => a.study_design !== null)).toBe(true);
+    });
+
+    test("the report shows how the review was made: the query as read, the counts from index to citations, the corpus", async () => {
+      const d = await review(`user_query=${encodeURIComponent('"vertebral osteomyelitis" antibiotic -tuberculosis')}`);
+      expect(d.status).toBe("complete");
+      const r = d.search_report!;
+      expect(r.query.phrases).toEqual(["vertebral osteomyelitis"]);
+      expect(r.query.excluded).toEqual(["tuberculosis"]);
+      expect(r.query.concepts.map((c) => c.label)).toContain("antibiotic");
+      const c = r.counts;
+      expect(c.matched).toBeGreaterThanOrEqual(c.screened);
+      expect(c.screened).toBeGreaterThanOrEqual(c.relevant);
+      expect(c.relevant).toBeGreaterThanOrEqual(c.summarized);
+      expect(c.summarized).toBeGreaterThanOrEqual(c.cited);
+      expect(c.cited).toBe(d.articles_refs.length);
+      expect(c.relevant + c.partial).toBe(d.fts_articles_refs.length);
+      expect(c.after_filters).toBeNull();
+      const records = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM articles`.execute(t.db)).rows[0]!.n;
+      expect(r.corpus.records).toBe(records);
+      expect(r.corpus.last_updated).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(r.filters).toEqual([]);
+      expect(d.filters).toEqual([]);
+    });
+
+    test("filters are stored, shown and applied: years, designs, humans only, free full text", async () => {
+      const topic = encodeURIComponent("vertebral osteomyelitis");
+      const unfiltered = await review(`user_query=${topic}`);
+      const d = await review(`user_query=${topic}&year_from=2000&year_to=2015&humans_only=true&study_designs=observational,cohort,case-control,review`);
+      expect(d.filters).toEqual(["Published 2000–2015", "Case-control study, Cohort study, Observational study, Review", "Humans only"]);
+      expect(d.search_report?.filters).toEqual(d.filters);
+      expect(d.status).toBe("complete");
+      expect(d.fts_articles_refs.length).toBeGreaterThan(0);
+      expect(d.fts_articles_refs.length).toBeLessThan(unfiltered.fts_articles_refs.length);
+      for (const a of d.fts_articles_refs) {
+        const year = Number(a.publication_date?.slice(0, 4));
+        expect(year).toBeGreaterThanOrEqual(2000);
+        expect(year).toBeLessThanOrEqual(2015);
+        expect(["observational", "cohort", "case-control", "review"]).toContain(a.study_design as string);
+        expect(a.subjects === "humans" || a.subjects === "humans_and_animals").toBe(true);
+      }
+      expect(d.search_report?.counts.after_filters).toBe(d.search_report?.counts.relevant);
+      const free = await review(`user_query=${topic}&free_full_text=true`);
+      expect(free.filters).toEqual(["Free full text"]);
+      for (const a of free.fts_articles_refs) expect(a.full_text_link).not.toBeNull();
+    });
+
+    test("bad filters are refused (422) with a clear detail and leave the review unstarted", async () => {
+      const cases: [string, RegExp][] = [
+        ["year_from=2015&year_to=2000", /year_from must not be after year_to/],
+        ["year_from=abc", /year_from must be a year/],
+        ["year_to=3000", /year_to must not be after next year/],
+        ["study_designs=rct,anecdote", /Unknown study design: anecdote/],
+        ["humans_only=maybe", /humans_only must be true or false/],
+      ];
+      for (const [query, message] of cases) {
+        const { id, res } = await start(`user_query=asthma&${query}`);
+        expect(res.status).toBe(422);
+        // Validation errors in the spec's shape: {"detail": [{loc, msg, type}]}.
+        const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
+        expect(detail.map((d) => d.msg).join(" ")).toMatch(message);
+        const status = (await (await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: user.headers })).json()) as { status: string };
+        expect(status.status).toBe("initial");
+      }
+    });
+
+    test("a review re-run on the same corpus with the same parameters gives the same summary, byte for byte", async () => {
+      const query = `user_query=${encodeURIComponent("spinal fusion complications")}&year_from=1990`;
+      const a = await review(query);
+      const b = await review(query);
+      expect(a.status).toBe("complete");
+      expect(b.summary).toBe(a.summary);
+      expect(b.articles_refs.map((x) => x.pmid)).toEqual(a.articles_refs.map((x) => x.pmid));
+      expect(b.search_report?.counts).toEqual(a.search_report?.counts);
+    });
+  });
+}
