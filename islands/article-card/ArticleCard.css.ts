@@ -81,6 +81,24 @@ export const partialBadge = style({
   fontStyle: "normal",
 });
 
+/** The study design from the record's publication types ("Randomized controlled trial"). */
+export const designBadge = style({
+  padding: `0 ${vars.space.xs}`,
+  borderRadius: vars.radius.sm,
+  border: `1px solid ${vars.color.border}`,
+  fontStyle: "normal",
+});
+
+/** A retracted article: impossible to miss, with the link to the notice. */
+export const retracted = style({
+  margin: 0,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  borderRadius: vars.radius.sm,
+  background: vars.color.dangerBg,
+  color: vars.color.danger,
+  fontWeight: 600,
+});
+
 export const footer = style({
   display: "flex",
   alignItems: "center",

@@ -58,12 +58,28 @@ export function ArticleCard({ article, actions, abstractLines = 3, note, initial
           <span className={css.journal}>{journalOf(article)}</span>
           {/* The server and the browser may format dates in different locales. */}
           <span suppressHydrationWarning>{publicationDateOf(article)}</span>
+          {article.study_design_label ? (
+            <span className={css.designBadge} data-testid="study-design">
+              {article.study_design_label}
+              {article.subjects === "animals" ? " (animals)" : ""}
+            </span>
+          ) : null}
           {article.covers_topic === false ? (
             <span className={css.partialBadge} title="This article addresses only some of the topic's concepts" data-testid="partial-match">
               Partial match
             </span>
           ) : null}
         </p>
+        {article.retracted ? (
+          <p className={css.retracted} data-testid="article-retracted">
+            {"Retracted. "}
+            {article.retraction_notice_pmid ? (
+              <a href={`https://pubmed.ncbi.nlm.nih.gov/${article.retraction_notice_pmid}/`} target="_blank" rel="noopener noreferrer">
+                Retraction notice
+              </a>
+            ) : null}
+          </p>
+        ) : null}
         {article.in_index === false ? (
           <p className={css.note} data-testid="article-gone">
             {`This record (PMID ${article.pmid}) has been removed from PubMed and the index.`}

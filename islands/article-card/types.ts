@@ -15,4 +15,13 @@ export interface Article {
   doi?: string | null;
   full_text_link?: string | null;
   pdf_free_link?: string | null;
+  /** The study design as a card shows it ("Randomized controlled trial"), and its badge form ("RCT"); null: none named. */
+  study_design_label?: string | null;
+  study_design_abbreviation?: string | null;
+  /** From the MeSH check tags: "humans", "animals" or "humans_and_animals". */
+  subjects?: string | null;
+  /** PubMed marks the article retracted; never cited as support. */
+  retracted?: boolean;
+  /** PMID of the retraction notice, when PubMed links one. */
+  retraction_notice_pmid?: number | null;
 }

@@ -26,6 +26,10 @@ import { AllRelevantArticles, CitedArticles } from "./ReviewArticles.tsx";
 import { ReviewSummary } from "./ReviewSummary.tsx";
 // Loaded once a completed review is shown: the page's first load stays within its JavaScript budget.
 const ReviewExport = lazy(() => import("../export/ReviewExport.tsx").then((m) => ({ default: m.ReviewExport })));
+// Loaded when opened: the optional filters of a new review and the "How this review was made" panel (issue 13).
+const FilterFields = lazy(() => import("../review-method/FilterFields.tsx").then((m) => ({ default: m.FilterFields })));
+const HowMade = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.HowMade })));
+import { filterQuery, type FilterValues } from "../review-method/filter-values.ts";
 import { useStatusStream } from "./status-stream.ts";
 import { POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
 import * as css from "./ReviewWorkspace.css.ts";
@@ -49,6 +53,9 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   const lastGoodFtsPage = useRef(0);
   const [topic, setTopic] = useState("");
   const [topicError, setTopicError] = useState<string | null>(null);
+  const [filters, setFilters] = useState<FilterValues>({});
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [howMadeOpen, setHowMadeOpen] = useState(false);
   // Set once the review has been seen in progress during this visit (submitted here, or opened while the
   // server worked on it): only then is a completion "just now" and its summary revealed progressively. It is
   // state, not a ref, so that the very render that first shows the summary already knows to animate it.
@@ -56,7 +63,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   const refetchedOnComplete = useRef(false);
 
   const start = useMutation({
-    mutationFn: (query: string) => startReview(id, query),
+    mutationFn: (query: string) => startReview(id, query, filterQuery(filters)),
     onMutate: async (query) => {
       setWatchedInProgress(true);
       // A poll landing now would overwrite the optimistic status with the old one.
@@ -209,12 +216,25 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               {topicError}
             </p>
           ) : null}
+          <details className={css.filtersDisclosure} onToggle={(e) => setFiltersOpen(e.currentTarget.open)}>
+            <summary data-testid="review-filters-toggle">Filters (optional)</summary>
+            {filtersOpen ? (
+              <Suspense fallback={null}>
+                <FilterFields value={filters} onChange={setFilters} disabled={bannerShown || start.isPending} />
+              </Suspense>
+            ) : null}
+          </details>
         </form>
       ) : (
         <div className={css.conversation}>
           {data.user_query ? (
             <p className={css.queryBubble} data-testid="review-query-bubble">
               {data.user_query}
+            </p>
+          ) : null}
+          {data.filters?.length ? (
+            <p className={css.filtersLine} data-testid="review-filters-line">
+              {`Filters: ${data.filters.join(" · ")}`}
             </p>
           ) : null}
           <p className={css.statusBubble} role="status" data-testid="review-status-bubble" data-status={data.status}>
@@ -235,6 +255,16 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               </p>
             )}
           </section>
+          {data.search_report ? (
+            <details className={css.panel} onToggle={(e) => setHowMadeOpen(e.currentTarget.open)} data-testid="review-how-made-panel">
+              <summary className={css.panelSummary}>How this review was made</summary>
+              {howMadeOpen ? (
+                <Suspense fallback={null}>
+                  <HowMade report={data.search_report} engine={data.summary_engine ?? null} />
+                </Suspense>
+              ) : null}
+            </details>
+          ) : null}
           {(data.articles_refs ?? []).length > 0 ? (
             <section className={css.panel} aria-label="Export">
               <Suspense fallback={null}>

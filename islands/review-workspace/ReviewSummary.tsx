@@ -71,7 +71,14 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
               <Fragment key={k}>
                 {k > 0 ? ", " : null}
                 {article ? (
-                  <Citation n={n} article={article} onOpen={setDialogArticle} />
+                  <>
+                    <Citation n={n} article={article} onOpen={setDialogArticle} />
+                    {article.study_design_abbreviation ? (
+                      <span className={css.citeDesign} title={article.study_design_label ?? undefined} data-testid="citation-design">
+                        {article.study_design_abbreviation}
+                      </span>
+                    ) : null}
+                  </>
                 ) : (
                   <span className={css.citeInvalid} title={`Invalid or missing reference data for number: ${n}`} data-testid="citation-invalid">
                     {n}

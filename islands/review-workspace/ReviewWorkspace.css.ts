@@ -288,6 +288,15 @@ export const queryBubble = style([
   { alignSelf: "flex-end", background: vars.color.primary, color: vars.color.primaryText, borderEndEndRadius: vars.radius.sm },
 ]);
 
+/** The filters a review was started with, under its query. */
+export const filtersLine = style({ alignSelf: "flex-end", margin: 0, fontSize: vars.fontSize.sm, color: vars.color.muted });
+
+/** "Filters (optional)" under the topic input. */
+export const filtersDisclosure = style({ marginTop: vars.space.sm, fontSize: vars.fontSize.sm, color: vars.color.muted });
+
+/** The title line of a collapsible panel ("How this review was made"). */
+export const panelSummary = style({ cursor: "pointer", fontWeight: 600, color: vars.color.text });
+
 export const statusBubble = style([
   bubble,
   {
@@ -353,6 +362,16 @@ export const citeButton = style({
   textUnderlineOffset: "2px",
   ":hover": { background: vars.color.infoBg },
   ":focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "1px" },
+});
+
+/** The cited article's study design beside its number ("[3 RCT]"), so a reader weighs the finding. */
+export const citeDesign = style({
+  marginLeft: "3px",
+  padding: "0 3px",
+  borderRadius: vars.radius.sm,
+  border: `1px solid ${vars.color.border}`,
+  color: vars.color.text,
+  fontSize: "0.85em",
 });
 
 export const citeInvalid = style({ color: vars.color.danger, fontWeight: 600, cursor: "help" });

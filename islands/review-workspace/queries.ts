@@ -4,6 +4,7 @@
  */
 import { api } from "../lib/api.ts";
 import type { Article } from "../article-card/types.ts";
+import type { SearchReport } from "../review-method/HowMade.tsx";
 import { skipFor } from "../article-card/paging.ts";
 import { isInProgress } from "./status.ts";
 
@@ -39,6 +40,10 @@ export interface ReviewDetails {
   matching_articles_count?: number | null;
   /** The concepts the topic was read as. */
   topic_concepts?: string[];
+  /** The filters the review was started with, as phrases ("Humans only"). */
+  filters?: string[];
+  /** How the review was made (query reading, counts, corpus); null before it ran. */
+  search_report?: SearchReport | null;
 }
 
 /** Cited articles shown per page (client-paged, spec §9). */
@@ -90,8 +95,8 @@ export function createReview(): Promise<ReviewSummary> {
 }
 
 /** POST /literature_review/start/{id}?user_query=…: queues the review. */
-export function startReview(id: string, userQuery: string): Promise<Partial<ReviewSummary>> {
-  return api<Partial<ReviewSummary>>("POST", `${base}/start/${idPath(id)}`, { query: { user_query: userQuery } });
+export function startReview(id: string, userQuery: string, filters: Record<string, string> = {}): Promise<Partial<ReviewSummary>> {
+  return api<Partial<ReviewSummary>>("POST", `${base}/start/${idPath(id)}`, { query: { ...filters, user_query: userQuery } });
 }
 
 /** DELETE /literature_review/delete/{id}. */

@@ -5,7 +5,6 @@
  * the caller falls back to the spec's 5-second polling.
  */
 import { useEffect, useRef, useState } from "react";
-import { createParser } from "eventsource-parser";
 import { getToken } from "../lib/api.ts";
 
 /** One `status` event: what GET /literature_review/status/{id} returns. */
@@ -38,6 +37,8 @@ export function useStatusStream(id: string, enabled: boolean, onStatus: (event: 
         });
         if (!res.ok || !res.body) return;
         setOpen(true);
+        // Loaded only while a review runs: most visits show finished reviews, and the page's script budget is tight.
+        const { createParser } = await import("eventsource-parser");
         const parser = createParser({
           onEvent: (e) => {
             if (e.event !== "status") return;

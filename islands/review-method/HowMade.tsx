@@ -1,0 +1,65 @@
+/**
+ * "How this review was made" (issue 13): the query as the engine read it, the counts from the index to the citations
+ * (a PRISMA-style flow), the filters, the engine and the corpus the review ran on. Loaded with a completed review.
+ */
+import * as css from "./method.css.ts";
+
+/** GET /details' search_report (src/reviews/report.ts). */
+export interface SearchReport {
+  query: { concepts: { label: string; alternatives: string[] }[]; generic_words: string[]; phrases: string[]; excluded: string[] };
+  filters: string[];
+  counts: { matched: number; screened: number; after_filters: number | null; relevant: number; partial: number; summarized: number; retracted_excluded: number; cited: number };
+  corpus: { records: number; last_updated: string | null };
+}
+
+/** Props of {@link HowMade}. */
+export interface HowMadeProps {
+  report: SearchReport;
+  engine: string | null;
+}
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** The panel's content: a definition list of the flow, then what the query was read as. */
+export function HowMade({ report, engine }: HowMadeProps) {
+  const { counts: c, query: q } = report;
+  const rows: [number, string][] = [
+    [c.matched, "articles in the index address every concept of the topic"],
+    [c.screened, "best matches retrieved and re-ranked"],
+    ...(c.after_filters !== null ? ([[c.after_filters, "pass the filters"]] as [number, string][]) : []),
+    [c.relevant, "kept as relevant"],
+    [c.summarized, `best-ranked read for the summary${c.retracted_excluded > 0 ? ` (${c.retracted_excluded} retracted, left out)` : ""}`],
+    [c.cited, "cited"],
+  ];
+  const updated = report.corpus.last_updated ? new Date(report.corpus.last_updated).toISOString().slice(0, 10) : null;
+  return (
+    <div data-testid="review-how-made">
+      <ol className={css.flow} aria-label="From the index to the citations">
+        {rows.map(([count, label]) => (
+          <li key={label} className={css.step}>
+            <span className={css.count}>{n(count)}</span>
+            <span>{label}</span>
+          </li>
+        ))}
+      </ol>
+      {c.partial > 0 ? <p className={css.text}>{`${n(c.partial)} partial matches (some concepts only) are listed after the relevant articles and never cited.`}</p> : null}
+      <p className={css.text} data-testid="how-made-query">
+        {"Read as: "}
+        {q.concepts.map((concept, i) => (
+          <span key={concept.label}>
+            {i > 0 ? " AND " : null}
+            <strong>{concept.label}</strong>
+            {concept.alternatives.length > 1 ? ` (${concept.alternatives.join(" OR ")})` : null}
+          </span>
+        ))}
+        {q.phrases.length > 0 ? `; phrases: ${q.phrases.map((p) => `"${p}"`).join(", ")}` : null}
+        {q.excluded.length > 0 ? `; excluding: ${q.excluded.join(", ")}` : null}
+        {q.generic_words.length > 0 ? `; ranked but not required: ${q.generic_words.join(", ")}` : null}
+      </p>
+      <p className={css.text}>{`Filters: ${report.filters.length > 0 ? report.filters.join("; ") : "none"}.`}</p>
+      <p className={css.text}>
+        {`Corpus: ${n(report.corpus.records)} PubMed records${updated ? `, last updated ${updated}` : ""}. Summary: ${engine ?? "extractive"}.`}
+      </p>
+    </div>
+  );
+}
