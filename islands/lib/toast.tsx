@@ -109,13 +109,9 @@ function ToastItem({ t }: { t: Toast }) {
   const kind = t.type === "error" ? "error" : t.type === "blank" ? "info" : "success";
   const text = typeof t.message === "string" ? t.message : "";
   return (
-    <li
-      className={`${css.item} ${css.tone[kind]}`}
-      role={t.ariaProps.role}
-      data-visible={String(t.visible)}
-      data-testid={`toast-${kind}`}
-    >
-      <span className={css.body}>
+    <li className={`${css.item} ${css.tone[kind]}`} data-visible={String(t.visible)} data-testid={`toast-${kind}`}>
+      {/* The status/alert role goes inside the item: on the <li> itself it would hide the list item from assistive technology. */}
+      <span className={css.body} role={t.ariaProps.role}>
         {kind === "info" ? null : <strong className={css.title}>{kind === "error" ? ERROR_TITLE : SUCCESS_TITLE}</strong>}
         <span className={css.message}>{text}</span>
       </span>

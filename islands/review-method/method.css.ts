@@ -19,11 +19,11 @@ export const year = style({
 
 export const check = style({ display: "inline-flex", alignItems: "center", gap: "4px", whiteSpace: "nowrap" });
 
-export const flow = style({ display: "grid", gridTemplateColumns: "auto 1fr", gap: `2px ${vars.space.md}`, margin: 0, padding: 0, listStyle: "none", fontSize: vars.fontSize.sm });
+export const flow = style({ margin: `${vars.space.sm} 0`, padding: 0, listStyle: "none", fontSize: vars.fontSize.sm });
 
-/** One step of the flow: its count right-aligned in the first column. */
-export const step = style({ display: "contents" });
+/** One step of the flow: its count right-aligned in a column of its own. */
+export const step = style({ display: "flex", gap: vars.space.md });
 
-export const count = style({ fontVariantNumeric: "tabular-nums", fontWeight: 600, textAlign: "end" });
+export const count = style({ minWidth: "5em", fontVariantNumeric: "tabular-nums", fontWeight: 600, textAlign: "end" });
 
 export const text = style({ margin: `${vars.space.xs} 0`, fontSize: vars.fontSize.sm, color: vars.color.muted });
