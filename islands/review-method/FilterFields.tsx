@@ -8,8 +8,8 @@ import type { FilterValues } from "./filter-values.ts";
 import * as css from "./method.css.ts";
 
 
-/** Designs offered, strongest evidence first (codes of src/articles/evidence.ts). */
-const DESIGNS: [code: string, label: string][] = [
+/** Designs offered, strongest evidence first: the codes and labels of src/articles/evidence.ts (a test keeps them in step), less "opinion". */
+export const DESIGNS: [code: string, label: string][] = [
   ["meta-analysis", "Meta-analysis"],
   ["systematic-review", "Systematic review"],
   ["rct", "Randomized controlled trial"],
