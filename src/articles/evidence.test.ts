@@ -19,7 +19,8 @@ describe("study design from a PubMed record", () => {
 
   test("study-design MeSH headings make an observational or unnamed design precise, never override a trial", () => {
     expect(studyDesign(["Journal Article"], ["Humans", "Cohort Studies"])).toBe("cohort");
-    expect(studyDesign(["Comparative Study"], ["Retrospective Studies"])).toBe("case-control");
+    expect(studyDesign(["Comparative Study"], ["Case-Control Studies"])).toBe("case-control");
+    expect(studyDesign(["Journal Article"], ["Retrospective Studies"])).toBe("observational");
     expect(studyDesign(["Observational Study"], ["Cross-Sectional Studies"])).toBe("cross-sectional");
     expect(studyDesign(["Randomized Controlled Trial"], ["Prospective Studies"])).toBe("rct");
   });

@@ -73,7 +73,9 @@ const BY_PUBLICATION_TYPE: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
 // Study-design MeSH headings (the "Epidemiologic Studies" branch) make an observational design precise.
 const BY_MESH: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
   ["cohort", /^(?:cohort studies|prospective studies|longitudinal studies|follow-up studies)$/i],
-  ["case-control", /^(?:case-control studies|retrospective studies)$/i],
+  ["case-control", /^case-control studies$/i],
+  // "Retrospective Studies" covers retrospective cohorts and case series alike: observational, nothing more precise.
+  ["observational", /^retrospective studies$/i],
   ["cross-sectional", /^cross-sectional studies$/i],
 ];
 
