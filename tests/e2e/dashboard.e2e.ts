@@ -30,15 +30,23 @@ test("like and unlike from a review: every card of the article follows, and the 
   await islandsReady(page);
   await page.getByTestId("review-history-select").first().click();
 
-  // An article both cited and on the first page of the relevant list: its two cards share one state.
+  // An article both cited and on the first page of the relevant list: its two cards share one state. The cited
+  // list is paged (6 a page, in citation order), so its pages are turned until one shows such an article.
   await expect(page.getByTestId("cited-articles").getByTestId("article-card").first()).toBeVisible({ timeout: 20_000 });
   await page.getByTestId("all-articles").locator("summary").click();
   await expect(page.getByTestId("all-articles-list").getByTestId("article-card").first()).toBeVisible();
-  const pmid = await page.evaluate(() => {
-    const pmidsIn = (testId: string) => [...document.querySelectorAll(`[data-testid="${testId}"] [data-testid="article-card"]`)].map((e) => e.getAttribute("data-pmid"));
-    const relevant = new Set(pmidsIn("all-articles-list"));
-    return pmidsIn("cited-articles").find((p) => relevant.has(p)) ?? null;
-  });
+  const common = () =>
+    page.evaluate(() => {
+      const pmidsIn = (testId: string) => [...document.querySelectorAll(`[data-testid="${testId}"] [data-testid="article-card"]`)].map((e) => e.getAttribute("data-pmid"));
+      const relevant = new Set(pmidsIn("all-articles-list"));
+      return pmidsIn("cited-articles-list").find((p) => relevant.has(p)) ?? null;
+    });
+  let pmid = await common();
+  const nextCited = page.getByTestId("cited-articles-pagination").getByRole("button", { name: "Next page" });
+  while (pmid === null && (await nextCited.count()) > 0 && (await nextCited.isEnabled())) {
+    await nextCited.click();
+    pmid = await common();
+  }
   expect(pmid, "no article both cited and among the first relevant ones").not.toBeNull();
   const cards = page.locator(`[data-testid="article-card"][data-pmid="${pmid}"]`);
   await expect(cards).toHaveCount(2);
