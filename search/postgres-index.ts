@@ -86,6 +86,24 @@ const AVGDL_DRIFT = 0.1;
  * it are sorted.
  */
 const LIST_SAMPLE_DOCUMENTS = 50_000;
+/**
+ * Most list documents scored per search (or twice the deepest rank asked for): among those the bounds cannot rule
+ * out, the ones of highest expected score (see `scoreImpacts`). On the 100,000-record benchmark corpus, with the
+ * conjunctions below, 300 gave a top-10 overlap with exhaustive BM25 of 0.956 (0.93 on the frequent-word queries),
+ * 500 0.968 (0.97) at a higher p95 (see docs/benchmarks.md).
+ */
+const IMPACT_TARGET = 300;
+/**
+ * Documents drawn from each conjunction branch of a multi-word query (all its words in the title vector; anywhere),
+ * as branch drawing reads them: they hold every word, possibly none heavily enough to be in a list. Without them,
+ * topical questions lost up to 0.6 of their top-10 overlap on the benchmark corpus.
+ */
+const CONJUNCTION_TARGET = 150;
+/**
+ * Most documents of a query's unlisted (rarer) words, Σ df, for the lists to be used: they are all scored. Above it,
+ * branch drawing, whose conjunctions find the few articles holding the rare words with the others, costs less.
+ */
+const RARE_BUDGET = 1_000;
 /** Advisory lock of the statistics and list triggers (migrations 0003 and 2026_11_25_0101). */
 const STATS_LOCK = "8315159430931439468";
 
@@ -245,7 +263,9 @@ export class PostgresSearchIndex implements SearchIndex {
    */
   async refreshLists(): Promise<number> {
     const build = async (db: Kysely<DB>): Promise<number> => {
-      // unnest(tsvector) is estimated at 10 rows: without these the planner sorts millions of pairs for a merge join.
+      // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
+      // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
+      // has no index for the same reason: a nested loop over it was chosen, a thousand times slower).
       await sql`SELECT pg_advisory_xact_lock(${sql.raw(STATS_LOCK)}), set_config('jit', 'off', true),
         set_config('work_mem', '262144', true), set_config('max_parallel_workers_per_gather', '0', true),
         set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`.execute(db);
@@ -270,7 +290,7 @@ export class PostgresSearchIndex implements SearchIndex {
       await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(db);
       await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(db);
       await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_entries`.execute(db);
-      await sql`CREATE TEMP TABLE list_build (lexeme text PRIMARY KEY, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(db);
+      await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(db);
       await sql`
         INSERT INTO list_build (lexeme, query)
         SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(db);
@@ -421,11 +441,12 @@ export class PostgresSearchIndex implements SearchIndex {
         yearRange: options.fromYear !== undefined || options.toYear !== undefined,
         phrases: analysis.phrases.map((p) => ({ query: p.query, df: p.df })),
       });
+      const conjunction = tsqueryOf(analysis.terms.slice(0, 6).map((t) => t.lexeme), "&");
       const target = plan.complete ? budget : bounded;
       const enough = plan.complete ? budget : Math.min(target, Math.max(MIN_ENOUGH, depth));
       const { hits, candidates } =
         !plan.complete && useImpacts && impactsApply(analysis, options, depth, budget, this.lists)
-          ? await scoreImpacts(db, analysis, skip, limit, excludePmids)
+          ? await scoreImpacts(db, analysis, skip, limit, excludePmids, plan.branches.filter((b) => b.query === conjunction))
           : await score(db, analysis, plan.branches, target, enough, options, skip, limit, excludePmids);
       if (plan.complete) return { hits, total: candidates, totalIsLowerBound: false };
       // Capped: every candidate matched, and without filters each term's df is itself a count of matches.
@@ -654,24 +675,7 @@ async function score(
   const branchCtes = sql.join(
     branches.map((b, i) => {
       const gate = i === 0 ? sql`` : sql`AND (SELECT count(DISTINCT pmid) FROM (${previous(i)}) p) < ${num(enough)}`;
-      const field = sql.ref(b.field === "title" ? "title_document" : "document");
-      if (b.access === "scan")
-        // Newest rows first through the primary key, at most MAX_SCANNED_ROWS of them; ts_match_vq (the
-        // function behind @@) is not indexable, so the planner cannot turn this into an index read.
-        return sql`${name(i)} AS MATERIALIZED (
-          SELECT pmid FROM (
-            SELECT pmid, document, title_document, publication_year FROM article_search
-            ORDER BY pmid DESC LIMIT ${num(MAX_SCANNED_ROWS)}
-          ) s
-          WHERE ts_match_vq(${field}, ${text(b.query)}::tsquery) ${filterSql} ${gate}
-          LIMIT ${num(target)})`;
-      // "index": all matches through the GIN index, then the newest (pmid + 0 keeps the planner off the
-      // primary key); "index-first": the first matches the bitmap scan meets.
-      const order = b.access === "index" ? sql`ORDER BY pmid + 0 DESC` : sql``;
-      return sql`${name(i)} AS MATERIALIZED (
-        SELECT pmid FROM article_search
-        WHERE ${field} @@ ${text(b.query)}::tsquery ${filterSql} ${gate}
-        ${order} LIMIT ${num(target)})`;
+      return sql`${name(i)} AS MATERIALIZED (${branchQuery(b, target, sql`${filterSql} ${gate}`)})`;
     }),
     sql`, `,
   );
@@ -689,6 +693,28 @@ async function score(
   const candidates = Number(rows[0]?.candidates ?? 0);
   const hits = rows.filter((r) => r.pmid !== null).map((r) => ({ pmid: Number(r.pmid), score: Number(r.score) }));
   return { hits, candidates };
+}
+
+/** The SELECT of one candidate branch (see CandidateBranch): at most `target` PMIDs, rows filtered by `filters`. */
+function branchQuery(b: CandidateBranch, target: number, filters: RawBuilder<unknown>): RawBuilder<unknown> {
+  const field = sql.ref(b.field === "title" ? "title_document" : "document");
+  if (b.access === "scan")
+    // Newest rows first through the primary key, at most MAX_SCANNED_ROWS of them; ts_match_vq (the
+    // function behind @@) is not indexable, so the planner cannot turn this into an index read.
+    return sql`
+      SELECT pmid FROM (
+        SELECT pmid, document, title_document, publication_year FROM article_search
+        ORDER BY pmid DESC LIMIT ${num(MAX_SCANNED_ROWS)}
+      ) s
+      WHERE ts_match_vq(${field}, ${text(b.query)}::tsquery) ${filters}
+      LIMIT ${num(target)}`;
+  // "index": all matches through the GIN index, then the newest (pmid + 0 keeps the planner off the
+  // primary key); "index-first": the first matches the bitmap scan meets.
+  const order = b.access === "index" ? sql`ORDER BY pmid + 0 DESC` : sql``;
+  return sql`
+    SELECT pmid FROM article_search
+    WHERE ${field} @@ ${text(b.query)}::tsquery ${filters}
+    ${order} LIMIT ${num(target)}`;
 }
 
 /**
@@ -769,25 +795,27 @@ function impactsApply(
     else if (t.df > lists.minDf) return false;
     else rare += t.df;
   }
-  return listed > 0 && rare <= budget;
+  return listed > 0 && rare <= Math.min(budget, RARE_BUDGET);
 }
 
 /**
- * Exact-where-provable top-k from impact-ordered postings, in the manner of Fagin's threshold algorithm (Fagin,
- * Lotem & Naor 2003) and impact-ordered indexes (Anh & Moffat 2005). Candidates: every document of the query's
- * listed terms' lists, plus every document containing one of its rarer (unlisted) terms, read through GIN.
- *
- * For a list document, the lists give the exact contribution of each listed term it is listed for (tf and length
- * are stored; the mean length is today's), hence a lower bound `lb` of its score; for a listed term it is not listed
- * for, that term adds at most w·floor (floor scaled by max(1, avgdl now / avgdl at build): a longer mean length raises
- * every impact by at most that ratio), hence an upper bound `ub`. θ, the depth-th largest `lb`, is a lower bound of
- * the depth-th best score, so a list document with ub < θ cannot reach the page and is not scored. Documents of the
- * rare terms are always scored. What is scored is scored exactly, as any search (`rankCandidates`).
- *
- * A document in no list and without a rare term scores at most Σ w·floor (plus the phrases' most): when the
- * depth-th score reaches that, the page is exactly exhaustive BM25's. Otherwise it is the best among the candidates,
- * which for queries of frequent words (the weak case of branch drawing: thousands of near-ties) are the documents
- * where each word weighs most.
+ * One page ranked from impact-ordered postings, in the manner of Fagin's threshold algorithm (R. Fagin, A. Lotem &
+ * M. Naor, "Optimal aggregation algorithms for middleware", JCSS 66(4), 2003) over impact-ordered lists (V. N. Anh &
+ * A. Moffat, "Simplified similarity scoring using term ranks", SIGIR 2005). Candidates:
+ *  - the documents of the query's listed terms' lists. For each, the lists give the exact contribution of every term
+ *    it is listed for (tf and length are stored; the mean length is today's), hence a lower bound `lb` of its score;
+ *    a listed term it is not listed for adds at most w·floor (the floor scaled by max(1, avgdl now / avgdl at build):
+ *    a longer mean length raises any impact by at most that ratio), hence an upper bound `ub`. θ, the depth-th largest
+ *    `lb`, bounds the depth-th best score from below, so a document with ub < θ cannot reach the page and is dropped.
+ *    Of the rest, the IMPACT_TARGET of highest expected score (`lb` plus, for each missing term, w·floor times the
+ *    share of documents having the term) are kept;
+ *  - every document containing one of the query's rarer (unlisted) terms, read through GIN (Σ df ≤ RARE_BUDGET);
+ *  - CONJUNCTION_TARGET documents of each conjunction branch of the plan (`conjunctions`: all words in the title
+ *    vector, all words anywhere), read as branch drawing reads them.
+ * All are scored exactly, as any search (`rankCandidates`). A document outside all three scores at most Σ w·floor
+ * (plus the phrases' most); the lists hold, for queries of frequent words, the documents where each word weighs most,
+ * which is where exhaustive BM25's top documents are, where branch drawing only saw the newest of thousands of
+ * near-ties.
  */
 async function scoreImpacts(
   db: Kysely<DB>,
@@ -795,6 +823,7 @@ async function scoreImpacts(
   skip: number,
   limit: number,
   excludePmids: number[],
+  conjunctions: CandidateBranch[],
 ): Promise<{ hits: SearchHit[]; candidates: number }> {
   const { k1, b } = BM25;
   const depth = skip + limit;
@@ -805,13 +834,18 @@ async function scoreImpacts(
     listed.map((t) => {
       const list = analysis.lists.get(t.lexeme)!;
       const floor = list.floor * Math.max(1, analysis.avgLength / list.avgdl);
-      return sql`(${text(t.lexeme)}, ${num(t.weight * (k1 + 1))}::float8, ${num(t.weight * floor)}::float8)`;
+      const share = Math.min(1, t.df / Math.max(analysis.documents, 1));
+      return sql`(${text(t.lexeme)}, ${num(t.weight * (k1 + 1))}::float8, ${num(t.weight * floor)}::float8, ${num(t.weight * floor * share)}::float8)`;
     }),
     sql`, `,
   );
   const cover = listed.reduce((sum, t) => {
     const list = analysis.lists.get(t.lexeme)!;
     return sum + t.weight * list.floor * Math.max(1, analysis.avgLength / list.avgdl);
+  }, 0);
+  const expected = listed.reduce((sum, t) => {
+    const list = analysis.lists.get(t.lexeme)!;
+    return sum + t.weight * list.floor * Math.max(1, analysis.avgLength / list.avgdl) * Math.min(1, t.df / Math.max(analysis.documents, 1));
   }, 0);
   // A phrase adds at most weight·(k1+1)·f/(f + k1·(1 − b)/3) with f = 1/3 (its length term at its least).
   const phraseMost = analysis.phrases.reduce((sum, p) => sum + (p.weight * (k1 + 1) * (1 / RANK_SCALE)) / (1 / RANK_SCALE + (k1 * (1 - b)) / RANK_SCALE), 0);
@@ -820,18 +854,25 @@ async function scoreImpacts(
       ? sql`, rare AS MATERIALIZED (
           SELECT pmid FROM article_search WHERE document @@ ${text(tsqueryOf(rare.map((t) => t.lexeme), "|"))}::tsquery ${excluded})`
       : sql``;
-  const ctes = sql`terms(lexeme, w, cover) AS (VALUES ${termRows}),
+  const ctes = sql`terms(lexeme, w, cover, expected) AS (VALUES ${termRows}),
     entries AS MATERIALIZED (
-      SELECT i.pmid, t.w * i.tf / (i.tf + ${num(k1 * (1 - b))} + ${num((k1 * b) / analysis.avgLength)} * i.doc_length) AS part, t.cover
+      SELECT i.pmid, t.w * i.tf / (i.tf + ${num(k1 * (1 - b))} + ${num((k1 * b) / analysis.avgLength)} * i.doc_length) AS part, t.cover, t.expected
       FROM terms t JOIN search_term_impacts i ON i.lexeme = t.lexeme
       WHERE true ${excluded}
     ), bounds AS MATERIALIZED (
-      SELECT pmid, sum(part) AS lb, sum(part) + ${num(cover + phraseMost)} - sum(cover) AS ub FROM entries GROUP BY pmid
+      SELECT pmid, sum(part) AS lb, sum(part) + ${num(cover + phraseMost)} - sum(cover) AS ub,
+             sum(part) + ${num(expected)} - sum(expected) AS est
+      FROM entries GROUP BY pmid
     ), theta AS MATERIALIZED (
       SELECT coalesce((SELECT lb FROM bounds ORDER BY lb DESC LIMIT 1 OFFSET ${num(depth - 1)}), 0) AS lb
-    ) ${rareCte}, cand AS (
-      SELECT pmid FROM bounds WHERE ub >= (SELECT lb FROM theta) * (1 - 1e-6)
+    ) ${rareCte} ${sql.join(
+      conjunctions.map((c, i) => sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`),
+      sql``,
+    )}, cand AS (
+      (SELECT pmid FROM bounds WHERE ub >= (SELECT lb FROM theta) * (1 - 1e-6)
+       ORDER BY est DESC, pmid DESC LIMIT ${num(Math.max(IMPACT_TARGET, 2 * depth))})
       ${rare.length > 0 ? sql`UNION SELECT pmid FROM rare` : sql``}
+      ${sql.join(conjunctions.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`c${i}`)}`), sql` `)}
     )`;
   const counted =
     rare.length > 0
