@@ -72,6 +72,8 @@ for (const backend of BACKENDS) {
     });
     beforeEach(async () => {
       await sql`DELETE FROM articles`.execute(handle.db);
+      // Impact lists outlive their documents until the next refresh(); start every test without any.
+      await sql`DELETE FROM search_term_lists`.execute(handle.db);
     });
 
     test("an article with a rare query term outranks one with only a common term", async () => {
@@ -298,6 +300,138 @@ for (const backend of BACKENDS) {
       await expect(index.search("x", { limit: 1001 })).rejects.toThrow(RangeError);
       await expect(index.search("x", { skip: -1 })).rejects.toThrow(RangeError);
       await expect(index.search("x", { fromYear: 2000.5 })).rejects.toThrow(RangeError);
+    });
+
+    describe("impact-ordered lists (frequent words)", () => {
+      // Small thresholds so that a corpus of a few hundred articles has frequent words: lists for lexemes in more than
+      // 20 articles, of 40 articles each; a search scores at most 20 drawn candidates.
+      const options = { candidateBudget: 20, listMinDf: 20, listCapacity: 40 };
+      const long = "Fibroblasts were grown in culture medium with serum and antibiotics for several days before imaging, " +
+        "and the plates were washed, fixed, stained and counted by two observers blinded to the condition.";
+
+      /** 150 newer articles mentioning cells once in a long abstract, and the 5 best (short, cells repeated): the oldest. */
+      function corpus(): IndexableArticle[] {
+        return [
+          ...Array.from({ length: 5 }, (_, i) => article(1 + i, { title: `Cells ${"cells ".repeat(i % 2)}`, abstract: "Cells cells cells." })),
+          ...Array.from({ length: 150 }, (_, i) => article(101 + i, { title: `Cells in culture ${i}`, abstract: `${long} Cells were seen.` })),
+        ];
+      }
+
+      /** Exhaustive BM25's top `limit` PMIDs. */
+      async function exact(query: string, limit = 10): Promise<number[]> {
+        const all = new PostgresSearchIndex(handle.db, { candidateBudget: Number.MAX_SAFE_INTEGER });
+        return (await all.search(query, { limit })).hits.map((h) => h.pmid);
+      }
+
+      /**
+       * Everything wrong with the lists, checked against a recount (should be nothing): a list row whose tf, length or
+       * presence disagrees with article_search, an entries count that is off, or a document left out whose impact
+       * exceeds the floor.
+       */
+      async function listFaults(): Promise<string[]> {
+        const faults: string[] = [];
+        const lists = await sql<{ lexeme: string; floor: number; avgdl: number; entries: number }>`
+          SELECT lexeme, floor::float8 AS floor, avgdl, entries FROM search_term_lists`.execute(handle.db);
+        for (const l of lists.rows) {
+          const q = `'${l.lexeme.replace(/'/g, "''")}'`;
+          const docs = await sql<{ pmid: number; tf: number; dl: number }>`
+            SELECT pmid, 3 * ts_rank_cd('{0.1,0.3333333,0.5,1}'::float4[], document, ${q}::tsquery)::float8 AS tf, doc_length AS dl
+            FROM article_search WHERE document @@ ${q}::tsquery`.execute(handle.db);
+          const listed = await sql<{ pmid: number; tf: number; dl: number }>`
+            SELECT pmid, tf::float8 AS tf, doc_length AS dl FROM search_term_impacts WHERE lexeme = ${l.lexeme}`.execute(handle.db);
+          const inList = new Map(listed.rows.map((r) => [r.pmid, r]));
+          if (listed.rows.length !== l.entries) faults.push(`${l.lexeme}: ${listed.rows.length} rows, entries ${l.entries}`);
+          const present = new Set(docs.rows.map((d) => d.pmid));
+          for (const r of listed.rows) if (!present.has(r.pmid)) faults.push(`${l.lexeme}: ${r.pmid} listed but absent`);
+          for (const d of docs.rows) {
+            const e = inList.get(d.pmid);
+            const impact = (d.tf * 2.2) / (d.tf + 0.3 + (0.9 * d.dl) / l.avgdl);
+            if (e && (Math.abs(e.tf - d.tf) > 1e-4 || e.dl !== d.dl)) faults.push(`${l.lexeme}: ${d.pmid} listed with stale tf/length`);
+            if (!e && impact > l.floor * (1 + 1e-6)) faults.push(`${l.lexeme}: ${d.pmid} left out with impact ${impact} > floor ${l.floor}`);
+          }
+        }
+        return faults;
+      }
+
+      test("a frequent word finds its best articles even when they are the oldest (fails without lists)", async () => {
+        const idx = new PostgresSearchIndex(handle.db, options);
+        await load(corpus(), idx);
+        const best = [1, 2, 3, 4, 5];
+        expect((await exact("cells", 5)).sort((a, b) => a - b)).toEqual(best);
+        // Without lists (before refresh) the bounded search scores the 20 newest of 155 matches: the known weakness.
+        expect((await idx.search("cells", { limit: 5 })).hits.map((h) => h.pmid).some((p) => p <= 5)).toBe(false);
+        await idx.refresh();
+        const r = await idx.search("cells", { limit: 5 });
+        expect(r.hits.map((h) => h.pmid).sort((a, b) => a - b)).toEqual(best);
+        expect(r).toMatchObject({ total: 155, totalIsLowerBound: false });
+        // Scores are exhaustive BM25's, and so is the order for two frequent words.
+        const all = new PostgresSearchIndex(handle.db, { candidateBudget: Number.MAX_SAFE_INTEGER });
+        expect(r.hits).toEqual((await all.search("cells", { limit: 5 })).hits);
+        expect((await idx.search("cells culture", { limit: 10 })).hits).toEqual((await all.search("cells culture", { limit: 10 })).hits);
+        expect((await idx.search("culture cells", { skip: 3, limit: 4 })).hits).toEqual((await all.search("culture cells", { skip: 3, limit: 4 })).hits);
+        expect(await listFaults()).toEqual([]);
+      });
+
+      test("a rare word with frequent ones: its articles are all scored", async () => {
+        const idx = new PostgresSearchIndex(handle.db, options);
+        await load([...corpus(), article(60, { title: "Osteoclast", abstract: `${long} Osteoclast cells.` })], idx);
+        await idx.refresh();
+        const r = await idx.search("osteoclast cells", { limit: 10 });
+        expect(r.hits[0]?.pmid).toBe(60);
+        expect(r.hits.map((h) => h.pmid)).toEqual(await exact("osteoclast cells", 10));
+      });
+
+      test("inserts, updates and deletes keep the lists right without a refresh", async () => {
+        const idx = new PostgresSearchIndex(handle.db, options);
+        await load(corpus(), idx);
+        await idx.refresh();
+        expect(await listFaults()).toEqual([]);
+        // A new best article enters the list at once.
+        await load([article(7, { title: "Cells cells cells", abstract: "Cells cells cells cells." })], idx);
+        expect((await idx.search("cells", { limit: 1 })).hits[0]?.pmid).toBe(7);
+        // 40 more newer and weaker articles: the list overflows its capacity and is cut back, its floor rising.
+        await load(Array.from({ length: 40 }, (_, i) => article(300 + i, { title: `Cells ${i}`, abstract: "Cells in a dish." })), idx);
+        const { rows } = await sql<{ entries: number; floor: number }>`
+          SELECT entries, floor::float8 AS floor FROM search_term_lists WHERE lexeme = 'cell'`.execute(handle.db);
+        expect(rows[0]!.entries).toBeLessThanOrEqual(60);
+        expect(await listFaults()).toEqual([]);
+        // An update that removes the word takes the article out of the list; one that weakens it updates its entry.
+        await load([article(2, { title: "Fibroblast morphology", abstract: "Fibroblasts were imaged." })], idx);
+        await load([article(3, { title: "Cells", abstract: long })], idx);
+        expect(await listFaults()).toEqual([]);
+        expect((await idx.search("cells", { limit: 5 })).hits.map((h) => h.pmid)).not.toContain(2);
+        // Deletes, direct or cascading from articles.
+        await idx.delete([7]);
+        await sql`DELETE FROM articles WHERE pmid IN (1, 300)`.execute(handle.db);
+        expect(await listFaults()).toEqual([]);
+        const after = await idx.search("cells", { limit: 5 });
+        expect(after.hits.map((h) => h.pmid)).not.toContain(7);
+        expect(after.hits).toEqual((await new PostgresSearchIndex(handle.db, { candidateBudget: Number.MAX_SAFE_INTEGER }).search("cells", { limit: 5 })).hits);
+        const stale = await sql<{ n: number }>`
+          SELECT count(*)::integer AS n FROM search_term_impacts WHERE pmid IN (1, 7, 300) OR (pmid = 2 AND lexeme = 'cell')`.execute(handle.db);
+        expect(stale.rows[0]!.n).toBe(0);
+      });
+
+      test("refresh builds lists for words that became frequent, drops those that became rare, rebuilds emptied ones", async () => {
+        const idx = new PostgresSearchIndex(handle.db, options);
+        await load(corpus().slice(0, 15), idx);
+        await idx.refresh();
+        const listed = async () =>
+          (await sql<{ lexeme: string }>`SELECT lexeme FROM search_term_lists ORDER BY lexeme`.execute(handle.db)).rows.map((r) => r.lexeme);
+        expect(await listed()).toEqual([]);
+        await load(corpus().slice(15), idx);
+        expect(await listed()).toEqual([]);
+        await idx.refresh();
+        expect(await listed()).toContain("cell");
+        expect(await listFaults()).toEqual([]);
+        // Deleting most articles with "cells" empties the list; the next refresh drops it (df now under half the
+        // threshold) or rebuilds it.
+        await sql`DELETE FROM articles WHERE pmid > 104`.execute(handle.db);
+        expect(await listFaults()).toEqual([]);
+        await idx.refresh();
+        expect(await listed()).not.toContain("cell");
+        expect(await listFaults()).toEqual([]);
+      });
     });
 
     test("works inside a caller's transaction", async () => {

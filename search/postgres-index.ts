@@ -67,6 +67,53 @@ const MAX_PROFILE_CHARS = 20_000;
 /** A year range holding at most this many articles is ranked exhaustively (see `run`). */
 const YEAR_FIRST_MAX = 5_000;
 
+/**
+ * Impact-ordered postings (docs/decisions/0022-impact-ordered-postings.md; V. N. Anh & A. Moffat, "Simplified
+ * similarity scoring using term ranks", SIGIR 2005; R. Fagin, A. Lotem & M. Naor, "Optimal aggregation algorithms
+ * for middleware", JCSS 66(4), 2003). Every lexeme in more than LIST_MIN_DF documents has a list of the LIST_CAPACITY
+ * documents where its BM25 saturation tf·(k1+1)/(tf + k1·(1 − b + b·dl/avgdl)), its "impact", is highest, plus a
+ * floor no other document's impact exceeds (tables search_term_lists and search_term_impacts, kept right by a
+ * trigger under inserts, updates and deletes, built by `refresh()`). LIST_MIN_DF is the exact-scoring bound: a rarer
+ * term's documents are all read through the GIN index instead.
+ */
+const LIST_MIN_DF = CANDIDATE_BUDGET;
+const LIST_CAPACITY = 1_000;
+/** Lists are rebuilt (re-ordered) when the mean document length has moved by more than this share since. */
+const AVGDL_DRIFT = 0.1;
+/**
+ * A build of many lists reads every document once; it first estimates each lexeme's impact threshold on a sample of
+ * about this many documents (a threshold about 1.25 × LIST_CAPACITY documents reach), so that only the documents above
+ * it are sorted.
+ */
+const LIST_SAMPLE_DOCUMENTS = 50_000;
+/**
+ * Most list documents scored per search (or twice the deepest rank asked for): among those the bounds cannot rule
+ * out, the ones of highest expected score (see `scoreImpacts`). On the 100,000-record benchmark corpus, with the
+ * conjunctions below, 300 gave a top-10 overlap with exhaustive BM25 of 0.956 (0.93 on the frequent-word queries),
+ * 500 0.968 (0.97) at a higher p95 (see docs/benchmarks.md).
+ */
+const IMPACT_TARGET = 300;
+/**
+ * Documents drawn from each conjunction branch of a multi-word query (all its words in the title vector; anywhere),
+ * as branch drawing reads them: they hold every word, possibly none heavily enough to be in a list. Without them,
+ * topical questions lost up to 0.6 of their top-10 overlap on the benchmark corpus.
+ */
+const CONJUNCTION_TARGET = 150;
+/**
+ * Most words of a query answered from the lists. At 1,000,000 benchmark records the lists lifted one- and two-word
+ * queries from an overlap with exhaustive BM25 of 0.0–0.1 to 1.0, but lost to branch drawing's coordination levels on
+ * questions of three or more frequent words (overlap 0.0–0.5 against 0.5–1.0): their best articles hold every word,
+ * none heavily enough to be in its word's list.
+ */
+const MAX_IMPACT_TERMS = 2;
+/**
+ * Most documents of a query's unlisted (rarer) words, Σ df, for the lists to be used: they are all scored. Above it,
+ * branch drawing, whose conjunctions find the few articles holding the rare words with the others, costs less.
+ */
+const RARE_BUDGET = 1_000;
+/** Advisory lock of the statistics and list triggers (migrations 0003 and 2026_11_25_0101). */
+const STATS_LOCK = "8315159430931439468";
+
 /** How many indexed articles fall in the options' year range, counting at most `cap` (an index range scan). */
 async function countInYearRange(db: Kysely<DB>, options: SearchOptions, cap: number): Promise<number> {
   const { rows } = await sql<{ n: number }>`
@@ -87,6 +134,8 @@ interface QueryAnalysis {
   filter: string | null;
   documents: number;
   avgLength: number;
+  /** Impact lists of the query's lexemes that have one (see LIST_MIN_DF). */
+  lists: Map<string, { floor: number; avgdl: number }>;
 }
 
 /**
@@ -112,18 +161,24 @@ interface QueryAnalysis {
  */
 export class PostgresSearchIndex implements SearchIndex {
   private readonly budget: number;
+  private readonly lists: { minDf: number; capacity: number };
 
   /**
    * @param db the application database (or a transaction).
    * @param options.candidateBudget queries whose terms' document frequencies sum to at most this are
    *   answered exactly (default 2,000). Raising it trades latency for exactness: a budget above the corpus
    *   size makes every search exhaustive BM25 (used by the benchmark to measure the approximation).
+   * @param options.listMinDf lexemes in more documents than this get an impact list at `refresh()` (default
+   *   LIST_MIN_DF, 2,000); a search uses lists only when each of its terms above it has one.
+   * @param options.listCapacity documents per impact list built (default LIST_CAPACITY, 1,000). Both exist so that
+   *   tests can exercise lists on small corpora.
    */
   constructor(
     private readonly db: Kysely<DB>,
-    options: { candidateBudget?: number } = {},
+    options: { candidateBudget?: number; listMinDf?: number; listCapacity?: number } = {},
   ) {
     this.budget = options.candidateBudget ?? CANDIDATE_BUDGET;
+    this.lists = { minDf: options.listMinDf ?? LIST_MIN_DF, capacity: options.listCapacity ?? LIST_CAPACITY };
   }
 
   /**
@@ -186,6 +241,7 @@ export class PostgresSearchIndex implements SearchIndex {
    * Merges the GIN indexes' pending lists into the indexes (gin_clean_pending_list), which bulk indexing
    * lets grow to BULK_SETTINGS' limit. Until then every search also scans the pending entries.
    * Its statements commit synchronously, so they also make the batches' asynchronous commits durable.
+   * Then brings the impact lists up to date (`refreshLists`).
    */
   async refresh(): Promise<void> {
     // One statement per index, so that on a pool the two merges run at once.
@@ -194,6 +250,113 @@ export class PostgresSearchIndex implements SearchIndex {
         sql`SELECT gin_clean_pending_list(${index}::regclass)`.execute(this.db),
       ),
     );
+    await this.refreshLists();
+  }
+
+  /**
+   * Builds the impact lists (LIST_MIN_DF, docs/decisions/0022-impact-ordered-postings.md) that are missing or stale;
+   * between builds the trigger of migration 2026_11_25_0101 keeps them right under every insert, update and delete.
+   * A list is built for each lexeme now in more than LIST_MIN_DF documents without one, rebuilt when deletes left it
+   * under half full while the lexeme still has more documents, or when the index's mean document length has moved by
+   * more than AVGDL_DRIFT since it was ordered (the bound stays valid after a drift, only looser: see
+   * `scoreImpacts`); lists of lexemes that have fallen to half the threshold or disappeared are dropped.
+   *
+   * A list keeps the LIST_CAPACITY documents of highest impact (Anh & Moffat 2005; the order does not depend on idf)
+   * and as floor the highest impact it left out. A few lists are built from their lexemes' postings (GIN); many at
+   * once, as after a first load, in one pass over the index that keeps only the impacts above a per-lexeme threshold
+   * estimated on a sample of LIST_SAMPLE_DOCUMENTS documents (any document under it is under the floor, which is then
+   * the threshold). Runs under the statistics trigger's advisory lock, so writers wait for it.
+   * @returns the number of lists built.
+   */
+  async refreshLists(): Promise<number> {
+    const build = async (db: Kysely<DB>): Promise<number> => {
+      // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
+      // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
+      // has no index for the same reason: a nested loop over it was chosen, a thousand times slower).
+      await sql`SELECT pg_advisory_xact_lock(${sql.raw(STATS_LOCK)}), set_config('jit', 'off', true),
+        set_config('work_mem', '262144', true), set_config('max_parallel_workers_per_gather', '0', true),
+        set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`.execute(db);
+      const stats = await sql<{ documents: number | null; length: number | null }>`
+        SELECT max(df) FILTER (WHERE lexeme = ' documents')::float8 AS documents, max(df) FILTER (WHERE lexeme = ' length')::float8 AS length
+        FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')`.execute(db);
+      const documents = Number(stats.rows[0]?.documents ?? 0);
+      const avgdl = documents > 0 ? Math.max(Number(stats.rows[0]?.length ?? 0) / documents, 1) : 1;
+      const dropped = await sql<{ lexeme: string }>`
+        DELETE FROM search_term_lists l
+        WHERE NOT EXISTS (SELECT 1 FROM search_lexeme_stats s WHERE s.lexeme = l.lexeme AND s.df * 2 > ${num(this.lists.minDf)})
+        RETURNING l.lexeme`.execute(db);
+      if (dropped.rows.length > 0)
+        await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${dropped.rows.map((r) => r.lexeme)}::text[])`.execute(db);
+      const { rows } = await sql<{ lexeme: string; df: number }>`
+        SELECT s.lexeme, s.df::float8 AS df FROM search_lexeme_stats s LEFT JOIN search_term_lists l ON l.lexeme = s.lexeme
+        WHERE s.df > ${num(this.lists.minDf)} AND s.lexeme NOT LIKE ' %'
+          AND (l.lexeme IS NULL OR (l.entries * 2 < l.capacity AND s.df > l.entries) OR abs(l.avgdl / ${num(avgdl)} - 1) > ${num(AVGDL_DRIFT)})
+        ORDER BY s.lexeme`.execute(db);
+      if (rows.length === 0) return 0;
+      const lexemes = rows.map((r) => r.lexeme);
+      await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(db);
+      await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(db);
+      await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_entries`.execute(db);
+      await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(db);
+      await sql`
+        INSERT INTO list_build (lexeme, query)
+        SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(db);
+      await sql`ANALYZE list_build`.execute(db);
+      const postings = rows.reduce((sum, r) => sum + Number(r.df), 0);
+      if (postings * 4 <= documents) {
+        // Few postings: read them through the GIN index.
+        await sql`
+          CREATE TEMP TABLE list_entries ON COMMIT DROP AS
+          SELECT b.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
+          FROM list_build b JOIN article_search a ON a.document @@ b.query
+          CROSS JOIN LATERAL unnest(a.document) u WHERE u.lexeme = b.lexeme`.execute(db);
+      } else {
+        // Many: one pass over the index, after a threshold per lexeme from a sample (every mod-th PMID).
+        const mod = Math.max(1, Math.floor(documents / LIST_SAMPLE_DOCUMENTS));
+        if (mod > 1) {
+          const rank = Math.ceil((1.25 * this.lists.capacity) / mod);
+          // A histogram of the sample's impacts per lexeme (hashed, not sorted: millions of rows), in steps of 1/1024;
+          // the threshold is the lower edge of the highest step with `rank` sample impacts at or above it.
+          await sql`
+            UPDATE list_build b SET tau = x.tau FROM (
+              SELECT lexeme, max(step) / 1024.0::float8 AS tau FROM (
+                SELECT lexeme, step, sum(n) OVER (PARTITION BY lexeme ORDER BY step DESC) AS above FROM (
+                  SELECT u.lexeme, floor(1024 * search_impact(search_tf(u.weights), a.doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
+                  FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
+                  WHERE a.pmid % ${num(mod)} = 0
+                  GROUP BY 1, 2
+                ) h
+              ) c WHERE above >= ${num(rank)} GROUP BY lexeme
+            ) x WHERE b.lexeme = x.lexeme`.execute(db);
+        }
+        await sql`
+          CREATE TEMP TABLE list_entries ON COMMIT DROP AS
+          SELECT u.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
+          FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build b ON b.lexeme = u.lexeme
+          WHERE b.tau = 0 OR search_impact_above(u.weights, a.doc_length, ${num(avgdl)}, b.tau - 1e-9)`.execute(db);
+      }
+      await sql`SELECT set_config('enable_sort', 'on', true)`.execute(db);
+      await sql`ANALYZE list_entries`.execute(db);
+      await sql`
+        WITH ranked AS MATERIALIZED (
+          SELECT lexeme, pmid, tf, doc_length, search_impact(tf, doc_length, ${num(avgdl)}) AS impact,
+                 row_number() OVER (PARTITION BY lexeme ORDER BY search_impact(tf, doc_length, ${num(avgdl)}) DESC, pmid DESC) AS r
+          FROM list_entries
+        ), kept AS (
+          INSERT INTO search_term_impacts (lexeme, pmid, tf, doc_length)
+          SELECT lexeme, pmid, tf, doc_length FROM ranked WHERE r <= ${num(this.lists.capacity)}
+        )
+        INSERT INTO search_term_lists (lexeme, floor, avgdl, entries, capacity)
+        SELECT b.lexeme, greatest(b.tau, coalesce(x.cut, 0)), ${num(avgdl)}, coalesce(x.n, 0), ${num(this.lists.capacity)}
+        FROM list_build b LEFT JOIN (
+          SELECT lexeme, count(*) FILTER (WHERE r <= ${num(this.lists.capacity)})::integer AS n,
+                 max(impact) FILTER (WHERE r > ${num(this.lists.capacity)}) AS cut
+          FROM ranked GROUP BY lexeme
+        ) x ON x.lexeme = b.lexeme`.execute(db);
+      return rows.length;
+    };
+    if (this.db.isTransaction) return build(this.db);
+    return this.db.transaction().execute(build);
   }
 
   /** Removes these PMIDs from the index (statistics follow through the triggers); unknown PMIDs are ignored. */
@@ -221,7 +384,7 @@ export class PostgresSearchIndex implements SearchIndex {
     // an abbreviation's long form): those words are scored too, so such an article is not ranked at 0.
     const extra = (options.requireAll ?? []).flatMap((c) => c.alternatives.slice(1));
     if (extra.length > 0) segments.push({ kind: "free", text: extra.join(" ; ") });
-    return this.run(segments, MAX_SEARCH_TERMS + extra.length, options, skip, limit, this.budget, []);
+    return this.run(segments, MAX_SEARCH_TERMS + extra.length, options, skip, limit, this.budget, [], true);
   }
 
   /**
@@ -236,7 +399,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const text = profileText.slice(0, MAX_PROFILE_CHARS).trim();
     const segments: QuerySegment[] = text ? [{ kind: "free", text }] : [];
     const exclude = (options.excludePmids ?? []).filter((p) => Number.isInteger(p));
-    return this.run(segments, MAX_PROFILE_TERMS, options, skip, limit, Math.min(this.budget, PROFILE_BUDGET), exclude);
+    return this.run(segments, MAX_PROFILE_TERMS, options, skip, limit, Math.min(this.budget, PROFILE_BUDGET), exclude, false);
   }
 
   private async run(
@@ -247,6 +410,7 @@ export class PostgresSearchIndex implements SearchIndex {
     limit: number,
     baseBudget: number,
     excludePmids: number[],
+    useImpacts: boolean,
   ): Promise<SearchResult> {
     const empty: SearchResult = { hits: [], total: 0, totalIsLowerBound: false };
     if (segments.length === 0) return empty;
@@ -284,9 +448,13 @@ export class PostgresSearchIndex implements SearchIndex {
         yearRange: options.fromYear !== undefined || options.toYear !== undefined,
         phrases: analysis.phrases.map((p) => ({ query: p.query, df: p.df })),
       });
+      const conjunction = tsqueryOf(analysis.terms.slice(0, 6).map((t) => t.lexeme), "&");
       const target = plan.complete ? budget : bounded;
       const enough = plan.complete ? budget : Math.min(target, Math.max(MIN_ENOUGH, depth));
-      const { hits, candidates } = await score(db, analysis, plan.branches, target, enough, options, skip, limit, excludePmids);
+      const { hits, candidates } =
+        !plan.complete && useImpacts && impactsApply(analysis, options, depth, budget, this.lists)
+          ? await scoreImpacts(db, analysis, skip, limit, excludePmids, plan.branches.filter((b) => b.query === conjunction))
+          : await score(db, analysis, plan.branches, target, enough, options, skip, limit, excludePmids);
       if (plan.complete) return { hits, total: candidates, totalIsLowerBound: false };
       // Capped: every candidate matched, and without filters each term's df is itself a count of matches.
       const maxDf = hasFilter ? 0 : Math.max(...analysis.terms.map((t) => t.df));
@@ -389,6 +557,8 @@ async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: numbe
     df: number | null;
     title_df: number | null;
     tsq: string | null;
+    floor: number | null;
+    list_avgdl: number | null;
   }>`
     WITH settings AS (
       SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
@@ -398,17 +568,19 @@ async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: numbe
       FROM jsonb_array_elements(${payload}::text::jsonb) WITH ORDINALITY AS s(value, i)
     )
     SELECT seg.i AS seg, seg.kind, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS qtf,
-           coalesce(st.df, 0)::float8 AS df, coalesce(st.title_df, 0)::float8 AS title_df, NULL::text AS tsq
+           coalesce(st.df, 0)::float8 AS df, coalesce(st.title_df, 0)::float8 AS title_df, NULL::text AS tsq,
+           tl.floor::float8 AS floor, tl.avgdl AS list_avgdl
     FROM seg CROSS JOIN LATERAL unnest(to_tsvector('english', seg.txt)) u
     LEFT JOIN search_lexeme_stats st ON st.lexeme = u.lexeme
+    LEFT JOIN search_term_lists tl ON tl.lexeme = u.lexeme
     WHERE seg.kind <> 'exclude'
     UNION ALL
-    SELECT seg.i, seg.kind, NULL, NULL, NULL, NULL, phraseto_tsquery('english', seg.txt)::text
+    SELECT seg.i, seg.kind, NULL, NULL, NULL, NULL, phraseto_tsquery('english', seg.txt)::text, NULL, NULL
     FROM seg WHERE seg.kind <> 'free' AND length(to_tsvector('english', seg.txt)) > 0
     UNION ALL
-    SELECT 0, 'stats', lexeme, NULL, df::float8, NULL, NULL FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')
+    SELECT 0, 'stats', lexeme, NULL, df::float8, NULL, NULL, NULL, NULL FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')
     UNION ALL
-    SELECT 0, 'settings', NULL, NULL, NULL, NULL, NULL FROM settings`.execute(db);
+    SELECT 0, 'settings', NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM settings`.execute(db);
 
   let documents = 0;
   let totalLength = 0;
@@ -416,6 +588,7 @@ async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: numbe
   const segLexemes = new Map<number, Set<string>>();
   const phraseQueries = new Map<number, string>();
   const excluded: string[] = [];
+  const lists = new Map<string, { floor: number; avgdl: number }>();
   for (const r of rows) {
     if (r.kind === "settings") continue;
     if (r.kind === "stats") {
@@ -428,6 +601,7 @@ async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: numbe
       const prev = qtf.get(r.lexeme);
       qtf.set(r.lexeme, { qtf: (prev?.qtf ?? 0) + Number(r.qtf ?? 1), df: Number(r.df ?? 0), titleDf: Number(r.title_df ?? 0) });
       segLexemes.set(r.seg, (segLexemes.get(r.seg) ?? new Set()).add(r.lexeme));
+      if (r.floor !== null && r.list_avgdl !== null) lists.set(r.lexeme, { floor: Number(r.floor), avgdl: Number(r.list_avgdl) });
     }
   }
   const idf = (df: number) => bm25Idf(documents, df);
@@ -451,6 +625,7 @@ async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms: numbe
     filter: excluded.length ? excluded.map((q) => `!(${q})`).join(" & ") : null,
     documents,
     avgLength: documents > 0 ? Math.max(totalLength / documents, 1) : 1,
+    lists,
   };
 }
 
@@ -507,24 +682,7 @@ async function score(
   const branchCtes = sql.join(
     branches.map((b, i) => {
       const gate = i === 0 ? sql`` : sql`AND (SELECT count(DISTINCT pmid) FROM (${previous(i)}) p) < ${num(enough)}`;
-      const field = sql.ref(b.field === "title" ? "title_document" : "document");
-      if (b.access === "scan")
-        // Newest rows first through the primary key, at most MAX_SCANNED_ROWS of them; ts_match_vq (the
-        // function behind @@) is not indexable, so the planner cannot turn this into an index read.
-        return sql`${name(i)} AS MATERIALIZED (
-          SELECT pmid FROM (
-            SELECT pmid, document, title_document, publication_year FROM article_search
-            ORDER BY pmid DESC LIMIT ${num(MAX_SCANNED_ROWS)}
-          ) s
-          WHERE ts_match_vq(${field}, ${text(b.query)}::tsquery) ${filterSql} ${gate}
-          LIMIT ${num(target)})`;
-      // "index": all matches through the GIN index, then the newest (pmid + 0 keeps the planner off the
-      // primary key); "index-first": the first matches the bitmap scan meets.
-      const order = b.access === "index" ? sql`ORDER BY pmid + 0 DESC` : sql``;
-      return sql`${name(i)} AS MATERIALIZED (
-        SELECT pmid FROM article_search
-        WHERE ${field} @@ ${text(b.query)}::tsquery ${filterSql} ${gate}
-        ${order} LIMIT ${num(target)})`;
+      return sql`${name(i)} AS MATERIALIZED (${branchQuery(b, target, sql`${filterSql} ${gate}`)})`;
     }),
     sql`, `,
   );
@@ -533,6 +691,51 @@ async function score(
     sql` UNION ALL `,
   );
 
+  // Distinct candidates keep their best branch; the last branch that ran may overshoot the target, and
+  // its oldest documents are the ones left out.
+  const ctes = sql`${branchCtes}, cand AS (
+      SELECT pmid FROM (${drawn}) d GROUP BY pmid ORDER BY min(o), pmid DESC LIMIT ${num(target)}
+    )`;
+  const rows = await rankCandidates(db, analysis, ctes, sql`(SELECT count(*)::integer FROM cand)`, skip, limit);
+  const candidates = Number(rows[0]?.candidates ?? 0);
+  const hits = rows.filter((r) => r.pmid !== null).map((r) => ({ pmid: Number(r.pmid), score: Number(r.score) }));
+  return { hits, candidates };
+}
+
+/** The SELECT of one candidate branch (see CandidateBranch): at most `target` PMIDs, rows filtered by `filters`. */
+function branchQuery(b: CandidateBranch, target: number, filters: RawBuilder<unknown>): RawBuilder<unknown> {
+  const field = sql.ref(b.field === "title" ? "title_document" : "document");
+  if (b.access === "scan")
+    // Newest rows first through the primary key, at most MAX_SCANNED_ROWS of them; ts_match_vq (the
+    // function behind @@) is not indexable, so the planner cannot turn this into an index read.
+    return sql`
+      SELECT pmid FROM (
+        SELECT pmid, document, title_document, publication_year FROM article_search
+        ORDER BY pmid DESC LIMIT ${num(MAX_SCANNED_ROWS)}
+      ) s
+      WHERE ts_match_vq(${field}, ${text(b.query)}::tsquery) ${filters}
+      LIMIT ${num(target)}`;
+  // "index": all matches through the GIN index, then the newest (pmid + 0 keeps the planner off the
+  // primary key); "index-first": the first matches the bitmap scan meets.
+  const order = b.access === "index" ? sql`ORDER BY pmid + 0 DESC` : sql``;
+  return sql`
+    SELECT pmid FROM article_search
+    WHERE ${field} @@ ${text(b.query)}::tsquery ${filters}
+    ${order} LIMIT ${num(target)}`;
+}
+
+/**
+ * BM25F over the candidates of `ctes` (SQL of common table expressions, the last named `cand`, one `pmid` column):
+ * one page of hits plus `counted`, an SQL expression evaluated once (the number of candidates).
+ */
+async function rankCandidates(
+  db: Kysely<DB>,
+  analysis: QueryAnalysis,
+  ctes: RawBuilder<unknown>,
+  counted: RawBuilder<unknown>,
+  skip: number,
+  limit: number,
+): Promise<{ candidates: number; pmid: number | null; score: number | null }[]> {
   // BM25F: score = Σ_t idf_t·qw_t·(k1+1)·tf / (tf + k1·(1 − b + b·dl/avgdl)), tf = RANK_SCALE·f with f
   // the ts_rank_cd value; dividing through by RANK_SCALE keeps f as is.
   const { k1, b } = BM25;
@@ -561,12 +764,8 @@ async function score(
     }),
     sql` + `,
   );
-  // Distinct candidates keep their best branch; the last branch that ran may overshoot the target, and
-  // its oldest documents are the ones left out.
   const { rows } = await sql<{ candidates: number; pmid: number | null; score: number | null }>`
-    WITH ${branchCtes}, cand AS (
-      SELECT pmid FROM (${drawn}) d GROUP BY pmid ORDER BY min(o), pmid DESC LIMIT ${num(target)}
-    ), tf AS (
+    WITH ${ctes}, tf AS (
       SELECT a.pmid, ${num(kdConst)} + ${num(kdPerLength)} * a.doc_length AS kd, ${tfColumns} ${sql.join(phraseColumns, sql``)}
       FROM cand c JOIN article_search a ON a.pmid = c.pmid
       OFFSET 0
@@ -574,10 +773,119 @@ async function score(
       SELECT pmid, (${scoreExpr}) AS score FROM tf
     )
     SELECT n.candidates, h.pmid, h.score
-    FROM (SELECT count(*)::integer AS candidates FROM cand) n
+    FROM (SELECT ${counted} AS candidates) n
     LEFT JOIN LATERAL (
       SELECT pmid, score FROM scored ORDER BY score DESC, pmid DESC LIMIT ${num(limit)} OFFSET ${num(skip)}
     ) h ON true`.execute(db);
+  return rows;
+}
+
+/**
+ * Whether `scoreImpacts` can answer this query: no year range and no exclusion (the lists hold the best documents
+ * of the whole index, not of a subset), a page within the first half of a list, every term in more than
+ * LIST_MIN_DF documents with a list (lists missing until the next `refresh()` after a term grew common), at least
+ * one such term, and the rarer terms' documents few enough (Σ df ≤ `budget`) to read them all.
+ */
+function impactsApply(
+  analysis: QueryAnalysis,
+  options: SearchOptions,
+  depth: number,
+  budget: number,
+  lists: { minDf: number; capacity: number },
+): boolean {
+  if (options.fromYear !== undefined || options.toYear !== undefined || analysis.filter !== null) return false;
+  if (depth > lists.capacity / 2 || analysis.terms.length > MAX_IMPACT_TERMS) return false;
+  let listed = 0;
+  let rare = 0;
+  for (const t of analysis.terms) {
+    if (analysis.lists.has(t.lexeme)) listed++;
+    else if (t.df > lists.minDf) return false;
+    else rare += t.df;
+  }
+  return listed > 0 && rare <= Math.min(budget, RARE_BUDGET);
+}
+
+/**
+ * One page ranked from impact-ordered postings, in the manner of Fagin's threshold algorithm (R. Fagin, A. Lotem &
+ * M. Naor, "Optimal aggregation algorithms for middleware", JCSS 66(4), 2003) over impact-ordered lists (V. N. Anh &
+ * A. Moffat, "Simplified similarity scoring using term ranks", SIGIR 2005). Candidates:
+ *  - the documents of the query's listed terms' lists. For each, the lists give the exact contribution of every term
+ *    it is listed for (tf and length are stored; the mean length is today's), hence a lower bound `lb` of its score;
+ *    a listed term it is not listed for adds at most w·floor (the floor scaled by max(1, avgdl now / avgdl at build):
+ *    a longer mean length raises any impact by at most that ratio), hence an upper bound `ub`. θ, the depth-th largest
+ *    `lb`, bounds the depth-th best score from below, so a document with ub < θ cannot reach the page and is dropped.
+ *    Of the rest, the IMPACT_TARGET of highest expected score (`lb` plus, for each missing term, w·floor times the
+ *    share of documents having the term) are kept;
+ *  - every document containing one of the query's rarer (unlisted) terms, read through GIN (Σ df ≤ RARE_BUDGET);
+ *  - CONJUNCTION_TARGET documents of each conjunction branch of the plan (`conjunctions`: all words in the title
+ *    vector, all words anywhere), read as branch drawing reads them.
+ * All are scored exactly, as any search (`rankCandidates`). A document outside all three scores at most Σ w·floor
+ * (plus the phrases' most); the lists hold, for queries of frequent words, the documents where each word weighs most,
+ * which is where exhaustive BM25's top documents are, where branch drawing only saw the newest of thousands of
+ * near-ties.
+ */
+async function scoreImpacts(
+  db: Kysely<DB>,
+  analysis: QueryAnalysis,
+  skip: number,
+  limit: number,
+  excludePmids: number[],
+  conjunctions: CandidateBranch[],
+): Promise<{ hits: SearchHit[]; candidates: number }> {
+  const { k1, b } = BM25;
+  const depth = skip + limit;
+  const listed = analysis.terms.filter((t) => analysis.lists.has(t.lexeme));
+  const rare = analysis.terms.filter((t) => !analysis.lists.has(t.lexeme));
+  const excluded = excludePmids.length > 0 ? sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))` : sql``;
+  const termRows = sql.join(
+    listed.map((t) => {
+      const list = analysis.lists.get(t.lexeme)!;
+      const floor = list.floor * Math.max(1, analysis.avgLength / list.avgdl);
+      const share = Math.min(1, t.df / Math.max(analysis.documents, 1));
+      return sql`(${text(t.lexeme)}, ${num(t.weight * (k1 + 1))}::float8, ${num(t.weight * floor)}::float8, ${num(t.weight * floor * share)}::float8)`;
+    }),
+    sql`, `,
+  );
+  const cover = listed.reduce((sum, t) => {
+    const list = analysis.lists.get(t.lexeme)!;
+    return sum + t.weight * list.floor * Math.max(1, analysis.avgLength / list.avgdl);
+  }, 0);
+  const expected = listed.reduce((sum, t) => {
+    const list = analysis.lists.get(t.lexeme)!;
+    return sum + t.weight * list.floor * Math.max(1, analysis.avgLength / list.avgdl) * Math.min(1, t.df / Math.max(analysis.documents, 1));
+  }, 0);
+  // A phrase adds at most weight·(k1+1)·f/(f + k1·(1 − b)/3) with f = 1/3 (its length term at its least).
+  const phraseMost = analysis.phrases.reduce((sum, p) => sum + (p.weight * (k1 + 1) * (1 / RANK_SCALE)) / (1 / RANK_SCALE + (k1 * (1 - b)) / RANK_SCALE), 0);
+  const rareCte =
+    rare.length > 0
+      ? sql`, rare AS MATERIALIZED (
+          SELECT pmid FROM article_search WHERE document @@ ${text(tsqueryOf(rare.map((t) => t.lexeme), "|"))}::tsquery ${excluded})`
+      : sql``;
+  const ctes = sql`terms(lexeme, w, cover, expected) AS (VALUES ${termRows}),
+    entries AS MATERIALIZED (
+      SELECT i.pmid, t.w * i.tf / (i.tf + ${num(k1 * (1 - b))} + ${num((k1 * b) / analysis.avgLength)} * i.doc_length) AS part, t.cover, t.expected
+      FROM terms t JOIN search_term_impacts i ON i.lexeme = t.lexeme
+      WHERE true ${excluded}
+    ), bounds AS MATERIALIZED (
+      SELECT pmid, sum(part) AS lb, sum(part) + ${num(cover + phraseMost)} - sum(cover) AS ub,
+             sum(part) + ${num(expected)} - sum(expected) AS est
+      FROM entries GROUP BY pmid
+    ), theta AS MATERIALIZED (
+      SELECT coalesce((SELECT lb FROM bounds ORDER BY lb DESC LIMIT 1 OFFSET ${num(depth - 1)}), 0) AS lb
+    ) ${rareCte} ${sql.join(
+      conjunctions.map((c, i) => sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`),
+      sql``,
+    )}, cand AS (
+      (SELECT pmid FROM bounds WHERE ub >= (SELECT lb FROM theta) * (1 - 1e-6)
+       ORDER BY est DESC, pmid DESC LIMIT ${num(Math.max(IMPACT_TARGET, 2 * depth))})
+      ${rare.length > 0 ? sql`UNION SELECT pmid FROM rare` : sql``}
+      ${sql.join(conjunctions.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`c${i}`)}`), sql` `)}
+    )`;
+  const counted =
+    rare.length > 0
+      ? sql`(SELECT count(*)::integer FROM (SELECT pmid FROM bounds UNION SELECT pmid FROM rare) u)`
+      : sql`(SELECT count(*)::integer FROM bounds)`;
+  const rows = await rankCandidates(db, analysis, ctes, counted, skip, limit);
   const candidates = Number(rows[0]?.candidates ?? 0);
   const hits = rows.filter((r) => r.pmid !== null).map((r) => ({ pmid: Number(r.pmid), score: Number(r.score) }));
   return { hits, candidates };
