@@ -170,6 +170,10 @@ async function loadSynthetic(db: Kysely<DB>, records: number, seedPath: string):
       console.error(`loaded ${Math.min(i + batch, records)} / ${records} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   await buildSearchIndexes(db, started);
+  // As an ingest ends: the impact lists of frequent lexemes (docs/decisions/0022-impact-ordered-postings.md).
+  const listsStarted = performance.now();
+  const built = await index.refreshLists();
+  console.error(`impact lists: ${built} built in ${((performance.now() - listsStarted) / 1000).toFixed(0)} s`);
 }
 
 function percentile(sorted: number[], p: number): number {
