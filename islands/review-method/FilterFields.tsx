@@ -44,30 +44,22 @@ export function FilterFields({ value, onChange, disabled }: FilterFieldsProps) {
     <div className={css.fields} data-testid="review-filters">
       <fieldset className={css.group} disabled={disabled}>
         <legend className={css.legend}>Published</legend>
-        <label htmlFor={`${id}-from`}>from</label>
-        <input
-          id={`${id}-from`}
-          className={css.year}
-          type="number"
-          inputMode="numeric"
-          min={1780}
-          placeholder="year"
-          value={value.year_from ?? ""}
-          onChange={(e) => onChange({ ...value, year_from: e.target.value || undefined })}
-          data-testid="filter-year-from"
-        />
-        <label htmlFor={`${id}-to`}>to</label>
-        <input
-          id={`${id}-to`}
-          className={css.year}
-          type="number"
-          inputMode="numeric"
-          min={1780}
-          placeholder="year"
-          value={value.year_to ?? ""}
-          onChange={(e) => onChange({ ...value, year_to: e.target.value || undefined })}
-          data-testid="filter-year-to"
-        />
+        {(["year_from", "year_to"] as const).map((field) => (
+          <span key={field} className={css.check}>
+            <label htmlFor={`${id}-${field}`}>{field === "year_from" ? "from" : "to"}</label>
+            <input
+              id={`${id}-${field}`}
+              className={css.year}
+              type="number"
+              inputMode="numeric"
+              min={1780}
+              placeholder="year"
+              value={value[field] ?? ""}
+              onChange={(e) => onChange({ ...value, [field]: e.target.value || undefined })}
+              data-testid={field === "year_from" ? "filter-year-from" : "filter-year-to"}
+            />
+          </span>
+        ))}
       </fieldset>
       <fieldset className={css.group} disabled={disabled}>
         <legend className={css.legend}>Study designs</legend>

@@ -18,20 +18,12 @@ import { ingestFiles } from "../../search/ingest.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { runReview } from "../../src/reviews/pipeline.ts";
 import { readTopicFromCorpus } from "../../src/reviews/topic.ts";
+import { NON_TOPICAL_HEADINGS } from "./mesh-headings.ts";
 
 const VERBOSE = process.argv.includes("--verbose");
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 /** MeSH check tags and other headings that say nothing about a topic. */
-const CHECK_TAGS = new Set(
-  (
-    "Humans|Male|Female|Adult|Middle Aged|Aged|Adolescent|Child|Animals|Young Adult|Child, Preschool|Infant|Aged, 80 and over|" +
-    "Retrospective Studies|Prospective Studies|Treatment Outcome|Risk Factors|Follow-Up Studies|Time Factors|Cohort Studies|" +
-    "Case-Control Studies|Questionnaires|Incidence|Prevalence|Mice|Rats|Cross-Sectional Studies|Infant, Newborn|" +
-    "Reproducibility of Results|Prognosis|Sensitivity and Specificity|Survival Rate|Postoperative Complications|China|Pregnancy|" +
-    "Surveys and Questionnaires|Severity of Illness Index|Kinetics|Molecular Sequence Data|Amino Acid Sequence|Base Sequence|" +
-    "Time|Quality of Life|Disease Progression|Combined Modality Therapy|Radiography"
-  ).split("|"),
-);
+const CHECK_TAGS = NON_TOPICAL_HEADINGS;
 
 type Kind = "well" | "thin" | "none";
 interface Topic {

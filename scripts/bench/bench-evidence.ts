@@ -24,22 +24,13 @@ import { ingestFiles } from "../../search/ingest.ts";
 import { runReview } from "../../src/reviews/pipeline.ts";
 import { normalizeWhitespace } from "../../src/reviews/sentences.ts";
 import { studyDesign } from "../../src/articles/evidence.ts";
+import { NON_TOPICAL_EXTRA, NON_TOPICAL_HEADINGS } from "./mesh-headings.ts";
 
 const { values } = parseArgs({ options: { verbose: { type: "boolean", default: false }, topics: { type: "string", default: "24" } } });
 const TOPICS = Number(values.topics);
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
-/** MeSH check tags, study designs and other headings that name no topic (as in bench-coverage.ts). */
-const NOT_TOPICAL = new Set(
-  (
-    "Humans|Male|Female|Adult|Middle Aged|Aged|Adolescent|Child|Animals|Young Adult|Child, Preschool|Infant|Aged, 80 and over|" +
-    "Retrospective Studies|Prospective Studies|Treatment Outcome|Risk Factors|Follow-Up Studies|Time Factors|Cohort Studies|" +
-    "Case-Control Studies|Questionnaires|Incidence|Prevalence|Mice|Rats|Cross-Sectional Studies|Infant, Newborn|" +
-    "Reproducibility of Results|Prognosis|Sensitivity and Specificity|Survival Rate|Postoperative Complications|China|Pregnancy|" +
-    "Surveys and Questionnaires|Severity of Illness Index|Kinetics|Molecular Sequence Data|Amino Acid Sequence|Base Sequence|" +
-    "Time|Quality of Life|Disease Progression|Combined Modality Therapy|Radiography|Mice, Inbred C57BL|Cells, Cultured|" +
-    "Rats, Sprague-Dawley|Rats, Wistar|Dose-Response Relationship, Drug|Age Factors|Sex Factors|United States|Japan|Cattle|Dogs|Mutation"
-  ).split("|"),
-);
+/** MeSH check tags, study designs and other headings that name no topic. */
+const NOT_TOPICAL = new Set([...NON_TOPICAL_HEADINGS, ...NON_TOPICAL_EXTRA]);
 const STOP = new Set("a an and are as at be by for from has have in is it its of on or that the this to was were with".split(" "));
 
 const t: TestApp = await createTestApp("pglite");

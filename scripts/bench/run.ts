@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 const dir = import.meta.dir;
 const [name, ...args] = process.argv.slice(2);
-const scripts = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "run.ts" && f !== "queries.ts");
+const scripts = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "run.ts" && f !== "queries.ts" && f !== "mesh-headings.ts");
 if (!name) {
   console.log(`usage: npm run bench -- NAME [args…]\nbenchmarks: ${scripts.map((f) => f.replace(/^bench-/, "").replace(/\.ts$/, "")).join(", ")}`);
   process.exit(0);
