@@ -122,7 +122,8 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
   const stored = new Set(articles.map((a) => a.pmid));
   const passing = new Set(articles.filter((a) => passesFilters(filters, a)).map((a) => a.pmid));
   const screened = covering.hits.filter((h) => stored.has(h.pmid));
-  const coveringHits = screened.filter((h) => passing.has(h.pmid)).slice(0, CANDIDATE_LIMIT);
+  const filtered = screened.filter((h) => passing.has(h.pmid));
+  const coveringHits = filtered.slice(0, CANDIDATE_LIMIT);
   const partialHits = any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid));
   if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
   const ranked =
@@ -136,7 +137,7 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
     counts: {
       matched: covering.total,
       screened: screened.length,
-      after_filters: rowFilter ? screened.filter((h) => passing.has(h.pmid)).length : null,
+      after_filters: rowFilter ? filtered.length : null,
       relevant: ranked.filter((r) => r.coversTopic).length,
       partial: ranked.filter((r) => !r.coversTopic).length,
       summarized: 0,

@@ -4,7 +4,7 @@
  * Sentences are quoted verbatim (whitespace normalised) and each is followed by the citation numbers of the
  * article(s) it came from; numbers follow first appearance.
  */
-import { studyDesign } from "../../articles/evidence.ts";
+import type { StudyDesign } from "../../articles/evidence.ts";
 import { byScore, similarity } from "./scoring.ts";
 import type { Selected } from "./selection.ts";
 import type { SummaryArticle, SummaryResult } from "./types.ts";
@@ -16,6 +16,9 @@ export const MAX_CASE_REPORTS = 3;
  * (issue 13's goal is below 0.2): they are named, not weighed against trials.
  */
 export const CASE_REPORT_SHARE = 0.15;
+
+/** Designs a case report is not weighed against: trials and reviews of any kind. */
+const TRIALS_AND_REVIEWS: ReadonlySet<StudyDesign> = new Set(["meta-analysis", "systematic-review", "rct", "clinical-trial", "review"]);
 
 /**
  * Orders bullet sentences so that related ones sit together: start from the
@@ -55,18 +58,20 @@ export function cite(text: string, numbers: number[]): string {
 }
 
 
-/** A case report the summary names: the input index of the article. */
-export interface CaseReportSource {
-  article: number;
-}
-
 /**
  * Lays out the selected sentences and case reports as the summary text and numbers the citations.
  * @param selected Finding sentences in MMR order (the first, most relevant and already diverse, open the summary).
- * @param caseReports Case reports on the topic, best-ranked first; how many are named depends on what else is cited.
+ * @param caseReports Input indices of the case reports on the topic, best-ranked first; how many are named depends on
+ *   what else is cited.
  * @param articles The summarizer's input, for PMIDs and titles.
+ * @param designOf The study design of an input article (as its candidates carry it).
  */
-export function composeSummary(selected: Selected[], caseReports: CaseReportSource[], articles: readonly SummaryArticle[]): SummaryResult {
+export function composeSummary(
+  selected: Selected[],
+  caseReports: readonly number[],
+  articles: readonly SummaryArticle[],
+  designOf: (articleIndex: number) => StudyDesign | null,
+): SummaryResult {
   const overviewCount = selected.length <= 3 ? selected.length : selected.length >= 9 ? 3 : 2;
   // Both parts lead with the strongest evidence; the sort is stable, so MMR order holds within a tier.
   const overview = selected.slice(0, overviewCount).sort((a, b) => a.candidate.tier - b.candidate.tier);
@@ -76,9 +81,9 @@ export function composeSummary(selected: Selected[], caseReports: CaseReportSour
   if (bullets.length === 1) overview.push(...bullets.splice(0, 1));
 
   const cited = new Set(selected.flatMap((s) => s.sources));
-  const stronger = [...cited].some((i) => isTrialOrReview(articles[i] as SummaryArticle));
+  const stronger = [...cited].some((i) => TRIALS_AND_REVIEWS.has(designOf(i) as StudyDesign));
   const caseCap = stronger ? Math.floor(CASE_REPORT_SHARE * cited.size) : MAX_CASE_REPORTS;
-  const named = caseReports.filter((c) => !cited.has(c.article)).slice(0, caseCap);
+  const named = caseReports.filter((i) => !cited.has(i)).slice(0, caseCap);
 
   const numberOf = new Map<number, number>(); // article index → citation number
   const citedPmids: number[] = [];
@@ -97,18 +102,12 @@ export function composeSummary(selected: Selected[], caseReports: CaseReportSour
   if (overview.length > 0) blocks.push(`**Overview.** ${overview.map(render).join(" ")}`);
   if (bullets.length > 0) blocks.push(`**Key findings**\n${bullets.map((s) => `- ${render(s)}`).join("\n")}`);
   if (named.length > 0) {
-    const items = named.map((c) => `${titleOf(articles[c.article] as SummaryArticle)} [${numberFor(c.article)}]`);
+    const items = named.map((i) => `${titleOf(articles[i] as SummaryArticle)} [${numberFor(i)}]`);
     const opener = named.length === 1 ? "A case report describes" : "Case reports describe";
     blocks.push(`**Case reports.** ${opener}: ${items.join("; ")}.`);
   }
   if (blocks.length === 0) return { summary: null, citedPmids: [] };
   return { summary: blocks.join("\n\n"), citedPmids };
-}
-
-/** Whether an article is a trial or a review of any kind (evidence a case report should not be weighed against). */
-function isTrialOrReview(article: SummaryArticle): boolean {
-  const design = studyDesign(article.publication_types ?? [], article.mesh_terms ?? []);
-  return design === "meta-analysis" || design === "systematic-review" || design === "rct" || design === "clinical-trial" || design === "review";
 }
 
 /** An article's title as a clause of the case-report line: verbatim, without its final period, brackets of translated titles removed. */

@@ -18,7 +18,7 @@
  * abstract contains a near-duplicate of it (tf-idf cosine ≥ 0.8), since that article supports the same statement.
  */
 import { buildCandidates, queryTerms, type Candidate } from "./candidates.ts";
-import { composeSummary, type CaseReportSource } from "./compose.ts";
+import { composeSummary } from "./compose.ts";
 import { byScore, scoreCandidates } from "./scoring.ts";
 import { selectMmr } from "./selection.ts";
 import { EXTRACTIVE_DEFAULTS, type ExtractiveOptions, type Summarizer, type SummaryArticle, type SummaryResult } from "./types.ts";
@@ -69,14 +69,13 @@ export function summarizeExtractive(query: string, articles: readonly SummaryArt
   else if (studies.length >= MIN_FINDINGS || caseReports.length > 0) pool = studies;
   else pool = [...studies, ...candidates.filter((c) => !studies.includes(c) && c.design !== "case-report").sort(byScore).slice(0, MIN_FINDINGS - studies.length)];
   const selected = selectMmr(pool, opts);
-  return composeSummary(selected, caseReports, articles);
+  const designs = new Map(candidates.map((c) => [c.article, c.design]));
+  return composeSummary(selected, caseReports, articles, (i) => designs.get(i) ?? null);
 }
 
-/** The case reports among the candidates, one entry per article, in rank order. */
-function caseReportsOf(candidates: readonly Candidate[]): CaseReportSource[] {
-  const articles = new Set<number>();
-  for (const c of candidates) if (c.design === "case-report") articles.add(c.article);
-  return [...articles].sort((a, b) => a - b).map((article) => ({ article }));
+/** Input indices of the case reports among the candidates, one per article, in rank order. */
+function caseReportsOf(candidates: readonly Candidate[]): number[] {
+  return [...new Set(candidates.filter((c) => c.design === "case-report").map((c) => c.article))].sort((a, b) => a - b);
 }
 
 /** The default summarizer: extractive, query-focused and evidence-first (see summarizeExtractive). */
