@@ -372,6 +372,33 @@ for (const backend of BACKENDS) {
         expect(await listFaults()).toEqual([]);
       });
 
+      test("two frequent words: articles holding both, under both lists' floors, are found through the impact tiers", async () => {
+        const idx = new PostgresSearchIndex(handle.db, options);
+        const both = "Cells in culture were examined.";
+        await load(
+          [
+            // The best for both words together, and the oldest: each word weighs well, less than in the lists' articles.
+            ...Array.from({ length: 10 }, (_, i) => article(1 + i, { title: `Cells in culture ${i}`, abstract: both })),
+            // Each word alone, heavily: they fill the two lists (40 each).
+            ...Array.from({ length: 60 }, (_, i) => article(101 + i, { title: "Cells", abstract: "Cells cells cells cells." })),
+            ...Array.from({ length: 60 }, (_, i) => article(201 + i, { title: "Culture", abstract: "Culture culture culture culture." })),
+            // Both words once in a long abstract, and the newest: what the conjunction branches read first.
+            ...Array.from({ length: 200 }, (_, i) => article(1001 + i, { title: `Observers ${i}`, abstract: `${long} Cells in culture were seen.` })),
+          ],
+          idx,
+        );
+        await idx.refresh();
+        const best = await exact("cells culture", 10);
+        expect(best.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM search_term_impacts WHERE pmid <= 10`.execute(handle.db);
+        expect(rows[0]!.n).toBe(0); // in neither list
+        const r = await idx.search("cells culture", { limit: 10 });
+        expect(r.hits.map((h) => h.pmid).sort((a, b) => a - b)).toEqual(best);
+        // Without the tiers, only the lists' articles and the conjunction's newest would be scored.
+        await sql`DELETE FROM article_search_tiers`.execute(handle.db);
+        expect((await idx.search("cells culture", { limit: 10 })).hits.some((h) => h.pmid <= 10)).toBe(false);
+      });
+
       test("a rare word with frequent ones: its articles are all scored", async () => {
         const idx = new PostgresSearchIndex(handle.db, options);
         await load([...corpus(), article(60, { title: "Osteoclast", abstract: `${long} Osteoclast cells.` })], idx);

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { DB } from "../src/db/types.ts";
 import type { SearchHit, SearchIndex, SearchOptions, SearchResult } from "./search-index.ts";
+import { MAX_TIER_TERMS, tierBoxes } from "./tiers.ts";
 import {
   BM25,
   RANK_SCALE,
@@ -100,12 +101,21 @@ const IMPACT_TARGET = 300;
  */
 const CONJUNCTION_TARGET = 150;
 /**
- * Most words of a query answered from the lists. At 1,000,000 benchmark records the lists lifted one- and two-word
- * queries from an overlap with exhaustive BM25 of 0.0–0.1 to 1.0, but lost to branch drawing's coordination levels on
- * questions of three or more frequent words (overlap 0.0–0.5 against 0.5–1.0): their best articles hold every word,
- * none heavily enough to be in its word's list.
+ * Documents read from the impact tiers (docs/decisions/0024-impact-tiers.md) for a query of two to MAX_TIER_TERMS
+ * frequent words: each band takes at most TIER_TARGET, and bands are read, best first, until TIER_ENOUGH are found.
+ */
+const TIER_TARGET = 400;
+const TIER_ENOUGH = 300;
+/**
+ * Most words of any query answered from the lists (three or four only when all are common: COMMON_SHARE). At 1,000,000
+ * benchmark records the lists lifted one- and two-word queries from an overlap with exhaustive BM25 of 0.0–0.1 to
+ * 1.0, but alone lost to branch drawing on questions of three or more frequent words (0.0–0.5 against 0.5–1.0): their
+ * best articles hold every word, none heavily enough to be in its word's list. The impact tiers read those articles
+ * (docs/decisions/0024-impact-tiers.md).
  */
 const MAX_IMPACT_TERMS = 2;
+/** Share of the documents a word must be in for a query of three or four such words to use the lists and tiers. */
+const COMMON_SHARE = 0.05;
 /**
  * Most documents of a query's unlisted (rarer) words, Σ df, for the lists to be used: they are all scored. Above it,
  * branch drawing, whose conjunctions find the few articles holding the rare words with the others, costs less.
@@ -216,16 +226,23 @@ export class PostgresSearchIndex implements SearchIndex {
           -- every position (unnest of each vector) took about a fifth of the indexing time; BM25 only uses the
           -- ratio to the mean length, which distinct counts follow closely for abstracts.
           SELECT pmid, year, tm || a AS document, tm AS title_document, doc_length FROM fields
+        ), written AS (
+          INSERT INTO article_search (pmid, document, title_document, doc_length, publication_year)
+          SELECT v.pmid, v.document, v.title_document, v.doc_length, v.year
+          FROM vectors v
+          ON CONFLICT (pmid) DO UPDATE SET
+            document = excluded.document, title_document = excluded.title_document,
+            doc_length = excluded.doc_length, publication_year = excluded.publication_year
+          WHERE article_search.document IS DISTINCT FROM excluded.document
+             OR article_search.title_document IS DISTINCT FROM excluded.title_document
+             OR article_search.publication_year IS DISTINCT FROM excluded.publication_year
+          RETURNING pmid
         )
-        INSERT INTO article_search (pmid, document, title_document, doc_length, publication_year)
-        SELECT v.pmid, v.document, v.title_document, v.doc_length, v.year
-        FROM vectors v
-        ON CONFLICT (pmid) DO UPDATE SET
-          document = excluded.document, title_document = excluded.title_document,
-          doc_length = excluded.doc_length, publication_year = excluded.publication_year
-        WHERE article_search.document IS DISTINCT FROM excluded.document
-           OR article_search.title_document IS DISTINCT FROM excluded.title_document
-           OR article_search.publication_year IS DISTINCT FROM excluded.publication_year`.execute(db);
+        -- The impact tiers of the rows written (migration 2026_11_25_0201); unchanged rows keep theirs. The foreign
+        -- key to article_search is checked at the end of the statement, when the row above exists.
+        INSERT INTO article_search_tiers (pmid, tiers)
+        SELECT v.pmid, search_tiers(v.document, v.doc_length) FROM vectors v JOIN written w ON w.pmid = v.pmid
+        ON CONFLICT (pmid) DO UPDATE SET tiers = excluded.tiers`.execute(db);
       if (this.db.isTransaction) {
         await write(this.db);
       } else {
@@ -384,13 +401,14 @@ export class PostgresSearchIndex implements SearchIndex {
     // an abbreviation's long form): those words are scored too, so such an article is not ranked at 0.
     const extra = (options.requireAll ?? []).flatMap((c) => c.alternatives.slice(1));
     if (extra.length > 0) segments.push({ kind: "free", text: extra.join(" ; ") });
-    return this.run(segments, MAX_SEARCH_TERMS + extra.length, options, skip, limit, this.budget, [], true);
+    return this.run(segments, MAX_SEARCH_TERMS + extra.length, options, skip, limit, this.budget, []);
   }
 
   /**
    * Articles most similar to a profile text (interests, liked abstracts): the profile's terms weighted by
    * idf and by their frequency in the profile (k3 saturation), the top 20 kept ("more like this"), then
-   * the same candidate generation and BM25F scoring as `search`. Quotes and minus signs in the profile
+   * the same candidate generation and BM25F scoring as `search` (a short profile of frequent words, such as an
+   * interest, is answered from the impact lists and tiers as a query is). Quotes and minus signs in the profile
    * are plain text here.
    * @throws RangeError on an invalid skip, limit or year.
    */
@@ -399,7 +417,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const text = profileText.slice(0, MAX_PROFILE_CHARS).trim();
     const segments: QuerySegment[] = text ? [{ kind: "free", text }] : [];
     const exclude = (options.excludePmids ?? []).filter((p) => Number.isInteger(p));
-    return this.run(segments, MAX_PROFILE_TERMS, options, skip, limit, Math.min(this.budget, PROFILE_BUDGET), exclude, false);
+    return this.run(segments, MAX_PROFILE_TERMS, options, skip, limit, Math.min(this.budget, PROFILE_BUDGET), exclude);
   }
 
   private async run(
@@ -410,7 +428,6 @@ export class PostgresSearchIndex implements SearchIndex {
     limit: number,
     baseBudget: number,
     excludePmids: number[],
-    useImpacts: boolean,
   ): Promise<SearchResult> {
     const empty: SearchResult = { hits: [], total: 0, totalIsLowerBound: false };
     if (segments.length === 0) return empty;
@@ -452,7 +469,7 @@ export class PostgresSearchIndex implements SearchIndex {
       const target = plan.complete ? budget : bounded;
       const enough = plan.complete ? budget : Math.min(target, Math.max(MIN_ENOUGH, depth));
       const { hits, candidates } =
-        !plan.complete && useImpacts && impactsApply(analysis, options, depth, budget, this.lists)
+        !plan.complete && impactsApply(analysis, options, depth, budget, this.lists)
           ? await scoreImpacts(db, analysis, skip, limit, excludePmids, plan.branches.filter((b) => b.query === conjunction))
           : await score(db, analysis, plan.branches, target, enough, options, skip, limit, excludePmids);
       if (plan.complete) return { hits, total: candidates, totalIsLowerBound: false };
@@ -764,7 +781,7 @@ async function rankCandidates(
     }),
     sql` + `,
   );
-  const { rows } = await sql<{ candidates: number; pmid: number | null; score: number | null }>`
+  const stmt = sql<{ candidates: number; pmid: number | null; score: number | null }>`
     WITH ${ctes}, tf AS (
       SELECT a.pmid, ${num(kdConst)} + ${num(kdPerLength)} * a.doc_length AS kd, ${tfColumns} ${sql.join(phraseColumns, sql``)}
       FROM cand c JOIN article_search a ON a.pmid = c.pmid
@@ -776,7 +793,9 @@ async function rankCandidates(
     FROM (SELECT ${counted} AS candidates) n
     LEFT JOIN LATERAL (
       SELECT pmid, score FROM scored ORDER BY score DESC, pmid DESC LIMIT ${num(limit)} OFFSET ${num(skip)}
-    ) h ON true`.execute(db);
+    ) h ON true`;
+  if (process.env.DEBUG_SQL) (globalThis as any).__lastSql = stmt.compile(db).sql;
+  const { rows } = await stmt.execute(db);
   return rows;
 }
 
@@ -794,7 +813,7 @@ function impactsApply(
   lists: { minDf: number; capacity: number },
 ): boolean {
   if (options.fromYear !== undefined || options.toYear !== undefined || analysis.filter !== null) return false;
-  if (depth > lists.capacity / 2 || analysis.terms.length > MAX_IMPACT_TERMS) return false;
+  if (depth > lists.capacity / 2 || analysis.terms.length > MAX_TIER_TERMS) return false;
   let listed = 0;
   let rare = 0;
   for (const t of analysis.terms) {
@@ -802,6 +821,11 @@ function impactsApply(
     else if (t.df > lists.minDf) return false;
     else rare += t.df;
   }
+  // Three or four words: only when every one is common (in COMMON_SHARE of the documents), read through the tiers;
+  // otherwise their conjunction is selective, and branch drawing's conjunctions and coordination levels find the
+  // articles about all of them (at 1,000,000 records, "hip fracture mortality elderly" and "anterior cruciate ligament
+  // reconstruction" kept an overlap of 1.0 with branch drawing, 0.5–0.6 through the tiers).
+  if (analysis.terms.length > MAX_IMPACT_TERMS && analysis.terms.some((t) => t.df < COMMON_SHARE * analysis.documents)) return false;
   return listed > 0 && rare <= Math.min(budget, RARE_BUDGET);
 }
 
@@ -856,6 +880,16 @@ async function scoreImpacts(
   }, 0);
   // A phrase adds at most weight·(k1+1)·f/(f + k1·(1 − b)/3) with f = 1/3 (its length term at its least).
   const phraseMost = analysis.phrases.reduce((sum, p) => sum + (p.weight * (k1 + 1) * (1 / RANK_SCALE)) / (1 / RANK_SCALE + (k1 * (1 - b)) / RANK_SCALE), 0);
+  // Several frequent words: the documents holding them all heavily, from the impact tiers, best box first. They
+  // replace the conjunction branches: for words this common, the conjunction's newest documents are a sample of
+  // thousands of near-ties (and reading it cost 10–20 ms at 1,000,000 records).
+  const bands = tierBoxes(
+    listed.map((t) => {
+      const list = analysis.lists.get(t.lexeme)!;
+      return { lexeme: t.lexeme, weight: t.weight, floor: list.floor, share: t.df / Math.max(analysis.documents, 1) };
+    }),
+  );
+  if (bands.length > 0) conjunctions = [];
   const rareCte =
     rare.length > 0
       ? sql`, rare AS MATERIALIZED (
@@ -875,11 +909,22 @@ async function scoreImpacts(
     ) ${rareCte} ${sql.join(
       conjunctions.map((c, i) => sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`),
       sql``,
+    )} ${sql.join(
+      // Band i runs only while the bands before it found fewer than TIER_ENOUGH documents (a one-time filter).
+      bands.map((band, i) => {
+        // Boxes nest: each reads the documents the ones before it did not.
+        const before = sql.join(bands.slice(0, i).map((_, j) => sql`SELECT pmid FROM ${sql.ref(`t${j}`)}`), sql` UNION ALL `);
+        const gate = i === 0 ? sql`` : sql`AND (SELECT count(*) FROM (${before}) p) < ${num(TIER_ENOUGH)} AND pmid NOT IN (${before})`;
+        return sql`, ${sql.ref(`t${i}`)} AS MATERIALIZED (
+          SELECT pmid FROM article_search_tiers WHERE tiers @@ ${text(band)}::tsquery ${excluded} ${gate} LIMIT ${num(Math.max(TIER_TARGET, depth))})`;
+      }),
+      sql``,
     )}, cand AS (
       (SELECT pmid FROM bounds WHERE ub >= (SELECT lb FROM theta) * (1 - 1e-6)
        ORDER BY est DESC, pmid DESC LIMIT ${num(Math.max(IMPACT_TARGET, 2 * depth))})
       ${rare.length > 0 ? sql`UNION SELECT pmid FROM rare` : sql``}
       ${sql.join(conjunctions.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`c${i}`)}`), sql` `)}
+      ${sql.join(bands.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`t${i}`)}`), sql` `)}
     )`;
   const counted =
     rare.length > 0

@@ -108,17 +108,20 @@ function synthesise(seeds: Seed[], pool: string[], rnd: () => number, pmid: numb
 async function dropSearchIndexes(db: Kysely<DB>): Promise<void> {
   await sql`DROP INDEX IF EXISTS article_search_document_idx`.execute(db);
   await sql`DROP INDEX IF EXISTS article_search_title_idx`.execute(db);
+  await sql`DROP INDEX IF EXISTS article_search_tiers_idx`.execute(db);
 }
 
 async function buildSearchIndexes(db: Kysely<DB>, started: number): Promise<void> {
   await sql`SET maintenance_work_mem = '512MB'`.execute(db);
   await sql`CREATE INDEX article_search_document_idx ON article_search USING gin (document)`.execute(db);
   await sql`CREATE INDEX article_search_title_idx ON article_search USING gin (title_document)`.execute(db);
+  await sql`CREATE INDEX article_search_tiers_idx ON article_search_tiers USING gin (tiers)`.execute(db);
   await vacuumAnalyze(db, started);
 }
 
 async function vacuumAnalyze(db: Kysely<DB>, started: number): Promise<void> {
   await sql`VACUUM ANALYZE article_search`.execute(db);
+  await sql`VACUUM ANALYZE article_search_tiers`.execute(db);
   await sql`VACUUM ANALYZE search_lexeme_stats`.execute(db);
   await sql`VACUUM ANALYZE articles`.execute(db);
   console.error(`load + index build: ${((performance.now() - started) / 1000).toFixed(0)} s`);

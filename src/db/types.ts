@@ -80,6 +80,12 @@ export interface ArticleSearchTable {
   publication_year: number | null;
 }
 
+/** Impact tiers of an article_search row (migration 2026_11_25_0201): tokens 'lexeme level'. */
+export interface ArticleSearchTiersTable {
+  pmid: number;
+  tiers: string;
+}
+
 export interface SearchLexemeStatsTable {
   lexeme: string;
   /** bigint: postgres.js returns it as a string, PGlite as a number; cast in SQL when reading. */
@@ -144,6 +150,7 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   articles: ArticlesTable;
   article_search: ArticleSearchTable;
+  article_search_tiers: ArticleSearchTiersTable;
   search_lexeme_stats: SearchLexemeStatsTable;
   literature_reviews: LiteratureReviewsTable;
   literature_review_articles: LiteratureReviewArticlesTable;

@@ -51,9 +51,16 @@ export const MAX_POOLED_LIKES = 20;
 /** Likes never weigh less than this, so that an old like still counts when it is all there is. */
 const MIN_LIKE_WEIGHT = 0.25;
 
-/** What the index is asked about a liked article: its title, MeSH headings and keywords. */
+/**
+ * What the index is asked about a liked article: its title, MeSH headings and keywords, one sentence each. A title's
+ * own final period is dropped first: "…abscess.. Abscess" would be read as a word "..", which abstracts also contain
+ * and which, being rare, weighed more than any real word of the profile.
+ */
 export function likeText(like: Pick<ProfileLike, "title" | "mesh_terms" | "keywords">): string {
-  return [like.title ?? "", like.mesh_terms.join(". "), like.keywords.join(". ")].filter(Boolean).join(". ");
+  return [like.title ?? "", ...like.mesh_terms, ...like.keywords]
+    .map((part) => part.trim().replace(/[.\s]+$/, ""))
+    .filter(Boolean)
+    .join(". ");
 }
 
 /** The interests of a description: split on commas (the settings page joins its 5 slots with commas), trimmed, unique. */

@@ -52,21 +52,25 @@ export async function findBatch(db: Database, userId: string, week: string) {
   return db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", userId).where("week", "=", week).executeTakeFirst();
 }
 
-/** What the candidate sections need of articles (see sections.ts CandidateArticle), plus the summarizer's fields. */
+/**
+ * What the candidate sections need of articles (see sections.ts CandidateArticle): no abstracts, since a user's
+ * candidates number up to a thousand and only the few chosen are summarised (`readSummaryArticles`).
+ */
 export async function readCandidateArticles(db: Database, pmids: readonly number[]) {
   if (pmids.length === 0) return [];
   return db
     .selectFrom("articles")
-    .select([
-      "pmid",
-      "title",
-      "abstract",
-      "abstract_sections",
-      "publication_year",
-      "publication_types",
-      "mesh_terms",
-      sql<string | null>`publication_date::text`.as("publication_date"),
-    ])
+    .select(["pmid", "title", "publication_year", "mesh_terms", sql<string | null>`publication_date::text`.as("publication_date")])
+    .where("pmid", "in", [...pmids])
+    .execute();
+}
+
+/** What the summarizer reads of the chosen articles. */
+export async function readSummaryArticles(db: Database, pmids: readonly number[]) {
+  if (pmids.length === 0) return [];
+  return db
+    .selectFrom("articles")
+    .select(["pmid", "title", "abstract", "abstract_sections", "publication_year", "publication_types", "mesh_terms"])
     .where("pmid", "in", [...pmids])
     .execute();
 }

@@ -70,14 +70,15 @@ export async function computeWeeklySuggestions(
   const candidates = await retrieveCandidates(deps.search, profile, exclude, weekAgoYear, now.getUTCFullYear());
   const pmids = [...new Set([...candidates.anyDate, ...candidates.recent].map((c) => c.pmid))];
   const rows = await repo.readCandidateArticles(deps.db, pmids);
-  const articles = new Map<number, CandidateArticle & (typeof rows)[number]>(rows.map((r) => [r.pmid, r]));
+  const articles = new Map<number, CandidateArticle>(rows.map((r) => [r.pmid, r]));
   const meshStats = await readHeadingStats(deps.db, rows.flatMap((r) => r.mesh_terms));
   const sections = chooseSections(candidates, articles, meshStats, now);
 
   const summarizer = opts.summarizer ?? extractiveSummarizer;
   const summaries = {} as Record<Section, string | null>;
+  const full = new Map((await repo.readSummaryArticles(deps.db, SECTIONS.flatMap((s) => sections[s].map((e) => e.pmid)))).map((r) => [r.pmid, r]));
   for (const section of SECTIONS) {
-    const chosen = sections[section].map((e) => articles.get(e.pmid)!).filter(Boolean);
+    const chosen = sections[section].map((e) => full.get(e.pmid)!).filter(Boolean);
     if (chosen.length === 0) {
       summaries[section] = null;
       continue;
