@@ -1,4 +1,6 @@
-// `npm run suggestions:weekly [-- --week 2026-W48] [--run]`: the weekly suggestions run for an external cron.
+// `npm run suggestions:weekly [-- --week 2026-W48] [--run] [--prepare]`: the weekly suggestions run for an external cron.
+// --prepare queues the daily preparation of the profile sources' answers instead (the schedule's 02:00 UTC job,
+// docs/decisions/0025-suggestion-source-cache.md): run it daily from the same cron when the app's schedule is off.
 // Enqueues the week's run on the durable job queue (the same job the in-process schedule enqueues on Mondays at 06:00
 // UTC), which the server's workers then carry out: one job per subscriber, idempotent, so running it again, or on top
 // of the schedule, changes nothing and sends no digest twice. With --run, this process also works the queue's
@@ -13,13 +15,15 @@ import { runJobsUntilIdle } from "../src/jobs/worker.ts";
 import { openSearchIndex } from "../search/open-index.ts";
 import type { AppDeps } from "../src/deps.ts";
 import { resolveSecretKey } from "../src/server.ts";
-import { suggestionJobHandlers, WEEKLY_RUN_JOB } from "../src/suggestions/jobs.ts";
+import { PREPARE_RUN_JOB, suggestionJobHandlers, WEEKLY_RUN_JOB } from "../src/suggestions/jobs.ts";
 import { emailJobHandlers } from "../src/email/jobs.ts";
 import { isIsoWeek, isoWeek } from "../src/suggestions/week.ts";
 
-const { values } = parseArgs({ options: { week: { type: "string" }, run: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } } });
+const { values } = parseArgs({
+  options: { week: { type: "string" }, run: { type: "boolean", default: false }, prepare: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+});
 if (values.help) {
-  console.log("usage: npm run suggestions:weekly [-- --week YYYY-Www] [--run]");
+  console.log("usage: npm run suggestions:weekly [-- --week YYYY-Www] [--run] [--prepare]");
   process.exit(0);
 }
 const week = values.week ?? isoWeek(new Date());
@@ -33,13 +37,22 @@ const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.
 try {
   await migrateToLatest(handle.db);
   const deps: AppDeps = { config, db: handle.db, search: await openSearchIndex(config, handle.db), jobs: new PgJobQueue(handle.db), secretKey: resolveSecretKey(config) };
-  const id = await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
-  console.log(`queued the weekly suggestions run for ${week} (job ${id})`);
+  if (values.prepare) {
+    const id = await deps.jobs.enqueue(PREPARE_RUN_JOB, {});
+    console.log(`queued the preparation of the suggestion sources' answers (job ${id})`);
+  } else {
+    const id = await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
+    console.log(`queued the weekly suggestions run for ${week} (job ${id})`);
+  }
   if (values.run) {
     const started = performance.now();
     const ran = await runJobsUntilIdle(deps, { ...suggestionJobHandlers(), ...emailJobHandlers() });
-    const batches = await deps.db.selectFrom("weekly_suggestions").select((eb) => eb.fn.countAll<number>().as("n")).where("week", "=", week).executeTakeFirstOrThrow();
-    console.log(`ran ${ran} jobs in ${((performance.now() - started) / 1000).toFixed(1)} s; ${Number(batches.n)} users have suggestions for ${week}`);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (values.prepare) console.log(`ran ${ran} jobs in ${seconds} s`);
+    else {
+      const batches = await deps.db.selectFrom("weekly_suggestions").select((eb) => eb.fn.countAll<number>().as("n")).where("week", "=", week).executeTakeFirstOrThrow();
+      console.log(`ran ${ran} jobs in ${seconds} s; ${Number(batches.n)} users have suggestions for ${week}`);
+    }
   }
 } finally {
   await handle.close();

@@ -781,7 +781,7 @@ async function rankCandidates(
     }),
     sql` + `,
   );
-  const stmt = sql<{ candidates: number; pmid: number | null; score: number | null }>`
+  const { rows } = await sql<{ candidates: number; pmid: number | null; score: number | null }>`
     WITH ${ctes}, tf AS (
       SELECT a.pmid, ${num(kdConst)} + ${num(kdPerLength)} * a.doc_length AS kd, ${tfColumns} ${sql.join(phraseColumns, sql``)}
       FROM cand c JOIN article_search a ON a.pmid = c.pmid
@@ -793,9 +793,7 @@ async function rankCandidates(
     FROM (SELECT ${counted} AS candidates) n
     LEFT JOIN LATERAL (
       SELECT pmid, score FROM scored ORDER BY score DESC, pmid DESC LIMIT ${num(limit)} OFFSET ${num(skip)}
-    ) h ON true`;
-  if (process.env.DEBUG_SQL) (globalThis as any).__lastSql = stmt.compile(db).sql;
-  const { rows } = await stmt.execute(db);
+    ) h ON true`.execute(db);
   return rows;
 }
 

@@ -1,8 +1,11 @@
 // Weekly suggestions benchmark on PostgreSQL (issue 11's numbers): the weekly run for U subscribers (each with two
 // interests and five likes) worked by two in-process workers, in users per second and peak memory, and
 // GET /suggestions/weekly/latest's p95 over HTTP. Results go to docs/benchmarks.md.
+// As in operation, the daily preparation of the sources' answers runs before each weekly run (both timed); this
+// week's run and next week's are timed (docs/decisions/0025-suggestion-source-cache.md). --cold times one run with no
+// answer computed before and no preparation (the first run of a deployment, the old behaviour).
 //
-// Usage: npm run bench -- suggestions [--users 200] [--database-url URL]
+// Usage: npm run bench -- suggestions [--users 200] [--database-url URL] [--cold]
 //   Without --database-url: a fresh database on BENCH_DATABASE_URL's server (default
 //   postgres://postgres@127.0.0.1:5432/postgres) with the PubMed sample ingested, dropped at the end.
 //   With it: an existing, already indexed database (e.g. the 1,000,000-record one that
@@ -22,14 +25,17 @@ import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import type { AppDeps } from "../../src/deps.ts";
-import { suggestionJobHandlers, WEEKLY_RUN_JOB } from "../../src/suggestions/jobs.ts";
+import { PREPARE_RUN_JOB, suggestionJobHandlers, WEEKLY_RUN_JOB } from "../../src/suggestions/jobs.ts";
 import { emailJobHandlers } from "../../src/email/jobs.ts";
 import { computeWeeklySuggestions } from "../../src/suggestions/service.ts";
 import { isoWeek } from "../../src/suggestions/week.ts";
 import { quantile } from "./bench-pages.ts";
 import { createDatabase, startServer } from "./bench-accounts.ts";
 
-const { values } = parseArgs({ options: { users: { type: "string", default: "200" }, "database-url": { type: "string" }, requests: { type: "string", default: "300" } } });
+const { values } = parseArgs({
+  options: { users: { type: "string", default: "200" }, "database-url": { type: "string" }, requests: { type: "string", default: "300" }, cold: { type: "boolean", default: false } },
+});
+const COLD = values.cold;
 const USERS = Number(values.users);
 const REQUESTS = Number(values.requests);
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
@@ -54,36 +60,75 @@ async function main() {
     const headings = (await sql<{ h: string }>`SELECT h FROM (SELECT DISTINCT unnest(mesh_terms) AS h FROM (SELECT mesh_terms FROM articles LIMIT 20000) s) t ORDER BY h`.execute(db)).rows.map((r) => r.h);
     const likePool = (await sql<{ pmid: number }>`SELECT pmid FROM articles ORDER BY pmid LIMIT ${USERS * 5 * 3}`.execute(db)).rows.map((r) => r.pmid);
     const stamp = Date.now().toString(36);
-    const users = await db
-      .insertInto("users")
-      .values(Array.from({ length: USERS }, (_, i) => ({ email: `u${i}-${stamp}@${BENCH_DOMAIN}`, full_name: `Bench ${i}`, hashed_password: "x", description: `${headings[(i * 7) % headings.length]}, ${headings[(i * 13 + 3) % headings.length]}` })))
-      .returning("id")
-      .execute();
-    await db
-      .insertInto("subscriptions")
-      .values(users.map((u) => ({ user_id: u.id, status: "active", subscription_type: "plus", is_trial: false, billing_interval: "annual", current_period_end: new Date(Date.now() + 365 * 86_400_000) })) as never)
-      .execute();
-    await db
-      .insertInto("likes")
-      .values(users.flatMap((u, i) => Array.from({ length: 5 }, (_, j) => ({ user_id: u.id, article_pmid: likePool[(i * 5 + j * 17) % likePool.length]! }))))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    // In statements of 2,000 rows: a statement takes at most 65,534 parameters.
+    const chunks = <T,>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / 2000) }, (_, k) => xs.slice(k * 2000, (k + 1) * 2000));
+    const users: { id: string }[] = [];
+    for (const part of chunks(Array.from({ length: USERS }, (_, i) => i)))
+      users.push(
+        ...(await db
+          .insertInto("users")
+          .values(part.map((i) => ({ email: `u${i}-${stamp}@${BENCH_DOMAIN}`, full_name: `Bench ${i}`, hashed_password: "x", description: `${headings[(i * 7) % headings.length]}, ${headings[(i * 13 + 3) % headings.length]}` })))
+          .returning("id")
+          .execute()),
+      );
+    for (const part of chunks(users))
+      await db
+        .insertInto("subscriptions")
+        .values(part.map((u) => ({ user_id: u.id, status: "active", subscription_type: "plus", is_trial: false, billing_interval: "annual", current_period_end: new Date(Date.now() + 365 * 86_400_000) })) as never)
+        .execute();
+    for (const part of chunks(users.flatMap((u, i) => Array.from({ length: 5 }, (_, j) => ({ user_id: u.id, article_pmid: likePool[(i * 5 + j * 17) % likePool.length]! })))))
+      await db.insertInto("likes").values(part).onConflict((oc) => oc.doNothing()).execute();
 
-    // The weekly run: one run job, then the users' jobs, on two workers in this process (as a WORKER=only process).
-    const week = isoWeek(new Date());
+    const handlers = { ...suggestionJobHandlers(), ...emailJobHandlers() };
+    const work = () => Promise.all([runJobsUntilIdle(deps, handlers, { workerId: "bench-1" }), runJobsUntilIdle(deps, handlers, { workerId: "bench-2" })]);
+    // No answer computed before this run (--cold), or none for this run's texts: each measure starts from the same state.
+    await db.deleteFrom("suggestion_source_cache").execute();
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
     const rssBefore = process.memoryUsage().rss;
-    const started = performance.now();
-    await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
-    const handlers = { ...suggestionJobHandlers(), ...emailJobHandlers() };
-    const ran = await Promise.all([runJobsUntilIdle(deps, handlers, { workerId: "bench-1" }), runJobsUntilIdle(deps, handlers, { workerId: "bench-2" })]);
-    const seconds = (performance.now() - started) / 1000;
+    // This machine's PostgreSQL runs with autovacuum off: the tables a run churns (each job row is written three times)
+    // are vacuumed between phases, as autovacuum would in operation. Without it, the second week's run was 1.5 times
+    // slower than the first at 10,000 users (202,839 dead job rows).
+    const vacuum = async () => {
+      for (const table of ["jobs", "weekly_suggestions", "suggestion_articles", "suggestion_source_cache", "email_outbox"]) await sql`VACUUM ANALYZE ${sql.table(table)}`.execute(db);
+    };
+    const phasePeaks: number[] = [];
+    const phase = async <T,>(run: () => Promise<T>): Promise<T> => {
+      await vacuum();
+      peakRss = process.memoryUsage().rss;
+      const out = await run();
+      phasePeaks.push(peakRss);
+      return out;
+    };
+    const prepare = async () => {
+      const t0 = performance.now();
+      await deps.jobs.enqueue(PREPARE_RUN_JOB, {});
+      const jobs = (await work()).reduce((a, b) => a + b, 0);
+      return { seconds: (performance.now() - t0) / 1000, jobs };
+    };
+    // The daily preparation (src/suggestions/jobs.ts) before the week's run, as the schedule has it in operation.
+    const preparations = COLD ? [] : [await phase(prepare)];
+
+    // The weekly run: one run job, then the users' jobs, on two workers in this process (as a WORKER=only process);
+    // without --cold, then the next week's run (every answer computed in the week before).
+    const weeks = COLD ? [isoWeek(new Date())] : [isoWeek(new Date()), isoWeek(new Date(Date.now() + 7 * 86_400_000))];
+    const runs: { week: string; seconds: number; jobs: number; users: number; articles: number }[] = [];
+    for (const week of weeks) {
+      // A week later, the preparation runs again first: it finds the answers of a week ago still fresh.
+      if (!COLD && runs.length > 0) preparations.push(await phase(prepare));
+      const { ran, seconds } = await phase(async () => {
+        const started = performance.now();
+        await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
+        const ran = await work();
+        return { ran, seconds: (performance.now() - started) / 1000 };
+      });
+      const { rows: done } = await sql<{ n: number; articles: number }>`
+        SELECT count(DISTINCT w.id)::integer AS n, count(sa.*)::integer AS articles FROM weekly_suggestions w
+        JOIN users u ON u.id = w.user_id LEFT JOIN suggestion_articles sa ON sa.suggestion_id = w.id
+        WHERE u.email LIKE ${`%@${BENCH_DOMAIN}`} AND w.week = ${week}`.execute(db);
+      runs.push({ week, seconds, jobs: ran.reduce((a, b) => a + b, 0), users: done[0]!.n, articles: done[0]!.articles });
+    }
     clearInterval(sampler);
-    const { rows: done } = await sql<{ n: number; articles: number }>`
-      SELECT count(DISTINCT w.id)::integer AS n, count(sa.*)::integer AS articles FROM weekly_suggestions w
-      JOIN users u ON u.id = w.user_id LEFT JOIN suggestion_articles sa ON sa.suggestion_id = w.id
-      WHERE u.email LIKE ${`%@${BENCH_DOMAIN}`} AND w.week = ${week}`.execute(db);
 
     // GET /suggestions/weekly/latest over HTTP for one of them.
     server = await startServer(databaseUrl);
@@ -105,11 +150,17 @@ async function main() {
     }
     times.sort((a, b) => a - b);
 
-    const perUser = seconds / Math.max(1, done[0]!.n);
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; index: ${records} records`);
-    console.log(`weekly run: ${done[0]!.n} of ${USERS} users computed (${done[0]!.articles} suggested articles) in ${seconds.toFixed(1)} s by 2 workers (${ran.reduce((a, b) => a + b, 0)} jobs incl. digests): ${(done[0]!.n / seconds).toFixed(2)} users/s, ${(perUser * 1000).toFixed(0)} ms per user`);
-    console.log(`memory: RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before, peak ${(peakRss / 2 ** 20).toFixed(0)} MB during the run`);
-    console.log(`extrapolated: 10,000 users at this rate take ${((10_000 * perUser) / 60).toFixed(1)} min on this machine (target 10 min at 1,000,000 records)`);
+    const { rows: cached } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM suggestion_source_cache`.execute(db);
+    preparations.forEach((p, i) =>
+      console.log(`${i === 0 ? "daily preparation, nothing cached" : "daily preparation a week later"}: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s by 2 workers (${((1000 * p.seconds) / Math.max(1, USERS)).toFixed(0)} ms per user); ${cached[0]!.n} answers cached`),
+    );
+    runs.forEach((r, i) => {
+      const perUser = r.seconds / Math.max(1, r.users);
+      const label = COLD ? "weekly run, no answer computed before" : i === 0 ? "weekly run after the preparation" : "next week's run, after its preparation";
+      console.log(`${label} (${r.week}): ${r.users} of ${USERS} users computed (${r.articles} suggested articles) in ${r.seconds.toFixed(1)} s by 2 workers (${r.jobs} jobs incl. digests): ${(r.users / r.seconds).toFixed(2)} users/s, ${(perUser * 1000).toFixed(0)} ms per user; 10,000 users at this rate: ${((10_000 * perUser) / 60).toFixed(1)} min`);
+    });
+    console.log(`memory: RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before; peak per phase, in order: ${phasePeaks.map((p) => `${(p / 2 ** 20).toFixed(0)} MB`).join(", ")}`);
     console.log(`GET /suggestions/weekly/latest, ${REQUESTS} sequential: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (target ≤ 30)`);
   } finally {
     await server?.stop();

@@ -299,6 +299,13 @@ export interface DB {
 }
 
 /** One user's suggestions of one ISO week (spec §3 Weekly suggestions). */
+/** Ranked candidates of a suggestion source, shared by users (migration 2026_11_25_0301). */
+export interface SuggestionSourceCacheTable {
+  key: string;
+  computed_at: Date;
+  pmids: number[];
+}
+
 export interface WeeklySuggestionsTable {
   id: Generated<string>;
   user_id: string;
@@ -331,6 +338,7 @@ export interface MeshHeadingStatsTable {
 
 export interface DB {
   weekly_suggestions: WeeklySuggestionsTable;
+  suggestion_source_cache: SuggestionSourceCacheTable;
   suggestion_articles: SuggestionArticlesTable;
   mesh_heading_stats: MeshHeadingStatsTable;
 }

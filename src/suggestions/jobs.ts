@@ -3,7 +3,9 @@ import type { JobHandlers } from "../jobs/worker.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { refreshMeshStats } from "./disruption.ts";
 import { computeWeeklySuggestions } from "./service.ts";
-import { usersDueForWeek } from "./repository.ts";
+import { readProfileLikes, readSuggestionUser, subscribedUsers, usersDueForWeek } from "./repository.ts";
+import { pruneSourceCache, rankedSources, SOURCE_CACHE_DAYS } from "./source-cache.ts";
+import { buildProfile } from "./profile.ts";
 import { isIsoWeek, isoWeek } from "./week.ts";
 
 /**
@@ -15,8 +17,19 @@ import { isIsoWeek, isoWeek } from "./week.ts";
 export const WEEKLY_RUN_JOB = "suggestions.weekly-run";
 /** One user's week. Payload `{userId, week?, replace?}`. */
 export const USER_JOB = "suggestions.user";
+/**
+ * The daily preparation (docs/decisions/0025-suggestion-source-cache.md): one PREPARE_USER_JOB per subscriber, each
+ * computing the answers of the user's profile sources that are missing or older than PREPARE_AFTER_DAYS, so that the
+ * weekly run reads them all. Most days a user's sources are cached already (their interests and likes have not
+ * changed), and the job asks the index nothing.
+ */
+export const PREPARE_RUN_JOB = "suggestions.prepare-run";
+/** One user's source answers. Payload `{userId}`. */
+export const PREPARE_USER_JOB = "suggestions.prepare-user";
+/** Answers this old are computed again by the preparation: a week before they expire, so the weekly run never meets an expired one. */
+export const PREPARE_AFTER_DAYS = SOURCE_CACHE_DAYS - 7;
 
-/** Users' jobs enqueued per statement batch by the weekly run. */
+/** Users' jobs enqueued per statement batch by the weekly run and the preparation. */
 const ENQUEUE_BATCH = 500;
 
 /** Queues the computation of `userId`'s suggestions now (a new subscriber, edited interests): done within a minute. */
@@ -30,6 +43,7 @@ export function suggestionJobHandlers(): JobHandlers {
     [WEEKLY_RUN_JOB]: async (payload, { deps }) => {
       const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : isoWeek(new Date());
       await refreshMeshStats(deps.db);
+      await pruneSourceCache(deps);
       const users = await usersDueForWeek(deps.db, week);
       for (let i = 0; i < users.length; i += ENQUEUE_BATCH) {
         await deps.db.transaction().execute(async (trx) => {
@@ -43,10 +57,31 @@ export function suggestionJobHandlers(): JobHandlers {
       // A recomputation (edited interests) refreshes the batch the page shows; it does not mail a second digest.
       await computeWeeklySuggestions(deps, String(payload.userId), { week, replace: payload.replace === true, sendDigest: payload.replace !== true });
     },
+    [PREPARE_RUN_JOB]: async (_payload, { deps }) => {
+      await pruneSourceCache(deps);
+      const users = await subscribedUsers(deps.db);
+      for (let i = 0; i < users.length; i += ENQUEUE_BATCH) {
+        await deps.db.transaction().execute(async (trx) => {
+          for (const userId of users.slice(i, i + ENQUEUE_BATCH)) await deps.jobs.enqueue(PREPARE_USER_JOB, { userId }, { fairnessKey: userId, maxAttempts: 3, db: trx });
+        });
+        deps.jobs.wake?.();
+      }
+    },
+    [PREPARE_USER_JOB]: async (payload, { deps }) => {
+      const userId = String(payload.userId);
+      const now = new Date();
+      const [user, likes] = await Promise.all([readSuggestionUser(deps.db, userId), readProfileLikes(deps.db, userId)]);
+      if (!user?.is_active) return;
+      const texts = buildProfile(user.description, likes, now).sources.map((s) => s.text);
+      await rankedSources(deps, texts, now, { maxAgeDays: PREPARE_AFTER_DAYS });
+    },
   };
 }
 
-/** Mondays at 06:00 UTC: the week's run. */
+/** Mondays at 06:00 UTC: the week's run; every day at 02:00 UTC: the preparation of the sources' answers. */
 export function suggestionSchedules(): Schedule[] {
-  return [{ name: "suggestions.weekly", cron: "0 6 * * 1", run: (deps) => enqueueUnlessWaiting(deps, WEEKLY_RUN_JOB) }];
+  return [
+    { name: "suggestions.weekly", cron: "0 6 * * 1", run: (deps) => enqueueUnlessWaiting(deps, WEEKLY_RUN_JOB) },
+    { name: "suggestions.prepare", cron: "0 2 * * *", run: (deps) => enqueueUnlessWaiting(deps, PREPARE_RUN_JOB) },
+  ];
 }

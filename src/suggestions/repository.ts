@@ -131,20 +131,30 @@ export async function latestBatch(db: Database, userId: string) {
   return { batch, sections };
 }
 
-/**
- * Users the weekly run considers: active accounts with a plus, pro or max subscription recorded as active or
- * trialing, and no batch for `week` yet. Each user's job checks the exact access rule again when it runs.
- */
-export async function usersDueForWeek(db: Database, week: string): Promise<string[]> {
-  const rows = await db
+/** Active accounts with a plus, pro or max subscription recorded as active or trialing (the exact rule is checked per job). */
+function subscribers(db: Database) {
+  return db
     .selectFrom("users as u")
     .innerJoin("subscriptions as s", "s.user_id", "u.id")
     .select("u.id")
     .where("u.is_active", "=", true)
     .where("s.subscription_type", "in", [...PAID_PLANS])
-    .where("s.status", "in", ["active", "trialing"])
+    .where("s.status", "in", ["active", "trialing"]);
+}
+
+/**
+ * Users the weekly run considers: active accounts with a plus, pro or max subscription recorded as active or
+ * trialing, and no batch for `week` yet. Each user's job checks the exact access rule again when it runs.
+ */
+export async function usersDueForWeek(db: Database, week: string): Promise<string[]> {
+  const rows = await subscribers(db)
     .where((eb) => eb.not(eb.exists(eb.selectFrom("weekly_suggestions as w").select("w.id").whereRef("w.user_id", "=", "u.id").where("w.week", "=", week))))
     .orderBy("u.id")
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** Users whose suggestion sources the daily preparation keeps ready: the weekly run's, whatever the week. */
+export async function subscribedUsers(db: Database): Promise<string[]> {
+  return (await subscribers(db).orderBy("u.id").execute()).map((r) => r.id);
 }

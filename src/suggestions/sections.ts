@@ -1,6 +1,7 @@
 /**
  * How a user's weekly suggestions are chosen (issue 11; docs/decisions/0017-weekly-suggestions.md): candidates come
- * from the SearchIndex (so either adapter serves them), one query per profile source, fused by weighted reciprocal
+ * from the SearchIndex (so either adapter serves them), one query per profile source (answers over any date shared
+ * across users and weeks: source-cache.ts), fused by weighted reciprocal
  * rank fusion (fusion.ts), then split into the four sections of spec §2. Sections do not repeat an article: New This
  * Week first, then New This Year, Potentially Disruptive, Pertinent For You.
  */
@@ -8,6 +9,8 @@ import type { SearchIndex } from "../../search/search-index.ts";
 import { fuseRankings, type FusedCandidate, type RankedList } from "./fusion.ts";
 import type { Profile, ProfileSource } from "./profile.ts";
 import { noveltyOf, type HeadingStats } from "./disruption.ts";
+import { rankedSources } from "./source-cache.ts";
+import type { AppDeps } from "../deps.ts";
 
 /** The four sections, in the page's order (spec §2), by their API names (spec §3). */
 export const SECTIONS = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"] as const;
@@ -64,15 +67,38 @@ export async function rankProfile(
 }
 
 /**
- * The candidates of a profile: ranked over any date, and over [fromYear, toYear] for the "new" sections.
+ * Pertinent For You's ranking from each source's ranked PMIDs over any date (`ranked`, by source text, as
+ * source-cache.ts keeps them): each source's best CANDIDATES_PER_SOURCE not in `exclude`, fused as `rankProfile` does.
+ * Pure.
+ */
+export function fuseSources(sources: readonly ProfileSource[], ranked: ReadonlyMap<string, readonly number[]>, exclude: ReadonlySet<number>): FusedCandidate<ProfileSource>[] {
+  const lists = sources.map((source) => ({
+    source,
+    weight: source.weight,
+    pmids: (ranked.get(source.text) ?? []).filter((p) => !exclude.has(p)).slice(0, CANDIDATES_PER_SOURCE),
+  }));
+  return fuseRankings(lists, exclude);
+}
+
+/**
+ * The candidates of a profile: ranked over any date (each source's answer shared across users and weeks, see
+ * source-cache.ts), and over [fromYear, toYear] for the "new" sections (asked every time: new articles arrive daily).
  * @param exclude PMIDs never suggested (liked, suggested in the previous four weeks).
  */
-export async function retrieveCandidates(index: SearchIndex, profile: Profile, exclude: ReadonlySet<number>, fromYear: number, toYear: number): Promise<Candidates> {
+export async function retrieveCandidates(
+  deps: Pick<AppDeps, "db" | "search">,
+  profile: Profile,
+  exclude: ReadonlySet<number>,
+  fromYear: number,
+  toYear: number,
+  now: Date,
+): Promise<Candidates> {
   // The recent years hold few articles, so the pooled reading list stands in for the single likes there: the same
-  // candidates for about half the queries (a week's run is dominated by these queries, docs/benchmarks.md).
+  // candidates for about half the queries.
   const pooled = profile.sources.some((s) => s.kind === "likes");
   const recentSources = pooled ? profile.sources.filter((s) => s.kind !== "like") : profile.sources;
-  return { anyDate: await rankProfile(index, profile.sources, exclude), recent: await rankProfile(index, recentSources, exclude, { fromYear, toYear }) };
+  const ranked = await rankedSources(deps, profile.sources.map((s) => s.text), now);
+  return { anyDate: fuseSources(profile.sources, ranked, exclude), recent: await rankProfile(deps.search, recentSources, exclude, { fromYear, toYear }) };
 }
 
 const TITLE_IN_REASON = 90;

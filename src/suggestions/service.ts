@@ -67,7 +67,7 @@ export async function computeWeeklySuggestions(
 
   // "New this week" may reach back into last year in the first days of January.
   const weekAgoYear = new Date(now.getTime() - 7 * 86_400_000).getUTCFullYear();
-  const candidates = await retrieveCandidates(deps.search, profile, exclude, weekAgoYear, now.getUTCFullYear());
+  const candidates = await retrieveCandidates(deps, profile, exclude, weekAgoYear, now.getUTCFullYear(), now);
   const pmids = [...new Set([...candidates.anyDate, ...candidates.recent].map((c) => c.pmid))];
   const rows = await repo.readCandidateArticles(deps.db, pmids);
   const articles = new Map<number, CandidateArticle>(rows.map((r) => [r.pmid, r]));
