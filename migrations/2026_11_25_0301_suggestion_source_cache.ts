@@ -3,8 +3,8 @@ import { sql, type Kysely } from "kysely";
 // Frozen in time: this file never imports application code.
 // The ranked candidates of a suggestion source (docs/decisions/0025-suggestion-source-cache.md): what the search index
 // answered to a profile text (an interest, a liked article's title and headings, a reading list) over any date, kept
-// for a few weeks and shared by every user whose profile holds the same text. A row is written when a user likes an
-// article, when a user's suggestions are computed, and read by the weekly run.
+// for a few weeks and shared by every user whose profile holds the same text. Rows are written by the daily
+// preparation and by a user's computation when one is missing, and read by the weekly run.
 //   key          a SHA-256 of the text (hex);
 //   computed_at  when the index was asked;
 //   pmids        the ranked PMIDs, best first, with no user's exclusions applied.

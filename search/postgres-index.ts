@@ -102,7 +102,7 @@ const IMPACT_TARGET = 300;
 const CONJUNCTION_TARGET = 150;
 /**
  * Documents read from the impact tiers (docs/decisions/0024-impact-tiers.md) for a query of two to MAX_TIER_TERMS
- * frequent words: each band takes at most TIER_TARGET, and bands are read, best first, until TIER_ENOUGH are found.
+ * frequent words: each box takes at most TIER_TARGET, and boxes are read, best first, until TIER_ENOUGH are found.
  */
 const TIER_TARGET = 400;
 const TIER_ENOUGH = 300;
@@ -881,13 +881,13 @@ async function scoreImpacts(
   // Several frequent words: the documents holding them all heavily, from the impact tiers, best box first. They
   // replace the conjunction branches: for words this common, the conjunction's newest documents are a sample of
   // thousands of near-ties (and reading it cost 10–20 ms at 1,000,000 records).
-  const bands = tierBoxes(
+  const boxes = tierBoxes(
     listed.map((t) => {
       const list = analysis.lists.get(t.lexeme)!;
       return { lexeme: t.lexeme, weight: t.weight, floor: list.floor, share: t.df / Math.max(analysis.documents, 1) };
     }),
   );
-  if (bands.length > 0) conjunctions = [];
+  if (boxes.length > 0) conjunctions = [];
   const rareCte =
     rare.length > 0
       ? sql`, rare AS MATERIALIZED (
@@ -908,13 +908,13 @@ async function scoreImpacts(
       conjunctions.map((c, i) => sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`),
       sql``,
     )} ${sql.join(
-      // Band i runs only while the bands before it found fewer than TIER_ENOUGH documents (a one-time filter).
-      bands.map((band, i) => {
-        // Boxes nest: each reads the documents the ones before it did not.
-        const before = sql.join(bands.slice(0, i).map((_, j) => sql`SELECT pmid FROM ${sql.ref(`t${j}`)}`), sql` UNION ALL `);
+      // Box i runs only while the boxes before it found fewer than TIER_ENOUGH documents (a one-time filter); boxes
+      // nest, so each reads only the documents the ones before it did not.
+      boxes.map((box, i) => {
+        const before = sql.join(boxes.slice(0, i).map((_, j) => sql`SELECT pmid FROM ${sql.ref(`t${j}`)}`), sql` UNION ALL `);
         const gate = i === 0 ? sql`` : sql`AND (SELECT count(*) FROM (${before}) p) < ${num(TIER_ENOUGH)} AND pmid NOT IN (${before})`;
         return sql`, ${sql.ref(`t${i}`)} AS MATERIALIZED (
-          SELECT pmid FROM article_search_tiers WHERE tiers @@ ${text(band)}::tsquery ${excluded} ${gate} LIMIT ${num(Math.max(TIER_TARGET, depth))})`;
+          SELECT pmid FROM article_search_tiers WHERE tiers @@ ${text(box)}::tsquery ${excluded} ${gate} LIMIT ${num(Math.max(TIER_TARGET, depth))})`;
       }),
       sql``,
     )}, cand AS (
@@ -922,7 +922,7 @@ async function scoreImpacts(
        ORDER BY est DESC, pmid DESC LIMIT ${num(Math.max(IMPACT_TARGET, 2 * depth))})
       ${rare.length > 0 ? sql`UNION SELECT pmid FROM rare` : sql``}
       ${sql.join(conjunctions.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`c${i}`)}`), sql` `)}
-      ${sql.join(bands.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`t${i}`)}`), sql` `)}
+      ${sql.join(boxes.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`t${i}`)}`), sql` `)}
     )`;
   const counted =
     rare.length > 0

@@ -37,6 +37,16 @@ export async function enqueueUserSuggestions(deps: Pick<AppDeps, "jobs">, userId
   await deps.jobs.enqueue(USER_JOB, { userId, replace: opts.replace ?? false }, { fairnessKey: userId, maxAttempts: 5, db: opts.db });
 }
 
+/** Queues one `kind` job per user, ENQUEUE_BATCH per transaction, waking the workers after each. */
+async function enqueuePerUser(deps: AppDeps, users: readonly string[], kind: string, payload: (userId: string) => Record<string, unknown>, maxAttempts: number): Promise<void> {
+  for (let i = 0; i < users.length; i += ENQUEUE_BATCH) {
+    await deps.db.transaction().execute(async (trx) => {
+      for (const userId of users.slice(i, i + ENQUEUE_BATCH)) await deps.jobs.enqueue(kind, payload(userId), { fairnessKey: userId, maxAttempts, db: trx });
+    });
+    deps.jobs.wake?.();
+  }
+}
+
 /** The job handlers of suggestions. */
 export function suggestionJobHandlers(): JobHandlers {
   return {
@@ -44,13 +54,7 @@ export function suggestionJobHandlers(): JobHandlers {
       const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : isoWeek(new Date());
       await refreshMeshStats(deps.db);
       await pruneSourceCache(deps);
-      const users = await usersDueForWeek(deps.db, week);
-      for (let i = 0; i < users.length; i += ENQUEUE_BATCH) {
-        await deps.db.transaction().execute(async (trx) => {
-          for (const userId of users.slice(i, i + ENQUEUE_BATCH)) await deps.jobs.enqueue(USER_JOB, { userId, week }, { fairnessKey: userId, maxAttempts: 5, db: trx });
-        });
-        deps.jobs.wake?.();
-      }
+      await enqueuePerUser(deps, await usersDueForWeek(deps.db, week), USER_JOB, (userId) => ({ userId, week }), 5);
     },
     [USER_JOB]: async (payload, { deps }) => {
       const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : undefined;
@@ -59,13 +63,7 @@ export function suggestionJobHandlers(): JobHandlers {
     },
     [PREPARE_RUN_JOB]: async (_payload, { deps }) => {
       await pruneSourceCache(deps);
-      const users = await subscribedUsers(deps.db);
-      for (let i = 0; i < users.length; i += ENQUEUE_BATCH) {
-        await deps.db.transaction().execute(async (trx) => {
-          for (const userId of users.slice(i, i + ENQUEUE_BATCH)) await deps.jobs.enqueue(PREPARE_USER_JOB, { userId }, { fairnessKey: userId, maxAttempts: 3, db: trx });
-        });
-        deps.jobs.wake?.();
-      }
+      await enqueuePerUser(deps, await subscribedUsers(deps.db), PREPARE_USER_JOB, (userId) => ({ userId }), 3);
     },
     [PREPARE_USER_JOB]: async (payload, { deps }) => {
       const userId = String(payload.userId);

@@ -6,7 +6,7 @@
  * Week first, then New This Year, Potentially Disruptive, Pertinent For You.
  */
 import type { SearchIndex } from "../../search/search-index.ts";
-import { fuseRankings, type FusedCandidate, type RankedList } from "./fusion.ts";
+import { fuseRankings, type FusedCandidate } from "./fusion.ts";
 import type { Profile, ProfileSource } from "./profile.ts";
 import { noveltyOf, type HeadingStats } from "./disruption.ts";
 import { rankedSources } from "./source-cache.ts";
@@ -47,8 +47,9 @@ export interface Candidates {
 }
 
 /**
- * Pertinent For You's ranking: each source's best CANDIDATES_PER_SOURCE articles within `years` (any date when empty),
- * fused by weighted reciprocal rank fusion; `exclude` never returned.
+ * A profile's ranking asked live of the index (the "new" sections' year range): each source's best
+ * CANDIDATES_PER_SOURCE articles within `years` (any date when empty), fused as `fuseSources` does; `exclude` never
+ * returned.
  */
 export async function rankProfile(
   index: SearchIndex,
@@ -57,19 +58,20 @@ export async function rankProfile(
   years: { fromYear?: number; toYear?: number } = {},
 ): Promise<FusedCandidate<ProfileSource>[]> {
   const excludePmids = [...exclude];
-  const lists: RankedList<ProfileSource>[] = [];
+  const ranked = new Map<string, number[]>();
   // One source at a time: a user's job is one of many in the queue, and the index's connections are shared.
   for (const source of sources) {
+    if (ranked.has(source.text)) continue;
     const res = await index.similar(source.text, { limit: CANDIDATES_PER_SOURCE, excludePmids, ...years });
-    lists.push({ source, weight: source.weight, pmids: res.hits.map((h) => h.pmid) });
+    ranked.set(source.text, res.hits.map((h) => h.pmid));
   }
-  return fuseRankings(lists, exclude);
+  return fuseSources(sources, ranked, exclude);
 }
 
 /**
  * Pertinent For You's ranking from each source's ranked PMIDs over any date (`ranked`, by source text, as
- * source-cache.ts keeps them): each source's best CANDIDATES_PER_SOURCE not in `exclude`, fused as `rankProfile` does.
- * Pure.
+ * source-cache.ts keeps them): each source's best CANDIDATES_PER_SOURCE not in `exclude`, fused by weighted reciprocal
+ * rank fusion (fusion.ts). Pure.
  */
 export function fuseSources(sources: readonly ProfileSource[], ranked: ReadonlyMap<string, readonly number[]>, exclude: ReadonlySet<number>): FusedCandidate<ProfileSource>[] {
   const lists = sources.map((source) => ({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { seedIndexedArticles } from "../support/articles.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { computeWeeklySuggestions } from "../../src/suggestions/service.ts";
 import { CACHED_DEPTH, pruneSourceCache, rankedSources, SOURCE_CACHE_DAYS, sourceKey } from "../../src/suggestions/source-cache.ts";
@@ -42,29 +43,7 @@ for (const backend of BACKENDS) {
 
     beforeAll(async () => {
       t = await createTestApp(backend);
-      await t.db
-        .insertInto("articles")
-        .values(
-          ARTICLES.map((a) => ({
-            pmid: a.pmid,
-            title: a.title,
-            authors: "Doe J",
-            abstract: `${a.title}. We studied ${a.mesh.join(" and ").toLowerCase()} in patients.`,
-            journal: "Journal of Tests",
-            publication_date: `${a.year}-01-01`,
-            publication_date_precision: "year",
-            publication_year: a.year,
-            mesh_terms: a.mesh,
-            keywords: [],
-            publication_types: ["Journal Article"],
-            content_hash: `seed-${a.pmid}`,
-            abstract_sections: "[]",
-            language: "eng",
-          })),
-        )
-        .execute();
-      await t.deps.search.index(ARTICLES.map((a) => a.pmid));
-      await t.deps.search.refresh();
+      await seedIndexedArticles(t, ARTICLES.map((a) => ({ pmid: a.pmid, title: a.title, date: `${a.year}-01-01`, mesh: a.mesh })));
     });
     afterAll(async () => {
       await t.close();

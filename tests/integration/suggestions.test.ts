@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
+import { seedIndexedArticles, type ArticleSeed } from "../support/articles.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { computeWeeklySuggestions, SUGGESTIONS_NOT_READY } from "../../src/suggestions/service.ts";
 import { refreshMeshStats } from "../../src/suggestions/disruption.ts";
@@ -15,14 +16,8 @@ import type { Summarizer } from "../../src/reviews/summary/types.ts";
 const NOW = new Date("2026-11-24T10:00:00Z"); // a Tuesday of ISO week 2026-W48
 const NEXT_WEEK = new Date("2026-12-01T10:00:00Z");
 
-interface Seed {
-  pmid: number;
-  title: string;
-  date: string;
-  mesh: string[];
-}
 const SEPSIS = "Sepsis";
-const ARTICLES: Seed[] = [
+const ARTICLES: ArticleSeed[] = [
   { pmid: 91000001, title: "Early antibiotics and mortality in sepsis: a cohort study", date: "2026-11-20", mesh: [SEPSIS, "Anti-Bacterial Agents"] },
   { pmid: 91000002, title: "Fluid resuscitation volume in septic shock and sepsis outcomes", date: "2026-03-10", mesh: [SEPSIS, "Fluid Therapy"] },
   { pmid: 91000003, title: "Lactate clearance as a sepsis marker in emergency departments", date: "2015-05-01", mesh: [SEPSIS, "Lactic Acid"] },
@@ -41,33 +36,7 @@ const ARTICLES: Seed[] = [
 const UNRELATED = new Set([91000011, 91000012]);
 
 async function seedArticles(t: TestApp): Promise<void> {
-  await t.db
-    .insertInto("articles")
-    .values(
-      ARTICLES.map((a) => ({
-        pmid: a.pmid,
-        title: a.title,
-        authors: "Doe J, Roe R",
-        abstract: `${a.title}. We studied ${a.mesh.join(" and ").toLowerCase()} in a cohort of patients. Results showed a significant association (p < 0.01). These results inform practice.`,
-        journal: "Journal of Tests",
-        publication_date: a.date,
-        publication_date_precision: "day",
-        publication_year: Number(a.date.slice(0, 4)),
-        mesh_terms: a.mesh,
-        keywords: [],
-        publication_types: ["Journal Article"],
-        content_hash: `seed-${a.pmid}`,
-        abstract_sections: "[]",
-        doi: null,
-        pmc_id: null,
-        full_text_link: null,
-        pdf_free_link: null,
-        language: "eng",
-      })),
-    )
-    .execute();
-  await t.deps.search.index(ARTICLES.map((a) => a.pmid));
-  await t.deps.search.refresh();
+  await seedIndexedArticles(t, ARTICLES);
   await refreshMeshStats(t.db);
 }
 
