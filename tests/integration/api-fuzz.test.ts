@@ -213,7 +213,9 @@ for (const backend of BACKENDS) {
         }
         if (caller === "alice" && text && res.headers.get("content-type")?.includes("json")) {
           if (text.includes(secrets.topic) || hasObjectWithId(JSON.parse(text), secrets.reviewId)) throw new Error(`another user's review leaked: ${where}`);
-          if (text.includes(secrets.shareId)) throw new Error(`another user's share leaked: ${where}`);
+          // A share is leaked as an object carrying its id; the id as text may be Alice's own input echoed back by a
+          // validation message (e.g. "Unknown study design: <id>"), which is not Bob's data.
+          if (hasObjectWithId(JSON.parse(text), secrets.shareId)) throw new Error(`another user's share leaked: ${where}`);
         }
         const bobs = await t.db.selectFrom("literature_reviews").select(["user_query", "status"]).where("id", "=", secrets.reviewId).executeTakeFirst();
         // Bob's review may only disappear with Bob (an administrator may delete Bob); it never changes.
