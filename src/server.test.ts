@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "./config.ts";
@@ -28,6 +28,19 @@ describe("the access-token signing key", () => {
     expect(second).toEqual(first);
     expect(statSync(join(dir, ".secret-key")).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(dir, ".secret-key"), "utf8").trim().length).toBe(64);
+  });
+
+  test("with an in-memory database the key lives in memory only: nothing is written to the working directory", () => {
+    const cwd = process.cwd();
+    const dir = mkdtempSync(join(tmpdir(), "litreview-cwd-"));
+    process.chdir(dir);
+    try {
+      const key = resolveSecretKey(loadConfig({ DATA_DIR: "memory://" }));
+      expect(key.length).toBeGreaterThanOrEqual(48);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   test("a DATA_DIR where the key cannot be written gives a message naming the folder and the way out", () => {

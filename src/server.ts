@@ -29,6 +29,9 @@ export function resolveSecretKey(config: Config): Uint8Array {
       "SECRET_KEY is not set. With DATABASE_URL every server process must sign access tokens with the same key: set SECRET_KEY to a random value of at least 32 characters (for example: openssl rand -base64 48).",
     );
   }
+  // An in-memory database ends with the process, and so may its sessions: the key is not written anywhere (else a
+  // directory named "memory:" would appear in the working directory).
+  if (config.DATA_DIR.startsWith("memory://")) return new TextEncoder().encode(randomBytes(48).toString("base64url"));
   const file = join(config.DATA_DIR, ".secret-key");
   try {
     if (!existsSync(file)) {
