@@ -12,7 +12,7 @@
 //   `bun scripts/bench/bench-search.ts --records 1000000 --keep` leaves, lr_bench_search_1000000_builtin); its
 //   users and suggestions are removed at the end, its articles kept.
 // Needs `npm run build` first (the server is started for the HTTP part).
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,7 +21,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrator.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
-import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
+import { startWorker, type JobHandlers, type JobRunner } from "../../src/jobs/worker.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import type { AppDeps } from "../../src/deps.ts";
@@ -33,19 +33,33 @@ import { quantile } from "./bench-pages.ts";
 import { createDatabase, startServer } from "./bench-accounts.ts";
 
 const { values } = parseArgs({
-  options: { users: { type: "string", default: "200" }, "database-url": { type: "string" }, requests: { type: "string", default: "300" }, cold: { type: "boolean", default: false } },
+  options: { users: { type: "string", default: "200" }, "database-url": { type: "string" }, requests: { type: "string", default: "300" }, cold: { type: "boolean", default: false }, workers: { type: "string", default: "2" } },
 });
 const COLD = values.cold;
 const USERS = Number(values.users);
 const REQUESTS = Number(values.requests);
+/** Worker loops in this process (the server's WORKER_CONCURRENCY). */
+const WORKERS = Number(values.workers);
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 const BENCH_DOMAIN = "suggestions-bench.test";
+
+/** Seconds of CPU time spent by the whole machine since boot, all cores (Linux /proc/stat; 0 elsewhere). */
+function machineBusySeconds(): number {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+    const busy = fields.slice(0, 8).reduce((a, b) => a + b, 0) - fields[3]! - fields[4]!;
+    return busy / 100; // USER_HZ
+  } catch {
+    return 0;
+  }
+}
 
 async function main() {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const fresh = values["database-url"] ? null : await createDatabase(adminUrl);
   const databaseUrl = values["database-url"] ?? fresh!.url;
-  const handle = openDatabase({ databaseUrl, dataDir: "", poolSize: 4 });
+  const handle = openDatabase({ databaseUrl, dataDir: "", poolSize: Math.max(4, WORKERS + 2) });
   const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", PUBLIC_URL: "http://localhost:3000", DATABASE_URL: databaseUrl });
   const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: new TextEncoder().encode("b".repeat(48)) };
   const db = handle.db;
@@ -80,7 +94,32 @@ async function main() {
       await db.insertInto("likes").values(part).onConflict((oc) => oc.doNothing()).execute();
 
     const handlers = { ...suggestionJobHandlers(), ...emailJobHandlers() };
-    const work = () => Promise.all([runJobsUntilIdle(deps, handlers, { workerId: "bench-1" }), runJobsUntilIdle(deps, handlers, { workerId: "bench-2" })]);
+    // A worker as the server starts it (WORKER=only): WORKERS loops that sleep when the queue is empty and wake when a
+    // job is queued, until no job is left queued or running. (runJobsUntilIdle would not do: a loop that finds the
+    // queue empty returns, so while one loop ran the weekly-run job that queues the users' jobs, the other had
+    // already stopped, and every user was computed by one loop.)
+    const work = async (): Promise<number> => {
+      let ran = 0;
+      const counted: JobHandlers = Object.fromEntries(
+        Object.entries(handlers).map(([kind, h]) => {
+          const run = typeof h === "function" ? h : h.run;
+          const counting: JobRunner = async (payload, ctx) => {
+            await run(payload, ctx);
+            ran++;
+          };
+          return [kind, typeof h === "function" ? counting : { ...h, run: counting }];
+        }),
+      );
+      const worker = startWorker(deps, counted, { concurrency: WORKERS, workerId: "bench", pollIntervalMs: 50 });
+      await worker.ready;
+      for (;;) {
+        await Bun.sleep(20);
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM jobs WHERE status IN ('queued', 'running') AND run_at <= now()`.execute(db);
+        if (rows[0]!.n === 0) break;
+      }
+      await worker.stop();
+      return ran;
+    };
     // No answer computed before this run (--cold), or none for this run's texts: each measure starts from the same state.
     await db.deleteFrom("suggestion_source_cache").execute();
     let peakRss = process.memoryUsage().rss;
@@ -93,21 +132,28 @@ async function main() {
       for (const table of ["jobs", "weekly_suggestions", "suggestion_articles", "suggestion_source_cache", "email_outbox"]) await sql`VACUUM ANALYZE ${sql.table(table)}`.execute(db);
     };
     const phasePeaks: number[] = [];
-    const phase = async <T,>(run: () => Promise<T>): Promise<T> => {
+    // Where a phase's time goes: this process's CPU (the JavaScript of both workers, one thread) and the machine's
+    // (PostgreSQL's backends included), as shares of the phase's wall time on one core.
+    const phaseCpu: { label: string; processCores: number; machineCores: number }[] = [];
+    const phase = async <T,>(label: string, run: () => Promise<T>): Promise<T> => {
       await vacuum();
       peakRss = process.memoryUsage().rss;
+      const [cpu0, machine0, t0] = [process.cpuUsage(), machineBusySeconds(), performance.now()];
       const out = await run();
+      const wall = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      phaseCpu.push({ label, processCores: (cpu.user + cpu.system) / 1e6 / wall, machineCores: (machineBusySeconds() - machine0) / wall });
       phasePeaks.push(peakRss);
       return out;
     };
     const prepare = async () => {
       const t0 = performance.now();
       await deps.jobs.enqueue(PREPARE_RUN_JOB, {});
-      const jobs = (await work()).reduce((a, b) => a + b, 0);
+      const jobs = await work();
       return { seconds: (performance.now() - t0) / 1000, jobs };
     };
     // The daily preparation (src/suggestions/jobs.ts) before the week's run, as the schedule has it in operation.
-    const preparations = COLD ? [] : [await phase(prepare)];
+    const preparations = COLD ? [] : [await phase("daily preparation", prepare)];
 
     // The weekly run: one run job, then the users' jobs, on two workers in this process (as a WORKER=only process);
     // without --cold, then the next week's run (every answer computed in the week before).
@@ -115,8 +161,8 @@ async function main() {
     const runs: { week: string; seconds: number; jobs: number; users: number; articles: number }[] = [];
     for (const week of weeks) {
       // A week later, the preparation runs again first: it finds the answers of a week ago still fresh.
-      if (!COLD && runs.length > 0) preparations.push(await phase(prepare));
-      const { ran, seconds } = await phase(async () => {
+      if (!COLD && runs.length > 0) preparations.push(await phase("daily preparation a week later", prepare));
+      const { ran, seconds } = await phase(`weekly run ${week}`, async () => {
         const started = performance.now();
         await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
         const ran = await work();
@@ -126,11 +172,13 @@ async function main() {
         SELECT count(DISTINCT w.id)::integer AS n, count(sa.*)::integer AS articles FROM weekly_suggestions w
         JOIN users u ON u.id = w.user_id LEFT JOIN suggestion_articles sa ON sa.suggestion_id = w.id
         WHERE u.email LIKE ${`%@${BENCH_DOMAIN}`} AND w.week = ${week}`.execute(db);
-      runs.push({ week, seconds, jobs: ran.reduce((a, b) => a + b, 0), users: done[0]!.n, articles: done[0]!.articles });
+      runs.push({ week, seconds, jobs: ran, users: done[0]!.n, articles: done[0]!.articles });
     }
     clearInterval(sampler);
 
     // GET /suggestions/weekly/latest over HTTP for one of them.
+    // Repeated runs on one database would meet the signup rate limit of the runs before.
+    await db.deleteFrom("rate_limits").execute();
     server = await startServer(databaseUrl);
     const email = `reader-${stamp}@${BENCH_DOMAIN}`;
     const signup = await fetch(`${server.url}/api/v1/users/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, full_name: "Reader", password: "bench-password-123" }) });
@@ -153,13 +201,14 @@ async function main() {
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; index: ${records} records`);
     const { rows: cached } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM suggestion_source_cache`.execute(db);
     preparations.forEach((p, i) =>
-      console.log(`${i === 0 ? "daily preparation, nothing cached" : "daily preparation a week later"}: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s by 2 workers (${((1000 * p.seconds) / Math.max(1, USERS)).toFixed(0)} ms per user); ${cached[0]!.n} answers cached`),
+      console.log(`${i === 0 ? "daily preparation, nothing cached" : "daily preparation a week later"}: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s by ${WORKERS} workers (${((1000 * p.seconds) / Math.max(1, USERS)).toFixed(0)} ms per user); ${cached[0]!.n} answers cached`),
     );
     runs.forEach((r, i) => {
       const perUser = r.seconds / Math.max(1, r.users);
       const label = COLD ? "weekly run, no answer computed before" : i === 0 ? "weekly run after the preparation" : "next week's run, after its preparation";
-      console.log(`${label} (${r.week}): ${r.users} of ${USERS} users computed (${r.articles} suggested articles) in ${r.seconds.toFixed(1)} s by 2 workers (${r.jobs} jobs incl. digests): ${(r.users / r.seconds).toFixed(2)} users/s, ${(perUser * 1000).toFixed(0)} ms per user; 10,000 users at this rate: ${((10_000 * perUser) / 60).toFixed(1)} min`);
+      console.log(`${label} (${r.week}): ${r.users} of ${USERS} users computed (${r.articles} suggested articles) in ${r.seconds.toFixed(1)} s by ${WORKERS} workers (${r.jobs} jobs incl. digests): ${(r.users / r.seconds).toFixed(2)} users/s, ${(perUser * 1000).toFixed(0)} ms per user; 10,000 users at this rate: ${((10_000 * perUser) / 60).toFixed(1)} min`);
     });
+    for (const c of phaseCpu) console.log(`cpu, ${c.label}: this process ${c.processCores.toFixed(2)} cores, the whole machine ${c.machineCores.toFixed(2)} of ${cpus().length}`);
     console.log(`memory: RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before; peak per phase, in order: ${phasePeaks.map((p) => `${(p / 2 ** 20).toFixed(0)} MB`).join(", ")}`);
     console.log(`GET /suggestions/weekly/latest, ${REQUESTS} sequential: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (target ≤ 30)`);
   } finally {

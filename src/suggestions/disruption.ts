@@ -57,7 +57,8 @@ export async function readHeadingStats(db: Database, headings: readonly string[]
   const stats = new Map<string, HeadingStats>();
   const earliest = await db.selectFrom("mesh_heading_stats").select((eb) => eb.fn.min<number>("first_year").as("y")).executeTakeFirst();
   if (headings.length === 0) return { stats, earliestYear: earliest?.y ?? null };
-  const rows = await db.selectFrom("mesh_heading_stats").selectAll().where("heading", "in", [...new Set(headings)]).execute();
+  // One array parameter, not one per heading: a user's candidates carry hundreds of headings.
+  const rows = await db.selectFrom("mesh_heading_stats").selectAll().where(sql<boolean>`heading = ANY(${[...new Set(headings)]}::text[])`).execute();
   for (const r of rows) stats.set(r.heading, { firstYear: r.first_year, df: r.df });
   return { stats, earliestYear: earliest?.y ?? null };
 }

@@ -54,14 +54,15 @@ export async function findBatch(db: Database, userId: string, week: string) {
 
 /**
  * What the candidate sections need of articles (see sections.ts CandidateArticle): no abstracts, since a user's
- * candidates number up to a thousand and only the few chosen are summarised (`readSummaryArticles`).
+ * candidates number hundreds and only the few chosen are summarised (`readSummaryArticles`). The PMIDs go as one array
+ * parameter: one parameter per PMID cost more to build and bind than the rows cost to read.
  */
 export async function readCandidateArticles(db: Database, pmids: readonly number[]) {
   if (pmids.length === 0) return [];
   return db
     .selectFrom("articles")
     .select(["pmid", "title", "publication_year", "mesh_terms", sql<string | null>`publication_date::text`.as("publication_date")])
-    .where("pmid", "in", [...pmids])
+    .where(sql<boolean>`pmid = ANY(${[...pmids]}::integer[])`)
     .execute();
 }
 
@@ -71,7 +72,7 @@ export async function readSummaryArticles(db: Database, pmids: readonly number[]
   return db
     .selectFrom("articles")
     .select(["pmid", "title", "abstract", "abstract_sections", "publication_year", "publication_types", "mesh_terms"])
-    .where("pmid", "in", [...pmids])
+    .where(sql<boolean>`pmid = ANY(${[...pmids]}::integer[])`)
     .execute();
 }
 

@@ -7,7 +7,7 @@ import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
 import { buildProfile } from "./profile.ts";
 import { readHeadingStats } from "./disruption.ts";
-import { SECTIONS, chooseSections, retrieveCandidates, type CandidateArticle, type Section, type SectionEntry } from "./sections.ts";
+import { DISRUPTIVE_POOL, SECTIONS, chooseSections, retrieveCandidates, type CandidateArticle, type Section, type SectionEntry } from "./sections.ts";
 import { siteOrigin, unsubscribeToken, weeklyDigestEmail } from "./digest.ts";
 import { isoWeek } from "./week.ts";
 import * as repo from "./repository.ts";
@@ -68,10 +68,14 @@ export async function computeWeeklySuggestions(
   // "New this week" may reach back into last year in the first days of January.
   const weekAgoYear = new Date(now.getTime() - 7 * 86_400_000).getUTCFullYear();
   const candidates = await retrieveCandidates(deps, profile, exclude, weekAgoYear, now.getUTCFullYear(), now);
-  const pmids = [...new Set([...candidates.anyDate, ...candidates.recent].map((c) => c.pmid))];
-  const rows = await repo.readCandidateArticles(deps.db, pmids);
+  // Only the candidates a section can take are read: every recent one (their dates decide New This Week), and of any
+  // date the DISRUPTIVE_POOL best, which the disruptive signal examines; Pertinent For You takes its SECTION_SIZE from
+  // the same head, which the other sections' at most 3·SECTION_SIZE picks cannot exhaust.
+  const pool = candidates.anyDate.slice(0, DISRUPTIVE_POOL);
+  const rows = await repo.readCandidateArticles(deps.db, [...new Set([...pool, ...candidates.recent].map((c) => c.pmid))]);
   const articles = new Map<number, CandidateArticle>(rows.map((r) => [r.pmid, r]));
-  const meshStats = await readHeadingStats(deps.db, rows.flatMap((r) => r.mesh_terms));
+  const poolPmids = new Set(pool.map((c) => c.pmid));
+  const meshStats = await readHeadingStats(deps.db, rows.filter((r) => poolPmids.has(r.pmid)).flatMap((r) => r.mesh_terms));
   const sections = chooseSections(candidates, articles, meshStats, now);
 
   const summarizer = opts.summarizer ?? extractiveSummarizer;
