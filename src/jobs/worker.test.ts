@@ -292,6 +292,23 @@ for (const backend of BACKENDS) {
       expect(third?.payload).toMatchObject({ who: "greedy", i: 1 });
     });
 
+    test("when every waiting user already has a job running, the user with the fewest running goes first", async () => {
+      for (let i = 0; i < 4; i++) await queue.enqueue("test.fewest", { who: "busy", i }, { fairnessKey: "busy" });
+      for (let i = 0; i < 2; i++) await queue.enqueue("test.fewest", { who: "calm", i }, { fairnessKey: "calm" });
+      const claims = [];
+      for (let w = 1; w <= 4; w++) claims.push((await claimJob(handle.db, `w-${w}`, ["test.fewest"]))?.payload);
+      // busy 0 (nobody running), calm 0 (calm had none running), busy 1 (both have one: the oldest), then calm 1:
+      // busy has two running, calm one.
+      expect(claims).toEqual([
+        { who: "busy", i: 0 },
+        { who: "calm", i: 0 },
+        { who: "busy", i: 1 },
+        { who: "calm", i: 1 },
+      ]);
+      // Then only busy's jobs are left, oldest first.
+      expect((await claimJob(handle.db, "w-5", ["test.fewest"]))?.payload).toEqual({ who: "busy", i: 2 });
+    });
+
     test(`the default lease is short (${DEFAULT_LEASE_MS / 1000} s): a killed worker's job is taken back within seconds, a live one's never`, async () => {
       const warn = spyOn(console, "warn").mockImplementation(() => {});
       const ran = deferred();

@@ -119,38 +119,44 @@ function runnerOf(handler: JobHandler): JobRunner {
  * running go first, oldest first within that; so one user's burst of jobs cannot hold up another user's single job.
  * SKIP LOCKED lets concurrent workers on a PostgreSQL server pass over each other's candidates instead of waiting;
  * on PGlite the single connection serialises claims anyway.
+ *
+ * Two steps, the same order: first the oldest due job whose key has no job running (or has no key), found by walking
+ * the due queue's index (run_at, id) past the few running users; only when every due job's user already has one
+ * running are the due jobs ranked by their user's running count. Ranking them all on every claim cost 42 ms with
+ * 10,000 queued jobs (a weekly suggestions run), and the run made 20,000 claims.
  * @returns the job, or null when none is due.
  */
 export async function claimJob(db: Database, workerId: string, kinds: string[]): Promise<Job | null> {
   if (kinds.length === 0) return null;
-  const row = await db
-    .updateTable("jobs")
-    .set({
-      status: "running",
-      locked_at: sql`now()`,
-      locked_by: workerId,
-      attempts: sql`attempts + 1`,
-      updated_at: sql`now()`,
-    })
-    .where("id", "=", (eb) =>
-      eb
-        .selectFrom("jobs")
-        .select("id")
-        .where("status", "=", "queued")
-        .where(sql<boolean>`run_at <= now()`)
-        .where("kind", "in", kinds)
-        .orderBy(
-          sql`(SELECT count(*) FROM jobs AS r WHERE r.status = 'running' AND r.fairness_key = jobs.fairness_key)`,
-        )
-        .orderBy("run_at")
-        .orderBy("id")
-        .limit(1)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returning(["id", "kind", "payload", "attempts", "max_attempts"])
-    .executeTakeFirst();
+  const claim = (pick: (qb: ReturnType<typeof dueJobs>) => ReturnType<typeof dueJobs>) =>
+    db
+      .updateTable("jobs")
+      .set({
+        status: "running",
+        locked_at: sql`now()`,
+        locked_by: workerId,
+        attempts: sql`attempts + 1`,
+        updated_at: sql`now()`,
+      })
+      .where("id", "=", () => pick(dueJobs(db, kinds)).select("id").orderBy("run_at").orderBy("id").limit(1).forUpdate().skipLocked())
+      .returning(["id", "kind", "payload", "attempts", "max_attempts"])
+      .executeTakeFirst();
+  const row =
+    (await claim((qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb("fairness_key", "is", null),
+          eb("fairness_key", "not in", eb.selectFrom("jobs as r").select("r.fairness_key").where("r.status", "=", "running").where("r.fairness_key", "is not", null)),
+        ]),
+      ),
+    )) ??
+    (await claim((qb) => qb.orderBy(sql`(SELECT count(*) FROM jobs AS r WHERE r.status = 'running' AND r.fairness_key = jobs.fairness_key)`)));
   return row ? toJob(row) : null;
+}
+
+/** The due queued jobs of `kinds` (a query to select from). */
+function dueJobs(db: Database, kinds: string[]) {
+  return db.selectFrom("jobs").where("status", "=", "queued").where(sql<boolean>`run_at <= now()`).where("kind", "in", kinds);
 }
 
 /**
