@@ -1,5 +1,5 @@
 // Weekly suggestions benchmark on PostgreSQL (issue 11's numbers): the weekly run for U subscribers (each with two
-// interests and five likes) worked by two in-process workers, in users per second and peak memory, and
+// interests and five likes) worked by a worker of --workers loops in this process, in users per second and peak memory, and
 // GET /suggestions/weekly/latest's p95 over HTTP. Results go to docs/benchmarks.md.
 // As in operation, the daily preparation of the sources' answers runs before each weekly run (both timed); this
 // week's run and next week's are timed (docs/decisions/0025-suggestion-source-cache.md). --cold times one run with no
@@ -38,7 +38,7 @@ const { values } = parseArgs({
 const COLD = values.cold;
 const USERS = Number(values.users);
 const REQUESTS = Number(values.requests);
-/** Worker loops in this process (the server's WORKER_CONCURRENCY). */
+/** Worker loops in this process (the server runs 2 on PostgreSQL). */
 const WORKERS = Number(values.workers);
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 const BENCH_DOMAIN = "suggestions-bench.test";

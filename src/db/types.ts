@@ -298,7 +298,6 @@ export interface DB {
   shares: SharesTable;
 }
 
-/** One user's suggestions of one ISO week (spec §3 Weekly suggestions). */
 /** Ranked candidates of a suggestion source, shared by users (migration 2026_11_25_0301). */
 export interface SuggestionSourceCacheTable {
   key: string;
@@ -306,6 +305,7 @@ export interface SuggestionSourceCacheTable {
   pmids: number[];
 }
 
+/** One user's suggestions of one ISO week (spec §3 Weekly suggestions). */
 export interface WeeklySuggestionsTable {
   id: Generated<string>;
   user_id: string;
