@@ -180,8 +180,10 @@ for (const backend of BACKENDS) {
     });
 
     test("the gate: no access means no batch and 403 from the API", async () => {
+      // The preset's trial ended a day before the real clock, so the run must use the real clock too: against the
+      // fixed NOW the trial would still be running on any day after NOW + 1 day.
       const expired = await t.signup({ description: "sepsis", subscription: "expired_trial" });
-      expect(await computeWeeklySuggestions(t.deps, expired.user.id, { now: NOW })).toBe("no-access");
+      expect(await computeWeeklySuggestions(t.deps, expired.user.id, { now: new Date() })).toBe("no-access");
       expect(await t.db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", expired.user.id).execute()).toHaveLength(0);
       const none = await t.signup({ description: "sepsis", subscription: "none" });
       const res = await latest(none);
