@@ -9,7 +9,7 @@ import { sql, type Kysely } from "kysely";
 //   floor     no document containing the lexeme and missing from its list has an impact above this (an upper bound,
 //             in impact units at the list's avgdl; 0 when the list holds every document with the lexeme);
 //   avgdl     the mean document length the impacts were ordered with (when the index's mean drifts, the bound
-//             scales by at most max(1, avgdl now / avgdl then); see search/postgres-index.ts);
+//             scales by at most max(1, avgdl now / avgdl then); see search/postgres/impacts.ts);
 //   entries   rows the list has in search_term_impacts;
 //   capacity  the size it was built for; a list that grows past 1.5 × capacity is cut back to it.
 // search_term_impacts: (lexeme, pmid) with the field-weighted term frequency and the document length, from which

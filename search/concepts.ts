@@ -11,7 +11,7 @@
  * ranking.
  */
 import { parseQuery } from "./query.ts";
-import { lightStem } from "./ranking.ts";
+import { lightStem } from "./words.ts";
 
 /** One concept of a topic. */
 export interface Concept {

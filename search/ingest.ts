@@ -93,7 +93,7 @@ const DEFAULT_BATCH = 1000;
 const DEFAULT_CONCURRENCY = 2;
 /**
  * Changed PMIDs indexed per job: the PostgreSQL adapter's statement size, where its statistics update is cheap per
- * record (see INDEX_BATCH in postgres-index.ts). Only PMIDs wait, so a chunk costs no memory to speak of.
+ * record (see INDEX_BATCH in postgres/writer.ts). Only PMIDs wait, so a chunk costs no memory to speak of.
  */
 const INDEX_CHUNK = 5_000;
 /** PMIDs per DELETE statement: DeleteCitation lists in update files run to thousands. */

@@ -1,7 +1,7 @@
 /**
  * Free-text query handling and BM25 arithmetic for the PostgreSQL full-text adapter.
  * Everything here is pure (no database): parsing what the user typed, escaping lexemes into tsquery text,
- * the BM25 formulas, and the plan of the bounded candidate set. `postgres-index.ts` does the SQL.
+ * the BM25 formulas, and the plan of the bounded candidate set. `postgres-index.ts` and `postgres/` do the SQL.
  *
  * Reference for the scoring: S. Robertson & H. Zaragoza, "The Probabilistic Relevance Framework: BM25 and
  * Beyond", Foundations and Trends in Information Retrieval 3(4), 2009 (BM25, BM25F, k1, b, k3).

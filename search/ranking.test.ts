@@ -2,7 +2,6 @@ import { describe, expect, test } from "bun:test";
 import {
   DEFAULT_WEIGHTS,
   PENALTY,
-  contentTerms,
   evidenceLevel,
   normalizeDoi,
   recencyScore,
@@ -10,6 +9,7 @@ import {
   titleMatch,
   type RankableArticle,
 } from "./ranking.ts";
+import { contentTerms } from "./words.ts";
 
 function art(pmid: number, fields: Partial<Omit<RankableArticle, "pmid">> = {}): RankableArticle {
   return { pmid, title: `Unrelated title number ${pmid}`, doi: null, publication_year: 2020, publication_types: ["Journal Article"], ...fields };

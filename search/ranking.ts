@@ -4,6 +4,7 @@
  * records. Pure: the caller loads the article rows.
  */
 import type { SearchHit } from "./search-index.ts";
+import { contentTerms, words } from "./words.ts";
 
 /** What re-ranking needs of an article row. */
 export interface RankableArticle {
@@ -111,43 +112,6 @@ const PENALISED = new Set([
 const MIN_TITLE_WORDS_FOR_DEDUP = 4;
 /** Word-set Jaccard similarity at or above which two titles are the same record. */
 const TITLE_DUPLICATE_JACCARD = 0.9;
-
-const STOP_WORDS = new Set(
-  ("a an and are as at be been but by can do does did for from has have how in into is it its of on or " +
-    "than that the their there these this those to was were what when where which who whom why will with " +
-    "within without versus vs").split(" "),
-);
-
-/**
- * Lower-cased words of a text with diacritics removed, split on anything that is not a letter or digit.
- */
-function words(text: string): string[] {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
-
-/**
- * A light English suffix stripping (plural -s/-es/-ies, -ing, -ed), enough to match "infections" with
- * "infection" or "treated" with "treating" in a title; not the Porter stemmer.
- */
-export function lightStem(word: string): string {
-  let w = word;
-  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 4 && w.endsWith("sses")) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
-  return w;
-}
-
-/** Content words of a text (stop words out), lightly stemmed, without repeats. */
-export function contentTerms(text: string): string[] {
-  return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)).map(lightStem))];
-}
 
 /** Share of the query's content terms present in the title, in [0, 1]; 0 without terms or title. */
 export function titleMatch(queryTerms: readonly string[], title: string | null): number {

@@ -1,0 +1,132 @@
+import { sql, type Kysely } from "kysely";
+import type { DB } from "../../src/db/types.ts";
+import { tsqueryLexeme } from "../query.ts";
+import { num } from "./literals.ts";
+
+/**
+ * Impact-ordered postings (docs/decisions/0022-impact-ordered-postings.md; V. N. Anh & A. Moffat, "Simplified
+ * similarity scoring using term ranks", SIGIR 2005; R. Fagin, A. Lotem & M. Naor, "Optimal aggregation algorithms
+ * for middleware", JCSS 66(4), 2003). Every lexeme in more than LIST_MIN_DF documents has a list of the LIST_CAPACITY
+ * documents where its BM25 saturation tf·(k1+1)/(tf + k1·(1 − b + b·dl/avgdl)), its "impact", is highest, plus a
+ * floor no other document's impact exceeds (tables search_term_lists and search_term_impacts, kept right by a
+ * trigger under inserts, updates and deletes, built here). LIST_MIN_DF (postgres-index.ts) is the exact-scoring bound: a
+ * rarer term's documents are all read through the GIN index instead. Queries read the lists in impacts.ts.
+ */
+
+/** Lists are rebuilt (re-ordered) when the mean document length has moved by more than this share since. */
+const AVGDL_DRIFT = 0.1;
+/**
+ * A build of many lists reads every document once; it first estimates each lexeme's impact threshold on a sample of
+ * about this many documents (a threshold about 1.25 × LIST_CAPACITY documents reach), so that only the documents above
+ * it are sorted.
+ */
+const LIST_SAMPLE_DOCUMENTS = 50_000;
+/** Advisory lock of the statistics and list triggers (migrations 0003 and 2026_11_25_0101). */
+const STATS_LOCK = "8315159430931439468";
+
+/**
+ * Builds the impact lists (LIST_MIN_DF, docs/decisions/0022-impact-ordered-postings.md) that are missing or stale;
+ * between builds the trigger of migration 2026_11_25_0101 keeps them right under every insert, update and delete.
+ * A list is built for each lexeme now in more than LIST_MIN_DF documents without one, rebuilt when deletes left it
+ * under half full while the lexeme still has more documents, or when the index's mean document length has moved by
+ * more than AVGDL_DRIFT since it was ordered (the bound stays valid after a drift, only looser: see
+ * `scoreImpacts`); lists of lexemes that have fallen to half the threshold or disappeared are dropped.
+ *
+ * A list keeps the LIST_CAPACITY documents of highest impact (Anh & Moffat 2005; the order does not depend on idf)
+ * and as floor the highest impact it left out. A few lists are built from their lexemes' postings (GIN); many at
+ * once, as after a first load, in one pass over the index that keeps only the impacts above a per-lexeme threshold
+ * estimated on a sample of LIST_SAMPLE_DOCUMENTS documents (any document under it is under the floor, which is then
+ * the threshold). Runs under the statistics trigger's advisory lock, so writers wait for it.
+ * @param lists.minDf lexemes in more documents than this get a list; lists.capacity documents per list.
+ * @returns the number of lists built.
+ */
+export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; capacity: number }): Promise<number> {
+  const build = async (trx: Kysely<DB>): Promise<number> => {
+    // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
+    // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
+    // has no index for the same reason: a nested loop over it was chosen, a thousand times slower).
+    await sql`SELECT pg_advisory_xact_lock(${sql.raw(STATS_LOCK)}), set_config('jit', 'off', true),
+      set_config('work_mem', '262144', true), set_config('max_parallel_workers_per_gather', '0', true),
+      set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`.execute(trx);
+    const stats = await sql<{ documents: number | null; length: number | null }>`
+      SELECT max(df) FILTER (WHERE lexeme = ' documents')::float8 AS documents, max(df) FILTER (WHERE lexeme = ' length')::float8 AS length
+      FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')`.execute(trx);
+    const documents = Number(stats.rows[0]?.documents ?? 0);
+    const avgdl = documents > 0 ? Math.max(Number(stats.rows[0]?.length ?? 0) / documents, 1) : 1;
+    const dropped = await sql<{ lexeme: string }>`
+      DELETE FROM search_term_lists l
+      WHERE NOT EXISTS (SELECT 1 FROM search_lexeme_stats s WHERE s.lexeme = l.lexeme AND s.df * 2 > ${num(lists.minDf)})
+      RETURNING l.lexeme`.execute(trx);
+    if (dropped.rows.length > 0)
+      await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${dropped.rows.map((r) => r.lexeme)}::text[])`.execute(trx);
+    const { rows } = await sql<{ lexeme: string; df: number }>`
+      SELECT s.lexeme, s.df::float8 AS df FROM search_lexeme_stats s LEFT JOIN search_term_lists l ON l.lexeme = s.lexeme
+      WHERE s.df > ${num(lists.minDf)} AND s.lexeme NOT LIKE ' %'
+        AND (l.lexeme IS NULL OR (l.entries * 2 < l.capacity AND s.df > l.entries) OR abs(l.avgdl / ${num(avgdl)} - 1) > ${num(AVGDL_DRIFT)})
+      ORDER BY s.lexeme`.execute(trx);
+    if (rows.length === 0) return 0;
+    const lexemes = rows.map((r) => r.lexeme);
+    await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
+    await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
+    await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_entries`.execute(trx);
+    await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(trx);
+    await sql`
+      INSERT INTO list_build (lexeme, query)
+      SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(trx);
+    await sql`ANALYZE list_build`.execute(trx);
+    const postings = rows.reduce((sum, r) => sum + Number(r.df), 0);
+    if (postings * 4 <= documents) {
+      // Few postings: read them through the GIN index.
+      await sql`
+        CREATE TEMP TABLE list_entries ON COMMIT DROP AS
+        SELECT b.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
+        FROM list_build b JOIN article_search a ON a.document @@ b.query
+        CROSS JOIN LATERAL unnest(a.document) u WHERE u.lexeme = b.lexeme`.execute(trx);
+    } else {
+      // Many: one pass over the index, after a threshold per lexeme from a sample (every mod-th PMID).
+      const mod = Math.max(1, Math.floor(documents / LIST_SAMPLE_DOCUMENTS));
+      if (mod > 1) {
+        const rank = Math.ceil((1.25 * lists.capacity) / mod);
+        // A histogram of the sample's impacts per lexeme (hashed, not sorted: millions of rows), in steps of 1/1024;
+        // the threshold is the lower edge of the highest step with `rank` sample impacts at or above it.
+        await sql`
+          UPDATE list_build b SET tau = x.tau FROM (
+            SELECT lexeme, max(step) / 1024.0::float8 AS tau FROM (
+              SELECT lexeme, step, sum(n) OVER (PARTITION BY lexeme ORDER BY step DESC) AS above FROM (
+                SELECT u.lexeme, floor(1024 * search_impact(search_tf(u.weights), a.doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
+                FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
+                WHERE a.pmid % ${num(mod)} = 0
+                GROUP BY 1, 2
+              ) h
+            ) c WHERE above >= ${num(rank)} GROUP BY lexeme
+          ) x WHERE b.lexeme = x.lexeme`.execute(trx);
+      }
+      await sql`
+        CREATE TEMP TABLE list_entries ON COMMIT DROP AS
+        SELECT u.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
+        FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build b ON b.lexeme = u.lexeme
+        WHERE b.tau = 0 OR search_impact_above(u.weights, a.doc_length, ${num(avgdl)}, b.tau - 1e-9)`.execute(trx);
+    }
+    await sql`SELECT set_config('enable_sort', 'on', true)`.execute(trx);
+    await sql`ANALYZE list_entries`.execute(trx);
+    await sql`
+      WITH ranked AS MATERIALIZED (
+        SELECT lexeme, pmid, tf, doc_length, search_impact(tf, doc_length, ${num(avgdl)}) AS impact,
+               row_number() OVER (PARTITION BY lexeme ORDER BY search_impact(tf, doc_length, ${num(avgdl)}) DESC, pmid DESC) AS r
+        FROM list_entries
+      ), kept AS (
+        INSERT INTO search_term_impacts (lexeme, pmid, tf, doc_length)
+        SELECT lexeme, pmid, tf, doc_length FROM ranked WHERE r <= ${num(lists.capacity)}
+      )
+      INSERT INTO search_term_lists (lexeme, floor, avgdl, entries, capacity)
+      SELECT b.lexeme, greatest(b.tau, coalesce(x.cut, 0)), ${num(avgdl)}, coalesce(x.n, 0), ${num(lists.capacity)}
+      FROM list_build b LEFT JOIN (
+        SELECT lexeme, count(*) FILTER (WHERE r <= ${num(lists.capacity)})::integer AS n,
+               max(impact) FILTER (WHERE r > ${num(lists.capacity)}) AS cut
+        FROM ranked GROUP BY lexeme
+      ) x ON x.lexeme = b.lexeme`.execute(trx);
+    return rows.length;
+  };
+  if (db.isTransaction) return build(db);
+  return db.transaction().execute(build);
+}
