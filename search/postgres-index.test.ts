@@ -353,6 +353,24 @@ for (const backend of BACKENDS) {
         return faults;
       }
 
+      test("a first build lists exactly the capacity best documents of each frequent word, by impact", async () => {
+        // 120 articles whose impacts for "cells" all differ (1 to 4 mentions, abstracts of 10 to 39 filler words): the
+        // build sorts only the entries above a histogram threshold, and must still keep exactly the 40 best.
+        const filler = (n: number) => Array.from({ length: n }, (_, k) => `word${k}`).join(" ");
+        const idx = new PostgresSearchIndex(handle.db, options);
+        await load(Array.from({ length: 120 }, (_, i) => article(1 + i, { abstract: `${"Cells ".repeat(1 + (i % 4))}${filler(10 + (i % 30))}.` })), idx);
+        await idx.refresh();
+        const list = await sql<{ entries: number; avgdl: number }>`SELECT entries, avgdl FROM search_term_lists WHERE lexeme = 'cell'`.execute(handle.db);
+        expect(list.rows).toHaveLength(1);
+        expect(list.rows[0]!.entries).toBe(options.listCapacity);
+        const best = await sql<{ pmid: number }>`
+          SELECT a.pmid FROM article_search a CROSS JOIN LATERAL unnest(a.document) u WHERE u.lexeme = 'cell'
+          ORDER BY search_impact(search_tf(u.weights), a.doc_length, ${list.rows[0]!.avgdl}) DESC, a.pmid DESC LIMIT ${options.listCapacity}`.execute(handle.db);
+        const listed = await sql<{ pmid: number }>`SELECT pmid FROM search_term_impacts WHERE lexeme = 'cell' ORDER BY pmid`.execute(handle.db);
+        expect(listed.rows.map((r) => r.pmid)).toEqual(best.rows.map((r) => r.pmid).sort((a, b) => a - b));
+        expect(await listFaults()).toEqual([]);
+      });
+
       test("a frequent word finds its best articles even when they are the oldest (fails without lists)", async () => {
         const idx = new PostgresSearchIndex(handle.db, options);
         await load(corpus(), idx);

@@ -6,7 +6,7 @@
  *        [--reingest] [--keep] [--batch 1000] [--concurrency 2] [--gc-every 1000]
  *
  * FILE defaults to bench-data/pubmed-30000.xml.gz (see generate-corpus.ts; 100000 and 1000000 are the other sizes).
- * Reports records/s of the whole run (parse + upsert + index) and the peak RSS of this process (parser, reader thread
+ * Reports records/s of the whole run (parse + upsert + index + the final refresh, split out) and the peak RSS of this process (parser, reader thread
  * and driver; the PostgreSQL server's own memory is not included), sampled every 100 ms. Progress lines with the
  * running rate and RSS go to stderr every 10 s, so a run stopped early still shows where it got to.
  * --reingest runs the same file a second time (every record unchanged: nothing is written).
@@ -35,6 +35,26 @@ export interface IngestBenchRun {
   result: IngestResult;
   /** Highest RSS seen during the run, bytes. */
   peakRss: number;
+  /** Seconds of the final `refresh()`, within result.seconds: the GIN merge, then the impact lists' builds. */
+  refreshSeconds: number;
+  listsSeconds: number;
+}
+
+/** The adapter, timing its `refresh()` and `refreshLists()` (which the refresh calls). */
+class TimedIndex extends PostgresSearchIndex {
+  refreshSeconds = 0;
+  listsSeconds = 0;
+  override async refresh(): Promise<void> {
+    const start = performance.now();
+    await super.refresh();
+    this.refreshSeconds += (performance.now() - start) / 1000;
+  }
+  override async refreshLists(): Promise<number> {
+    const start = performance.now();
+    const built = await super.refreshLists();
+    this.listsSeconds += (performance.now() - start) / 1000;
+    return built;
+  }
 }
 
 /**
@@ -51,7 +71,8 @@ async function run(databaseUrl: string, file: string, tuning: Tuning, log: (line
     }, 100);
     let lastLog = 0;
     try {
-      const result = await ingestFiles({ db: handle.db, search: new PostgresSearchIndex(handle.db) }, [file], {
+      const index = new TimedIndex(handle.db);
+      const result = await ingestFiles({ db: handle.db, search: index }, [file], {
         batchSize: tuning.batchSize,
         concurrency: tuning.concurrency,
         gcEveryRecords: tuning.gcEveryRecords,
@@ -65,7 +86,7 @@ async function run(databaseUrl: string, file: string, tuning: Tuning, log: (line
         },
         onError: (m) => log(m),
       });
-      return { result, peakRss: Math.max(peakRss, process.memoryUsage().rss) };
+      return { result, peakRss: Math.max(peakRss, process.memoryUsage().rss), refreshSeconds: index.refreshSeconds, listsSeconds: index.listsSeconds };
     } finally {
       clearInterval(sampler);
     }
@@ -78,7 +99,9 @@ function describe(label: string, r: IngestBenchRun): string {
   const x = r.result;
   return (
     `${label}: ${x.ingested} records (${x.inserted} inserted, ${x.updated} updated, ${x.unchanged} unchanged, ${x.errors} errors) ` +
-    `in ${x.seconds.toFixed(1)} s = ${x.recordsPerSecond} records/s; peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB`
+    `in ${x.seconds.toFixed(1)} s = ${x.recordsPerSecond} records/s; peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB\n` +
+    `  of which the final refresh ${r.refreshSeconds.toFixed(1)} s (GIN merge ${(r.refreshSeconds - r.listsSeconds).toFixed(1)} s, ` +
+    `impact lists ${r.listsSeconds.toFixed(1)} s); before it ${Math.round(x.ingested / Math.max(x.seconds - r.refreshSeconds, 1e-9))} records/s`
   );
 }
 

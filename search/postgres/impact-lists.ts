@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { DB } from "../../src/db/types.ts";
 import { tsqueryLexeme } from "../query.ts";
 import { num } from "./literals.ts";
@@ -75,6 +75,7 @@ export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; c
       SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(trx);
     await sql`ANALYZE list_build`.execute(trx);
     const postings = rows.reduce((sum, r) => sum + Number(r.df), 0);
+    let sampled = false;
     if (postings * 4 <= documents) {
       // Few postings: read them through the GIN index.
       await sql`
@@ -86,20 +87,15 @@ export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; c
       // Many: one pass over the index, after a threshold per lexeme from a sample (every mod-th PMID).
       const mod = Math.max(1, Math.floor(documents / LIST_SAMPLE_DOCUMENTS));
       if (mod > 1) {
-        const rank = Math.ceil((1.25 * lists.capacity) / mod);
-        // A histogram of the sample's impacts per lexeme (hashed, not sorted: millions of rows), in steps of 1/1024;
-        // the threshold is the lower edge of the highest step with `rank` sample impacts at or above it.
-        await sql`
-          UPDATE list_build b SET tau = x.tau FROM (
-            SELECT lexeme, max(step) / 1024.0::float8 AS tau FROM (
-              SELECT lexeme, step, sum(n) OVER (PARTITION BY lexeme ORDER BY step DESC) AS above FROM (
-                SELECT u.lexeme, floor(1024 * search_impact(search_tf(u.weights), a.doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
-                FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
-                WHERE a.pmid % ${num(mod)} = 0
-                GROUP BY 1, 2
-              ) h
-            ) c WHERE above >= ${num(rank)} GROUP BY lexeme
-          ) x WHERE b.lexeme = x.lexeme`.execute(trx);
+        await setThresholds(
+          trx,
+          sql`SELECT u.lexeme, floor(1024 * search_impact(search_tf(u.weights), a.doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
+              FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
+              WHERE a.pmid % ${num(mod)} = 0
+              GROUP BY 1, 2`,
+          Math.ceil((1.25 * lists.capacity) / mod),
+        );
+        sampled = true;
       }
       await sql`
         CREATE TEMP TABLE list_entries ON COMMIT DROP AS
@@ -107,13 +103,28 @@ export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; c
         FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build b ON b.lexeme = u.lexeme
         WHERE b.tau = 0 OR search_impact_above(u.weights, a.doc_length, ${num(avgdl)}, b.tau - 1e-9)`.execute(trx);
     }
+    // Without a sample every posting of the lexemes was read, yet only a lexeme's capacity + 1 best entries decide its
+    // list and floor: the exact histogram of the entries gives the threshold at rank capacity + 1, and only the entries
+    // above it are sorted. The same lists and floors, from a sort of 0.4 instead of 1.7 million entries at 30,000
+    // records (docs/benchmarks.md, "Ingest: the first build of the impact lists"). After a sample the entries are
+    // already about 1.25 × capacity per lexeme, and a second histogram cost more than it saved.
+    let entries = sql`list_entries`;
+    if (!sampled) {
+      await setThresholds(
+        trx,
+        sql`SELECT lexeme, floor(1024 * search_impact(tf, doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
+            FROM list_entries GROUP BY 1, 2`,
+        lists.capacity + 1,
+      );
+      entries = sql`(SELECT e.* FROM list_entries e JOIN list_build b ON b.lexeme = e.lexeme
+        WHERE search_impact(e.tf, e.doc_length, ${num(avgdl)}) >= b.tau - 1e-9)`;
+    }
     await sql`SELECT set_config('enable_sort', 'on', true)`.execute(trx);
-    await sql`ANALYZE list_entries`.execute(trx);
     await sql`
       WITH ranked AS MATERIALIZED (
         SELECT lexeme, pmid, tf, doc_length, search_impact(tf, doc_length, ${num(avgdl)}) AS impact,
                row_number() OVER (PARTITION BY lexeme ORDER BY search_impact(tf, doc_length, ${num(avgdl)}) DESC, pmid DESC) AS r
-        FROM list_entries
+        FROM ${entries} e
       ), kept AS (
         INSERT INTO search_term_impacts (lexeme, pmid, tf, doc_length)
         SELECT lexeme, pmid, tf, doc_length FROM ranked WHERE r <= ${num(lists.capacity)}
@@ -129,4 +140,19 @@ export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; c
   };
   if (db.isTransaction) return build(db);
   return db.transaction().execute(build);
+}
+
+/**
+ * Sets list_build.tau of each lexeme to the lower edge of the highest impact step that holds at least `rank` of the
+ * `histogram`'s entries at or above it. `histogram` is SQL of rows (lexeme, step, n): n entries of the lexeme whose
+ * impact lies in [step/1024, (step+1)/1024), hashed rather than sorted (millions of rows). A lexeme with fewer entries
+ * keeps its tau (0: every entry is read).
+ */
+async function setThresholds(trx: Kysely<DB>, histogram: RawBuilder<unknown>, rank: number): Promise<void> {
+  await sql`
+    UPDATE list_build b SET tau = x.tau FROM (
+      SELECT lexeme, max(step) / 1024.0::float8 AS tau FROM (
+        SELECT lexeme, step, sum(n) OVER (PARTITION BY lexeme ORDER BY step DESC) AS above FROM (${histogram}) h
+      ) c WHERE above >= ${num(rank)} GROUP BY lexeme
+    ) x WHERE b.lexeme = x.lexeme`.execute(trx);
 }
