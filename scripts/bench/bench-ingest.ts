@@ -3,13 +3,16 @@
  * on a local PostgreSQL server (dropped at the end unless --keep).
  *
  *   bun scripts/bench/bench-ingest.ts [FILE] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
- *        [--reingest] [--keep] [--batch 1000] [--concurrency 2] [--gc-every 1000]
+ *        [--reingest] [--keep] [--batch 1000] [--concurrency 2] [--gc-every 1000] [--template DATABASE]
  *
  * FILE defaults to bench-data/pubmed-30000.xml.gz (see generate-corpus.ts; 100000 and 1000000 are the other sizes).
  * Reports records/s of the whole run (parse + upsert + index + the final refresh, split out) and the peak RSS of this process (parser, reader thread
  * and driver; the PostgreSQL server's own memory is not included), sampled every 100 ms. Progress lines with the
  * running rate and RSS go to stderr every 10 s, so a run stopped early still shows where it got to.
  * --reingest runs the same file a second time (every record unchanged: nothing is written).
+ * --template copies an existing database (e.g. lr_bench_search_100000_builtin, kept by bench-search.ts --keep) instead
+ * of starting empty: the file's records then arrive in an index whose impact lists exist and are only maintained, as a
+ * daily update file does (the generated files' PMIDs start at 90,000,000, above the search corpora's).
  * A CHECKPOINT runs before the ingest (superuser or pg_checkpoint), so that WAL left by earlier runs does not force one
  * inside the measured run.
  * Targets: ≥ 3,000 records/s end to end; peak RSS < 300 MB at 1,000,000 records.
@@ -38,12 +41,14 @@ export interface IngestBenchRun {
   /** Seconds of the final `refresh()`, within result.seconds: the GIN merge, then the impact lists' builds. */
   refreshSeconds: number;
   listsSeconds: number;
+  listsBuilt: number;
 }
 
 /** The adapter, timing its `refresh()` and `refreshLists()` (which the refresh calls). */
 class TimedIndex extends PostgresSearchIndex {
   refreshSeconds = 0;
   listsSeconds = 0;
+  listsBuilt = 0;
   override async refresh(): Promise<void> {
     const start = performance.now();
     await super.refresh();
@@ -53,6 +58,7 @@ class TimedIndex extends PostgresSearchIndex {
     const start = performance.now();
     const built = await super.refreshLists();
     this.listsSeconds += (performance.now() - start) / 1000;
+    this.listsBuilt += built;
     return built;
   }
 }
@@ -86,7 +92,7 @@ async function run(databaseUrl: string, file: string, tuning: Tuning, log: (line
         },
         onError: (m) => log(m),
       });
-      return { result, peakRss: Math.max(peakRss, process.memoryUsage().rss), refreshSeconds: index.refreshSeconds, listsSeconds: index.listsSeconds };
+      return { result, peakRss: Math.max(peakRss, process.memoryUsage().rss), refreshSeconds: index.refreshSeconds, listsSeconds: index.listsSeconds, listsBuilt: index.listsBuilt };
     } finally {
       clearInterval(sampler);
     }
@@ -101,7 +107,7 @@ function describe(label: string, r: IngestBenchRun): string {
     `${label}: ${x.ingested} records (${x.inserted} inserted, ${x.updated} updated, ${x.unchanged} unchanged, ${x.errors} errors) ` +
     `in ${x.seconds.toFixed(1)} s = ${x.recordsPerSecond} records/s; peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB\n` +
     `  of which the final refresh ${r.refreshSeconds.toFixed(1)} s (GIN merge ${(r.refreshSeconds - r.listsSeconds).toFixed(1)} s, ` +
-    `impact lists ${r.listsSeconds.toFixed(1)} s); before it ${Math.round(x.ingested / Math.max(x.seconds - r.refreshSeconds, 1e-9))} records/s`
+    `impact lists ${r.listsSeconds.toFixed(1)} s for ${r.listsBuilt} lists); before it ${Math.round(x.ingested / Math.max(x.seconds - r.refreshSeconds, 1e-9))} records/s`
   );
 }
 
@@ -115,6 +121,7 @@ if (import.meta.main) {
       batch: { type: "string", default: "1000" },
       concurrency: { type: "string", default: "2" },
       "gc-every": { type: "string", default: "1000" },
+      template: { type: "string" },
     },
     allowPositionals: true,
   });
@@ -126,7 +133,7 @@ if (import.meta.main) {
   const adminUrl = values["database-url"]!;
   const name = `lr_bench_ingest_${Date.now().toString(36)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.unsafe(values.template ? `CREATE DATABASE ${name} TEMPLATE ${values.template}` : `CREATE DATABASE ${name}`);
   // Start from a checkpoint, as pgbench does: otherwise whether the server's next forced checkpoint (every
   // max_wal_size of WAL, about three runs here) falls inside the measured run decides ±5 % of the result.
   await admin.unsafe("CHECKPOINT").catch((error) => console.error(`no CHECKPOINT before the run (${error.message}); results vary more`));
@@ -135,7 +142,7 @@ if (import.meta.main) {
   const log = (line: string) => console.error(line);
   try {
     const tuning: Tuning = { batchSize: Number(values.batch), concurrency: Number(values.concurrency), gcEveryRecords: Number(values["gc-every"]) };
-    console.log(`file: ${file}; database: ${name} on ${url.host}; batch ${tuning.batchSize}, concurrency ${tuning.concurrency}, gc every ${tuning.gcEveryRecords} records`);
+    console.log(`file: ${file}; database: ${name} on ${url.host}${values.template ? ` (a copy of ${values.template})` : ""}; batch ${tuning.batchSize}, concurrency ${tuning.concurrency}, gc every ${tuning.gcEveryRecords} records`);
     const first = await run(url.toString(), file, tuning, log);
     console.log(describe("ingest", first));
     if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, tuning, log)));

@@ -1,13 +1,14 @@
 /**
  * Writes a synthetic PubMed-baseline-like corpus for the ingest benchmarks:
  *
- *   bun scripts/bench/generate-corpus.ts N [--seed 1] [--out bench-data/pubmed-N.xml.gz]
+ *   bun scripts/bench/generate-corpus.ts N [--seed 1] [--first-pmid 90000000] [--out bench-data/pubmed-N.xml.gz]
  *
  * N is the number of records (30000, 100000, 1000000 are the benchmark sizes). The output is a gzipped
  * PubmedArticleSet written as a stream (memory does not grow with N). bench-data/ is git-ignored.
  *
  * The corpus is SYNTHETIC, derived from the real sample in sample/pubmed/:
- * - PMIDs are new: 90,000,000 + i, so they never collide with real ones; DOIs use the 10.5555 test prefix;
+ * - PMIDs are new: 90,000,000 + i (or --first-pmid + i), so they never collide with real ones; DOIs use the 10.5555
+ *   test prefix;
  *   about a quarter of the records get a made-up PMC id.
  * - Titles are real titles of the sample, re-sampled. Abstracts are recombined from real sentences: the section
  *   structure (labels, NlmCategory, sentences per section) of a random real abstract, each section filled with
@@ -183,6 +184,7 @@ class RecordMaker {
     private readonly rand: () => number,
     private readonly fragments: FragmentPools,
     private readonly text: TextPools,
+    private readonly firstPmid = FIRST_PMID,
   ) {}
 
   private pick<T>(list: T[]): T {
@@ -209,9 +211,9 @@ class RecordMaker {
 
   /** One PubmedArticle element with PMID `pmid`, as XML text. */
   make(index: number): string {
-    const pmid = FIRST_PMID + index;
+    const pmid = this.firstPmid + index;
     const doi = `10.5555/synthetic.${pmid}`;
-    const pmc = this.rand() < 0.25 ? `PMC${FIRST_PMC + index}` : null;
+    const pmc = this.rand() < 0.25 ? `PMC${FIRST_PMC + (pmid - FIRST_PMID)}` : null;
     const year = 1950 + Math.floor(this.rand() * 75);
     const completed = `<DateCompleted><Year>${year}</Year><Month>${String(1 + Math.floor(this.rand() * 12)).padStart(2, "0")}</Month><Day>${String(1 + Math.floor(this.rand() * 28)).padStart(2, "0")}</Day></DateCompleted>`;
     // Below the running target, a reference list is added: records come out at ~TARGET_RECORD_BYTES on average,
@@ -263,13 +265,18 @@ class RecordMaker {
 }
 
 /**
- * Generates `count` records into `out` (gzip).
+ * Generates `count` records into `out` (gzip), PMIDs from `firstPmid` on.
  * @returns bytes of XML written (before compression) and seconds taken.
  */
-export async function generateCorpus(count: number, out: string, seed = 1): Promise<{ xmlBytes: number; seconds: number; meanRecordBytes: number }> {
+export async function generateCorpus(
+  count: number,
+  out: string,
+  seed = 1,
+  firstPmid = FIRST_PMID,
+): Promise<{ xmlBytes: number; seconds: number; meanRecordBytes: number }> {
   const started = performance.now();
   const { fragments, text } = await loadSample();
-  const maker = new RecordMaker(mulberry32(seed), fragments, text);
+  const maker = new RecordMaker(mulberry32(seed), fragments, text, firstPmid);
   mkdirSync(dirname(out), { recursive: true });
   const gzip = createGzip({ level: 6 });
   const file = createWriteStream(out);
@@ -299,16 +306,17 @@ export async function generateCorpus(count: number, out: string, seed = 1): Prom
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
-    options: { seed: { type: "string", default: "1" }, out: { type: "string" } },
+    options: { seed: { type: "string", default: "1" }, "first-pmid": { type: "string", default: String(FIRST_PMID) }, out: { type: "string" } },
     allowPositionals: true,
   });
   const count = Number(positionals[0] ?? "30000");
-  if (!Number.isInteger(count) || count < 1) {
-    console.error("usage: bun scripts/bench/generate-corpus.ts N [--seed 1] [--out FILE.xml.gz]");
+  const firstPmid = Number(values["first-pmid"]);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(firstPmid) || firstPmid < 1) {
+    console.error("usage: bun scripts/bench/generate-corpus.ts N [--seed 1] [--first-pmid 90000000] [--out FILE.xml.gz]");
     process.exit(2);
   }
   const out = values.out ?? join(ROOT, "bench-data", `pubmed-${count}.xml.gz`);
-  const r = await generateCorpus(count, out, Number(values.seed));
+  const r = await generateCorpus(count, out, Number(values.seed), firstPmid);
   const size = Bun.file(out).size;
   console.log(
     `${out}: ${count} synthetic records, ${(r.xmlBytes / 1e6).toFixed(0)} MB of XML (${(r.meanRecordBytes / 1000).toFixed(1)} KB/record), ` +
