@@ -353,11 +353,13 @@ for (const backend of BACKENDS) {
         return faults;
       }
 
-      test("a first build lists exactly the capacity best documents of each frequent word, by impact", async () => {
+      for (const [how, sampleMinDocuments] of [["read whole", undefined], ["sampled one article in 6", 20]] as const)
+      test(`a first build (postings ${how}) lists exactly the capacity best documents of each frequent word`, async () => {
         // 120 articles whose impacts for "cells" all differ (1 to 4 mentions, abstracts of 10 to 39 filler words): the
-        // build sorts only the entries above a histogram threshold, and must still keep exactly the 40 best.
+        // build keeps and sorts only the entries above a threshold (from a histogram of all postings, or of a sample
+        // of every 6th article), and must still keep exactly the 40 best.
         const filler = (n: number) => Array.from({ length: n }, (_, k) => `word${k}`).join(" ");
-        const idx = new PostgresSearchIndex(handle.db, options);
+        const idx = new PostgresSearchIndex(handle.db, { ...options, listSampleMinDocuments: sampleMinDocuments });
         await load(Array.from({ length: 120 }, (_, i) => article(1 + i, { abstract: `${"Cells ".repeat(1 + (i % 4))}${filler(10 + (i % 30))}.` })), idx);
         await idx.refresh();
         const list = await sql<{ entries: number; avgdl: number }>`SELECT entries, avgdl FROM search_term_lists WHERE lexeme = 'cell'`.execute(handle.db);

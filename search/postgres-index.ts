@@ -89,7 +89,7 @@ async function countInYearRange(db: Kysely<DB>, options: SearchOptions, cap: num
  */
 export class PostgresSearchIndex implements SearchIndex {
   private readonly budget: number;
-  private readonly lists: { minDf: number; capacity: number };
+  private readonly lists: { minDf: number; capacity: number; sampleMinDocuments?: number };
 
   /**
    * @param db the application database (or a transaction).
@@ -98,15 +98,21 @@ export class PostgresSearchIndex implements SearchIndex {
    *   size makes every search exhaustive BM25 (used by the benchmark to measure the approximation).
    * @param options.listMinDf lexemes in more documents than this get an impact list at `refresh()` (default
    *   LIST_MIN_DF, 2,000); a search uses lists only when each of its terms above it has one.
-   * @param options.listCapacity documents per impact list built (default LIST_CAPACITY, 1,000). Both exist so that
-   *   tests can exercise lists on small corpora.
+   * @param options.listCapacity documents per impact list built (default LIST_CAPACITY, 1,000).
+   * @param options.listSampleMinDocuments a build of many lists samples one document in min(20, documents / this)
+   *   (default 5,000; see search/postgres/impact-lists.ts). The three list options exist so that tests can exercise
+   *   lists, and their sampled build, on small corpora.
    */
   constructor(
     private readonly db: Kysely<DB>,
-    options: { candidateBudget?: number; listMinDf?: number; listCapacity?: number } = {},
+    options: { candidateBudget?: number; listMinDf?: number; listCapacity?: number; listSampleMinDocuments?: number } = {},
   ) {
     this.budget = options.candidateBudget ?? CANDIDATE_BUDGET;
-    this.lists = { minDf: options.listMinDf ?? LIST_MIN_DF, capacity: options.listCapacity ?? LIST_CAPACITY };
+    this.lists = {
+      minDf: options.listMinDf ?? LIST_MIN_DF,
+      capacity: options.listCapacity ?? LIST_CAPACITY,
+      sampleMinDocuments: options.listSampleMinDocuments,
+    };
   }
 
   /**

@@ -16,11 +16,15 @@ import { num } from "./literals.ts";
 /** Lists are rebuilt (re-ordered) when the mean document length has moved by more than this share since. */
 const AVGDL_DRIFT = 0.1;
 /**
- * A build of many lists reads every document once; it first estimates each lexeme's impact threshold on a sample of
- * about this many documents (a threshold about 1.25 × LIST_CAPACITY documents reach), so that only the documents above
- * it are sorted.
+ * A build of many lists reads every document once; it first estimates each lexeme's impact threshold on a sample, every
+ * mod-th document, mod = min(SAMPLE_MAX_MOD, documents / SAMPLE_MIN_DOCUMENTS), as the impact that SAMPLE_MARGIN ×
+ * LIST_CAPACITY documents reach, so that only the documents above it are kept and sorted. A lexeme with a list is in
+ * more than 2,000 documents, about 100 of a 1-in-20 sample, and its threshold is its 75th sample impact: at 130,000
+ * records every list came out full and equal to the lists of an exact build (a margin of 1.25 left 55 of 1,612 short).
  */
-const LIST_SAMPLE_DOCUMENTS = 50_000;
+const SAMPLE_MIN_DOCUMENTS = 5_000;
+const SAMPLE_MAX_MOD = 20;
+const SAMPLE_MARGIN = 1.5;
 /** Advisory lock of the statistics and list triggers (migrations 0003 and 2026_11_25_0101). */
 const STATS_LOCK = "8315159430931439468";
 
@@ -35,12 +39,16 @@ const STATS_LOCK = "8315159430931439468";
  * A list keeps the LIST_CAPACITY documents of highest impact (Anh & Moffat 2005; the order does not depend on idf)
  * and as floor the highest impact it left out. A few lists are built from their lexemes' postings (GIN); many at
  * once, as after a first load, in one pass over the index that keeps only the impacts above a per-lexeme threshold
- * estimated on a sample of LIST_SAMPLE_DOCUMENTS documents (any document under it is under the floor, which is then
- * the threshold). Runs under the statistics trigger's advisory lock, so writers wait for it.
- * @param lists.minDf lexemes in more documents than this get a list; lists.capacity documents per list.
+ * estimated on a sample (SAMPLE_MAX_MOD; any document under it is under the floor, which is then the threshold), or,
+ * without a sample, from the exact histogram of the postings read. Runs under the statistics trigger's advisory lock, so writers wait for it.
+ * @param lists.minDf lexemes in more documents than this get a list; lists.capacity documents per list;
+ *   lists.sampleMinDocuments replaces SAMPLE_MIN_DOCUMENTS (tests sample small corpora with it).
  * @returns the number of lists built.
  */
-export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; capacity: number }): Promise<number> {
+export async function buildImpactLists(
+  db: Kysely<DB>,
+  lists: { minDf: number; capacity: number; sampleMinDocuments?: number },
+): Promise<number> {
   const build = async (trx: Kysely<DB>): Promise<number> => {
     // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
     // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
@@ -85,15 +93,23 @@ export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; c
         CROSS JOIN LATERAL unnest(a.document) u WHERE u.lexeme = b.lexeme`.execute(trx);
     } else {
       // Many: one pass over the index, after a threshold per lexeme from a sample (every mod-th PMID).
-      const mod = Math.max(1, Math.floor(documents / LIST_SAMPLE_DOCUMENTS));
+      // Both statements below keep search_tf(weights) to one use per row: search_impact(search_tf(…), …) is not
+      // inlined (its tf is used twice) and ran as a function call per posting, which doubled the pass (30,000
+      // records: 3.4 s against 1.5 s). Hence the subquery below, and the filter solved for tf:
+      // impact = 2.2·tf / (tf + K) > τ  ⇔  tf > τ·K / (2.2 − τ), with K = 0.3 + 0.9·dl/avgdl and τ < 2.2.
+      const mod = Math.max(1, Math.min(SAMPLE_MAX_MOD, Math.floor(documents / (lists.sampleMinDocuments ?? SAMPLE_MIN_DOCUMENTS))));
       if (mod > 1) {
         await setThresholds(
           trx,
-          sql`SELECT u.lexeme, floor(1024 * search_impact(search_tf(u.weights), a.doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
-              FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
-              WHERE a.pmid % ${num(mod)} = 0
+          sql`SELECT lexeme, floor(1024 * search_impact(tf, doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
+              FROM (
+                SELECT u.lexeme, search_tf(u.weights) AS tf, a.doc_length
+                FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
+                WHERE a.pmid % ${num(mod)} = 0
+                OFFSET 0
+              ) s
               GROUP BY 1, 2`,
-          Math.ceil((1.25 * lists.capacity) / mod),
+          Math.ceil((SAMPLE_MARGIN * lists.capacity) / mod),
         );
         sampled = true;
       }
@@ -101,13 +117,14 @@ export async function buildImpactLists(db: Kysely<DB>, lists: { minDf: number; c
         CREATE TEMP TABLE list_entries ON COMMIT DROP AS
         SELECT u.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
         FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build b ON b.lexeme = u.lexeme
-        WHERE b.tau = 0 OR search_impact_above(u.weights, a.doc_length, ${num(avgdl)}, b.tau - 1e-9)`.execute(trx);
+        WHERE b.tau = 0
+           OR search_tf(u.weights) > (b.tau - 1e-9) * (0.3::float8 + 0.9::float8 * a.doc_length / ${num(avgdl)}) / (2.2::float8 - (b.tau - 1e-9))`.execute(trx);
     }
     // Without a sample every posting of the lexemes was read, yet only a lexeme's capacity + 1 best entries decide its
     // list and floor: the exact histogram of the entries gives the threshold at rank capacity + 1, and only the entries
     // above it are sorted. The same lists and floors, from a sort of 0.4 instead of 1.7 million entries at 30,000
     // records (docs/benchmarks.md, "Ingest: the first build of the impact lists"). After a sample the entries are
-    // already about 1.25 × capacity per lexeme, and a second histogram cost more than it saved.
+    // already about SAMPLE_MARGIN × capacity per lexeme, and a second histogram cost more than it saved.
     let entries = sql`list_entries`;
     if (!sampled) {
       await setThresholds(
