@@ -43,6 +43,11 @@ export interface ParsedArticle {
    * unreadable PMID there counts as none (the "Retracted Publication" type still marks the article retracted).
    */
   retraction_notice_pmid: number | null;
+  /**
+   * PMIDs of the articles it cites (PubmedData/ReferenceList/Reference/ArticleIdList/ArticleId[@IdType="pubmed"]), in
+   * record order without repeats or its own PMID; empty when the record carries no reference list with PMIDs.
+   */
+  reference_pmids: number[];
   /** SHA-1 (hex) of every other field, so an unchanged record re-ingests as a no-op. */
   content_hash: string;
 }
@@ -99,6 +104,8 @@ export interface RawRecord {
   bookAccession: string | null;
   /** CommentsCorrections[@RefType="RetractionIn"]/PMID: the retraction notice of a retracted article. */
   retractionInPmid: string | null;
+  /** ReferenceList/Reference/ArticleIdList/ArticleId[@IdType="pubmed"] texts: the PMIDs of the cited articles. */
+  referencePmids: string[];
 }
 
 /** A RawRecord with every field empty, ready to be filled by the parser. */
@@ -124,6 +131,7 @@ export function emptyRawRecord(kind: RawRecord["kind"]): RawRecord {
     otherIdPmc: null,
     bookAccession: null,
     retractionInPmid: null,
+    referencePmids: [],
   };
 }
 
@@ -334,7 +342,20 @@ export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
     a.keywords.join(ITEM_SEP),
     a.retraction_notice_pmid ?? NULL_MARK,
   );
+  // Only when present, so that the hash of a record without references is what it was before they were read.
+  if (a.reference_pmids.length) parts.push("R", a.reference_pmids.join(","));
   return Bun.CryptoHasher.hash("sha1", parts.join(FIELD_SEP), "hex");
+}
+
+/** The valid PMIDs among a reference list's, in order, without repeats or the citing record's own PMID. */
+function referencePmids(texts: readonly string[], own: number): number[] {
+  if (texts.length === 0) return [];
+  const out = new Set<number>();
+  for (const text of texts) {
+    const pmid = parsePmid(text);
+    if (typeof pmid === "number" && pmid !== own) out.add(pmid);
+  }
+  return [...out];
 }
 
 /** The retraction notice's PMID, or null when absent or not a valid PMID. */
@@ -376,6 +397,7 @@ export function mapRecord(r: RawRecord, pmid: number): ParsedArticle {
     mesh_terms: unique(r.meshTerms),
     keywords: unique(r.keywords),
     retraction_notice_pmid: retractionNotice(r.retractionInPmid),
+    reference_pmids: referencePmids(r.referencePmids, pmid),
   };
   return { ...article, content_hash: contentHash(article) };
 }

@@ -113,6 +113,19 @@ describe("real PubMed files", () => {
     expect(new Set(dois).size).toBe(dois.length);
   });
 
+  test("reference lists give the cited articles' PMIDs (checked against an independent XML reading of the file)", async () => {
+    const map = byPmid(await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz"))));
+    const refs = map.get(37777783)!.reference_pmids;
+    expect(refs).toHaveLength(23);
+    expect(refs.slice(0, 4)).toEqual([22032427, 31315808, 20531085, 35847073]);
+    expect(refs.at(-1)).toBe(9674487);
+    expect(map.get(37773075)!.reference_pmids).toHaveLength(34);
+    const withReferences = [...map.values()].filter((a) => a.reference_pmids.length > 0);
+    expect(withReferences).toHaveLength(67);
+    // 3,488 pubmed ids in those lists, one of them "0", which is no PMID.
+    expect(withReferences.reduce((n, a) => n + a.reference_pmids.length, 0)).toBe(3487);
+  });
+
   test("PubmedArticle elements with no root element and no XML declaration", async () => {
     const events = await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz")));
     expect(articles(events)).toHaveLength(10);
@@ -231,6 +244,28 @@ describe("hand-made edge cases", () => {
     expect([...edge.keys()]).toEqual([900001, 900002, 900003, 900004]);
   });
 
+  test("reference PMIDs: nested lists read, repeats, the record's own PMID and ids of other kinds left out; hash unchanged without them", () => {
+    const record = (refs: string) => `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920001</PMID><Article><ArticleTitle>Cited things.</ArticleTitle></Article></MedlineCitation>
+      <PubmedData><ArticleIdList><ArticleId IdType="pubmed">920001</ArticleId><ArticleId IdType="doi">10.1/own</ArticleId></ArticleIdList>${refs}</PubmedData></PubmedArticle></PubmedArticleSet>`;
+    const refs = `<ReferenceList><Title>References</Title>
+      <Reference><Citation>Doe J. <i>A</i> paper. 2001.</Citation><ArticleIdList><ArticleId IdType="doi">10.1/a</ArticleId><ArticleId IdType="pubmed">111</ArticleId></ArticleIdList></Reference>
+      <Reference><Citation>Only a DOI.</Citation><ArticleIdList><ArticleId IdType="doi">10.1/b</ArticleId></ArticleIdList></Reference>
+      <Reference><Citation>Itself.</Citation><ArticleIdList><ArticleId IdType="pubmed">920001</ArticleId></ArticleIdList></Reference>
+      <Reference><Citation>Again.</Citation><ArticleIdList><ArticleId IdType="pubmed"> 111 </ArticleId></ArticleIdList></Reference>
+      <Reference><Citation>Broken.</Citation><ArticleIdList><ArticleId IdType="pubmed">n/a</ArticleId></ArticleIdList></Reference>
+      <ReferenceList><Reference><Citation>Nested.</Citation><ArticleIdList><ArticleId IdType="pubmed">222</ArticleId></ArticleIdList></Reference></ReferenceList>
+    </ReferenceList>`;
+    const [withRefs] = articles(parsePubmedXml(record(refs)));
+    expect(withRefs!.reference_pmids).toEqual([111, 222]);
+    expect(withRefs!.doi).toBe("10.1/own"); // a reference's DOI is not the record's
+    const [without] = articles(parsePubmedXml(record("")));
+    expect(without!.reference_pmids).toEqual([]);
+    expect(without!.content_hash).not.toBe(withRefs!.content_hash); // re-ingesting fills the references in
+    // A record without references hashes as it did before reference lists were read (the value the previous parser
+    // gave this record), so an existing corpus is not rewritten by its next ingest.
+    expect(without!.content_hash).toBe("c1dea60bfc549ab8b14d65788e114fff9ceaaad9");
+  });
+
   test("byte-order mark at the start of the file", async () => {
     const events = await collect(parsePubmedFile(join(FIXTURES, "bom.xml")));
     expect(articles(events).map((a) => a.title)).toEqual(["A file that starts with a byte-order mark."]);
@@ -271,14 +306,14 @@ describe("hand-made edge cases", () => {
     expect(errs[2]!.message).toContain("not closed");
   });
 
-  test("damage inside an unmapped part (a reference list) still marks the record malformed", async () => {
+  test("damage inside a reference list (in a skipped citation text) still marks the record malformed", async () => {
     const file = join(FIXTURES, "malformed-in-references.xml");
     const events = await collect(parsePubmedFile(file));
     expect(errors(events).map((e) => [e.recordIndex, e.pmid])).toEqual([
       [1, 970001],
       [2, 970002],
     ]);
-    expect(errors(events)[0]!.message).toBe(`${file}: record 1 (PMID 970001): <ReferenceList> is not closed before </PubmedData>`);
+    expect(errors(events)[0]!.message).toBe(`${file}: record 1 (PMID 970001): <Citation> is not closed before </Reference>`);
     // The record that starts inside the cut-off reference list is found, with its own DOI, not a reference's.
     expect(articles(events).map((a) => [a.pmid, a.doi])).toEqual([[970003, "10.1000/own.970003"]]);
   });

@@ -90,6 +90,7 @@ const CAP_ARTICLE_ID_PMC = 24;
 const CAP_BOOK_ACCESSION = 25;
 const CAP_OTHER_ID = 26;
 const CAP_RETRACTION_PMID = 27;
+const CAP_REFERENCE_PMID = 28;
 
 // Element names the mapping looks at, as small integers: one Map lookup per start tag, then integer comparisons.
 const E_OTHER = 0;
@@ -139,6 +140,8 @@ const E_OTHER_ID = 43;
 /** Elements whose whole content is unused (see SKIPPED_ELEMENTS). */
 const E_SKIPPED = 44;
 const E_COMMENTS_CORRECTIONS = 45;
+const E_REFERENCE_LIST = 46;
+const E_REFERENCE = 47;
 
 /**
  * Parts of a record that hold nothing the mapping uses. Inside them only the nesting depth is tracked (no names, no
@@ -147,7 +150,9 @@ const E_COMMENTS_CORRECTIONS = 45;
  * makes the record malformed, and a record start inside one is still recognised.
  */
 const SKIPPED_ELEMENTS = [
-  "ReferenceList", "History", "MedlineJournalInfo", "ChemicalList", "GrantList",
+  // A reference list is read only for its references' PMIDs (the citation graph of the disruption signal): the
+  // citation texts, most of its bytes, are skipped.
+  "Citation", "History", "MedlineJournalInfo", "ChemicalList", "GrantList",
   "InvestigatorList", "SupplMeshList", "GeneSymbolList", "DataBankList", "PersonalNameSubjectList", "OtherAbstract",
   "AffiliationInfo", "DateCompleted", "DateRevised", "Pagination", "Sections", "CoiStatement",
 ];
@@ -201,6 +206,8 @@ const ELEMENT_CODES = new Map<string, number>([
   ["PubmedBookData", E_PUBMED_BOOK_DATA],
   ["OtherID", E_OTHER_ID],
   ["CommentsCorrections", E_COMMENTS_CORRECTIONS],
+  ["ReferenceList", E_REFERENCE_LIST],
+  ["Reference", E_REFERENCE],
   ...SKIPPED_ELEMENTS.map((name): [string, number] => [name, E_SKIPPED]),
 ]);
 
@@ -717,9 +724,13 @@ export class PubmedXmlParser implements TokenizerCallbacks {
           this.startCapture(CAP_ELOCATION_DOI);
         break;
       case E_ARTICLE_ID: {
-        // Only the record's own id lists: a ReferenceList's Reference/ArticleIdList names other articles.
+        // The record's own id lists, and a ReferenceList's Reference/ArticleIdList, which names the articles it cites.
         const grandparent = depth > 2 ? this.codes[depth - 3]! : E_OTHER;
         if (parent !== E_ARTICLE_ID_LIST) break;
+        if (grandparent === E_REFERENCE) {
+          if (this.attrs?.IdType === "pubmed") this.startCapture(CAP_REFERENCE_PMID);
+          break;
+        }
         if (grandparent !== E_PUBMED_DATA && grandparent !== E_PUBMED_BOOK_DATA && grandparent !== E_BOOK_DOCUMENT) break;
         const type = this.attrs?.IdType;
         if (type === "doi" && rec.articleIdDoi === null) this.startCapture(CAP_ARTICLE_ID_DOI);
@@ -810,6 +821,7 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       case CAP_ARTICLE_ID_PMC: rec.articleIdPmc = text || null; break;
       case CAP_BOOK_ACCESSION: rec.bookAccession = text || null; break;
       case CAP_RETRACTION_PMID: rec.retractionInPmid = text || null; break;
+      case CAP_REFERENCE_PMID: if (text) rec.referencePmids.push(text); break;
       case CAP_OTHER_ID: if (/^PMC\d+$/.test(text)) rec.otherIdPmc = text; break;
     }
   }

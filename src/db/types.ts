@@ -67,6 +67,8 @@ export interface ArticlesTable {
   keywords: string[];
   /** PMID of the retraction notice (CommentsCorrections RetractionIn) of a retracted article. */
   retraction_notice_pmid: ColumnType<number | null, number | null | undefined, number | null>;
+  /** PMIDs of the articles it cites (its PubMed reference list), without repeats; empty when it carries none. */
+  reference_pmids: ColumnType<number[], number[] | undefined, number[]>;
   content_hash: string;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
@@ -330,6 +332,15 @@ export interface SuggestionArticlesTable {
 }
 
 /** Per MeSH heading: the earliest publication year in the index and the number of articles (df). */
+/** The CD index of an article with references, over the corpus's later articles (src/suggestions/disruption.ts). */
+export interface ArticleDisruptionTable {
+  pmid: number;
+  cd_index: number;
+  citing_articles: number;
+  cite_only_it: number;
+  cite_both: number;
+}
+
 export interface MeshHeadingStatsTable {
   heading: string;
   first_year: number;
@@ -341,6 +352,7 @@ export interface DB {
   suggestion_source_cache: SuggestionSourceCacheTable;
   suggestion_articles: SuggestionArticlesTable;
   mesh_heading_stats: MeshHeadingStatsTable;
+  article_disruption: ArticleDisruptionTable;
 }
 
 /** A PubMed baseline or update file and what `npm run pubmed:sync` did with it. */

@@ -13,7 +13,8 @@ import type { ReviewFilters } from "./filters.ts";
  * Kysely type their selected value as the column-type marker instead of Date; queries `$castTo` this type.
  */
 export type ReviewRow = Omit<Selectable<LiteratureReviewsTable>, "created_at" | "updated_at"> & { created_at: Date; updated_at: Date };
-export type ArticleRow = Selectable<ArticlesTable>;
+/** An article as reviews read it: every column but its reference list, which only the disruption signal reads. */
+export type ArticleRow = Omit<Selectable<ArticlesTable>, "reference_pmids">;
 
 /** One entry of a review's ranked list, as the pipeline stores it. */
 export interface RankedEntry {
@@ -130,10 +131,19 @@ export async function advanceReview(
   return Number(result.numUpdatedRows) > 0;
 }
 
+const ARTICLE_COLUMNS = [
+  "pmid", "title", "authors", "abstract", "abstract_sections", "journal", "publication_date", "publication_date_precision",
+  "publication_year", "doi", "pmc_id", "full_text_link", "pdf_free_link", "language", "publication_types", "mesh_terms",
+  "keywords", "retraction_notice_pmid", "content_hash", "created_at", "updated_at",
+] as const satisfies readonly (keyof ArticleRow)[];
+// Every column of ArticleRow is listed: a column added to articles fails to compile here until it is.
+const ARTICLE_COLUMNS_COMPLETE: [Exclude<keyof ArticleRow, (typeof ARTICLE_COLUMNS)[number]>] extends [never] ? true : false = true;
+void ARTICLE_COLUMNS_COMPLETE;
+
 /** Full article rows for these PMIDs (those not in the table are absent), in no particular order. */
 export function findArticles(db: Database, pmids: number[]): Promise<ArticleRow[]> {
   if (pmids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("articles").selectAll().where("pmid", "in", pmids).execute();
+  return db.selectFrom("articles").select(ARTICLE_COLUMNS).where("pmid", "in", pmids).execute();
 }
 
 /** Replaces the review's ranked list with `entries` (rank = position + 1, citations cleared). */

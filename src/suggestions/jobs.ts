@@ -2,6 +2,7 @@ import type { AppDeps } from "../deps.ts";
 import type { JobHandlers } from "../jobs/worker.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { refreshMeshStats } from "./disruption.ts";
+import { refreshCdIndex } from "./cd-index.ts";
 import { computeWeeklySuggestions } from "./service.ts";
 import { readProfileLikes, readSuggestionUser, subscribedUsers, usersDueForWeek } from "./repository.ts";
 import { pruneSourceCache, rankedSources, SOURCE_CACHE_DAYS } from "./source-cache.ts";
@@ -53,6 +54,7 @@ export function suggestionJobHandlers(): JobHandlers {
     [WEEKLY_RUN_JOB]: async (payload, { deps }) => {
       const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : isoWeek(new Date());
       await refreshMeshStats(deps.db);
+      await refreshCdIndex(deps.db);
       await pruneSourceCache(deps);
       await enqueuePerUser(deps, await usersDueForWeek(deps.db, week), USER_JOB, (userId) => ({ userId, week }), 5);
     },

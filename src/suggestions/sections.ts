@@ -9,6 +9,7 @@ import type { SearchIndex } from "../../search/search-index.ts";
 import { fuseRankings, type FusedCandidate } from "./fusion.ts";
 import type { Profile, ProfileSource } from "./profile.ts";
 import { noveltyOf, type HeadingStats } from "./disruption.ts";
+import { isDisruptiveByCitations, type CdIndex } from "./cd-index.ts";
 import { rankedSources } from "./source-cache.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -37,7 +38,7 @@ export interface CandidateArticle {
 export interface SectionEntry {
   pmid: number;
   reason: string;
-  signal: "interest" | "like" | "likes" | "mesh_novelty";
+  signal: "interest" | "like" | "likes" | "cd_index" | "mesh_novelty";
 }
 
 /** Candidates of a profile: fused over any date, and over the publication years the "new" sections look at. */
@@ -113,6 +114,12 @@ export function matchReason(source: ProfileSource): string {
   return `Similar to "${title}", which you liked`;
 }
 
+/** The why-line of an article the citation signal flags. */
+export function citationReason(cd: CdIndex): string {
+  const many = cd.citingArticles === 1 ? "1 later article" : `${cd.citingArticles} later articles`;
+  return `Cited without its references by ${cd.citeOnlyIt} of the ${many} in the index citing it or its references (CD index ${cd.cdIndex.toFixed(2)})`;
+}
+
 /** Whether a YYYY-MM-DD date lies within the 7 days up to `now` (UTC days, inclusive). */
 export function inLastWeek(date: string | null, now: Date): boolean {
   if (!date) return false;
@@ -127,14 +134,15 @@ export function inLastWeek(date: string | null, now: Date): boolean {
  * - New This Week: publication date within the last 7 days (PubMed's publication date; the records here carry no
  *   Entrez date), best match first.
  * - New This Year: publication year = the current calendar year.
- * - Potentially Disruptive: among the DISRUPTIVE_POOL best matches of any date, those the MeSH novelty signal flags,
- *   youngest heading first, then best match.
+ * - Potentially Disruptive: among the DISRUPTIVE_POOL best matches of any date, those a disruption signal flags:
+ *   first those the citation signal flags (CD index, cd-index.ts; highest first), then those the MeSH novelty signal
+ *   flags (disruption.ts; youngest heading first), each then by match. The why-line names the signal that fired.
  * - Pertinent For You: the best matches of any date.
  */
 export function chooseSections(
   candidates: Candidates,
   articles: ReadonlyMap<number, CandidateArticle>,
-  meshStats: { stats: ReadonlyMap<string, HeadingStats>; earliestYear: number | null },
+  signals: { stats: ReadonlyMap<string, HeadingStats>; earliestYear: number | null; cdIndexes: ReadonlyMap<number, CdIndex> },
   now: Date,
 ): Record<Section, SectionEntry[]> {
   const taken = new Set<number>();
@@ -153,19 +161,25 @@ export function chooseSections(
   const new_weekly_articles = pick(candidates.recent, (a) => inLastWeek(a.publication_date, now));
   const new_yearly_articles = pick(candidates.recent, (a) => a.publication_year === year);
 
-  const novel = candidates.anyDate
-    .slice(0, DISRUPTIVE_POOL)
-    .map((c, rank) => ({ c, rank, novelty: articles.has(c.pmid) ? noveltyOf(articles.get(c.pmid)!, meshStats.stats, meshStats.earliestYear) : null }))
-    .filter((x) => x.novelty !== null && !taken.has(x.c.pmid))
-    .sort((a, b) => a.novelty!.ageYears - b.novelty!.ageYears || a.rank - b.rank)
-    .slice(0, SECTION_SIZE);
-  const disruptive_articles: SectionEntry[] = novel.map(({ c, novelty }) => {
-    taken.add(c.pmid);
-    return {
-      pmid: c.pmid,
-      reason: `Among the first articles in the index with the MeSH heading "${novelty!.heading}" (first indexed in ${novelty!.firstYear})`,
-      signal: "mesh_novelty",
-    };
+  const flagged: { pmid: number; signalRank: number; order: number; rank: number; entry: SectionEntry }[] = [];
+  candidates.anyDate.slice(0, DISRUPTIVE_POOL).forEach((c, rank) => {
+    const a = articles.get(c.pmid);
+    if (!a || taken.has(c.pmid)) return;
+    const cd = signals.cdIndexes.get(c.pmid);
+    if (isDisruptiveByCitations(cd)) {
+      flagged.push({ pmid: c.pmid, signalRank: 0, order: -cd.cdIndex, rank, entry: { pmid: c.pmid, reason: citationReason(cd), signal: "cd_index" } });
+      return;
+    }
+    const novelty = noveltyOf(a, signals.stats, signals.earliestYear);
+    if (novelty) {
+      const reason = `Among the first articles in the index with the MeSH heading "${novelty.heading}" (first indexed in ${novelty.firstYear})`;
+      flagged.push({ pmid: c.pmid, signalRank: 1, order: novelty.ageYears, rank, entry: { pmid: c.pmid, reason, signal: "mesh_novelty" } });
+    }
+  });
+  flagged.sort((x, y) => x.signalRank - y.signalRank || x.order - y.order || x.rank - y.rank);
+  const disruptive_articles = flagged.slice(0, SECTION_SIZE).map((f) => {
+    taken.add(f.pmid);
+    return f.entry;
   });
   const pertinent_articles = pick(candidates.anyDate, () => true);
   return { new_weekly_articles, new_yearly_articles, pertinent_articles, disruptive_articles };

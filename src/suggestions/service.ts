@@ -7,6 +7,7 @@ import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
 import { buildProfile } from "./profile.ts";
 import { readHeadingStats } from "./disruption.ts";
+import { readCdIndexes } from "./cd-index.ts";
 import { DISRUPTIVE_POOL, SECTIONS, chooseSections, retrieveCandidates, type CandidateArticle, type Section, type SectionEntry } from "./sections.ts";
 import { siteOrigin, unsubscribeToken, weeklyDigestEmail } from "./digest.ts";
 import { isoWeek } from "./week.ts";
@@ -75,8 +76,11 @@ export async function computeWeeklySuggestions(
   const rows = await repo.readCandidateArticles(deps.db, [...new Set([...pool, ...candidates.recent].map((c) => c.pmid))]);
   const articles = new Map<number, CandidateArticle>(rows.map((r) => [r.pmid, r]));
   const poolPmids = new Set(pool.map((c) => c.pmid));
-  const meshStats = await readHeadingStats(deps.db, rows.filter((r) => poolPmids.has(r.pmid)).flatMap((r) => r.mesh_terms));
-  const sections = chooseSections(candidates, articles, meshStats, now);
+  const [meshStats, cdIndexes] = await Promise.all([
+    readHeadingStats(deps.db, rows.filter((r) => poolPmids.has(r.pmid)).flatMap((r) => r.mesh_terms)),
+    readCdIndexes(deps.db, [...poolPmids]),
+  ]);
+  const sections = chooseSections(candidates, articles, { ...meshStats, cdIndexes }, now);
 
   const summarizer = opts.summarizer ?? extractiveSummarizer;
   const summaries = {} as Record<Section, string | null>;

@@ -7,6 +7,8 @@ export interface ArticleSeed {
   /** YYYY-MM-DD, day precision. */
   date: string;
   mesh: string[];
+  /** PMIDs it cites (its reference list); none when absent. */
+  references?: number[];
 }
 
 /**
@@ -36,6 +38,7 @@ export async function seedIndexedArticles(t: TestApp, articles: readonly Article
         full_text_link: null,
         pdf_free_link: null,
         language: "eng",
+        reference_pmids: a.references ?? [],
       })),
     )
     .execute();
