@@ -1,4 +1,4 @@
-import { Kysely } from "kysely";
+import { Kysely, sql } from "kysely";
 import { PGlite } from "@electric-sql/pglite";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import { PostgresPoolDialect } from "./postgres-driver.ts";
@@ -36,6 +36,17 @@ export interface DatabaseTimeouts {
 
 /** The limits of the server's request and job handle (configurable, see src/config.ts). */
 export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 5, statementMs: 15_000, lockMs: 5_000 };
+
+/** Most milliseconds a corpus-wide statistics statement of a background job may run (the weekly run's aggregates). */
+export const CORPUS_STATISTICS_TIMEOUT_MS = 600_000;
+
+/**
+ * Lifts the connection's statement_timeout to `ms` for the rest of the transaction `trx` (SET LOCAL semantics): for
+ * background jobs whose one statement reads the whole corpus, which the request-sized default would cancel.
+ */
+export async function allowLongStatements(trx: Kysely<DB>, ms: number = CORPUS_STATISTICS_TIMEOUT_MS): Promise<void> {
+  await sql`SELECT set_config('statement_timeout', ${String(ms)}, true)`.execute(trx);
+}
 
 /** Limits for setup work (migrations, bulk ingest): a connect time-out only, statements may take what they need. */
 export const SETUP_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 10, statementMs: 0, lockMs: 0 };

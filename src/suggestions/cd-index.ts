@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../db/database.ts";
+import { allowLongStatements, type Database } from "../db/database.ts";
 
 /**
  * The citation signal of "Potentially Disruptive" (docs/decisions/0017-weekly-suggestions.md, amendment): the CD
@@ -53,6 +53,7 @@ export interface CdIndex {
  */
 export async function refreshCdIndex(db: Database): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    await allowLongStatements(trx);
     await trx.deleteFrom("article_disruption").execute();
     const res = await sql`
       INSERT INTO article_disruption (pmid, cd_index, citing_articles, cite_only_it, cite_both)

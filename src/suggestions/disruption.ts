@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../db/database.ts";
+import { allowLongStatements, type Database } from "../db/database.ts";
 
 /**
  * The "Potentially Disruptive" signal (docs/decisions/0017-weekly-suggestions.md): MeSH novelty after Mishra & Torvik
@@ -41,6 +41,7 @@ export interface Novelty {
  */
 export async function refreshMeshStats(db: Database): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    await allowLongStatements(trx);
     await trx.deleteFrom("mesh_heading_stats").execute();
     const res = await sql`
       INSERT INTO mesh_heading_stats (heading, first_year, df)

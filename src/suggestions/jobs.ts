@@ -54,7 +54,9 @@ export function suggestionJobHandlers(): JobHandlers {
     [WEEKLY_RUN_JOB]: async (payload, { deps }) => {
       const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : isoWeek(new Date());
       await refreshMeshStats(deps.db);
-      await refreshCdIndex(deps.db);
+      // The citation signal is an addition: if its refresh fails, last week's CD indexes stay (the statement runs in
+      // one transaction) and the users' weeks still go out, with the MeSH signal current.
+      await refreshCdIndex(deps.db).catch((err) => console.error("weekly suggestions: the CD index refresh failed; last week's is kept:", err));
       await pruneSourceCache(deps);
       await enqueuePerUser(deps, await usersDueForWeek(deps.db, week), USER_JOB, (userId) => ({ userId, week }), 5);
     },

@@ -77,6 +77,20 @@ for (const backend of BACKENDS) {
       expect(body.disruptive_articles.map((a) => a.pmid)).not.toContain(K);
     });
 
+    test("a failed CD refresh keeps last week's indexes and still gives the users their week", async () => {
+      const u = await t.signup({ description: "sepsis immunotherapy" });
+      // The refresh's statement fails (a column it reads is gone); its transaction rolls back, so nothing is lost.
+      await t.db.schema.alterTable("articles").renameColumn("reference_pmids", "reference_pmids_gone").execute();
+      try {
+        await t.deps.jobs.enqueue(WEEKLY_RUN_JOB, { week: isoWeek(NOW) });
+        await t.runJobs();
+      } finally {
+        await t.db.schema.alterTable("articles").renameColumn("reference_pmids_gone", "reference_pmids").execute();
+      }
+      expect((await readCdIndexes(t.db, [F])).get(F)?.cdIndex).toBe(0.4);
+      expect(await t.db.selectFrom("weekly_suggestions").select("week").where("user_id", "=", u.user.id).execute()).toEqual([{ week: isoWeek(NOW) }]);
+    });
+
     test("the weekly run recomputes the index before the users' jobs", async () => {
       await t.db.deleteFrom("article_disruption").execute();
       await t.deps.jobs.enqueue(WEEKLY_RUN_JOB, { week: isoWeek(new Date()) });

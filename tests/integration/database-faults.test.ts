@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { createApp } from "../../src/app.ts";
 import type { AppDeps } from "../../src/deps.ts";
-import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
+import { allowLongStatements, openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
 import { SERVICE_UNAVAILABLE } from "../../src/http/errors.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
@@ -106,5 +106,28 @@ describe.if(Boolean(process.env.TEST_DATABASE_URL))("a table locked by another s
     expect(performance.now() - started).toBeLessThan(2000);
     // And once the lock is gone, the same handle answers normally.
     expect((await app.request("/api/v1/users/me", { headers: user.headers })).status).toBe(200);
+  });
+});
+
+describe.if(Boolean(process.env.TEST_DATABASE_URL))("corpus-wide statements of background jobs (postgres)", () => {
+  let t: TestApp;
+  let timed: DatabaseHandle;
+  beforeAll(async () => {
+    t = await createTestApp("postgres");
+    timed = openDatabase({ databaseUrl: t.databaseUrl!, dataDir: "", timeouts: { connectSeconds: 2, statementMs: 100, lockMs: 500 } });
+  });
+  afterAll(async () => {
+    await timed?.close();
+    await t?.close();
+  });
+
+  test("allowLongStatements lifts the request-sized statement time-out for one transaction only", async () => {
+    const slow = sql`SELECT pg_sleep(0.3)`;
+    await expect(timed.db.transaction().execute((trx) => slow.execute(trx))).rejects.toMatchObject({ code: "57014" });
+    await timed.db.transaction().execute(async (trx) => {
+      await allowLongStatements(trx, 5000);
+      await slow.execute(trx);
+    });
+    await expect(slow.execute(timed.db)).rejects.toMatchObject({ code: "57014" }); // the connection's default is back
   });
 });
