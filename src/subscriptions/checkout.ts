@@ -125,7 +125,7 @@ async function switchPrice(deps: AppDeps, stripe: Stripe, subscriptionId: string
       proration_behavior: "create_prorations",
     }),
   );
-  await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: subscriptionId, userIdHint: userId });
+  await syncStripeSubscription(deps, stripe, { stripeSubscriptionId: subscriptionId, userIdHint: userId });
 }
 
 /**
@@ -141,6 +141,6 @@ export async function cancelAtPeriodEnd(deps: AppDeps, userId: string): Promise<
   if (!isLiveStripeRow(row)) throw new ApiError(400, NOTHING_TO_CANCEL);
   const id = row.stripe_subscription_id;
   await callStripe("cancel at period end", () => stripe.subscriptions.update(id, { cancel_at_period_end: true }));
-  await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: id, userIdHint: userId });
+  await syncStripeSubscription(deps, stripe, { stripeSubscriptionId: id, userIdHint: userId });
   return readSubscription(deps.db, userId);
 }

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../deps.ts";
 import * as repo from "./repository.ts";
-import { toRead, type SubscriptionRead } from "./service.ts";
+import { opensReviewAccess, toRead, type SubscriptionRead } from "./service.ts";
+import { enqueueUserSuggestions } from "../suggestions/queueing.ts";
 import { callStripe, stripeClient, type Interval, type Plan } from "./stripe.ts";
 import { isLiveStripeRow, syncStripeSubscription } from "./sync.ts";
 
@@ -13,7 +14,7 @@ import { isLiveStripeRow, syncStripeSubscription } from "./sync.ts";
 /** A refusal the operator can act on (printed as is). */
 export class OperatorError extends Error {}
 
-type Deps = Pick<AppDeps, "config" | "db">;
+type Deps = Pick<AppDeps, "config" | "db" | "jobs">;
 
 async function userByEmail(deps: Deps, email: string): Promise<{ id: string; email: string }> {
   const user = await deps.db
@@ -56,8 +57,10 @@ export async function grantPlan(deps: Deps, email: string, plan: Plan, interval:
     cancel_at_period_end: false,
     stripe_subscription_id: null,
   } as const;
-  if (row) return toRead((await repo.overwriteSubscription(deps.db, user.id, change))!);
-  return toRead(await repo.insertSubscription(deps.db, { ...change, user_id: user.id }));
+  const written = row ? (await repo.overwriteSubscription(deps.db, user.id, change))! : await repo.insertSubscription(deps.db, { ...change, user_id: user.id });
+  // A new subscriber gets this week's suggestions now, not at the next weekly run.
+  if (opensReviewAccess(row, change, new Date())) await enqueueUserSuggestions(deps, user.id);
+  return toRead(written);
 }
 
 /**
@@ -76,7 +79,7 @@ export async function endPlan(deps: Deps, email: string): Promise<{ subscription
     if (stripe) {
       const id = row.stripe_subscription_id;
       await callStripe("cancel subscription", () => stripe.subscriptions.cancel(id));
-      await syncStripeSubscription(deps.db, stripe, { stripeSubscriptionId: id });
+      await syncStripeSubscription(deps, stripe, { stripeSubscriptionId: id });
       return { subscription: toRead((await repo.findSubscriptionByUserId(deps.db, user.id))!) };
     }
     warning = `STRIPE_SECRET_KEY is not set: the Stripe subscription ${row.stripe_subscription_id} still bills ${user.email}. Cancel it in the Stripe dashboard.`;

@@ -59,6 +59,16 @@ export function grantsReviewAccess(row: SubscriptionView | undefined, now: Date)
 }
 
 /**
+ * Whether writing `change` over `before` (undefined: no row yet) opens access that was closed at `now`: a new
+ * subscriber, whose first weekly suggestions should not wait for the next weekly run. Pure.
+ */
+export function opensReviewAccess(before: SubscriptionView | undefined, change: Partial<SubscriptionView>, now: Date): boolean {
+  if (grantsReviewAccess(before, now)) return false;
+  const after = { status: "", subscription_type: "", billing_interval: "", is_trial: false, trial_ends_at: null, current_period_end: null, cancel_at_period_end: false, ...before, ...change };
+  return grantsReviewAccess(after as SubscriptionView, now);
+}
+
+/**
  * Starts the one-week Plus trial of a new account (status active, annual, is_trial, period ending with the trial).
  * Call it inside the transaction that creates the user so that no account exists without its trial.
  */

@@ -1,8 +1,11 @@
 import type Stripe from "stripe";
 import type { Database } from "../db/database.ts";
+import type { AppDeps } from "../deps.ts";
+import { enqueueUserSuggestions } from "../suggestions/queueing.ts";
+import { opensReviewAccess } from "./service.ts";
 import { callStripe, isMissingObject, planOfLookupKey, type Interval, type Plan } from "./stripe.ts";
 import * as repo from "./repository.ts";
-import type { SubscriptionChange, SubscriptionRow } from "./repository.ts";
+import type { SubscriptionChange, SubscriptionRow, SubscriptionView } from "./repository.ts";
 
 /**
  * Mirrors a Stripe subscription into our `subscriptions` row (docs/decisions/0018-billing-with-stripe.md). Every
@@ -198,12 +201,13 @@ async function findUser(db: Database, target: SyncTarget, sub: Stripe.Subscripti
  *   without our lookup key, a subscription that never started or that may not replace the row), duplicate.
  * @throws ApiError 502 when Stripe cannot be reached (the webhook then answers 502 and Stripe delivers again).
  */
-export async function syncStripeSubscription(db: Database, stripe: Stripe, target: SyncTarget, opts: { event?: EventRecord } = {}): Promise<SyncOutcome> {
-  if (opts.event && (await repo.stripeEventSeen(db, opts.event.id))) return "duplicate";
-  return oneAtATime(db, target.stripeSubscriptionId, () => syncOnce(db, stripe, target, opts.event));
+export async function syncStripeSubscription(deps: Pick<AppDeps, "db" | "jobs">, stripe: Stripe, target: SyncTarget, opts: { event?: EventRecord } = {}): Promise<SyncOutcome> {
+  if (opts.event && (await repo.stripeEventSeen(deps.db, opts.event.id))) return "duplicate";
+  return oneAtATime(deps.db, target.stripeSubscriptionId, () => syncOnce(deps, stripe, target, opts.event));
 }
 
-async function syncOnce(db: Database, stripe: Stripe, target: SyncTarget, event: EventRecord | undefined): Promise<SyncOutcome> {
+async function syncOnce(deps: Pick<AppDeps, "db" | "jobs">, stripe: Stripe, target: SyncTarget, event: EventRecord | undefined): Promise<SyncOutcome> {
+  const db = deps.db;
   // A user found only through the subscription's own customer or metadata is known from the next attempt on.
   let foundThroughStripe: string | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -245,12 +249,18 @@ async function syncOnce(db: Database, stripe: Stripe, target: SyncTarget, event:
       if (!row) return change ? repo.insertIfAbsent(trx, userId, change) : true;
       return change ? repo.writeIfRevision(trx, userId, row.revision, change) : repo.touchIfRevision(trx, userId, row.revision);
     };
+    // A subscriber whose access starts here (a first payment, a return after the trial ended) gets this week's
+    // suggestions now, in the same transaction: not at the next weekly run.
+    const opens = Boolean(userId && change && opensReviewAccess(row, change as Partial<SubscriptionView>, new Date()));
     try {
-      return await db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         if (event && !(await repo.recordStripeEvent(trx, event))) return "duplicate";
         if (!(await write(trx))) throw new RevisionConflict();
+        if (opens) await enqueueUserSuggestions(deps, userId!, { db: trx });
         return outcome;
       });
+      if (opens && result === "applied") deps.jobs.wake?.();
+      return result;
     } catch (err) {
       if (!(err instanceof RevisionConflict) || attempt >= MAX_ATTEMPTS) throw err;
       // Another process wrote meanwhile: pause a little, at random, so that two of them do not collide again.

@@ -90,5 +90,5 @@ export async function handleStripeEvent(deps: AppDeps, event: Stripe.Event): Pro
   const target = targetOfEvent(event);
   if (!target) return "not handled";
   const stripe = requireStripe(deps.config);
-  return syncStripeSubscription(deps.db, stripe, target, { event: { id: event.id, type: event.type, created: new Date(event.created * 1000) } });
+  return syncStripeSubscription(deps, stripe, target, { event: { id: event.id, type: event.type, created: new Date(event.created * 1000) } });
 }

@@ -8,6 +8,7 @@ import { readProfileLikes, readSuggestionUser, subscribedUsers, usersDueForWeek 
 import { pruneSourceCache, rankedSources, SOURCE_CACHE_DAYS } from "./source-cache.ts";
 import { buildProfile } from "./profile.ts";
 import { isIsoWeek, isoWeek } from "./week.ts";
+import { USER_JOB } from "./queueing.ts";
 
 /**
  * The weekly suggestions on the durable job queue (issue 11): the schedule (Mondays 06:00 UTC) or
@@ -16,8 +17,7 @@ import { isIsoWeek, isoWeek } from "./week.ts";
  * a crash midway or two workers change nothing and send no digest twice.
  */
 export const WEEKLY_RUN_JOB = "suggestions.weekly-run";
-/** One user's week. Payload `{userId, week?, replace?}`. */
-export const USER_JOB = "suggestions.user";
+export { USER_JOB, enqueueUserSuggestions } from "./queueing.ts";
 /**
  * The daily preparation (docs/decisions/0025-suggestion-source-cache.md): one PREPARE_USER_JOB per subscriber, each
  * computing the answers of the user's profile sources that are missing or older than PREPARE_AFTER_DAYS, so that the
@@ -32,11 +32,6 @@ export const PREPARE_AFTER_DAYS = SOURCE_CACHE_DAYS - 7;
 
 /** Users' jobs enqueued per statement batch by the weekly run and the preparation. */
 const ENQUEUE_BATCH = 500;
-
-/** Queues the computation of `userId`'s suggestions now (a new subscriber, edited interests): done within a minute. */
-export async function enqueueUserSuggestions(deps: Pick<AppDeps, "jobs">, userId: string, opts: { replace?: boolean; db?: AppDeps["db"] } = {}): Promise<void> {
-  await deps.jobs.enqueue(USER_JOB, { userId, replace: opts.replace ?? false }, { fairnessKey: userId, maxAttempts: 5, db: opts.db });
-}
 
 /** Queues one `kind` job per user, ENQUEUE_BATCH per transaction, waking the workers after each. */
 async function enqueuePerUser(deps: AppDeps, users: readonly string[], kind: string, payload: (userId: string) => Record<string, unknown>, maxAttempts: number): Promise<void> {
@@ -56,7 +51,7 @@ export function suggestionJobHandlers(): JobHandlers {
       await refreshMeshStats(deps.db);
       // The citation signal is an addition: if its refresh fails, last week's CD indexes stay (the statement runs in
       // one transaction) and the users' weeks still go out, with the MeSH signal current.
-      await refreshCdIndex(deps.db).catch((err) => console.error("weekly suggestions: the CD index refresh failed; last week's is kept:", err));
+      await refreshCdIndex(deps.db).catch((err) => console.error(`weekly suggestions: the CD index refresh failed; last week's is kept: ${err instanceof Error ? err.message : err}`));
       await pruneSourceCache(deps);
       await enqueuePerUser(deps, await usersDueForWeek(deps.db, week), USER_JOB, (userId) => ({ userId, week }), 5);
     },

@@ -7,7 +7,7 @@ import { clearSessionCookie, issueAccessToken, setSessionCookie } from "../auth/
 import { LIMITS, assertAllowed, hit, reset } from "../auth/rate-limit.ts";
 import { requestClientKey } from "../auth/client-address.ts";
 import * as users from "./service.ts";
-import { enqueueUserSuggestions } from "../suggestions/jobs.ts";
+import { enqueueUserSuggestions } from "../suggestions/queueing.ts";
 import {
   UserPublicSchema,
   UserSearchResultSchema,
@@ -167,7 +167,12 @@ export function usersRoutes(deps: AppDeps) {
     request: { body: jsonBody(userCreateSchema) },
     responses: { 200: jsonContent(UserPublicSchema, "The new account"), ...errorResponses(400, 403) },
   });
-  app.openapi(create, async (c) => c.json(toUserPublic(await users.createUser(deps.db, c.req.valid("json"))), 200));
+  app.openapi(create, async (c) => {
+    const created = await users.createUser(deps.db, c.req.valid("json"));
+    // An account created with its interests and a trial is a new subscriber: its first week is computed now.
+    if (created.description && !created.is_superuser) await enqueueUserSuggestions(deps, created.id);
+    return c.json(toUserPublic(created), 200);
+  });
 
   const readOne = apiRoute({
     method: "get",

@@ -6,6 +6,7 @@ import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-
 import { clearPriceCache } from "../../src/subscriptions/prices.ts";
 import { hasActiveReviewAccess } from "../../src/subscriptions/service.ts";
 import { endPlan, grantPlan } from "../../src/subscriptions/operator.ts";
+import { USER_JOB } from "../../src/suggestions/queueing.ts";
 import { createApp } from "../../src/app.ts";
 import { openDatabase } from "../../src/db/database.ts";
 
@@ -193,6 +194,18 @@ for (const backend of BACKENDS) {
       expect(stored.source).toBe("stripe");
       expect(stored.stripe_subscription_id).toBe(subscription.id);
       expect(await hasActiveReviewAccess(t.db, user.user.id)).toBe(true);
+    });
+
+    test("a returning subscriber's first payment queues this week's suggestions at once; a trial turning paid does not", async () => {
+      const userJobs = async (userId: string) =>
+        (await t.db.selectFrom("jobs").select("payload").where("kind", "=", USER_JOB).execute()).filter((j) => (j.payload as { userId?: string }).userId === userId);
+      const returning = await t.signup({ subscription: "expired_trial", description: "sepsis" });
+      await subscribe(returning);
+      expect((await userJobs(returning.user.id)).map((j) => j.payload)).toEqual([{ userId: returning.user.id, replace: false }]);
+      // Still in the trial (access already open): the weekly run takes care of it.
+      const trialing = await t.signup({ description: "sepsis" });
+      await subscribe(trialing);
+      expect(await userJobs(trialing.user.id)).toEqual([]);
     });
 
     test("the checkout.session.completed event alone is enough (events arrive in any order)", async () => {

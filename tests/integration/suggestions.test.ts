@@ -7,6 +7,7 @@ import { computeWeeklySuggestions, SUGGESTIONS_NOT_READY } from "../../src/sugge
 import { refreshMeshStats } from "../../src/suggestions/disruption.ts";
 import { USER_JOB, WEEKLY_RUN_JOB } from "../../src/suggestions/jobs.ts";
 import { isoWeek } from "../../src/suggestions/week.ts";
+import { grantPlan } from "../../src/subscriptions/operator.ts";
 import type { Summarizer } from "../../src/reviews/summary/types.ts";
 
 // Weekly suggestions on PGlite and PostgreSQL with a fixed clock: seeded articles with chosen dates and MeSH
@@ -189,6 +190,36 @@ for (const backend of BACKENDS) {
       const res = await latest(none);
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ detail: "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription." });
+    });
+
+    test("a new subscriber does not wait for the weekly run: an operator's grant or an account created with interests computes this week at once", async () => {
+      const thisWeek = [{ week: isoWeek(new Date()) }];
+      const weeks = (userId: string) => t.db.selectFrom("weekly_suggestions").select("week").where("user_id", "=", userId).execute();
+      const userJobs = async (userId: string) =>
+        (await t.db.selectFrom("jobs").select("payload").where("kind", "=", USER_JOB).execute()).filter((j) => (j.payload as { userId?: string }).userId === userId).length;
+
+      // A trial that ended, then a plan: access opens, and the week is computed by the next worker poll.
+      const lapsed = await t.signup({ description: "sepsis", subscription: "expired_trial" });
+      await grantPlan(t.deps, lapsed.user.email, "pro");
+      expect(await userJobs(lapsed.user.id)).toBe(1);
+      await t.runJobs();
+      expect(await weeks(lapsed.user.id)).toEqual(thisWeek);
+      // Already a subscriber: changing the plan queues nothing.
+      await grantPlan(t.deps, lapsed.user.email, "max");
+      expect(await userJobs(lapsed.user.id)).toBe(1);
+
+      // An account a superuser creates with interests comes with its trial: its first week too.
+      const admin = await t.signup({ is_superuser: true });
+      const email = `created-${Date.now()}@example.com`;
+      const res = await t.app.request("/api/v1/users/", {
+        method: "POST",
+        headers: { ...admin.headers, "content-type": "application/json" },
+        body: JSON.stringify({ email, password: "long-enough-password", description: "sepsis" }),
+      });
+      expect(res.status).toBe(200);
+      const created = (await res.json()) as { id: string };
+      await t.runJobs();
+      expect(await weeks(created.id)).toEqual(thisWeek);
     });
 
     test("the weekly run enqueues one job per subscriber due this week; running it twice changes nothing", async () => {
