@@ -331,8 +331,7 @@ export interface SuggestionArticlesTable {
   signal: string;
 }
 
-/** Per MeSH heading: the earliest publication year in the index and the number of articles (df). */
-/** The CD index of an article with references, over the corpus's later articles (src/suggestions/disruption.ts). */
+/** The CD index of an article with references, over the corpus's later articles (src/suggestions/cd-index.ts). */
 export interface ArticleDisruptionTable {
   pmid: number;
   cd_index: number;
@@ -341,6 +340,7 @@ export interface ArticleDisruptionTable {
   cite_both: number;
 }
 
+/** Per MeSH heading: the earliest publication year in the index and the number of articles (df). */
 export interface MeshHeadingStatsTable {
   heading: string;
   first_year: number;

@@ -54,24 +54,25 @@ export interface CdIndex {
 export async function refreshCdIndex(db: Database): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await allowLongStatements(trx);
+    // The self-join's row estimates cross PostgreSQL's JIT threshold even on a small corpus, and compiling costs more
+    // than the statement (270 ms against 32 ms on the sample), as for the search statistics (search/postgres).
+    await sql`SELECT set_config('jit', 'off', true)`.execute(trx);
     await trx.deleteFrom("article_disruption").execute();
     const res = await sql`
       INSERT INTO article_disruption (pmid, cd_index, citing_articles, cite_only_it, cite_both)
+      -- Every citation edge, read once: the focal articles are the citing ends (an article with references), their
+      -- references the edges' cited ends.
       WITH cites AS MATERIALIZED (
         SELECT a.pmid AS citing, a.publication_year AS year, r.cited
         FROM articles a CROSS JOIN LATERAL unnest(a.reference_pmids) AS r(cited)
       ),
-      focal AS (
-        SELECT pmid, publication_year AS year, reference_pmids FROM articles WHERE cardinality(reference_pmids) > 0
-      ),
       of_focal AS (
-        SELECT f.pmid AS focal, c.citing FROM focal f JOIN cites c ON c.cited = f.pmid
+        SELECT c.cited AS focal, c.citing FROM cites c WHERE c.cited IN (SELECT citing FROM cites)
       ),
       of_refs AS (
-        SELECT DISTINCT f.pmid AS focal, c.citing
-        FROM focal f CROSS JOIN LATERAL unnest(f.reference_pmids) AS r(cited)
-        JOIN cites c ON c.cited = r.cited
-        WHERE c.citing <> f.pmid AND (f.year IS NULL OR c.year IS NULL OR c.year >= f.year)
+        SELECT DISTINCT f.citing AS focal, c.citing
+        FROM cites f JOIN cites c ON c.cited = f.cited
+        WHERE c.citing <> f.citing AND (f.year IS NULL OR c.year IS NULL OR c.year >= f.year)
       ),
       counted AS (
         SELECT coalesce(o.focal, r.focal) AS pmid,

@@ -17,7 +17,6 @@ import { USER_JOB } from "./queueing.ts";
  * a crash midway or two workers change nothing and send no digest twice.
  */
 export const WEEKLY_RUN_JOB = "suggestions.weekly-run";
-export { USER_JOB, enqueueUserSuggestions } from "./queueing.ts";
 /**
  * The daily preparation (docs/decisions/0025-suggestion-source-cache.md): one PREPARE_USER_JOB per subscriber, each
  * computing the answers of the user's profile sources that are missing or older than PREPARE_AFTER_DAYS, so that the
