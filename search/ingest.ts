@@ -20,7 +20,7 @@
 import { sql } from "kysely";
 import type { Database } from "../src/db/database.ts";
 import type { SearchIndex } from "./search-index.ts";
-import { parsePubmedFile, PubmedFileError, type ParsedArticle, type ParseFileOptions } from "./pubmed/parser.ts";
+import { parsePubmedFile, PubmedFileError, type ParsedArticle, type ParseEvent, type ParseFileOptions } from "./pubmed/parser.ts";
 
 export interface IngestDeps {
   db: Database;
@@ -112,15 +112,64 @@ interface BatchCounts {
  * @throws a database or search-index error (the run stops; batches written before it stay written).
  */
 export async function ingestFiles(deps: IngestDeps, files: string[], options: IngestOptions = {}): Promise<IngestResult> {
-  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
-  const indexChunk = Math.max(1, options.indexChunk ?? INDEX_CHUNK);
-  const gcEvery = options.gcEveryRecords ?? 1_000;
-  let nextGc = gcEvery;
-  const progressInterval = options.progressIntervalMs ?? 1000;
-  const started = performance.now();
-  const elapsed = () => (performance.now() - started) / 1000;
-  const result: IngestResult = {
+  const run = new IngestRun(deps, options);
+  try {
+    for (const file of files) {
+      run.startSource(file);
+      try {
+        for await (const event of parsePubmedFile(file, options.parse)) await run.add(event);
+      } catch (error) {
+        if (!(error instanceof PubmedFileError)) throw error;
+        run.sourceFailed(file, error.message);
+      }
+      await run.endSource();
+    }
+    // Merge what the index deferred (and make every batch durable) before reporting the run as done.
+    await deps.search.refresh();
+  } finally {
+    await run.settle();
+  }
+  return run.finish(files.length);
+}
+
+/**
+ * Ingests records already parsed (events of search/pubmed/parser.ts, e.g. `parsePubmedXml` of an E-utilities answer)
+ * through the same path as `ingestFiles`: upserts in batches keyed on the content hash (an unchanged record writes
+ * nothing), the inserted and changed PMIDs indexed, a DeleteCitation applied after everything before it, the index
+ * refreshed at the end, and a run that changed the corpus recorded in `ingest_runs` (with `files` 0).
+ * @param events read once, in order. An async iterable may take its time between events (fetching the next batch from
+ *   PubMed, say): the batches read so far are written meanwhile. An `error` event is counted and reported through
+ *   `onError`, as a malformed record of a file is.
+ * @param source names the records in progress reports (`IngestProgress.file`), e.g. "PubMed E-utilities".
+ * @returns counts and timing; `failedFiles` is always empty.
+ * @throws what the iterable or the database throws (the run stops; batches written before it stay written).
+ */
+export async function ingestParsed(
+  deps: IngestDeps,
+  events: Iterable<ParseEvent> | AsyncIterable<ParseEvent>,
+  source: string,
+  options: Omit<IngestOptions, "parse"> = {},
+): Promise<IngestResult> {
+  const run = new IngestRun(deps, options);
+  try {
+    run.startSource(source);
+    for await (const event of events) await run.add(event);
+    await run.endSource();
+    await deps.search.refresh();
+  } finally {
+    await run.settle();
+  }
+  return run.finish(0);
+}
+
+/**
+ * One ingest run, whatever its records come from: batching, the concurrent upsert and index jobs, deletions in order,
+ * progress, and the bookkeeping after a failure. Sources (files, or one stream of parsed events) are read one after
+ * another: `startSource`, `add` per event, `endSource`; then the caller refreshes the index, and `settle` (always) and
+ * `finish` (on success) end the run.
+ */
+class IngestRun {
+  readonly result: IngestResult = {
     ingested: 0,
     inserted: 0,
     updated: 0,
@@ -131,132 +180,180 @@ export async function ingestFiles(deps: IngestDeps, files: string[], options: In
     seconds: 0,
     recordsPerSecond: 0,
   };
-  const reportError = (message: string) => options.onError?.(message);
-
+  private readonly batchSize: number;
+  private readonly concurrency: number;
+  private readonly indexChunk: number;
+  private readonly gcEvery: number;
+  private nextGc: number;
+  private readonly progressInterval: number;
+  private readonly started = performance.now();
   // Upserts of 1,000-record batches and indexing of the changed PMIDs in larger chunks (a statement's statistics
   // update costs less per record the more records it covers) run as jobs on up to `concurrency` connections at once,
   // so the server's cores work while the parser reads the next batch.
-  const writes = new WriteScheduler(concurrency);
-  const counts: BatchCounts = { inserted: 0, updated: 0 };
-  let toIndex: number[] = [];
-  // At the end of a file the last PMIDs are split over every connection: nothing else is left to run beside them.
-  const flushIndex = async (parts = 1) => {
-    if (toIndex.length === 0) return;
-    const all = toIndex;
-    toIndex = [];
-    const size = Math.ceil(all.length / parts);
-    for (let i = 0; i < all.length; i += size) await flushPart(all.slice(i, i + size));
-  };
+  private readonly writes: WriteScheduler;
+  private readonly counts: BatchCounts = { inserted: 0, updated: 0 };
+  private toIndex: number[] = [];
   // Chunks handed to an index job and not indexed yet: if the run fails, they are marked for the next run.
-  const unindexed = new Set<number[]>();
-  const flushPart = async (pmids: number[]) => {
-    unindexed.add(pmids);
-    await writes.submit("index", pmids, async () => {
-      await deps.search.index(pmids);
-      unindexed.delete(pmids);
+  private readonly unindexed = new Set<number[]>();
+  private batch: ParsedArticle[] = [];
+  private source: string | null = null;
+  private sourceRecords = 0;
+  private lastReport = performance.now();
+
+  constructor(
+    private readonly deps: IngestDeps,
+    private readonly options: Omit<IngestOptions, "parse">,
+  ) {
+    this.batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
+    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.indexChunk = Math.max(1, options.indexChunk ?? INDEX_CHUNK);
+    this.gcEvery = options.gcEveryRecords ?? 1_000;
+    this.nextGc = this.gcEvery;
+    this.progressInterval = options.progressIntervalMs ?? 1000;
+    this.writes = new WriteScheduler(this.concurrency);
+  }
+
+  private elapsed(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+
+  private reportError(message: string): void {
+    this.options.onError?.(message);
+  }
+
+  private progress(file: string | null): void {
+    this.options.onProgress?.({
+      file,
+      records: this.result.ingested,
+      fileRecords: this.sourceRecords,
+      seconds: this.elapsed(),
+      recordsPerSecond: this.result.ingested / Math.max(this.elapsed(), 1e-9),
     });
-  };
-  const submit = async (batch: ParsedArticle[]) => {
-    await writes.submit(
+  }
+
+  startSource(source: string): void {
+    this.source = source;
+    this.batch = [];
+    this.sourceRecords = 0;
+    this.lastReport = performance.now();
+  }
+
+  /** Takes one event of the current source. @throws the first failure of a write job. */
+  async add(event: ParseEvent): Promise<void> {
+    if (event.type === "article") {
+      this.batch.push(event.article);
+      this.result.ingested++;
+      this.sourceRecords++;
+      if (this.batch.length >= this.batchSize) {
+        await this.submit(this.batch);
+        this.batch = [];
+        if (this.gcEvery > 0 && this.result.ingested >= this.nextGc) {
+          this.nextGc = this.result.ingested + this.gcEvery;
+          Bun.gc(true);
+        }
+      }
+      if (this.options.onProgress && performance.now() - this.lastReport >= this.progressInterval) {
+        this.lastReport = performance.now();
+        this.progress(this.source);
+      }
+    } else if (event.type === "delete") {
+      // Deletions apply in file order: everything before them is written first.
+      if (this.batch.length) await this.submit(this.batch);
+      this.batch = [];
+      await this.drain();
+      this.result.deleted += await deleteArticles(this.deps, event.pmids);
+    } else {
+      this.result.errors++;
+      this.reportError(event.message);
+    }
+  }
+
+  /** The current source could not be read (or only partly); the records read before the failure are kept. */
+  sourceFailed(source: string, message: string): void {
+    this.result.failedFiles.push({ file: source, message });
+    this.reportError(message);
+  }
+
+  /** Writes and indexes what is left of the current source, then reports progress. */
+  async endSource(): Promise<void> {
+    if (this.batch.length) await this.submit(this.batch);
+    this.batch = [];
+    await this.drain();
+    this.progress(this.source);
+  }
+
+  /** Waits for every write job, failed or not, and marks the rows written but not indexed (always call it). */
+  async settle(): Promise<void> {
+    // Never leave a write running behind the caller's back, even when the run fails.
+    await this.writes.settle();
+    // After a failure, rows may be written but not indexed. Clearing their hash makes the next ingest of the file see
+    // them as changed and index them, instead of skipping them as unchanged forever.
+    const pending = [...this.toIndex, ...[...this.unindexed].flat()];
+    if (pending.length) {
+      await sql`UPDATE articles SET content_hash = '' WHERE pmid = ANY(${`{${pending.join(",")}}`}::integer[])`
+        .execute(this.deps.db)
+        .catch((error) => this.reportError(`could not mark ${pending.length} unindexed articles for the next run: ${error}`));
+    }
+  }
+
+  /** Completes the counts, records a run that changed the corpus, and reports the end. */
+  async finish(files: number): Promise<IngestResult> {
+    const result = this.result;
+    result.inserted = this.counts.inserted;
+    result.updated = this.counts.updated;
+    result.unchanged = result.ingested - result.inserted - result.updated;
+    // A run that changed the corpus is recorded: pages say when the index was last updated.
+    if (result.inserted + result.updated + result.deleted > 0) {
+      await this.deps.db
+        .insertInto("ingest_runs")
+        .values({ files, inserted: result.inserted, updated: result.updated, deleted: result.deleted })
+        .execute();
+    }
+    result.seconds = this.elapsed();
+    result.recordsPerSecond = Math.floor(result.ingested / Math.max(result.seconds, 1e-9));
+    this.options.onProgress?.({ file: null, records: result.ingested, fileRecords: 0, seconds: result.seconds, recordsPerSecond: result.recordsPerSecond });
+    return result;
+  }
+
+  // At the end of a file the last PMIDs are split over every connection: nothing else is left to run beside them.
+  private async flushIndex(parts = 1): Promise<void> {
+    if (this.toIndex.length === 0) return;
+    const all = this.toIndex;
+    this.toIndex = [];
+    const size = Math.ceil(all.length / parts);
+    for (let i = 0; i < all.length; i += size) await this.flushPart(all.slice(i, i + size));
+  }
+
+  private async flushPart(pmids: number[]): Promise<void> {
+    this.unindexed.add(pmids);
+    await this.writes.submit("index", pmids, async () => {
+      await this.deps.search.index(pmids);
+      this.unindexed.delete(pmids);
+    });
+  }
+
+  private async submit(batch: ParsedArticle[]): Promise<void> {
+    await this.writes.submit(
       "upsert",
       batch.map((a) => a.pmid),
       async () => {
-        const changed = await upsertBatch(deps, batch, counts);
-        // Not `toIndex.push(...(await …))`: that would take `toIndex` before the await, and push into an array that a
-        // flush may have handed to an index job meanwhile.
-        toIndex.push(...changed);
+        const changed = await upsertBatch(this.deps, batch, this.counts);
+        // Not `this.toIndex.push(...(await …))`: that would take `toIndex` before the await, and push into an array
+        // that a flush may have handed to an index job meanwhile.
+        this.toIndex.push(...changed);
       },
     );
-    if (toIndex.length >= indexChunk) await flushIndex();
-  };
-  // Every batch read so far is upserted and indexed.
-  const drain = async () => {
-    for (;;) {
-      await writes.drain();
-      if (toIndex.length === 0) return;
-      await flushIndex(concurrency);
-    }
-  };
+    if (this.toIndex.length >= this.indexChunk) await this.flushIndex();
+  }
 
-  try {
-    for (const file of files) {
-      let batch: ParsedArticle[] = [];
-      let fileRecords = 0;
-      let lastReport = performance.now();
-      const progress = (f: string | null) =>
-        options.onProgress?.({
-          file: f,
-          records: result.ingested,
-          fileRecords,
-          seconds: elapsed(),
-          recordsPerSecond: result.ingested / Math.max(elapsed(), 1e-9),
-        });
-      try {
-        for await (const event of parsePubmedFile(file, options.parse)) {
-          if (event.type === "article") {
-            batch.push(event.article);
-            result.ingested++;
-            fileRecords++;
-            if (batch.length >= batchSize) {
-              await submit(batch);
-              batch = [];
-              if (gcEvery > 0 && result.ingested >= nextGc) {
-                nextGc = result.ingested + gcEvery;
-                Bun.gc(true);
-              }
-            }
-            if (options.onProgress && performance.now() - lastReport >= progressInterval) {
-              lastReport = performance.now();
-              progress(file);
-            }
-          } else if (event.type === "delete") {
-            // Deletions apply in file order: everything before them is written first.
-            if (batch.length) await submit(batch);
-            batch = [];
-            await drain();
-            result.deleted += await deleteArticles(deps, event.pmids);
-          } else {
-            result.errors++;
-            reportError(event.message);
-          }
-        }
-      } catch (error) {
-        if (!(error instanceof PubmedFileError)) throw error;
-        result.failedFiles.push({ file, message: error.message });
-        reportError(error.message);
-      }
-      if (batch.length) await submit(batch);
-      await drain();
-      progress(file);
-    }
-    // Merge what the index deferred (and make every batch durable) before reporting the run as done.
-    await deps.search.refresh();
-  } finally {
-    // Never leave a write running behind the caller's back, even when the run fails.
-    await writes.settle();
-    // After a failure, rows may be written but not indexed. Clearing their hash makes the next ingest of the file see
-    // them as changed and index them, instead of skipping them as unchanged forever.
-    const pending = [...toIndex, ...[...unindexed].flat()];
-    if (pending.length) {
-      await sql`UPDATE articles SET content_hash = '' WHERE pmid = ANY(${`{${pending.join(",")}}`}::integer[])`
-        .execute(deps.db)
-        .catch((error) => reportError(`could not mark ${pending.length} unindexed articles for the next run: ${error}`));
+  // Every batch read so far is upserted and indexed.
+  private async drain(): Promise<void> {
+    for (;;) {
+      await this.writes.drain();
+      if (this.toIndex.length === 0) return;
+      await this.flushIndex(this.concurrency);
     }
   }
-  result.inserted = counts.inserted;
-  result.updated = counts.updated;
-  result.unchanged = result.ingested - result.inserted - result.updated;
-  // A run that changed the corpus is recorded: pages say when the index was last updated.
-  if (result.inserted + result.updated + result.deleted > 0) {
-    await deps.db
-      .insertInto("ingest_runs")
-      .values({ files: files.length, inserted: result.inserted, updated: result.updated, deleted: result.deleted })
-      .execute();
-  }
-  result.seconds = elapsed();
-  result.recordsPerSecond = Math.floor(result.ingested / Math.max(result.seconds, 1e-9));
-  options.onProgress?.({ file: null, records: result.ingested, fileRecords: 0, seconds: result.seconds, recordsPerSecond: result.recordsPerSecond });
-  return result;
 }
 
 /** Column order of the upsert; also the JSON record type of its input. */

@@ -47,6 +47,31 @@ const schema = z.object({
   PUBMED_BASELINE_URL: z.string().url().default("https://ftp.ncbi.nlm.nih.gov/pubmed/baseline/"),
   /** "daily": the in-process scheduler runs the update sync once a day (05:00 UTC) where jobs run. */
   PUBMED_SYNC: z.enum(["off", "daily"]).default("off"),
+  /**
+   * PubMed on demand (docs/decisions/0026-pubmed-on-demand.md): NCBI's E-utilities, asked when a review's topic finds
+   * little in the local index, by the weekly run for new records and by `npm run pubmed:fetch`. "off" sends nothing
+   * to NCBI. The topic's text leaves the machine when it is on.
+   */
+  PUBMED_ON_DEMAND: z
+    .enum(["on", "off", "true", "false", "1", "0"])
+    .default("on")
+    .transform((v) => v === "on" || v === "true" || v === "1"),
+  /** Base URL of the E-utilities (a mirror or a test stand-in works as well); ends with a slash. */
+  PUBMED_EUTILS_URL: z
+    .string()
+    .url()
+    .default("https://eutils.ncbi.nlm.nih.gov/entrez/eutils/")
+    .transform((u) => (u.endsWith("/") ? u : `${u}/`)),
+  /** NCBI API key: 10 requests a second for the whole deployment instead of 3. */
+  NCBI_API_KEY: optionalText(z.string().trim()),
+  /** The operator's contact address, sent with every E-utilities request as NCBI asks. */
+  NCBI_EMAIL: optionalText(z.string().trim().email()),
+  /** Records one review may fetch from PubMed (the top N of PubMed's Best Match). */
+  PUBMED_ON_DEMAND_MAX_RECORDS: z.coerce.number().int().min(1).max(10_000).default(200),
+  /** Time budget of a review's whole PubMed step; past it the review goes on with the local index. */
+  PUBMED_FETCH_BUDGET_MS: z.coerce.number().int().min(100).default(20_000),
+  /** Records one user's reviews may fetch from PubMed per UTC day. */
+  PUBMED_USER_DAILY_RECORDS: z.coerce.number().int().min(0).default(2_000),
   /** An OpenAI-compatible chat API (vLLM, Ollama, llama.cpp…, ending in /v1): summaries by a language model, verified. */
   LLM_BASE_URL: z.string().url().optional(),
   LLM_MODEL: z.string().trim().min(1).default("llama3.1"),

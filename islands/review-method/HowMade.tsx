@@ -4,12 +4,54 @@
  */
 import * as css from "./method.css.ts";
 
+/** What PubMed on demand did for a review (src/reviews/report.ts PubmedReport). */
+export interface PubmedReport {
+  outcome: "fetched" | "budget" | "timeout" | "error";
+  term: string;
+  query_translation: string | null;
+  total: number | null;
+  considered: number;
+  already_held: number;
+  fetched: number;
+  failed: number;
+  searched_at: string;
+  note: string | null;
+}
+
 /** GET /details' search_report (src/reviews/report.ts). */
 export interface SearchReport {
-  query: { concepts: { label: string; alternatives: string[] }[]; generic_words: string[]; phrases: string[]; excluded: string[] };
+  query: {
+    concepts: { label: string; alternatives: string[] }[];
+    generic_words: string[];
+    phrases: string[];
+    excluded: string[];
+    pubmed_syntax?: string | null;
+  };
   filters: string[];
   counts: { matched: number; screened: number; after_filters: number | null; relevant: number; partial: number; summarized: number; retracted_excluded: number; cited: number };
+  pubmed?: PubmedReport | null;
   corpus: { records: number; last_updated: string | null };
+}
+
+/** "2026-11-26 10:02 UTC" for an ISO time. */
+function utcMinute(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** The panel's paragraph on PubMed: what was sent to NCBI, how PubMed read it, what it counted and what was fetched. */
+export function pubmedParagraph(p: PubmedReport): string {
+  const parts = [`The topic's text was sent to NCBI's PubMed on ${utcMinute(p.searched_at)} as: ${p.term}.`];
+  if (p.query_translation) parts.push(`PubMed read it as: ${p.query_translation}.`);
+  if (p.total !== null) {
+    parts.push(
+      `PubMed counts ${n(p.total)} matching ${p.total === 1 ? "record" : "records"}; of its ${n(p.considered)} best matches, ` +
+        `${n(p.already_held)} were already in the index and ${n(p.fetched)} ${p.fetched === 1 ? "was" : "were"} fetched for this review` +
+        `${p.failed > 0 ? ` (${n(p.failed)} could not be read)` : ""}.`,
+    );
+  }
+  if (p.note) parts.push(p.note);
+  return parts.join(" ");
 }
 
 /** Props of {@link HowMade}. */
@@ -56,6 +98,14 @@ export function HowMade({ report, engine }: HowMadeProps) {
         {q.excluded.length > 0 ? `; excluding: ${q.excluded.join(", ")}` : null}
         {q.generic_words.length > 0 ? `; ranked but not required: ${q.generic_words.join(", ")}` : null}
       </p>
+      {q.pubmed_syntax ? (
+        <p className={css.text} data-testid="how-made-syntax">{`Searched as a PubMed search strategy: ${q.pubmed_syntax}`}</p>
+      ) : null}
+      {report.pubmed ? (
+        <p className={css.text} data-testid="how-made-pubmed">
+          {pubmedParagraph(report.pubmed)}
+        </p>
+      ) : null}
       <p className={css.text}>{`Filters: ${report.filters.length > 0 ? report.filters.join("; ") : "none"}.`}</p>
       <p className={css.text}>
         {`Corpus: ${n(report.corpus.records)} PubMed records${updated ? `, last updated ${updated}` : ""}. Summary: ${engine ?? "extractive"}.`}

@@ -12,7 +12,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { showError, showSuccess } from "../lib/toast.tsx";
-import { MSG, detailOr, detailsBanner, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
+import { MSG, detailOr, detailsBanner, noArticlesReason, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
 import {
   awaitsTopic,
   fetchDetails,
@@ -31,7 +31,7 @@ const FilterFields = lazy(() => import("../review-method/FilterFields.tsx").then
 const HowMade = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.HowMade })));
 import { filterQuery, type FilterValues } from "../review-method/filter-values.ts";
 import { useStatusStream } from "./status-stream.ts";
-import { POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
+import { isInProgress, POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
 /** Props of {@link ReviewDetail}. */
@@ -95,7 +95,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   // is open (spec §4's 5 s).
   const following = !start.isPending && shouldPoll(qc.getQueryData<ReviewDetails>(mainKey));
   const streaming = useStatusStream(id, following, (event) => {
-    qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: event.status, user_query: event.user_query ?? d.user_query });
+    qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: event.status, user_query: event.user_query ?? d.user_query, progress: event.progress ?? null });
   });
 
   const details = useQuery({
@@ -241,9 +241,19 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
             {showsSpinner(data.status) ? <span className={css.spinner} aria-hidden="true" /> : null}
             {statusLabel(data.status)}
           </p>
+          {isInProgress(data.status) && data.progress ? (
+            <p className={css.progressLine} data-testid="review-progress" aria-live="polite">
+              {data.progress}
+            </p>
+          ) : null}
         </div>
       )}
 
+      {data.status === "complete" && data.search_report?.pubmed?.note ? (
+        <p className={css.noteLine} data-testid="review-pubmed-note">
+          {data.search_report.pubmed.note}
+        </p>
+      ) : null}
       {data.status === "complete" ? (
         <>
           <section className={css.panel} aria-label="Summary">
@@ -291,6 +301,11 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
         <section className={css.panel} data-testid="review-no-articles">
           <h2 className={css.panelTitle}>{MSG.noArticlesTitle}</h2>
           <p className={css.mutedText}>{noArticlesText(data.user_query)}</p>
+          {noArticlesReason(data.search_report ?? null) ? (
+            <p className={css.mutedText} data-testid="review-no-articles-reason">
+              {noArticlesReason(data.search_report ?? null)}
+            </p>
+          ) : null}
           <p className={css.mutedText}>{MSG.noArticlesHint}</p>
         </section>
       ) : null}

@@ -297,6 +297,12 @@ export const filtersDisclosure = style({ marginTop: vars.space.sm, fontSize: var
 /** The title line of a collapsible panel ("How this review was made"). */
 export const panelSummary = style({ cursor: "pointer", fontWeight: 600, color: vars.color.text });
 
+/** The current step's progress line under the status bubble ("Fetching 143 records from PubMed…"). */
+export const progressLine = style({ alignSelf: "flex-start", margin: 0, fontSize: vars.fontSize.sm, color: vars.color.muted });
+
+/** One plain sentence above the summary when PubMed could not add to the review (slow, unreachable, allowance). */
+export const noteLine = style({ margin: `0 0 ${vars.space.sm}`, fontSize: vars.fontSize.sm, color: vars.color.muted });
+
 export const statusBubble = style([
   bubble,
   {

@@ -28,6 +28,8 @@ export interface ReviewDetails {
   id: string;
   status: string;
   user_query: string | null;
+  /** What the current step is doing ("Fetching 143 records from PubMed…"), shown under the status; null when nothing. */
+  progress?: string | null;
   summary: string | null;
   /** Which engine wrote the summary ("extractive", or a language model with its verified sentences). */
   summary_engine?: string | null;

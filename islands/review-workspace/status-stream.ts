@@ -12,6 +12,8 @@ export interface StatusEvent {
   id: string;
   status: string;
   user_query: string | null;
+  /** What the current step is doing ("Fetching 143 records from PubMed…"); null when nothing. */
+  progress?: string | null;
   updated_at: string;
 }
 

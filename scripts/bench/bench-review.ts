@@ -39,7 +39,7 @@ const handle = openDatabase({ databaseUrl, dataDir: "", poolSize: 10 });
 await migrateToLatest(handle.db);
 const db = handle.db;
 const articles = await db.selectFrom("articles").select(db.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-const config = loadConfig({ NODE_ENV: "production", SEED_SAMPLE: "false", LOG_LEVEL: "warn" });
+const config = loadConfig({ NODE_ENV: "production", SEED_SAMPLE: "false", LOG_LEVEL: "warn", PUBMED_ON_DEMAND: "off" });
 const secretKey = crypto.getRandomValues(new Uint8Array(32));
 const deps: AppDeps = { config, db, search: new PostgresSearchIndex(db), jobs: new PgJobQueue(db), secretKey };
 const app = createApp(deps);

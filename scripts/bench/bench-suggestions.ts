@@ -60,7 +60,7 @@ async function main() {
   const fresh = values["database-url"] ? null : await createDatabase(adminUrl);
   const databaseUrl = values["database-url"] ?? fresh!.url;
   const handle = openDatabase({ databaseUrl, dataDir: "", poolSize: Math.max(4, WORKERS + 2) });
-  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", PUBLIC_URL: "http://localhost:3000", DATABASE_URL: databaseUrl });
+  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", PUBLIC_URL: "http://localhost:3000", DATABASE_URL: databaseUrl, PUBMED_ON_DEMAND: "off" });
   const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: new TextEncoder().encode("b".repeat(48)) };
   const db = handle.db;
   let server: Awaited<ReturnType<typeof startServer>> | null = null;

@@ -37,6 +37,12 @@ export interface ParsedArticle {
   publication_types: string[];
   /** MeSH DescriptorName texts, in record order, without qualifiers. */
   mesh_terms: string[];
+  /**
+   * The MeSH headings that are a major topic of the article (PubMed's [majr]): a DescriptorName with
+   * MajorTopicYN="Y", or one with any QualifierName MajorTopicYN="Y" ("Asthma/drug therapy*"); the descriptor's text,
+   * in record order without repeats.
+   */
+  mesh_major_terms: string[];
   keywords: string[];
   /**
    * PMID of the retraction notice (CommentsCorrections RefType="RetractionIn"), when the record links one; an
@@ -48,6 +54,11 @@ export interface ParsedArticle {
    * record order without repeats or its own PMID; empty when the record carries no reference list with PMIDs.
    */
   reference_pmids: number[];
+  /**
+   * When the record entered PubMed, ISO YYYY-MM-DD (PubmedData/History/PubMedPubDate[@PubStatus="entrez"], PubMed's
+   * [edat]); null when the record does not say, as MedlineCitationSet records (no PubmedData) never do.
+   */
+  entrez_date: string | null;
   /** SHA-1 (hex) of every other field, so an unchanged record re-ingests as a no-op. */
   content_hash: string;
 }
@@ -91,7 +102,11 @@ export interface RawRecord {
   language: string | null;
   publicationTypes: string[];
   meshTerms: string[];
+  /** DescriptorName texts of the headings marked major (on the descriptor or one of its qualifiers), in order. */
+  meshMajorTerms: string[];
   keywords: string[];
+  /** PubmedData/History/PubMedPubDate[@PubStatus="entrez"] (the first one). */
+  entrezDate: RawDate | null;
   /** Article/ELocationID[@EIdType="doi"]. */
   elocationDoi: string | null;
   /** PubmedData/ArticleIdList/ArticleId[@IdType="doi"] (never one from a ReferenceList). */
@@ -124,7 +139,9 @@ export function emptyRawRecord(kind: RawRecord["kind"]): RawRecord {
     language: null,
     publicationTypes: [],
     meshTerms: [],
+    meshMajorTerms: [],
     keywords: [],
+    entrezDate: null,
     elocationDoi: null,
     articleIdDoi: null,
     articleIdPmc: null,
@@ -342,8 +359,11 @@ export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
     a.keywords.join(ITEM_SEP),
     a.retraction_notice_pmid ?? NULL_MARK,
   );
-  // Only when present, so that the hash of a record without references is what it was before they were read.
+  // Only when present, so that the hash of a record without references is what it was before they were read. The
+  // same for the Entrez date and the major topics, read later still: each is marked by its own letter, in this order.
   if (a.reference_pmids.length) parts.push("R", a.reference_pmids.join(","));
+  if (a.entrez_date !== null) parts.push("E", a.entrez_date);
+  if (a.mesh_major_terms.length) parts.push("M", a.mesh_major_terms.join(ITEM_SEP));
   return Bun.CryptoHasher.hash("sha1", parts.join(FIELD_SEP), "hex");
 }
 
@@ -395,9 +415,11 @@ export function mapRecord(r: RawRecord, pmid: number): ParsedArticle {
     language: r.language,
     publication_types: unique(r.publicationTypes),
     mesh_terms: unique(r.meshTerms),
+    mesh_major_terms: unique(r.meshMajorTerms),
     keywords: unique(r.keywords),
     retraction_notice_pmid: retractionNotice(r.retractionInPmid),
     reference_pmids: referencePmids(r.referencePmids, pmid),
+    entrez_date: resolveDate(r.entrezDate)?.date ?? null,
   };
   return { ...article, content_hash: contentHash(article) };
 }

@@ -126,6 +126,36 @@ describe("real PubMed files", () => {
     expect(withReferences.reduce((n, a) => n + a.reference_pmids.length, 0)).toBe(3487);
   });
 
+  test("Entrez dates and MeSH major topics (checked against an independent XML reading of every sample file)", async () => {
+    const merged = byPmid(await collect(parsePubmedFile(join(SAMPLE, "merged-pubmedarticleset.xml.gz"))));
+    // Among History's dates (pubmed, medline, entrez…) only the Entrez date counts, whatever its place.
+    const staph = merged.get(8786835)!;
+    expect(staph.entrez_date).toBe("1996-01-01");
+    // "Methicillin Resistance" is major by its descriptor; the others by a qualifier ("Abscess/drug therapy*"), once
+    // even with two major qualifiers; "Humans", "Male" and headings with only minor qualifiers are not.
+    expect(staph.mesh_major_terms).toEqual([
+      "Abscess", "Anti-Bacterial Agents", "Cervical Vertebrae", "Discitis", "Methicillin", "Methicillin Resistance",
+      "Spinal Cord", "Staphylococcus aureus",
+    ]);
+    expect(merged.get(1)!.mesh_major_terms).toEqual(["Body Fluids", "Formates"]);
+    // Entered PubMed in June, in a December issue: the two dates differ.
+    expect(merged.get(15197627)!.entrez_date).toBe("2004-06-16");
+    expect(merged.get(15197627)!.publication_date).toBe("2004-12-01");
+    const all = [...merged.values()];
+    expect(all.filter((a) => a.entrez_date !== null)).toHaveLength(2098);
+    expect(all.filter((a) => a.mesh_major_terms.length > 0)).toHaveLength(1769);
+    for (const a of all) for (const t of a.mesh_major_terms) expect(a.mesh_terms).toContain(t);
+
+    // A book's History sits in PubmedBookData.
+    const books = byPmid(await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz"))));
+    expect(books.get(29337475)!.entrez_date).toBe("2018-09-19");
+    // MedlineCitationSet records have no PubmedData, so no Entrez date; their MeSH headings still mark major topics.
+    const medline = [...byPmid(await collect(parsePubmedFile(join(SAMPLE, "medlinecitationset_nlm_medsamp2014.xml.gz")))).values()];
+    expect(medline.every((a) => a.entrez_date === null)).toBe(true);
+    expect(medline.find((a) => a.pmid === 11237011)!.mesh_major_terms).toEqual(["Genome, Human", "Human Genome Project", "Sequence Analysis, DNA"]);
+    expect(medline.filter((a) => a.mesh_major_terms.length > 0)).toHaveLength(140);
+  });
+
   test("PubmedArticle elements with no root element and no XML declaration", async () => {
     const events = await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz")));
     expect(articles(events)).toHaveLength(10);
@@ -264,6 +294,32 @@ describe("hand-made edge cases", () => {
     // A record without references hashes as it did before reference lists were read (the value the previous parser
     // gave this record), so an existing corpus is not rewritten by its next ingest.
     expect(without!.content_hash).toBe("c1dea60bfc549ab8b14d65788e114fff9ceaaad9");
+  });
+
+  test("Entrez date and major topics: hand-made History and MeSH; the hash of a record with neither is unchanged", () => {
+    const record = (history: string, mesh: string) => `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920101</PMID><Article><ArticleTitle>Minor topics only.</ArticleTitle></Article>
+  <MeshHeadingList>${mesh}<MeshHeading><DescriptorName UI="D2" MajorTopicYN="N">Child</DescriptorName></MeshHeading></MeshHeadingList></MedlineCitation>
+  <PubmedData><History><PubMedPubDate PubStatus="received"><Year>2020</Year><Month>1</Month><Day>2</Day></PubMedPubDate>${history}</History>
+  <ArticleIdList><ArticleId IdType="pubmed">920101</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>`;
+    const minor = `<MeshHeading><DescriptorName UI="D1" MajorTopicYN="N">Asthma</DescriptorName><QualifierName UI="Q1" MajorTopicYN="N">drug therapy</QualifierName></MeshHeading>`;
+    const pubmed = `<PubMedPubDate PubStatus="pubmed"><Year>2020</Year><Month>2</Month><Day>3</Day><Hour>6</Hour><Minute>0</Minute></PubMedPubDate>`;
+    const [neither] = articles(parsePubmedXml(record(pubmed, minor)));
+    expect(neither!.entrez_date).toBeNull();
+    expect(neither!.mesh_major_terms).toEqual([]);
+    // The value the parser gave this record before it read Entrez dates and major topics: an existing corpus's
+    // records without them are not rewritten by their next ingest.
+    expect(neither!.content_hash).toBe("846707c2b36ebfba1d6c095ed345b4154636ec03");
+
+    const entrez = `<PubMedPubDate PubStatus="entrez"><Year>2020</Year><Month>02</Month><Day>4</Day><Hour>6</Hour><Minute>0</Minute></PubMedPubDate>`;
+    const [withEntrez] = articles(parsePubmedXml(record(pubmed + entrez, minor)));
+    expect(withEntrez!.entrez_date).toBe("2020-02-04");
+    const major = `<MeshHeading><DescriptorName UI="D1" MajorTopicYN="N">Asthma</DescriptorName><QualifierName UI="Q1" MajorTopicYN="Y">drug therapy</QualifierName><QualifierName UI="Q2" MajorTopicYN="Y">therapy</QualifierName></MeshHeading>`;
+    const [withMajor] = articles(parsePubmedXml(record(pubmed, major)));
+    expect(withMajor!.mesh_major_terms).toEqual(["Asthma"]);
+    expect(withMajor!.entrez_date).toBeNull();
+    const [both] = articles(parsePubmedXml(record(entrez, major)));
+    // Each change shows in the hash, so re-ingesting fills the new columns in.
+    expect(new Set([neither, withEntrez, withMajor, both].map((a) => a!.content_hash)).size).toBe(4);
   });
 
   test("byte-order mark at the start of the file", async () => {

@@ -23,8 +23,8 @@
  * from UTF-8 (and their entity references resolved). Byte strings are 8-bit strings, which the tokenizer scans ~10 %
  * faster than the 16-bit strings a UTF-8 decoder gives for text with any non-Latin-1 character, and they are made on
  * the reader thread (read-worker.ts) with gunzip, leaving the parsing thread only the parsing.
- * Whitespace between elements and unmapped parts (ReferenceList, History, affiliations) never become strings at all;
- * inside unmapped subtrees only the nesting depth is tracked.
+ * Whitespace between elements and unmapped parts (citation texts, History dates other than the Entrez date,
+ * affiliations) never become strings at all; inside unmapped subtrees only the nesting depth is tracked.
  */
 import { decodeXML } from "entities/decode";
 import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
@@ -142,6 +142,9 @@ const E_SKIPPED = 44;
 const E_COMMENTS_CORRECTIONS = 45;
 const E_REFERENCE_LIST = 46;
 const E_REFERENCE = 47;
+const E_HISTORY = 48;
+const E_PUBMED_PUB_DATE = 49;
+const E_QUALIFIER_NAME = 50;
 
 /**
  * Parts of a record that hold nothing the mapping uses. Inside them only the nesting depth is tracked (no names, no
@@ -152,7 +155,7 @@ const E_REFERENCE = 47;
 const SKIPPED_ELEMENTS = [
   // A reference list is read only for its references' PMIDs (the citation graph of the disruption signal): the
   // citation texts, most of its bytes, are skipped.
-  "Citation", "History", "MedlineJournalInfo", "ChemicalList", "GrantList",
+  "Citation", "MedlineJournalInfo", "ChemicalList", "GrantList",
   "InvestigatorList", "SupplMeshList", "GeneSymbolList", "DataBankList", "PersonalNameSubjectList", "OtherAbstract",
   "AffiliationInfo", "DateCompleted", "DateRevised", "Pagination", "Sections", "CoiStatement",
 ];
@@ -208,6 +211,9 @@ const ELEMENT_CODES = new Map<string, number>([
   ["CommentsCorrections", E_COMMENTS_CORRECTIONS],
   ["ReferenceList", E_REFERENCE_LIST],
   ["Reference", E_REFERENCE],
+  ["History", E_HISTORY],
+  ["PubMedPubDate", E_PUBMED_PUB_DATE],
+  ["QualifierName", E_QUALIFIER_NAME],
   ...SKIPPED_ELEMENTS.map((name): [string, number] => [name, E_SKIPPED]),
 ]);
 
@@ -218,7 +224,8 @@ const NAME_CACHE_SIZE = 1024;
 function wantsAttributes(code: number): boolean {
   return (
     code === E_ABSTRACT_TEXT || code === E_AUTHOR_LIST || code === E_AUTHOR || code === E_ELOCATION_ID ||
-    code === E_ARTICLE_ID || code === E_OTHER_ID || code === E_COMMENTS_CORRECTIONS
+    code === E_ARTICLE_ID || code === E_OTHER_ID || code === E_COMMENTS_CORRECTIONS || code === E_DESCRIPTOR_NAME ||
+    code === E_QUALIFIER_NAME || code === E_PUBMED_PUB_DATE
   );
 }
 
@@ -308,6 +315,14 @@ export class PubmedXmlParser implements TokenizerCallbacks {
   private capText = "";
 
   private wantAttrs = false;
+  /**
+   * The one attribute of the open element that matters, when only one does: its value goes to `onlyValue` (null when
+   * absent), not to `attrs`, and the other attributes are never materialised.
+   */
+  private attrOnly: string | null = null;
+  private onlyValue: string | null = null;
+  /** The attribute being read is kept. */
+  private attrKeep = false;
   private attrs: Record<string, string> | null = null;
   private attrName = "";
   private attrValue = "";
@@ -316,6 +331,9 @@ export class PubmedXmlParser implements TokenizerCallbacks {
   /** Inside CommentsCorrections[@RefType="RetractionIn"]: its PMID is the retraction notice. */
   private retractionOpen = false;
   private author: RawAuthor | null = null;
+  /** The descriptor of the MeshHeading being read (null before it, or when empty), and whether it is already major. */
+  private meshDescriptor: string | null = null;
+  private meshMajor = false;
   private date: RawDate | null = null;
   private sectionLabel = "";
   private sectionCategory: string | null = null;
@@ -471,29 +489,47 @@ export class PubmedXmlParser implements TokenizerCallbacks {
     this.codes[this.depth] = code;
     this.stack[this.depth++] = name;
     this.wantAttrs = this.rec !== null && this.capture === CAP_NONE && wantsAttributes(code);
-    this.attrs = this.wantAttrs ? {} : null;
+    this.attrOnly = null;
+    this.onlyValue = null;
+    if (this.wantAttrs) {
+      // MeSH names and History dates are many per record and each needs one attribute, and only while it can matter:
+      // the dates until the Entrez date is found, a qualifier while its descriptor is not yet a major topic.
+      if (code === E_DESCRIPTOR_NAME) this.attrOnly = "MajorTopicYN";
+      else if (code === E_QUALIFIER_NAME) {
+        this.attrOnly = "MajorTopicYN";
+        this.wantAttrs = !this.meshMajor && this.meshDescriptor !== null;
+      } else if (code === E_PUBMED_PUB_DATE) {
+        this.attrOnly = "PubStatus";
+        this.wantAttrs = this.rec!.entrezDate === null;
+      }
+    }
+    this.attrs = this.wantAttrs && this.attrOnly === null ? {} : null;
   }
 
   /** @internal */
   onattribname(start: number, end: number): void {
     if (!this.wantAttrs) return;
-    this.attrName = this.getSlice(start, end);
+    this.attrKeep = this.attrOnly === null || this.tokenIs(start, end, this.attrOnly);
+    if (!this.attrKeep) return;
+    if (this.attrOnly === null) this.attrName = this.getSlice(start, end);
     this.attrValue = "";
   }
 
   /** @internal */
   onattribdata(start: number, end: number): void {
-    if (this.wantAttrs) this.attrValue += this.getSlice(start, end);
+    if (this.wantAttrs && this.attrKeep) this.attrValue += this.getSlice(start, end);
   }
 
   /** @internal */
   onattribentity(codepoint: number): void {
-    if (this.wantAttrs) this.attrValue += String.fromCodePoint(codepoint);
+    if (this.wantAttrs && this.attrKeep) this.attrValue += String.fromCodePoint(codepoint);
   }
 
   /** @internal */
   onattribend(): void {
-    if (this.wantAttrs) this.attrs![this.attrName] = clean(this.attrValue);
+    if (!this.wantAttrs || !this.attrKeep) return;
+    if (this.attrOnly !== null) this.onlyValue = clean(this.attrValue);
+    else this.attrs![this.attrName] = clean(this.attrValue);
   }
 
   /** @internal */
@@ -657,14 +693,27 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       case E_ARTICLE_DATE:
         if (parent === E_ARTICLE && rec.articleDate === null) this.date = rec.articleDate = emptyRawDate();
         break;
+      case E_PUBMED_PUB_DATE: {
+        // Of a record's History only the Entrez date is read; its other dates are skipped like unmapped subtrees.
+        const grandparent = depth > 2 ? this.codes[depth - 3]! : E_OTHER;
+        if (parent === E_HISTORY && (grandparent === E_PUBMED_DATA || grandparent === E_PUBMED_BOOK_DATA) &&
+            this.onlyValue === "entrez" && rec.entrezDate === null) {
+          this.date = rec.entrezDate = emptyRawDate();
+        } else {
+          this.codes[depth - 1] = E_SKIPPED;
+          this.skipping = true;
+          this.skipDepth = 0;
+        }
+        break;
+      }
       case E_YEAR:
-        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE)) this.startCapture(CAP_YEAR);
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE)) this.startCapture(CAP_YEAR);
         break;
       case E_MONTH:
-        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE)) this.startCapture(CAP_MONTH);
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE)) this.startCapture(CAP_MONTH);
         break;
       case E_DAY:
-        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE)) this.startCapture(CAP_DAY);
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE)) this.startCapture(CAP_DAY);
         break;
       case E_SEASON:
         if (this.date && parent === E_PUB_DATE) this.startCapture(CAP_SEASON);
@@ -713,8 +762,22 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       case E_PUBLICATION_TYPE:
         if (parent === E_PUBLICATION_TYPE_LIST || parent === E_BOOK_DOCUMENT) this.startCapture(CAP_PUB_TYPE);
         break;
+      case E_MESH_HEADING:
+        this.meshDescriptor = null;
+        this.meshMajor = false;
+        break;
       case E_DESCRIPTOR_NAME:
-        if (parent === E_MESH_HEADING) this.startCapture(CAP_MESH);
+        if (parent === E_MESH_HEADING) {
+          this.meshMajor = this.onlyValue === "Y";
+          this.startCapture(CAP_MESH);
+        }
+        break;
+      case E_QUALIFIER_NAME:
+        // "Asthma/drug therapy*": a major qualifier makes its heading's descriptor a major topic (once).
+        if (parent === E_MESH_HEADING && !this.meshMajor && this.meshDescriptor !== null && this.onlyValue === "Y") {
+          this.meshMajor = true;
+          rec.meshMajorTerms.push(this.meshDescriptor);
+        }
         break;
       case E_KEYWORD:
         if (parent === E_KEYWORD_LIST) this.startCapture(CAP_KEYWORD);
@@ -769,6 +832,7 @@ export class PubmedXmlParser implements TokenizerCallbacks {
           break;
         case E_PUB_DATE:
         case E_ARTICLE_DATE:
+        case E_PUBMED_PUB_DATE:
           this.date = null;
           break;
       }
@@ -814,7 +878,13 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       case CAP_COLLECTIVE: if (this.author) this.author.collectiveName = text || null; break;
       case CAP_LANGUAGE: rec.language = text || null; break;
       case CAP_PUB_TYPE: if (text) rec.publicationTypes.push(text); break;
-      case CAP_MESH: if (text) rec.meshTerms.push(text); break;
+      case CAP_MESH:
+        if (text) {
+          rec.meshTerms.push(text);
+          this.meshDescriptor = text;
+          if (this.meshMajor) rec.meshMajorTerms.push(text);
+        }
+        break;
       case CAP_KEYWORD: if (text) rec.keywords.push(text); break;
       case CAP_ELOCATION_DOI: rec.elocationDoi = text || null; break;
       case CAP_ARTICLE_ID_DOI: rec.articleIdDoi = text || null; break;
@@ -843,6 +913,8 @@ export class PubmedXmlParser implements TokenizerCallbacks {
     this.author = null;
     this.authorListOpen = false;
     this.date = null;
+    this.meshDescriptor = null;
+    this.meshMajor = false;
     this.skipping = false;
     this.skipDepth = 0;
 

@@ -42,3 +42,21 @@ export async function corpusStats(db: Database): Promise<CorpusStats> {
 export function forgetCorpusStats(): void {
   cached = null;
 }
+
+/**
+ * Records past which docs/scaling.md ("When to leave the embedded default") advises moving from the embedded database
+ * to a PostgreSQL server: ingest and search slow down and the process's memory grows with the corpus.
+ */
+export const EMBEDDED_RECORDS_LIMIT = 100_000;
+
+/**
+ * The operator's warning when the embedded database (no DATABASE_URL) holds more than EMBEDDED_RECORDS_LIMIT records,
+ * else null. Shown to administrators on the settings page and logged after PubMed fetches grow the corpus.
+ */
+export function embeddedSizeWarning(usesEmbedded: boolean, stats: Pick<CorpusStats, "records">): string | null {
+  if (!usesEmbedded || stats.records <= EMBEDDED_RECORDS_LIMIT) return null;
+  return (
+    `The embedded database holds ${stats.records.toLocaleString("en-US")} PubMed records, past the ` +
+    `${EMBEDDED_RECORDS_LIMIT.toLocaleString("en-US")} at which docs/scaling.md advises moving to a PostgreSQL server (DATABASE_URL).`
+  );
+}

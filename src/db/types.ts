@@ -69,6 +69,10 @@ export interface ArticlesTable {
   retraction_notice_pmid: ColumnType<number | null, number | null | undefined, number | null>;
   /** PMIDs of the articles it cites (its PubMed reference list), without repeats; empty when it carries none. */
   reference_pmids: ColumnType<number[], number[] | undefined, number[]>;
+  /** ISO date the record entered PubMed (PubMedPubDate PubStatus="entrez"); null when the record does not say. */
+  entrez_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** MeSH headings marked as a major topic of the article (for PubMed's [majr] tag). */
+  mesh_major_terms: ColumnType<string[], string[] | undefined, string[]>;
   content_hash: string;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
@@ -116,6 +120,8 @@ export interface LiteratureReviewsTable {
   search_filters: ColumnType<unknown, string | null | undefined, string | null>;
   /** How the review was made (src/reviews/report.ts SearchReport); null before it ran or for older reviews. */
   search_report: ColumnType<unknown, string | null | undefined, string | null>;
+  /** What the current step is doing, shown under the status ("Fetching 143 records from PubMed…"); null when idle. */
+  progress: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
@@ -372,4 +378,32 @@ export interface PubmedSyncFilesTable {
 
 export interface DB {
   pubmed_sync_files: PubmedSyncFilesTable;
+}
+
+// PubMed on demand (migrations/2026_11_26_0101_pubmed_on_demand.ts).
+
+export interface NcbiRateGateTable {
+  name: string;
+  next_slot_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PubmedFetchUsageTable {
+  user_id: string;
+  /** UTC day, ISO YYYY-MM-DD. */
+  day: ColumnType<string, string, string>;
+  records: Generated<number>;
+}
+
+export interface PubmedSearchCacheTable {
+  key: string;
+  pmids: number[];
+  total: number;
+  query_translation: string | null;
+  searched_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface DB {
+  ncbi_rate_gate: NcbiRateGateTable;
+  pubmed_fetch_usage: PubmedFetchUsageTable;
+  pubmed_search_cache: PubmedSearchCacheTable;
 }

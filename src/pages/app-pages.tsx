@@ -49,7 +49,7 @@ export function DashboardPage(props: DashboardProps) {
  * regular users the subscription status and the Danger Zone). The island renders on the server too, so the
  * read-only values are in the first response.
  */
-export function SettingsPage({ user }: { user: CurrentUser }) {
+export function SettingsPage({ user, adminWarning = null }: { user: CurrentUser; adminWarning?: string | null }) {
   const props: CurrentUserData = {
     id: user.id,
     email: user.email,
@@ -61,6 +61,11 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
   return (
     <>
       <h1 className={s.pageTitle}>User Settings</h1>
+      {user.is_superuser && adminWarning ? (
+        <p role="note" className={s.adminWarning} data-testid="admin-size-warning">
+          {adminWarning}
+        </p>
+      ) : null}
       <div role="tablist" aria-label="Settings" className={s.tabs}>
         <button type="button" role="tab" id="settings-tab-user" aria-selected="true" aria-controls="settings-panel-user" className={s.tab}>
           User

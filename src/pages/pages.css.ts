@@ -378,3 +378,12 @@ export const helpPanel = style({
   boxShadow: vars.shadow.md,
   fontSize: vars.fontSize.sm,
 });
+
+/** An operator's warning on the settings page (administrators only): the embedded database has outgrown itself. */
+export const adminWarning = style({
+  margin: `0 0 ${vars.space.md}`,
+  padding: vars.space.md,
+  border: `1px solid ${vars.color.warning}`,
+  borderRadius: vars.radius.md,
+  color: vars.color.text,
+});

@@ -36,14 +36,16 @@ export function founderOf(config: { FOUNDER_NAME?: string; FOUNDER_ROLE?: string
  * The team section holds the one founder card of the configuration; without a configured founder the whole section
  * is left out rather than showing a placeholder person or an empty heading.
  */
-export function LandingPage({ site, founder }: { site: Site; founder: Founder | null }) {
+export function LandingPage({ site, founder, heldRecords = null }: { site: Site; founder: Founder | null; heldRecords?: number | null }) {
   const { supportEmail } = site;
+  // heldRecords is set when PubMed on demand is off: the claim is then what the local index holds, not all of PubMed.
+  const scope = heldRecords === null ? "across more than 36 million articles" : `across the ${heldRecords.toLocaleString("en-US")} PubMed articles this server holds`;
   return (
     <PublicLayout site={site}>
       <section className={s.hero}>
         <h1 className={s.heroTitle}>The ultimate research tools for biomedical scientists.</h1>
         <p className={s.heroText}>
-          Review the literature, follow what matters to you and discover new work, across more than 36 million articles.
+          {`Review the literature, follow what matters to you and discover new work, ${scope}.`}
         </p>
         <a href="/login" className={s.button.primary}>
           Get Started
@@ -62,8 +64,8 @@ export function LandingPage({ site, founder }: { site: Site; founder: Founder | 
           ))}
         </div>
         <div className={s.statBlock}>
-          <p className={s.stat}>36M+</p>
-          <p className={s.cardText}>biomedical articles to search</p>
+          <p className={s.stat}>{heldRecords === null ? "36M+" : heldRecords.toLocaleString("en-US")}</p>
+          <p className={s.cardText}>{heldRecords === null ? "biomedical articles to search" : "biomedical articles on this server to search"}</p>
         </div>
       </section>
       {founder ? (

@@ -7,6 +7,7 @@ import { startTrial } from "../subscriptions/service.ts";
 import { createTestDatabase } from "../../tests/support/database.ts";
 import type { DatabaseHandle } from "../db/database.ts";
 import { loadManifest } from "./manifest.ts";
+import { forgetCorpusStats } from "../articles/corpus.ts";
 import { pagesRoutes } from "./routes.tsx";
 import { MIGRATION_NOTICE } from "./layouts.tsx";
 import { PAGE_SCRIPT } from "./document.tsx";
@@ -184,6 +185,26 @@ describe("public pages", () => {
     expect(html).toContain("Recherche Exemple SAS. All rights reserved.");
     const privacy = await (await configured.request("/privacy")).text();
     expect(privacy.replaceAll("<!-- -->", "")).toContain("Le responsable du traitement est Recherche Exemple SAS, éditeur de LitReview");
+  });
+
+  test("with PubMed on demand off, the landing page claims what the server holds instead of 36M+", async () => {
+    const off = new Hono().route(
+      "/",
+      pagesRoutes({
+        config: loadConfig({ SUPPORT_EMAIL: "help@litreview.test", PUBMED_ON_DEMAND: "off" }),
+        db: handle.db,
+        search: {} as AppDeps["search"],
+        jobs: {} as AppDeps["jobs"],
+        secretKey,
+      }),
+    );
+    forgetCorpusStats();
+    const records = Number((await handle.db.selectFrom("articles").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    const html = (await (await off.request("/landing")).text()).replaceAll("<!-- -->", "");
+    expect(html).not.toContain("36M+");
+    expect(html).not.toContain("36 million");
+    expect(html).toContain(`across the ${records.toLocaleString("en-US")} PubMed articles this server holds`);
+    expect(html).toContain("biomedical articles on this server to search");
   });
 
   test.each([

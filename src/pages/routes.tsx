@@ -7,7 +7,7 @@ import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import type { IslandName } from "../../islands/registry.ts";
 import { renderPage } from "./render.tsx";
-import { corpusStats } from "../articles/corpus.ts";
+import { corpusStats, embeddedSizeWarning } from "../articles/corpus.ts";
 import type { ReviewWorkspaceProps } from "../../islands/review-workspace/ReviewWorkspace.tsx";
 import { serveAsset } from "./assets.ts";
 import { APP_LAYOUT_ISLANDS, AppLayout, siteOf } from "./layouts.tsx";
@@ -65,7 +65,12 @@ export function pagesRoutes(deps: AppDeps) {
     return c.redirect(`${user ? "/home" : "/landing"}${queryOf(c)}`, 302);
   });
 
-  app.get("/landing", (c) => renderPage(c, { title: "Research tools for biomedical scientists", body: <LandingPage site={site} founder={founder} /> }));
+  // The 36M+ claim holds only while reviews reach all of PubMed; with PubMed on demand off, the page says what the
+  // local index holds instead.
+  app.get("/landing", async (c) => {
+    const held = deps.config.PUBMED_ON_DEMAND ? null : (await corpusStats(deps.db)).records;
+    return renderPage(c, { title: "Research tools for biomedical scientists", body: <LandingPage site={site} founder={founder} heldRecords={held} /> });
+  });
   for (const page of ["privacy", "legal", "cookies"] as const) {
     app.get(`/${page}`, (c) => renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} site={site} /> }));
   }
@@ -123,7 +128,12 @@ export function pagesRoutes(deps: AppDeps) {
     const openPmid = article && /^\d{1,9}$/.test(article) ? article : null;
     return appPage(c, "My Dashboard", <DashboardPage initialTab={initialTab} openPmid={openPmid} />, ["Dashboard"]);
   });
-  app.get("/settings", (c) => appPage(c, "User Settings", <SettingsPage user={c.get("user")} />, ["SettingsPanel"]));
+  app.get("/settings", async (c) => {
+    const user = c.get("user");
+    // Administrators are told when the embedded database has grown past what it is meant for (docs/scaling.md).
+    const adminWarning = user.is_superuser ? embeddedSizeWarning(!deps.config.DATABASE_URL, await corpusStats(deps.db)) : null;
+    return appPage(c, "User Settings", <SettingsPage user={user} adminWarning={adminWarning} />, ["SettingsPanel"]);
+  });
 
   app.get("/suggestions", async (c) => {
     // Same rule as reviews: an active Plus, Pro or Max subscription (spec §6).

@@ -52,7 +52,7 @@ for (const backend of BACKENDS) {
     beforeAll(async () => {
       handle = await createTestDatabase(backend);
       baseDeps = {
-        config: loadConfig({}),
+        config: loadConfig({ PUBMED_ON_DEMAND: "off" }),
         db: handle.db,
         search: scriptedSearch(allHits),
         jobs: new PgJobQueue(handle.db),

@@ -1,5 +1,5 @@
 import type { AppDeps } from "../deps.ts";
-import type { SearchHit } from "../../search/search-index.ts";
+import type { SearchHit, SearchResult } from "../../search/search-index.ts";
 import type { JobHandler } from "../jobs/worker.ts";
 import * as repo from "./repository.ts";
 import { PIPELINE_STATUSES } from "./schemas.ts";
@@ -9,10 +9,14 @@ import type { Summarizer } from "./summary/types.ts";
 import { LlmSummarizer, llmOptions } from "./llm/llm-summarizer.ts";
 import { readTopicFromCorpus, storedConcepts } from "./topic.ts";
 import { announceReviewChange } from "./events.ts";
-import { conceptList } from "../../search/concepts.ts";
+import { conceptList, type TopicReading } from "../../search/concepts.ts";
 import { describeFilters, needsArticleFilter, passesFilters, storedFilters } from "./filters.ts";
 import { corpusSnapshot, queryReading, storedReport, type SearchReport } from "./report.ts";
 import { isRetracted } from "../articles/evidence.ts";
+import { ON_DEMAND_THRESHOLD, runPubmedStep } from "./pubmed-step.ts";
+import type { PubmedReport } from "./report.ts";
+import { pubmedSyntaxOf, searchPubmedSyntax, syntaxRankingQuery } from "./syntax-search.ts";
+import { translatePubmedQuery } from "../../search/pubmed/query-syntax.ts";
 
 /** Job kind of the review pipeline; its payload is `{reviewId}`. */
 export const REVIEW_JOB_KIND = "review.run";
@@ -47,6 +51,11 @@ export function fewArticlesSentence(count: number, concepts: string): string {
     : `Only ${count} articles in the index address all of: ${concepts}.`;
 }
 
+/** The opening sentence of a summary of a search strategy (PubMed syntax) that only `count` articles match. */
+export function fewMatchesSentence(count: number): string {
+  return count === 1 ? "Only 1 article in the index matches this search strategy." : `Only ${count} articles in the index match this search strategy.`;
+}
+
 /** A re-ranked candidate: its final score and its text relevance relative to the best hit, in [0, 1]. */
 export interface RankedCandidate extends repo.RankedEntry {
   relevance: number;
@@ -65,6 +74,25 @@ export const defaultSteps: PipelineSteps = {
   rank: (query, hits, articles) => rerank(query, hits, articles).map((r) => ({ pmid: r.pmid, score: r.score, relevance: r.text })),
   summarizer: extractiveSummarizer,
 };
+
+/**
+ * The local covering hits joined with the articles PubMed matched for the topic (issue 19). PubMed's automatic term
+ * mapping reads the topic through MeSH ("corticosteroids" → Adrenal Cortex Hormones), which our concept reading cannot
+ * do without a thesaurus: an article PubMed matched for the whole topic covers it. Such an article takes its text
+ * score from the index's word search (`scored`), or the lowest covering score when the word search did not reach it,
+ * so that ranking still orders it by its text, title, design and recency.
+ * @returns hits best first, at most `limit`; `total` counts the union (exact while the local hits are all the local
+ *   matches, as they are below ON_DEMAND_THRESHOLD; past `limit` an article matched both ways may count twice).
+ */
+function withPubmedMatches(local: SearchResult, pubmedPmids: readonly number[], scored: readonly SearchHit[], limit: number): SearchResult {
+  if (pubmedPmids.length === 0) return local;
+  const inLocal = new Set(local.hits.map((h) => h.pmid));
+  const score = new Map(scored.map((h) => [h.pmid, h.score]));
+  const floor = local.hits.length > 0 ? Math.min(...local.hits.map((h) => h.score)) : 0;
+  const added = pubmedPmids.filter((p) => !inLocal.has(p)).map((pmid) => ({ pmid, score: score.get(pmid) ?? floor }));
+  const hits = [...local.hits, ...added].sort((x, y) => y.score - x.score).slice(0, limit);
+  return { hits, total: local.total + added.length, totalIsLowerBound: local.totalIsLowerBound };
+}
 
 /** The concepts stored with a review. */
 const storedConceptsOf = (review: repo.ReviewRow | undefined) => storedConcepts(review?.topic_concepts);
@@ -112,9 +140,30 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
   const filters = storedFilters(review.search_filters);
   const years = { fromYear: filters?.year_from, toYear: filters?.year_to };
   const rowFilter = needsArticleFilter(filters);
-  const reading = await readTopicFromCorpus(deps, query);
-  const covering = await deps.search.search(query, { limit: rowFilter ? FILTERED_CANDIDATE_LIMIT : CANDIDATE_LIMIT, requireAll: reading.concepts, ...years });
-  const any = covering.total > 0 ? await deps.search.search(query, { limit: CANDIDATE_LIMIT, ...years }) : { hits: [] };
+  const syntax = pubmedSyntaxOf(query);
+  // A strategy in PubMed's syntax is matched exactly (no concepts of our own); a plain topic is read as concepts.
+  const readTopic = async (): Promise<TopicReading> => (syntax ? { concepts: [], generic: [] } : await readTopicFromCorpus(deps, query));
+  const localSearch = (limit: number) =>
+    syntax ? searchPubmedSyntax(deps, syntax, { limit, ...years }) : deps.search.search(query, { limit, requireAll: reading.concepts, ...years });
+  let reading = await readTopic();
+  // PubMed on demand: a topic the local index covers thinly is first filled from PubMed (pubmed-step.ts).
+  let pubmed: PubmedReport | null = null;
+  let pubmedMatches: number[] = [];
+  if (deps.config.PUBMED_ON_DEMAND && (await localSearch(1)).total < ON_DEMAND_THRESHOLD) {
+    const step = await runPubmedStep(deps, review, query, filters, async (line) => {
+      if (await repo.setReviewProgress(deps.db, reviewId, ["searching"], line)) announceReviewChange(reviewId);
+    });
+    pubmed = step.report;
+    // Only what the index holds now (a fetch cut short by the budget or the allowance leaves some out).
+    pubmedMatches = await repo.heldPmids(deps.db, step.matchedPmids);
+    // New records can teach the topic's abbreviations new long forms.
+    if (pubmed.fetched > 0) reading = await readTopic();
+  }
+  const limit = rowFilter ? FILTERED_CANDIDATE_LIMIT : CANDIDATE_LIMIT;
+  const local = await localSearch(limit);
+  const rankQuery = syntax ? syntaxRankingQuery(syntax) : query;
+  const any = local.total > 0 || pubmedMatches.length > 0 ? await deps.search.search(rankQuery, { limit: CANDIDATE_LIMIT, ...years }) : { hits: [] };
+  const covering = withPubmedMatches(local, pubmedMatches, any.hits, limit);
   const coveringPmids = new Set(covering.hits.map((h) => h.pmid));
   const articles = await repo.findArticles(deps.db, [...new Set([...covering.hits, ...any.hits].map((h) => h.pmid))]);
   // Hits the index knows but the articles table no longer has (deleted meanwhile) are dropped, and so are those the
@@ -124,15 +173,15 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
   const screened = covering.hits.filter((h) => stored.has(h.pmid));
   const filtered = screened.filter((h) => passing.has(h.pmid));
   const coveringHits = filtered.slice(0, CANDIDATE_LIMIT);
-  const partialHits = any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid));
+  const partialHits = syntax ? [] : any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid));
   if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
   const ranked =
     coveringHits.length > 0
-      ? relevant(await steps.rank(query, coveringHits, articles), partialHits.length > 0 ? await steps.rank(query, partialHits, articles) : [])
+      ? relevant(await steps.rank(rankQuery, coveringHits, articles), partialHits.length > 0 ? await steps.rank(rankQuery, partialHits, articles) : [])
       : [];
   const found = ranked.some((r) => r.coversTopic);
   const report: SearchReport = {
-    query: queryReading(query, reading),
+    query: { ...queryReading(query, reading), pubmed_syntax: syntax ? translatePubmedQuery(syntax) : null },
     filters: describeFilters(filters),
     counts: {
       matched: covering.total,
@@ -144,6 +193,7 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
       retracted_excluded: 0,
       cited: 0,
     },
+    pubmed,
     corpus: await corpusSnapshot(deps.db),
   };
   await deps.db.transaction().execute(async (trx) => {
@@ -168,17 +218,16 @@ async function summarizeStep(deps: AppDeps, reviewId: string, query: string, ste
   // Only articles that cover the whole topic may be cited, and never a retracted one.
   const ranked = await repo.topRankedArticles(deps.db, reviewId, SUMMARY_SOURCES);
   const sources = ranked.filter((a) => !isRetracted(a.publication_types ?? [], a.retraction_notice_pmid));
-  const written = await steps.summarizer.summarize(query, sources);
+  const syntax = pubmedSyntaxOf(query);
+  const written = await steps.summarizer.summarize(syntax ? syntaxRankingQuery(syntax) : query, sources);
   const { citedPmids } = written;
   const review = await repo.findReview(deps.db, reviewId);
   const stored = storedReport(review?.search_report);
   const report = stored && { ...stored, counts: { ...stored.counts, summarized: ranked.length, retracted_excluded: ranked.length - sources.length, cited: citedPmids.length } };
   const matching = review?.matching_count ?? null;
   // Few covering articles: the summary opens by saying so, in one plain sentence.
-  const summary =
-    written.summary !== null && matching !== null && matching < FEW_COVERING
-      ? `${fewArticlesSentence(matching, conceptList(storedConceptsOf(review)))}\n\n${written.summary}`
-      : written.summary;
+  const opening = syntax ? fewMatchesSentence(matching ?? 0) : fewArticlesSentence(matching ?? 0, conceptList(storedConceptsOf(review)));
+  const summary = written.summary !== null && matching !== null && matching < FEW_COVERING ? `${opening}\n\n${written.summary}` : written.summary;
   const supplied = new Set(sources.map((a) => a.pmid));
   const unknown = citedPmids.filter((p) => !supplied.has(p));
   // Every [n] must point to an article the summary was written from; anything else is a bug, not a citation.

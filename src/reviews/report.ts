@@ -9,6 +9,25 @@ import type { TopicReading } from "../../search/concepts.ts";
  * (a PRISMA-style flow: Page et al., "The PRISMA 2020 statement", BMJ 2021;372:n71, adapted to one automated
  * search), the filters and the corpus the review ran on. Written by the pipeline, read by the review page.
  */
+/** What the review's PubMed step did (issue 19, src/reviews/pubmed-step.ts); absent when PubMed was not asked. */
+export const PubmedReportSchema = z
+  .object({
+    outcome: z
+      .enum(["fetched", "budget", "timeout", "error"])
+      .openapi({ description: "fetched: PubMed answered (records may all have been held already); budget: the user's daily allowance capped the fetch; timeout, error: the review went on with the local index" }),
+    term: z.string().openapi({ description: "The query sent to PubMed: the topic as written, with the filters as field tags" }),
+    query_translation: z.string().nullable().openapi({ description: "The query as PubMed translated it (automatic term mapping); null when PubMed did not answer" }),
+    total: z.number().int().nullable().openapi({ description: "PubMed's count of matching records; null when PubMed did not answer" }),
+    considered: z.number().int().openapi({ description: "Best-matching PMIDs PubMed returned (its Best Match order), at most the per-review cap" }),
+    already_held: z.number().int().openapi({ description: "Of those, records the index already held" }),
+    fetched: z.number().int().openapi({ description: "Records fetched from PubMed and added to the index for this review" }),
+    failed: z.number().int().openapi({ description: "Records that could not be fetched (PubMed failing after retries) or read (malformed or truncated XML)" }),
+    searched_at: z.string().openapi({ description: "When PubMed was asked (ISO 8601)" }),
+    note: z.string().nullable().openapi({ description: "One plain sentence when the step fell short (PubMed slow or unreachable, the daily allowance)" }),
+  })
+  .openapi("PubmedReport");
+export type PubmedReport = z.infer<typeof PubmedReportSchema>;
+
 export const SearchReportSchema = z
   .object({
     query: z.object({
@@ -18,6 +37,11 @@ export const SearchReportSchema = z
       generic_words: z.array(z.string()).openapi({ description: "Words that rank but are not required (too common to define the topic)" }),
       phrases: z.array(z.string()).openapi({ description: "Quoted phrases, which rank articles holding them exactly higher" }),
       excluded: z.array(z.string()).openapi({ description: "Words or phrases after a minus, which no article may contain" }),
+      pubmed_syntax: z
+        .string()
+        .nullable()
+        .optional()
+        .openapi({ description: "A topic written in PubMed's search syntax, as evaluated on the local index (field tags, Boolean, phrases, truncation); null for a plain-language topic" }),
     }),
     filters: z.array(z.string()).openapi({ description: "The filters, as phrases; empty when none", example: ["Published 2010–2024", "Humans only"] }),
     counts: z.object({
@@ -30,6 +54,9 @@ export const SearchReportSchema = z
       retracted_excluded: z.number().int().openapi({ description: "Of those, retracted articles, never cited" }),
       cited: z.number().int().openapi({ description: "Articles the summary cites" }),
     }),
+    pubmed: PubmedReportSchema.nullable()
+      .optional()
+      .openapi({ description: "What PubMed on demand did for this review; null or absent when PubMed was not asked (the index held enough, or on-demand is off)" }),
     corpus: z.object({
       records: z.number().int().openapi({ description: "Articles in the index when the review ran" }),
       last_updated: z.string().nullable().openapi({ description: "When the corpus last changed (ISO 8601)" }),

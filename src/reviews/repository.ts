@@ -124,9 +124,24 @@ export async function advanceReview(
   const { topic_concepts, ...rest } = extra;
   const result = await db
     .updateTable("literature_reviews")
-    .set({ ...rest, ...(topic_concepts !== undefined ? { topic_concepts: JSON.stringify(topic_concepts) } : {}), status: to, updated_at: sql`now()` })
+    // A step's progress line belongs to the status it was written in: a new status clears it.
+    .set({ ...rest, ...(topic_concepts !== undefined ? { topic_concepts: JSON.stringify(topic_concepts) } : {}), status: to, progress: null, updated_at: sql`now()` })
     .where("id", "=", id)
     .where("status", "in", from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Sets the progress line of a review in one of the `during` statuses (null clears it); updated_at moves on, so status
+ * streams and polls see the change. @returns false when the review is gone or has moved to another status.
+ */
+export async function setReviewProgress(db: Database, id: string, during: readonly string[], progress: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable("literature_reviews")
+    .set({ progress, updated_at: sql`now()` })
+    .where("id", "=", id)
+    .where("status", "in", during)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -134,11 +149,19 @@ export async function advanceReview(
 const ARTICLE_COLUMNS = [
   "pmid", "title", "authors", "abstract", "abstract_sections", "journal", "publication_date", "publication_date_precision",
   "publication_year", "doi", "pmc_id", "full_text_link", "pdf_free_link", "language", "publication_types", "mesh_terms",
-  "keywords", "retraction_notice_pmid", "content_hash", "created_at", "updated_at",
+  "keywords", "retraction_notice_pmid", "entrez_date", "mesh_major_terms", "content_hash", "created_at", "updated_at",
 ] as const satisfies readonly (keyof ArticleRow)[];
 // Every column of ArticleRow is listed: a column added to articles fails to compile here until it is.
 const ARTICLE_COLUMNS_COMPLETE: [Exclude<keyof ArticleRow, (typeof ARTICLE_COLUMNS)[number]>] extends [never] ? true : false = true;
 void ARTICLE_COLUMNS_COMPLETE;
+
+/** Those of `pmids` that `articles` holds, in the given order. */
+export async function heldPmids(db: Database, pmids: readonly number[]): Promise<number[]> {
+  if (pmids.length === 0) return [];
+  const rows = await db.selectFrom("articles").select("pmid").where("pmid", "in", [...pmids]).execute();
+  const held = new Set(rows.map((r) => Number(r.pmid)));
+  return pmids.filter((p) => held.has(p));
+}
 
 /** Full article rows for these PMIDs (those not in the table are absent), in no particular order. */
 export function findArticles(db: Database, pmids: number[]): Promise<ArticleRow[]> {

@@ -126,7 +126,7 @@ export function reviewsRoutes(deps: AppDeps) {
         while (!aborted && Date.now() < deadline) {
           const status = await reviews.reviewStatus(deps, userId, id).catch(() => null);
           if (!status) break; // deleted meanwhile, or the database is unavailable: the client falls back to polling
-          const key = `${status.status}|${new Date(status.updated_at).toISOString()}`;
+          const key = `${status.status}|${status.progress ?? ""}|${new Date(status.updated_at).toISOString()}`;
           if (key !== last) {
             await stream.writeSSE({ event: "status", data: JSON.stringify(status) });
             last = key;

@@ -61,7 +61,13 @@ export const ReviewsPublicSchema = z.object({ data: z.array(ReviewPublicSchema),
 
 /** GET /status/{id}: what a poll needs. */
 export const ReviewStatusSchema = z
-  .object({ id: z.uuid(), status: StatusSchema, user_query: z.string().nullable(), updated_at: z.date() })
+  .object({
+    id: z.uuid(),
+    status: StatusSchema,
+    user_query: z.string().nullable(),
+    progress: z.string().nullable().openapi({ description: "What the current step is doing, shown under the status while the review is in progress (e.g. \"Fetching 143 records from PubMed…\"); null when there is nothing to add", example: "Fetching 143 records from PubMed…" }),
+    updated_at: z.date(),
+  })
   .openapi("LiteratureReviewStatus");
 export type ReviewStatusPublic = z.infer<typeof ReviewStatusSchema>;
 
@@ -77,6 +83,7 @@ export const ReviewDetailsSchema = z
     id: z.uuid(),
     status: StatusSchema,
     user_query: z.string().nullable(),
+    progress: z.string().nullable().openapi({ description: "What the current step is doing, shown under the status while the review is in progress (e.g. \"Fetching 143 records from PubMed…\"); null when there is nothing to add", example: "Fetching 143 records from PubMed…" }),
     summary: z.string().nullable().openapi({ description: "Text with **bold**, \"- \" bullets and [n] citations; [n] is articles_refs[n - 1]" }),
     summary_engine: z
       .string()

@@ -96,7 +96,7 @@ export async function startReview(deps: AppDeps, userId: string, id: string, use
 /** The status of the user's review, for polling. @throws ApiError 404. */
 export async function reviewStatus(deps: AppDeps, userId: string, id: string): Promise<ReviewStatusPublic> {
   const row = await ownReview(deps.db, userId, id);
-  return { id: row.id, status: statusOf(row.status), user_query: row.user_query, updated_at: row.updated_at };
+  return { id: row.id, status: statusOf(row.status), user_query: row.user_query, progress: row.progress ?? null, updated_at: row.updated_at };
 }
 
 /** The review with its summary, cited articles and one page of relevant articles. @throws ApiError 404. */
@@ -107,6 +107,7 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
     id: row.id,
     status: statusOf(row.status),
     user_query: row.user_query,
+    progress: row.progress ?? null,
     summary: row.summary,
     summary_engine: row.summary_engine,
     articles_refs: cited,

@@ -24,7 +24,7 @@ for (const backend of BACKENDS.filter((b) => b === "postgres")) {
     const startWorkerProcess = (n: number) =>
       Bun.spawn([process.execPath, "src/server.ts"], {
         cwd: join(import.meta.dir, "..", ".."),
-        env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "w".repeat(40), WORKER: "only", SEED_SAMPLE: "false", LOG_LEVEL: "warn", WORKER_ID: `test-worker-${n}` },
+        env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "w".repeat(40), WORKER: "only", SEED_SAMPLE: "false", PUBMED_ON_DEMAND: "off", LOG_LEVEL: "warn", WORKER_ID: `test-worker-${n}` },
         stdout: "ignore",
         stderr: "ignore",
       });

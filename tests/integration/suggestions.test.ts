@@ -249,7 +249,7 @@ for (const backend of BACKENDS) {
         const run = async () => {
           const proc = Bun.spawn([process.execPath, "scripts/suggestions-weekly.ts", "--week", week, "--run"], {
             cwd: `${import.meta.dir}/../..`,
-            env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "x".repeat(40), SMTP_URL: smtp.url, LOG_LEVEL: "warn" },
+            env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "x".repeat(40), SMTP_URL: smtp.url, PUBMED_ON_DEMAND: "off", LOG_LEVEL: "warn" },
             stdout: "pipe",
           });
           const stdout = await new Response(proc.stdout).text();

@@ -93,6 +93,8 @@ export const TEST_ENV: Record<string, string> = {
   LOG_LEVEL: "silent",
   SEED_SAMPLE: "false",
   WORKER: "off",
+  // Nothing leaves the machine in tests: a test that exercises PubMed on demand turns it on with a local stand-in.
+  PUBMED_ON_DEMAND: "off",
   PUBLIC_URL: "http://localhost:3000",
   SUPPORT_EMAIL: "support@litreview.test",
 };

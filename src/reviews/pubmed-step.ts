@@ -1,0 +1,197 @@
+import { sql } from "kysely";
+import type { AppDeps } from "../deps.ts";
+import type { StudyDesign } from "../articles/evidence.ts";
+import type { ReviewFilters } from "./filters.ts";
+import type { PubmedReport } from "./report.ts";
+import { eutilsClientFor } from "../pubmed/client.ts";
+import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
+import { releaseFetchBudget, reserveFetchBudget } from "../pubmed/usage.ts";
+import { fetchRecords } from "../../search/pubmed/fetch-records.ts";
+import { corpusStats, embeddedSizeWarning, forgetCorpusStats } from "../articles/corpus.ts";
+
+/**
+ * The review's PubMed step (issue 19, docs/decisions/0026-pubmed-on-demand.md): when the local index holds few
+ * articles covering the topic, PubMed is asked for the topic (esearch, Best Match) and the records the index lacks are
+ * fetched (efetch) and ingested through the ordinary ingest, before the local search ranks and summarises as always.
+ * Runs inside the review job, never in a request. A failure or the time budget never fails the review: the step
+ * reports what happened in one plain sentence and the review goes on with the local index.
+ */
+
+/**
+ * Below this many local articles covering every concept, PubMed is asked. It is the number of best-ranked articles the
+ * summary is read from (pipeline.ts SUMMARY_SOURCES): with fewer, the summary cannot choose among enough sources, and
+ * one esearch (often answered from the cache) costs a fraction of a second. With more, the local index already gives
+ * the summary its full choice, and the topic's text need not leave the machine.
+ */
+export const ON_DEMAND_THRESHOLD = 30;
+
+/** How long an esearch answer for a review topic is reused (a topic reviewed again the same day asks nothing). */
+export const REVIEW_SEARCH_CACHE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * PubMed's own filters for our study-design codes: publication types where PubMed has one, otherwise the MeSH heading
+ * NLM indexes such studies under (PubMed has no [pt] for cohort, case-control or cross-sectional studies).
+ */
+const DESIGN_TERMS: Record<StudyDesign, string> = {
+  "meta-analysis": `"meta-analysis"[pt]`,
+  "systematic-review": `"systematic review"[pt]`,
+  rct: `"randomized controlled trial"[pt]`,
+  "clinical-trial": `"clinical trial"[pt]`,
+  guideline: `("guideline"[pt] OR "practice guideline"[pt])`,
+  cohort: `"cohort studies"[mh]`,
+  "case-control": `"case-control studies"[mh]`,
+  "cross-sectional": `"cross-sectional studies"[mh]`,
+  observational: `"observational study"[pt]`,
+  review: `"review"[pt]`,
+  "case-report": `"case reports"[pt]`,
+  opinion: `("editorial"[pt] OR "comment"[pt] OR "letter"[pt])`,
+};
+
+/**
+ * The esearch term for a review: the topic as the user wrote it (so PubMed's automatic term mapping applies), and the
+ * review's filters as field tags: years as a publication-date range `[dp]`, designs `[pt]` (or MeSH), humans
+ * `humans[mh]`, free full text `free full text[sb]`. Without filters the topic is sent unchanged.
+ */
+export function pubmedTermFor(topic: string, filters: ReviewFilters | null): string {
+  const parts: string[] = [];
+  if (filters?.year_from !== undefined || filters?.year_to !== undefined) {
+    parts.push(`${filters.year_from ?? 1780}:${filters.year_to ?? 3000}[dp]`);
+  }
+  if (filters?.study_designs && filters.study_designs.length > 0) {
+    const terms = filters.study_designs.map((d) => DESIGN_TERMS[d]);
+    parts.push(terms.length === 1 ? terms[0]! : `(${terms.join(" OR ")})`);
+  }
+  if (filters?.humans_only) parts.push("humans[mh]");
+  if (filters?.free_full_text) parts.push("free full text[sb]");
+  return parts.length === 0 ? topic : [`(${topic})`, ...parts].join(" AND ");
+}
+
+let warnedOutgrown = false;
+/** Logs, once per process, that the embedded database has grown past what it is meant for (docs/scaling.md). */
+async function warnWhenEmbeddedOutgrown(deps: AppDeps): Promise<void> {
+  if (warnedOutgrown || deps.config.DATABASE_URL) return;
+  forgetCorpusStats();
+  const warning = embeddedSizeWarning(true, await corpusStats(deps.db));
+  if (warning) {
+    warnedOutgrown = true;
+    console.warn(`pubmed: ${warning}`);
+  }
+}
+
+/** What the step did, and the PMIDs PubMed matched (Best Match order), which the review counts as covering the topic. */
+export interface PubmedStepResult {
+  report: PubmedReport;
+  /** The PMIDs PubMed returned for the topic (at most the per-review cap), held or fetched or not. */
+  matchedPmids: number[];
+}
+
+/** What the step reports as it works, for the review's progress line. */
+export type ProgressReporter = (line: string | null) => Promise<void>;
+
+/** The text with its first letter in upper case. */
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "1 record" / "143 records". */
+const records = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "record" : "records"}`;
+
+/** The PMIDs of `pmids` that `articles` holds. */
+async function held(deps: Pick<AppDeps, "db">, pmids: number[]): Promise<Set<number>> {
+  if (pmids.length === 0) return new Set();
+  const rows = await deps.db
+    .selectFrom("articles")
+    .select("pmid")
+    .where("pmid", "=", sql<number>`ANY(${pmids}::integer[])`)
+    .execute();
+  return new Set(rows.map((r) => Number(r.pmid)));
+}
+
+/**
+ * Asks PubMed for `topic` (with the review's filters) and fetches the best records the index lacks, within the
+ * configuration's record cap, the user's daily budget and the time budget (PUBMED_FETCH_BUDGET_MS, for the whole
+ * step). Never throws for PubMed's sake: an error or the budget ends the step with `outcome` "error" or "timeout" and
+ * the records fetched before it stay. @throws only database errors of the step's own writes.
+ */
+export async function runPubmedStep(
+  deps: AppDeps,
+  review: { user_id: string },
+  topic: string,
+  filters: ReviewFilters | null,
+  progress: ProgressReporter,
+): Promise<PubmedStepResult> {
+  const { config } = deps;
+  const term = pubmedTermFor(topic, filters);
+  const budgetSeconds = Math.round(config.PUBMED_FETCH_BUDGET_MS / 1000);
+  const report: PubmedReport = {
+    outcome: "fetched",
+    term,
+    query_translation: null,
+    total: null,
+    considered: 0,
+    already_held: 0,
+    fetched: 0,
+    failed: 0,
+    searched_at: new Date().toISOString(),
+    note: null,
+  };
+  const signal = AbortSignal.timeout(config.PUBMED_FETCH_BUDGET_MS);
+  const client = eutilsClientFor(config, deps.db);
+  let reserved = 0;
+  let toFetch: number[] = [];
+  let matchedPmids: number[] = [];
+  try {
+    await progress("Searching PubMed for this topic…");
+    const max = config.PUBMED_ON_DEMAND_MAX_RECORDS;
+    const answer = await cachedEsearch(
+      deps.db,
+      client,
+      searchCacheKey("review", { term, retmax: max }),
+      REVIEW_SEARCH_CACHE_MS,
+      { term, retmax: max, sort: "relevance" },
+      signal,
+    );
+    report.query_translation = answer.queryTranslation;
+    report.total = answer.total;
+    report.searched_at = answer.searchedAt;
+    report.considered = answer.pmids.length;
+    matchedPmids = answer.pmids;
+    const holding = await held(deps, answer.pmids);
+    report.already_held = holding.size;
+    const missing = answer.pmids.filter((p) => !holding.has(p));
+    reserved = await reserveFetchBudget(deps.db, review.user_id, missing.length, config.PUBMED_USER_DAILY_RECORDS);
+    toFetch = missing.slice(0, reserved);
+    if (missing.length > 0 && reserved < missing.length) {
+      report.outcome = "budget";
+      report.note =
+        reserved === 0
+          ? "Your daily allowance of records fetched from PubMed is used up, so this review uses the local index only."
+          : `Your daily allowance of records fetched from PubMed allowed ${records(reserved)} of ${missing.length.toLocaleString("en-US")}; the rest were not fetched.`;
+    }
+    if (toFetch.length > 0) {
+      await progress(`Fetching ${records(toFetch.length)} from PubMed…`);
+      const result = await fetchRecords({ db: deps.db, search: deps.search, client }, toFetch, {
+        signal,
+        log: (line) => console.warn(`pubmed: ${line}`),
+      });
+      report.fetched = result.fetched;
+      if (result.fetched > 0) await warnWhenEmbeddedOutgrown(deps);
+      report.failed = result.failedBatches.reduce((n, b) => n + b.pmids.length, 0);
+      if (report.failed > 0 && report.note === null) {
+        report.note = `${capitalised(records(report.failed))} could not be fetched from PubMed or read; the review uses the others.`;
+      }
+    }
+  } catch (err) {
+    const timedOut = signal.aborted;
+    report.outcome = timedOut ? "timeout" : "error";
+    // Batches ingested before the failure stay: count them from the table, whatever the failure interrupted.
+    report.fetched = toFetch.length > 0 ? (await held(deps, toFetch)).size : 0;
+    const partly = report.fetched > 0 ? ` after ${records(report.fetched)}` : "";
+    report.note = timedOut
+      ? `PubMed did not answer within ${budgetSeconds} seconds${partly}, so this review uses the local index only.`
+      : `PubMed could not be reached${partly}, so this review uses the local index only.`;
+    if (!timedOut) console.warn(`pubmed: the review's PubMed step failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await releaseFetchBudget(deps.db, review.user_id, reserved - report.fetched);
+    await progress(null);
+  }
+  return { report, matchedPmids };
+}
