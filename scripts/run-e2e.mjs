@@ -119,6 +119,33 @@ async function startStripeStandIn(webhookUrl) {
   return { env: settings, stop };
 }
 
+/**
+ * PubMed's E-utilities as the app sees them in the browser tests: the stand-in in its own process (real records of the
+ * sample and PubMedQA's, NCBI's rate enforced), 150 ms added to each answer as from a distant server, so that a
+ * review's progress line is on screen long enough to be seen.
+ */
+async function startEutilsStandIn() {
+  const proc = spawn("npx", ["bun", "tests/support/eutils-stand-in.ts", "--latency-ms", "150"], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"] });
+  const env = await new Promise((resolveEnv, reject) => {
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d.toString();
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolveEnv(JSON.parse(line));
+    });
+    proc.once("exit", (code) => reject(new Error(`the E-utilities stand-in exited with code ${code}`)));
+  });
+  const { ready: _ready, ...settings } = env;
+  const stop = () => {
+    try {
+      process.kill(-proc.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  };
+  return { env: settings, stop };
+}
+
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), "litreview-e2e-"));
 const mailDir = mkdtempSync(join(tmpdir(), "litreview-e2e-mail-"));
@@ -127,6 +154,7 @@ const baseUrl = `http://127.0.0.1:${port}`;
 const serverLog = [];
 const mail = await startMailCatcher(mailDir);
 const stripe = await startStripeStandIn(`${baseUrl}/api/v1/subscriptions/webhook`);
+const eutils = await startEutilsStandIn();
 const secretKey = randomBytes(32).toString("hex");
 
 // The accounts in subscription states no test could reach in its own time, written before the app opens the folder.
@@ -137,6 +165,7 @@ const seeded = spawnSync("npx", ["bun", "tests/e2e/seed.ts"], {
 });
 if (seeded.status !== 0) {
   stripe.stop();
+  eutils.stop();
   fail(`seeding the test accounts failed:\n${seeded.stderr}`);
 }
 
@@ -152,6 +181,8 @@ const server = spawn("npx", ["bun", "--max-http-header-size=262144", process.env
     SECRET_KEY: secretKey,
     SMTP_URL: mail.url,
     ...stripe.env,
+    ...eutils.env,
+    PUBMED_ON_DEMAND: "on",
     // Links in e-mails (the reset link) point at this run's server.
     PUBLIC_URL: baseUrl,
     NODE_ENV: "production",
@@ -178,6 +209,7 @@ function killServerNow() {
     // Already gone.
   }
   stripe.stop();
+  eutils.stop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(mailDir, { recursive: true, force: true });
   rmSync(fixturesFile, { force: true });

@@ -71,6 +71,19 @@ for (const backend of BACKENDS) {
       expect(await hits("human genome sequencing")).toContain(11237011);
     });
 
+    test("Entrez dates and MeSH major topics are stored (a MedlineCitationSet record has no Entrez date)", async () => {
+      const file = join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz");
+      expect(await ingestFiles({ db: handle.db, search }, [file])).toMatchObject({ inserted: 10, errors: 0 });
+      const read = (pmid: number) =>
+        handle.db.selectFrom("articles").select([sql<string | null>`entrez_date::text`.as("entrez_date"), "mesh_major_terms"]).where("pmid", "=", pmid).executeTakeFirstOrThrow();
+      expect(await read(31807843)).toEqual({ entrez_date: "2019-12-07", mesh_major_terms: ["Carcinoma, Non-Small-Cell Lung", "Lung Neoplasms", "Tumor Burden"] });
+      expect(await read(11237011)).toEqual({ entrez_date: null, mesh_major_terms: ["Genome, Human", "Human Genome Project", "Sequence Analysis, DNA"] });
+      // Out again, so the next tests see the MedlineCitationSet sample alone.
+      const added = (await handle.db.selectFrom("articles").select("pmid").where("pmid", ">", 30_000_000).execute()).map((r) => r.pmid);
+      await search.delete(added);
+      await handle.db.deleteFrom("articles").where("pmid", "in", added).execute();
+    });
+
     test("re-ingesting the same file changes nothing", async () => {
       const before = await handle.db.selectFrom("articles").select(["pmid", "updated_at"]).orderBy("pmid").execute();
       const result = await ingestFiles({ db: handle.db, search }, [MEDSAMP]);

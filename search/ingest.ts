@@ -360,7 +360,8 @@ class IngestRun {
 const COLUMNS = `
   pmid integer, title text, authors text, abstract text, abstract_sections jsonb, journal text,
   publication_date date, publication_date_precision text, publication_year integer, doi text, pmc_id text, full_text_link text, pdf_free_link text,
-  language text, publication_types text[], mesh_terms text[], keywords text[], retraction_notice_pmid integer, reference_pmids integer[], content_hash text`;
+  language text, publication_types text[], mesh_terms text[], keywords text[], retraction_notice_pmid integer, reference_pmids integer[],
+  entrez_date date, mesh_major_terms text[], content_hash text`;
 
 /**
  * Upserts one batch; adds the inserted and updated rows to `counts`.
@@ -383,11 +384,11 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
     )
     INSERT INTO articles (pmid, title, authors, abstract, abstract_sections, journal, publication_date, publication_date_precision, publication_year,
                           doi, pmc_id, full_text_link, pdf_free_link, language, publication_types, mesh_terms, keywords,
-                          retraction_notice_pmid, reference_pmids, content_hash)
+                          retraction_notice_pmid, reference_pmids, entrez_date, mesh_major_terms, content_hash)
     SELECT pmid, title, authors, abstract, coalesce(abstract_sections, '[]'::jsonb), journal, publication_date,
            publication_date_precision, publication_year, doi, pmc_id, full_text_link, pdf_free_link, language,
            coalesce(publication_types, '{}'), coalesce(mesh_terms, '{}'), coalesce(keywords, '{}'), retraction_notice_pmid,
-           coalesce(reference_pmids, '{}'), content_hash
+           coalesce(reference_pmids, '{}'), entrez_date, coalesce(mesh_major_terms, '{}'), content_hash
     FROM input
     ON CONFLICT (pmid) DO UPDATE SET
       title = excluded.title, authors = excluded.authors, abstract = excluded.abstract,
@@ -397,7 +398,8 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
       doi = excluded.doi, pmc_id = excluded.pmc_id, full_text_link = excluded.full_text_link,
       pdf_free_link = excluded.pdf_free_link, language = excluded.language,
       publication_types = excluded.publication_types, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords,
-      retraction_notice_pmid = excluded.retraction_notice_pmid, reference_pmids = excluded.reference_pmids, content_hash = excluded.content_hash, updated_at = now()
+      retraction_notice_pmid = excluded.retraction_notice_pmid, reference_pmids = excluded.reference_pmids,
+      entrez_date = excluded.entrez_date, mesh_major_terms = excluded.mesh_major_terms, content_hash = excluded.content_hash, updated_at = now()
     WHERE articles.content_hash IS DISTINCT FROM excluded.content_hash
     RETURNING pmid, (xmax = 0) AS inserted`.execute(trx);
   });

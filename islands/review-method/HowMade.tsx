@@ -113,3 +113,27 @@ export function HowMade({ report, engine }: HowMadeProps) {
     </div>
   );
 }
+
+/**
+ * Why a review found nothing, in one sentence, from its search report: what PubMed said (or why it was not heard), or
+ * how many records the local index holds. Null without a report.
+ */
+export function noArticlesReason(report: SearchReport | null): string | null {
+  if (!report) return null;
+  const records = report.corpus.records.toLocaleString("en-US");
+  const p = report.pubmed;
+  if (p?.note) return p.note;
+  if (p && p.total === 0) return "PubMed has no records for this topic either.";
+  if (p && p.total !== null)
+    return `PubMed found ${p.total.toLocaleString("en-US")} records; none of the ${p.considered.toLocaleString("en-US")} best, now in the index of ${records} records, addresses every part of the topic.`;
+  return `The index holds ${records} PubMed records, and none addresses every part of the topic.`;
+}
+
+/**
+ * The sentence under "No Articles Found" saying why (noArticlesReason), loaded with this module only when a review
+ * found nothing, so the workspace's first load does not carry it.
+ */
+export function NoArticlesReason({ report }: { report: SearchReport | null }) {
+  const reason = noArticlesReason(report);
+  return reason ? <span data-testid="review-no-articles-reason">{reason}</span> : null;
+}

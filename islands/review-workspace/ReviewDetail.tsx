@@ -12,7 +12,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { showError, showSuccess } from "../lib/toast.tsx";
-import { MSG, detailOr, detailsBanner, noArticlesReason, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
+import { MSG, detailOr, detailsBanner, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
 import {
   awaitsTopic,
   fetchDetails,
@@ -29,6 +29,7 @@ const ReviewExport = lazy(() => import("../export/ReviewExport.tsx").then((m) =>
 // Loaded when opened: the optional filters of a new review and the "How this review was made" panel (issue 13).
 const FilterFields = lazy(() => import("../review-method/FilterFields.tsx").then((m) => ({ default: m.FilterFields })));
 const HowMade = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.HowMade })));
+const NoArticlesReason = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.NoArticlesReason })));
 import { filterQuery, type FilterValues } from "../review-method/filter-values.ts";
 import { useStatusStream } from "./status-stream.ts";
 import { isInProgress, POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
@@ -301,11 +302,11 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
         <section className={css.panel} data-testid="review-no-articles">
           <h2 className={css.panelTitle}>{MSG.noArticlesTitle}</h2>
           <p className={css.mutedText}>{noArticlesText(data.user_query)}</p>
-          {noArticlesReason(data.search_report ?? null) ? (
-            <p className={css.mutedText} data-testid="review-no-articles-reason">
-              {noArticlesReason(data.search_report ?? null)}
-            </p>
-          ) : null}
+          <p className={css.mutedText}>
+            <Suspense fallback={null}>
+              <NoArticlesReason report={data.search_report ?? null} />
+            </Suspense>
+          </p>
           <p className={css.mutedText}>{MSG.noArticlesHint}</p>
         </section>
       ) : null}

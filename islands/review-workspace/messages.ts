@@ -3,7 +3,6 @@
  * banner message. Toasts say what went wrong (the server's detail when it gave one); the banner titled
  * 'Error' says what it means for the user and stays until dismissed.
  */
-import type { SearchReport } from "../review-method/HowMade.tsx";
 import { ApiRequestError, detailOr } from "../lib/api.ts";
 import { formatDate } from "../lib/format.ts";
 
@@ -69,20 +68,6 @@ export function noArticlesText(query: string | null | undefined): string {
   return `Your query "${query ?? ""}" did not return any articles.`;
 }
 
-/**
- * Why a review found nothing, in one sentence, from its search report: what PubMed said (or why it was not heard), or
- * how many records the local index holds. Null without a report.
- */
-export function noArticlesReason(report: SearchReport | null): string | null {
-  if (!report) return null;
-  const records = report.corpus.records.toLocaleString("en-US");
-  const p = report.pubmed;
-  if (p?.note) return p.note;
-  if (p && p.total === 0) return "PubMed has no records for this topic either.";
-  if (p && p.total !== null)
-    return `PubMed found ${p.total.toLocaleString("en-US")} records; none of the ${p.considered.toLocaleString("en-US")} best, now in the index of ${records} records, addresses every part of the topic.`;
-  return `The index holds ${records} PubMed records, and none addresses every part of the topic.`;
-}
 
 /** 'Created: {date}' for a history entry. */
 export function createdText(date: string): string {

@@ -391,6 +391,17 @@ describe("hand-made edge cases", () => {
     const whole = await collect(parsePubmedStream(pieces(bytes.length), "edge-cases.xml"));
     for (const size of [1, 7, 64]) expect(await collect(parsePubmedStream(pieces(size), "edge-cases.xml"))).toEqual(whole);
   });
+
+  test("chunk boundaries in real records (History dates, MeSH attributes) change nothing", async () => {
+    const gz = await Bun.file(join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz")).bytes();
+    const bytes = Bun.gunzipSync(gz);
+    async function* pieces(size: number) {
+      for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+    }
+    const whole = await collect(parsePubmedStream(pieces(bytes.length), "piratevax"));
+    expect(articles(whole).every((a) => a.entrez_date !== null && a.mesh_major_terms.length > 0)).toBe(true);
+    for (const size of [1, 7, 64]) expect(await collect(parsePubmedStream(pieces(size), "piratevax"))).toEqual(whole);
+  });
 });
 
 describe("files that cannot be read", () => {

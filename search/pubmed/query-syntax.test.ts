@@ -180,6 +180,7 @@ describe("parsePubmedQuery", () => {
     expect(() => parsePubmedQuery("2021/02/29[dp]")).toThrow(/not a date/);
     expect(() => parsePubmedQuery("2020:2015[dp]")).toThrow(/ends before it starts/);
     expect(() => parsePubmedQuery("last year[dp]")).toThrow(/YYYY/);
+    expect(() => parsePubmedQuery("0000[dp]")).toThrow(/not a year/);
   });
 
   test("errors say what is wrong, in words", () => {

@@ -392,7 +392,10 @@ export function parsePubmedQuery(text: string): PubmedQueryNode {
       }
       throw new PubmedQuerySyntaxError("The query has nothing to search for.");
     }
-    if (t.type === "tag") throw new PubmedQuerySyntaxError(`The field tag [${t.raw.trim()}] at character ${t.pos + 1} does not follow a term.`, t.pos);
+    if (t.type === "tag") {
+      const message = `The field tag [${t.raw.trim()}] at character ${t.pos + 1} does not follow a term.`;
+      throw new PubmedQuerySyntaxError(message, t.pos);
+    }
     if (t.type === "(") {
       if (depth >= MAX_DEPTH) throw new PubmedQuerySyntaxError(`Parentheses are nested more than ${MAX_DEPTH} deep.`, t.pos);
       at++;
@@ -472,6 +475,7 @@ function parseDate(text: string, pos: number, whole: string): { from: string; to
       pos,
     );
   const year = Number(m[1]);
+  if (year < 1000) throw new PubmedQuerySyntaxError(`"${whole}"[dp]: ${m[1]} is not a year.`, pos);
   const pad = (n: number) => String(n).padStart(2, "0");
   if (m[2] === undefined) return { from: `${m[1]}-01-01`, to: `${m[1]}-12-31` };
   const month = Number(m[2]);
@@ -526,7 +530,10 @@ function wordCharacters(): string {
   }
   if (start >= 0) ranges.push([start, last]);
   wordClass = ranges
-    .map(([a, b]) => (a === b ? String.fromCodePoint(a) : b === a + 1 ? String.fromCodePoint(a, b) : `${String.fromCodePoint(a)}-${String.fromCodePoint(b)}`))
+    .map(([a, b]) => {
+      const [first, last] = [String.fromCodePoint(a), String.fromCodePoint(b)];
+      return a === b ? first : b === a + 1 ? first + last : `${first}-${last}`;
+    })
     .join("");
   return wordClass;
 }
@@ -705,7 +712,8 @@ function planOf(node: PubmedQueryNode): Plan {
     if (n.kind === "not") return { kind: "not", include: build(n.include), exclude: build(n.exclude) };
     if (n.field === "dp") {
       const range = n.dateRange ?? parseDateRange(n.text, 0);
-      return { kind: "date", from: range.from, to: range.to, fromYear: Number(range.from.slice(0, 4)), toYear: Number(range.to.slice(0, 4)) };
+      const [fromYear, toYear] = [Number(range.from.slice(0, 4)), Number(range.to.slice(0, 4))];
+      return { kind: "date", from: range.from, to: range.to, fromYear, toYear };
     }
     const plan = { kind: "find" as const, sources: FIELD_SOURCES[n.field], needle: needleOf(n, fold) };
     for (const s of plan.sources) sources.add(s);
@@ -941,7 +949,8 @@ export function pubmedQuerySql(node: PubmedQueryNode): RawBuilder<boolean> {
   const columns = [...new Set([...plan.sources].map(foldedColumn))].sort();
   const raw = columns.map((c) => sql`${rawSql(c)} AS ${sql.raw(c)}`);
   const folded = columns.map((c) => sql`${foldSql(sql.ref(`r.${c}`), "r", k)} AS ${sql.raw(c)}`);
-  const params = sql`(SELECT ${plan.fold.sqlFrom}::text AS fold_from, ${plan.fold.sqlTo}::text AS fold_to, ${nonWordPattern()}::text AS word_gaps) AS p`;
+  const params = sql`(SELECT ${plan.fold.sqlFrom}::text AS fold_from, ${plan.fold.sqlTo}::text AS fold_to,
+    ${nonWordPattern()}::text AS word_gaps) AS p`;
   const r = sql`(SELECT ${sql.join(raw)}, p.fold_from, p.fold_to, p.word_gaps FROM ${params} OFFSET 0) AS r`;
   const n = sql`(SELECT ${sql.join(folded)}, r.fold_from, r.fold_to, r.word_gaps FROM ${r} OFFSET 0) AS n`;
   return sql<boolean>`EXISTS (SELECT 1 FROM ${n} WHERE ${condition})`;

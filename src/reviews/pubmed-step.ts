@@ -134,7 +134,7 @@ export async function runPubmedStep(
     note: null,
   };
   const signal = AbortSignal.timeout(config.PUBMED_FETCH_BUDGET_MS);
-  const client = eutilsClientFor(config, deps.db);
+  const client = eutilsClientFor(config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`) });
   let reserved = 0;
   let toFetch: number[] = [];
   let matchedPmids: number[] = [];

@@ -1,3 +1,4 @@
+import { isPubmedSyntax, parsePubmedQuery, PubmedQuerySyntaxError } from "../../search/pubmed/query-syntax.ts";
 import { z } from "@hono/zod-openapi";
 import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
 import { ArticlePublicSchema } from "../articles/schemas.ts";
@@ -17,6 +18,18 @@ export const historyQuerySchema = paginationSchema;
 
 const EMPTY_TOPIC = "Review topic cannot be empty.";
 
+/** Why a topic written in PubMed's search syntax cannot be read ("Search strategy: …"), or null when it can or is plain. */
+function pubmedSyntaxError(topic: string): string | null {
+  if (!isPubmedSyntax(topic)) return null;
+  try {
+    parsePubmedQuery(topic);
+    return null;
+  } catch (err) {
+    if (err instanceof PubmedQuerySyntaxError) return `Search strategy: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`;
+    throw err;
+  }
+}
+
 /**
  * POST /start/{id}: the topic, trimmed; blank or missing is refused with the page's own message (spec §5); and the
  * optional filters (src/reviews/filters.ts), absent meaning none.
@@ -28,8 +41,15 @@ export const startQuerySchema = z
     .trim()
     .min(1, EMPTY_TOPIC)
     .max(MAX_QUERY_LENGTH, `Review topic must be at most ${MAX_QUERY_LENGTH} characters.`)
+    .superRefine((topic, ctx) => {
+      // A search strategy in PubMed's syntax that does not parse is refused with the reason, rather than read as words.
+      const error = pubmedSyntaxError(topic);
+      if (error) ctx.addIssue({ code: "custom", message: error });
+    })
     .openapi({
-      description: `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes.`,
+      description:
+        `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes. ` +
+        "A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*) is evaluated as PubMed does.",
       example: "risk factors for nasopharyngeal carcinoma",
     }),
     ...filterQueryFields,

@@ -249,6 +249,20 @@ for (const backend of BACKENDS) {
       }
     }, 60_000);
 
+    test("a search strategy that does not parse is refused with the reason (422), and the review stays unstarted", async () => {
+      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
+      const res = await t.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent("(asthma[tiab] AND child*[tiab]")}`, {
+        method: "POST",
+        headers: user.headers,
+      });
+      expect(res.status).toBe(422);
+      const body = (await res.json()) as { detail: { msg: string }[] };
+      expect(body.detail[0]!.msg).toStartWith("Search strategy: ");
+      expect(body.detail[0]!.msg).toBe(`Search strategy: the "(" at character 1 is never closed.`);
+      const status = (await (await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: user.headers })).json()) as { status: string };
+      expect(status.status).toBe("initial");
+    });
+
     test("a topic in PubMed's search syntax is sent as written and matches locally what PubMed's Boolean evaluation matches", async () => {
       const strategy = `(asthma[tiab] OR "asthma"[mh]) AND (child*[tiab] OR adolescent[mh]) NOT "adult"[ti]`;
       const u = await t.signup();
