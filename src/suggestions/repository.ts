@@ -61,7 +61,14 @@ export async function readCandidateArticles(db: Database, pmids: readonly number
   if (pmids.length === 0) return [];
   return db
     .selectFrom("articles")
-    .select(["pmid", "title", "publication_year", "mesh_terms", sql<string | null>`publication_date::text`.as("publication_date")])
+    .select([
+      "pmid",
+      "title",
+      "publication_year",
+      "mesh_terms",
+      sql<string | null>`publication_date::text`.as("publication_date"),
+      sql<string | null>`entrez_date::text`.as("entrez_date"),
+    ])
     .where(sql<boolean>`pmid = ANY(${[...pmids]}::integer[])`)
     .execute();
 }

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { inLastWeek, matchReason } from "./sections.ts";
+import { chooseSections, inLastWeek, matchReason, newSince, type CandidateArticle } from "./sections.ts";
+import { normaliseTerm, weeklySearchKey, weeklyTerms, weekWindow } from "./pubmed-new.ts";
+import { buildProfile } from "./profile.ts";
 import { renumberCitations } from "./service.ts";
 import { noveltyOf } from "./disruption.ts";
 
@@ -11,6 +13,36 @@ describe("section rules", () => {
     expect(inLastWeek("2026-11-17", now)).toBe(false);
     expect(inLastWeek("2026-11-25", now)).toBe(false); // a future date (a journal's issue date) is not "new"
     expect(inLastWeek(null, now)).toBe(false);
+  });
+  test("new this week reads the Entrez date, and the publication date only for a record without one", () => {
+    const at = (pmid: number, publication_date: string | null, entrez_date: string | null): CandidateArticle =>
+      ({ pmid, title: `A${pmid}`, publication_date, entrez_date, publication_year: Number((publication_date ?? "2026").slice(0, 4)), mesh_terms: [] });
+    const articles = new Map(
+      [
+        at(1, "2026-11-20", "2026-10-01"), // issue dated this week, entered PubMed in October: not new
+        at(2, "2027-01-01", "2026-11-22"), // entered this week, next year's issue: new
+        at(3, "2026-11-19", null), // no Entrez date: its publication date decides
+        at(4, "2026-03-01", "2026-11-25"), // an Entrez date after the reference day: not yet
+      ].map((a) => [a.pmid, a]),
+    );
+    expect(newSince(articles.get(3)!)).toBe("2026-11-19");
+    const source = { kind: "interest" as const, label: "x", text: "x", weight: 1 };
+    const recent = [1, 2, 3, 4].map((pmid, i) => ({ pmid, score: 1 / (i + 1), best: source }));
+    const sections = chooseSections({ anyDate: [], recent }, articles, { stats: new Map(), earliestYear: null, cdIndexes: new Map() }, now);
+    expect(sections.new_weekly_articles.map((e) => e.pmid)).toEqual([2, 3]);
+    expect(sections.new_yearly_articles.map((e) => e.pmid)).toEqual([1, 4]);
+  });
+  test("PubMed's weekly question: the window of new this week as esearch dates; one key per interest and week", () => {
+    expect(weekWindow(now)).toEqual({ mindate: "2026/11/18", maxdate: "2026/11/24" });
+    expect(weekWindow(new Date("2027-01-02T23:59:00Z"))).toEqual({ mindate: "2026/12/27", maxdate: "2027/01/02" });
+    expect(normaliseTerm("  Asthma   in Children ")).toBe("asthma in children");
+    // PubMed's syntax keeps its case: "AND" is an operator, "and" a word.
+    expect(normaliseTerm("asthma AND  children[mh]")).toBe("asthma AND children[mh]");
+    expect(weeklySearchKey("2026-W48", "Asthma in children")).toBe(weeklySearchKey("2026-W48", "asthma  in children"));
+    expect(weeklySearchKey("2026-W48", "asthma")).not.toBe(weeklySearchKey("2026-W49", "asthma"));
+    // Interests only, as written; likes are not sent.
+    const like = { pmid: 1, title: "A liked title", mesh_terms: ["Asthma"], keywords: [], liked_at: now };
+    expect(weeklyTerms(buildProfile("Sepsis in  adults, sepsis in adults, asthma", [like], now))).toEqual(["Sepsis in adults", "asthma"]);
   });
   test("why-lines name the interest or the liked title, cut when long", () => {
     expect(matchReason({ kind: "interest", label: "sepsis", text: "sepsis", weight: 1 })).toBe('Matches your interest "sepsis"');

@@ -30,6 +30,8 @@ export interface CandidateArticle {
   title: string | null;
   /** YYYY-MM-DD (the first day of the month or year when the record is less precise), or null. */
   publication_date: string | null;
+  /** YYYY-MM-DD the record entered PubMed (its Entrez date), or null when the record does not say. */
+  entrez_date: string | null;
   publication_year: number | null;
   mesh_terms: string[];
 }
@@ -130,9 +132,20 @@ export function inLastWeek(date: string | null, now: Date): boolean {
 }
 
 /**
+ * The date New This Week reads: when the record entered PubMed (its Entrez date, PubMed's [edat]), or, for a record
+ * that does not say (a MedlineCitationSet record, a row ingested before Entrez dates were read), its publication date.
+ * The Entrez date is what "new" means to a reader: a record entered this week is new to them whatever date its
+ * journal issue carries (often a later month, sometimes an earlier year). Pure.
+ */
+export function newSince(a: Pick<CandidateArticle, "entrez_date" | "publication_date">): string | null {
+  return a.entrez_date ?? a.publication_date;
+}
+
+/**
  * Splits fused candidates into the four sections. Pure.
- * - New This Week: publication date within the last 7 days (PubMed's publication date; the records here carry no
- *   Entrez date), best match first.
+ * - New This Week: entered PubMed within the last 7 days (`newSince`: the Entrez date, else the publication date),
+ *   best match first. Candidates come from the "recent" ranking, whose publication years reach from the year a week
+ *   ago to next year (service.ts): a record entered this week with an older publication year is not among them.
  * - New This Year: publication year = the current calendar year.
  * - Potentially Disruptive: among the DISRUPTIVE_POOL best matches of any date, those a disruption signal flags:
  *   first those the citation signal flags (CD index, cd-index.ts; highest first), then those the MeSH novelty signal
@@ -158,7 +171,7 @@ export function chooseSections(
     return out;
   };
   const year = now.getUTCFullYear();
-  const new_weekly_articles = pick(candidates.recent, (a) => inLastWeek(a.publication_date, now));
+  const new_weekly_articles = pick(candidates.recent, (a) => inLastWeek(newSince(a), now));
   const new_yearly_articles = pick(candidates.recent, (a) => a.publication_year === year);
 
   const flagged: { pmid: number; signalRank: number; order: number; rank: number; entry: SectionEntry }[] = [];

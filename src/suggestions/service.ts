@@ -11,6 +11,8 @@ import { readCdIndexes } from "./cd-index.ts";
 import { DISRUPTIVE_POOL, SECTIONS, chooseSections, retrieveCandidates, type CandidateArticle, type Section, type SectionEntry } from "./sections.ts";
 import { siteOrigin, unsubscribeToken, weeklyDigestEmail } from "./digest.ts";
 import { isoWeek } from "./week.ts";
+import { fetchNewThisWeek, type WeeklyPubmedClient } from "./pubmed-new.ts";
+import { eutilsClientFor } from "../pubmed/client.ts";
 import * as repo from "./repository.ts";
 import type { WeeklySuggestions } from "./schemas.ts";
 
@@ -44,11 +46,15 @@ export function renumberCitations(summary: string, citedPmids: readonly number[]
  * - Only for users whose subscription gives access when it runs; an empty profile (no interests, no likes) stores
  *   nothing, so the page keeps saying that suggestions are being prepared.
  * - The batch and its digest job are written in one transaction: a crash leaves neither or both, and the job retries.
+ * - Where PubMed on demand is on, PubMed's new records on the user's interests are fetched first (pubmed-new.ts), so
+ *   that they rank with the rest; PubMed failing or slow never fails the week. `opts.pubmed` overrides the
+ *   configuration: a client (tests pass one for a stand-in) or null (no PubMed); by default a client is built from the
+ *   configuration when PUBMED_ON_DEMAND is on.
  */
 export async function computeWeeklySuggestions(
   deps: Pick<AppDeps, "db" | "search" | "jobs" | "config" | "secretKey">,
   userId: string,
-  opts: { now?: Date; week?: string; replace?: boolean; summarizer?: Summarizer; sendDigest?: boolean } = {},
+  opts: { now?: Date; week?: string; replace?: boolean; summarizer?: Summarizer; sendDigest?: boolean; pubmed?: WeeklyPubmedClient | null } = {},
 ): Promise<WeeklyOutcome> {
   const now = opts.now ?? new Date();
   const week = opts.week ?? isoWeek(now);
@@ -66,9 +72,18 @@ export async function computeWeeklySuggestions(
   if (profile.sources.length === 0) return "empty-profile";
   const exclude = new Set([...likedPmids, ...recent]);
 
-  // "New this week" may reach back into last year in the first days of January.
+  const pubmed =
+    opts.pubmed !== undefined
+      ? opts.pubmed
+      : deps.config.PUBMED_ON_DEMAND
+        ? eutilsClientFor(deps.config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`) })
+        : null;
+  if (pubmed) await fetchNewThisWeek(deps, pubmed, profile, { userId, week, now });
+
+  // "New this week" may reach back into last year in the first days of January, and forward into next year: a record
+  // entered PubMed this week often carries the date of a journal issue still to come.
   const weekAgoYear = new Date(now.getTime() - 7 * 86_400_000).getUTCFullYear();
-  const candidates = await retrieveCandidates(deps, profile, exclude, weekAgoYear, now.getUTCFullYear(), now);
+  const candidates = await retrieveCandidates(deps, profile, exclude, weekAgoYear, now.getUTCFullYear() + 1, now);
   // Only the candidates a section can take are read: every recent one (their dates decide New This Week), and of any
   // date the DISRUPTIVE_POOL best, which the disruptive signal examines; Pertinent For You takes its SECTION_SIZE from
   // the same head, which the other sections' at most 3·SECTION_SIZE picks cannot exhaust.
