@@ -23,6 +23,10 @@ export const CHURNING_TABLES = [
   "password_reset_tokens",
   "subscriptions",
   "email_outbox",
+  // PubMed on demand: the rate gate's row is updated by every request to NCBI.
+  "ncbi_rate_gate",
+  "pubmed_fetch_usage",
+  "pubmed_search_cache",
 ] as const;
 
 /** The job's handler. */

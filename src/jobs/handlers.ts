@@ -6,6 +6,7 @@ import { emailJobHandlers } from "../email/jobs.ts";
 import { maintenanceJobHandlers } from "../db/maintenance.ts";
 import { suggestionJobHandlers } from "../suggestions/jobs.ts";
 import { pubmedSyncJobHandlers } from "../../search/pubmed/sync-jobs.ts";
+import { pubmedJobHandlers } from "../pubmed/jobs.ts";
 
 /**
  * Every job kind the application runs, by name. The worker claims only these kinds, so a job of a kind
@@ -19,5 +20,6 @@ export function jobHandlers(_deps: AppDeps): JobHandlers {
     ...maintenanceJobHandlers(),
     ...suggestionJobHandlers(),
     ...pubmedSyncJobHandlers(),
+    ...pubmedJobHandlers(),
   };
 }

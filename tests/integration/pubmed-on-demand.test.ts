@@ -9,6 +9,9 @@ import { matchesRecord, parsePubmedQuery } from "../../search/pubmed/query-synta
 import { startWorker } from "../../src/jobs/worker.ts";
 import { jobHandlers } from "../../src/jobs/handlers.ts";
 import { fetchedToday } from "../../src/pubmed/usage.ts";
+import { PUBMED_PRUNE_JOB } from "../../src/pubmed/jobs.ts";
+import { applicationSchedules } from "../../src/jobs/schedules.ts";
+import { sql } from "kysely";
 
 // PubMed on demand (issue 19), end to end through the API and the review job: a topic the local index lacks is fetched
 // from an E-utilities stand-in (real records: the sample, and PubMedQA's records, which the sample does not hold) and
@@ -248,6 +251,21 @@ for (const backend of BACKENDS) {
         await app.close();
       }
     }, 60_000);
+
+    test("the daily housekeeping drops esearch answers past a week and fetch counts past a month, and keeps the rest", async () => {
+      const u = await t.signup();
+      await sql`INSERT INTO pubmed_search_cache (key, pmids, total, query_translation, searched_at) VALUES
+        ('test:old', '{1}', 1, null, now() - interval '9 days'), ('test:week', '{2}', 1, null, now() - interval '6 days')`.execute(t.db);
+      await sql`INSERT INTO pubmed_fetch_usage (user_id, day, records) VALUES
+        (${u.user.id}, (now() AT TIME ZONE 'UTC')::date - 40, 50), (${u.user.id}, (now() AT TIME ZONE 'UTC')::date - 3, 20)`.execute(t.db);
+      expect(applicationSchedules(t.deps).find((s) => s.name === PUBMED_PRUNE_JOB)?.cron).toBe("30 3 * * *");
+      await t.deps.jobs.enqueue(PUBMED_PRUNE_JOB, {});
+      await t.runJobs();
+      const keys = (await t.db.selectFrom("pubmed_search_cache").select("key").where("key", "like", "test:%").execute()).map((r) => r.key);
+      expect(keys).toEqual(["test:week"]);
+      const days = await t.db.selectFrom("pubmed_fetch_usage").select("records").where("user_id", "=", u.user.id).execute();
+      expect(days.map((d) => Number(d.records))).toEqual([20]);
+    });
 
     test("a search strategy that does not parse is refused with the reason (422), and the review stays unstarted", async () => {
       const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
