@@ -198,8 +198,11 @@ function planBatches(toFetch: number[], batchSize: number, history: FetchRecords
   return plan;
 }
 
-/** The PMIDs of `pmids` that are in `articles`. */
-async function heldPmids(db: Database, pmids: number[]): Promise<Set<number>> {
+/**
+ * The PMIDs of `pmids` that are in `articles` (10,000 per statement). Used by every caller that fetches only what the
+ * index lacks (reviews, the weekly run, the CLI).
+ */
+export async function heldPmids(db: Database, pmids: readonly number[]): Promise<Set<number>> {
   const held = new Set<number>();
   for (let i = 0; i < pmids.length; i += 10_000) {
     const chunk = pmids.slice(i, i + 10_000);

@@ -14,6 +14,7 @@ import { describeFilters, needsArticleFilter, passesFilters, storedFilters } fro
 import { corpusSnapshot, queryReading, storedReport, type SearchReport } from "./report.ts";
 import { isRetracted } from "../articles/evidence.ts";
 import { ON_DEMAND_THRESHOLD, runPubmedStep } from "./pubmed-step.ts";
+import { heldPmids } from "../../search/pubmed/fetch-records.ts";
 import type { PubmedReport } from "./report.ts";
 import { pubmedSyntaxOf, searchPubmedSyntax, syntaxRankingQuery } from "./syntax-search.ts";
 import { translatePubmedQuery } from "../../search/pubmed/query-syntax.ts";
@@ -155,7 +156,8 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
     });
     pubmed = step.report;
     // Only what the index holds now (a fetch cut short by the budget or the allowance leaves some out).
-    pubmedMatches = await repo.heldPmids(deps.db, step.matchedPmids);
+    const held = await heldPmids(deps.db, step.matchedPmids);
+    pubmedMatches = step.matchedPmids.filter((p) => held.has(p));
     // New records can teach the topic's abbreviations new long forms.
     if (pubmed.fetched > 0) reading = await readTopic();
   }

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
 import type { StudyDesign } from "../articles/evidence.ts";
 import type { ReviewFilters } from "./filters.ts";
@@ -6,7 +5,7 @@ import type { PubmedReport } from "./report.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";
 import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
 import { releaseFetchBudget, reserveFetchBudget } from "../pubmed/usage.ts";
-import { fetchRecords } from "../../search/pubmed/fetch-records.ts";
+import { fetchRecords, heldPmids } from "../../search/pubmed/fetch-records.ts";
 import { corpusStats, embeddedSizeWarning, forgetCorpusStats } from "../articles/corpus.ts";
 
 /**
@@ -94,17 +93,6 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 /** "1 record" / "143 records". */
 const records = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "record" : "records"}`;
 
-/** The PMIDs of `pmids` that `articles` holds. */
-async function held(deps: Pick<AppDeps, "db">, pmids: number[]): Promise<Set<number>> {
-  if (pmids.length === 0) return new Set();
-  const rows = await deps.db
-    .selectFrom("articles")
-    .select("pmid")
-    .where("pmid", "=", sql<number>`ANY(${pmids}::integer[])`)
-    .execute();
-  return new Set(rows.map((r) => Number(r.pmid)));
-}
-
 /**
  * Asks PubMed for `topic` (with the review's filters) and fetches the best records the index lacks, within the
  * configuration's record cap, the user's daily budget and the time budget (PUBMED_FETCH_BUDGET_MS, for the whole
@@ -154,7 +142,7 @@ export async function runPubmedStep(
     report.searched_at = answer.searchedAt;
     report.considered = answer.pmids.length;
     matchedPmids = answer.pmids;
-    const holding = await held(deps, answer.pmids);
+    const holding = await heldPmids(deps.db, answer.pmids);
     report.already_held = holding.size;
     const missing = answer.pmids.filter((p) => !holding.has(p));
     reserved = await reserveFetchBudget(deps.db, review.user_id, missing.length, config.PUBMED_USER_DAILY_RECORDS);
@@ -183,7 +171,7 @@ export async function runPubmedStep(
     const timedOut = signal.aborted;
     report.outcome = timedOut ? "timeout" : "error";
     // Batches ingested before the failure stay: count them from the table, whatever the failure interrupted.
-    report.fetched = toFetch.length > 0 ? (await held(deps, toFetch)).size : 0;
+    report.fetched = toFetch.length > 0 ? (await heldPmids(deps.db, toFetch)).size : 0;
     const partly = report.fetched > 0 ? ` after ${records(report.fetched)}` : "";
     report.note = timedOut
       ? `PubMed did not answer within ${budgetSeconds} seconds${partly}, so this review uses the local index only.`

@@ -155,14 +155,6 @@ const ARTICLE_COLUMNS = [
 const ARTICLE_COLUMNS_COMPLETE: [Exclude<keyof ArticleRow, (typeof ARTICLE_COLUMNS)[number]>] extends [never] ? true : false = true;
 void ARTICLE_COLUMNS_COMPLETE;
 
-/** Those of `pmids` that `articles` holds, in the given order. */
-export async function heldPmids(db: Database, pmids: readonly number[]): Promise<number[]> {
-  if (pmids.length === 0) return [];
-  const rows = await db.selectFrom("articles").select("pmid").where("pmid", "in", [...pmids]).execute();
-  const held = new Set(rows.map((r) => Number(r.pmid)));
-  return pmids.filter((p) => held.has(p));
-}
-
 /** Full article rows for these PMIDs (those not in the table are absent), in no particular order. */
 export function findArticles(db: Database, pmids: number[]): Promise<ArticleRow[]> {
   if (pmids.length === 0) return Promise.resolve([]);

@@ -1,7 +1,6 @@
-import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
 import type { EutilsClient } from "../../search/pubmed/eutils.ts";
-import { fetchRecords } from "../../search/pubmed/fetch-records.ts";
+import { fetchRecords, heldPmids } from "../../search/pubmed/fetch-records.ts";
 import { isPubmedSyntax } from "../../search/pubmed/query-syntax.ts";
 import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
 import { releaseFetchBudget, reserveFetchBudget } from "../pubmed/usage.ts";
@@ -112,17 +111,6 @@ function interleave(lists: readonly (readonly number[])[]): number[] {
   return [...out];
 }
 
-/** The PMIDs of `pmids` that `articles` holds. */
-async function held(db: AppDeps["db"], pmids: readonly number[]): Promise<Set<number>> {
-  if (pmids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("articles")
-    .select("pmid")
-    .where(sql<boolean>`pmid = ANY(${[...pmids]}::integer[])`)
-    .execute();
-  return new Set(rows.map((r) => Number(r.pmid)));
-}
-
 /**
  * Asks PubMed for the week's new records on each interest of `profile` and fetches those the index lacks (see the
  * module comment). Never throws: a failure or the time budget is logged and reported in `outcome`.
@@ -154,7 +142,7 @@ export async function fetchNewThisWeek(
       answers.push(answer.pmids.slice(0, WEEKLY_RETMAX));
     }
     result.matched = interleave(answers);
-    const holding = await held(db, result.matched);
+    const holding = await heldPmids(db, result.matched);
     result.alreadyHeld = holding.size;
     const missing = result.matched.filter((p) => !holding.has(p));
     if (missing.length === 0) return result;
@@ -171,7 +159,7 @@ export async function fetchNewThisWeek(
   } catch (err) {
     result.outcome = signal.aborted ? "timeout" : "error";
     // Batches ingested before the failure stay: count them from the table.
-    result.fetched = toFetch.length > 0 ? (await held(db, toFetch).catch(() => new Set<number>())).size : 0;
+    result.fetched = toFetch.length > 0 ? (await heldPmids(db, toFetch).catch(() => new Set<number>())).size : 0;
     const why = signal.aborted ? `did not finish within ${config.PUBMED_FETCH_BUDGET_MS} ms` : `failed (${err instanceof Error ? err.message : String(err)})`;
     log(`weekly suggestions: the PubMed step for user ${opts.userId} ${why}; the week goes on with the index as it is (${result.fetched} records fetched)`);
   } finally {
