@@ -361,7 +361,9 @@ const COLUMNS = `
   pmid integer, title text, authors text, abstract text, abstract_sections jsonb, journal text,
   publication_date date, publication_date_precision text, publication_year integer, doi text, pmc_id text, full_text_link text, pdf_free_link text,
   language text, publication_types text[], mesh_terms text[], keywords text[], retraction_notice_pmid integer, reference_pmids integer[],
-  entrez_date date, mesh_major_terms text[], content_hash text`;
+  entrez_date date, mesh_major_terms text[], volume text, issue text, medline_pages text, start_page text, end_page text,
+  elocation_pii text, journal_iso_abbreviation text, journal_medline_ta text, issn text, epub_date date, author_list jsonb,
+  book_publisher text, book_publisher_place text, book_title text, record_kind text, content_hash text`;
 
 /**
  * Upserts one batch; adds the inserted and updated rows to `counts`.
@@ -384,11 +386,16 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
     )
     INSERT INTO articles (pmid, title, authors, abstract, abstract_sections, journal, publication_date, publication_date_precision, publication_year,
                           doi, pmc_id, full_text_link, pdf_free_link, language, publication_types, mesh_terms, keywords,
-                          retraction_notice_pmid, reference_pmids, entrez_date, mesh_major_terms, content_hash)
+                          retraction_notice_pmid, reference_pmids, entrez_date, mesh_major_terms, volume, issue, medline_pages,
+                          start_page, end_page, elocation_pii, journal_iso_abbreviation, journal_medline_ta, issn, epub_date,
+                          author_list, book_publisher, book_publisher_place, book_title, record_kind, content_hash)
     SELECT pmid, title, authors, abstract, coalesce(abstract_sections, '[]'::jsonb), journal, publication_date,
            publication_date_precision, publication_year, doi, pmc_id, full_text_link, pdf_free_link, language,
            coalesce(publication_types, '{}'), coalesce(mesh_terms, '{}'), coalesce(keywords, '{}'), retraction_notice_pmid,
-           coalesce(reference_pmids, '{}'), entrez_date, coalesce(mesh_major_terms, '{}'), content_hash
+           coalesce(reference_pmids, '{}'), entrez_date, coalesce(mesh_major_terms, '{}'), volume, issue, medline_pages,
+           start_page, end_page, elocation_pii, journal_iso_abbreviation, journal_medline_ta, issn, epub_date,
+           coalesce(author_list, '[]'::jsonb), book_publisher, book_publisher_place, book_title, coalesce(record_kind, 'article'),
+           content_hash
     FROM input
     ON CONFLICT (pmid) DO UPDATE SET
       title = excluded.title, authors = excluded.authors, abstract = excluded.abstract,
@@ -399,7 +406,14 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
       pdf_free_link = excluded.pdf_free_link, language = excluded.language,
       publication_types = excluded.publication_types, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords,
       retraction_notice_pmid = excluded.retraction_notice_pmid, reference_pmids = excluded.reference_pmids,
-      entrez_date = excluded.entrez_date, mesh_major_terms = excluded.mesh_major_terms, content_hash = excluded.content_hash, updated_at = now()
+      entrez_date = excluded.entrez_date, mesh_major_terms = excluded.mesh_major_terms,
+      volume = excluded.volume, issue = excluded.issue, medline_pages = excluded.medline_pages,
+      start_page = excluded.start_page, end_page = excluded.end_page, elocation_pii = excluded.elocation_pii,
+      journal_iso_abbreviation = excluded.journal_iso_abbreviation, journal_medline_ta = excluded.journal_medline_ta,
+      issn = excluded.issn, epub_date = excluded.epub_date, author_list = excluded.author_list,
+      book_publisher = excluded.book_publisher, book_publisher_place = excluded.book_publisher_place,
+      book_title = excluded.book_title, record_kind = excluded.record_kind,
+      content_hash = excluded.content_hash, updated_at = now()
     WHERE articles.content_hash IS DISTINCT FROM excluded.content_hash
     RETURNING pmid, (xmax = 0) AS inserted`.execute(trx);
   });

@@ -68,6 +68,9 @@ export const meta = style({
 
 export const journal = style({ fontStyle: "italic" });
 
+/** PubMed's citation line under the title ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), as the server wrote it. */
+export const citation = style({ margin: 0, fontSize: vars.fontSize.xs, color: vars.color.muted, overflowWrap: "anywhere" });
+
 /** 'Liked on …', 'Shared by … on …', or that the record has left the index. */
 export const note = style({ margin: 0, fontSize: vars.fontSize.xs, color: vars.color.muted });
 

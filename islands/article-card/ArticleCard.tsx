@@ -3,7 +3,8 @@
  *
  * Selectors for browser tests: `[data-testid="article-card"][data-pmid="…"]`; the title is a button that opens
  * the detail dialog (`[data-testid="article-dialog"]`, role dialog named with the title); links are
- * `article-link-doi`, `article-link-full_text`, `article-link-pdf`.
+ * `article-link-doi`, `article-link-full_text`, `article-link-pdf`; the citation line under the title is
+ * `article-citation`.
  */
 import { useState, type MouseEvent, type ReactNode } from "react";
 import { abstractOf, authorsOf, journalOf, publicationDateOf, titleOf } from "./article-text.ts";
@@ -29,7 +30,8 @@ export interface ArticleCardProps {
 }
 
 /**
- * One article: title, authors, clamped abstract, journal, localised publication date and its icon links.
+ * One article: title, PubMed's citation line, authors, clamped abstract, journal, localised publication date and its
+ * icon links.
  * Clicking the card (or activating its title) opens a dialog with the full abstract.
  */
 export function ArticleCard({ article, actions, abstractLines = 3, note, initiallyOpen = false }: ArticleCardProps) {
@@ -50,6 +52,11 @@ export function ArticleCard({ article, actions, abstractLines = 3, note, initial
             {titleOf(article)}
           </button>
         </h3>
+        {article.citation ? (
+          <p className={css.citation} data-testid="article-citation">
+            {article.citation}
+          </p>
+        ) : null}
         <p className={css.authors} title={authorsOf(article)}>
           {authorsOf(article)}
         </p>

@@ -13,6 +13,11 @@ export function ArticleDialog({ article, onClose }: { article: Article; onClose:
   const title = article.title?.trim() || "Article Details";
   return (
     <Dialog title={title} onClose={onClose} testId="article-dialog">
+      {article.citation ? (
+        <p className={css.citation} data-testid="article-dialog-citation">
+          {article.citation}
+        </p>
+      ) : null}
       <p className={css.detailMeta}>{authorsOf(article)}</p>
       <p className={css.detailMeta}>
         <span className={css.journal}>{journalOf(article)}</span> · <span suppressHydrationWarning>{publicationDateOf(article)}</span>

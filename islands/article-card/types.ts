@@ -8,6 +8,8 @@ export interface Article {
   publication_date?: string | null;
   /** What the record states of the date ("day", "month", "year"); absent or null: show what the value gives. */
   publication_date_precision?: "day" | "month" | "year" | null;
+  /** PubMed's citation line (NLM style), written by the server: "Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5." */
+  citation?: string | null;
   /** In a review's relevant list: false for a partial match (it addresses only some concepts of the topic). */
   covers_topic?: boolean;
   /** In likes and shares: false once the record has been removed from the index (only pmid is then set). */

@@ -59,8 +59,58 @@ export interface ParsedArticle {
    * [edat]); null when the record does not say, as MedlineCitationSet records (no PubmedData) never do.
    */
   entrez_date: string | null;
+  // Citation fields (issue 20): what a reference manager needs to cite the record, as the XML gives them.
+  /** JournalIssue/Volume. */
+  volume: string | null;
+  /** JournalIssue/Issue, a supplement included ("19 Suppl", "Suppl 3"). */
+  issue: string | null;
+  /** Pagination/MedlinePgn as given: MEDLINE abbreviates the end page ("123-9", "S120-5"). */
+  medline_pages: string | null;
+  /** Pagination/StartPage and EndPage, when the record has them. */
+  start_page: string | null;
+  end_page: string | null;
+  /** Article/ELocationID[@EIdType="pii"]: the "page" of an e-only article (or a publisher's item id). */
+  elocation_pii: string | null;
+  /** Journal/ISOAbbreviation ("Spine"). */
+  journal_iso_abbreviation: string | null;
+  /** MedlineJournalInfo/MedlineTA, NLM's title abbreviation ("Spine (Phila Pa 1976)"). */
+  journal_medline_ta: string | null;
+  /** Journal/ISSN (the first one, print or electronic). */
+  issn: string | null;
+  /** Article/ArticleDate[@DateType="Electronic"] as an ISO date (the first day of the month/year when only those are known). */
+  epub_date: string | null;
+  /** Every valid author in order, structured (see AuthorEntry); empty without an author list. */
+  author_list: AuthorEntry[];
+  /** Books (PubmedBookArticle): Book/Publisher/PublisherName and PublisherLocation, and Book/BookTitle. */
+  book_publisher: string | null;
+  book_publisher_place: string | null;
+  book_title: string | null;
+  /** "article" (a PubmedArticle/MedlineCitation), "book" (a whole book) or "chapter" (a part of a book). */
+  record_kind: RecordKind;
   /** SHA-1 (hex) of every other field, so an unchanged record re-ingests as a no-op. */
   content_hash: string;
+}
+
+/** What a record is: a journal article, a whole book, or a part of a book (a chapter, a PDQ summary…). */
+export type RecordKind = "article" | "book" | "chapter";
+
+/**
+ * One author of `author_list`: a person, or a collective (a study group, a consortium) named whole, never split at
+ * its commas ("International Spine Study Group, Denver, CO" is one author).
+ * - `family`: LastName (a person known by one name only, with a ForeName and no LastName, has it there);
+ * - `given`: ForeName; `initials`: Initials as given (non-ASCII kept: "Ø", "İ"), else those of the ForeName;
+ * - `suffix`: "Jr", "3rd"…; `orcid`: Identifier[@Source="ORCID"] as 0000-0000-0000-000X (check digit verified).
+ */
+export type AuthorEntry = PersonAuthor | GroupAuthor;
+export interface PersonAuthor {
+  family: string;
+  given: string | null;
+  initials: string | null;
+  suffix: string | null;
+  orcid: string | null;
+}
+export interface GroupAuthor {
+  group: string;
 }
 
 /** How much of a publication date the record states. */
@@ -77,11 +127,12 @@ export interface RawDate {
 
 export interface RawAuthor {
   lastName: string | null;
-  /** Only filled when Initials is missing: the one case where the display string needs it. */
   foreName: string | null;
   initials: string | null;
   suffix: string | null;
   collectiveName: string | null;
+  /** Identifier[@Source="ORCID"] text as given (a bare id or an orcid.org URL). */
+  orcid: string | null;
   /** ValidYN="N" marks an author entry NLM flagged as erroneous. */
   valid: boolean;
 }
@@ -121,6 +172,20 @@ export interface RawRecord {
   retractionInPmid: string | null;
   /** ReferenceList/Reference/ArticleIdList/ArticleId[@IdType="pubmed"] texts: the PMIDs of the cited articles. */
   referencePmids: string[];
+  /** Citation fields, texts as given (see ParsedArticle). */
+  volume: string | null;
+  issue: string | null;
+  medlinePgn: string | null;
+  startPage: string | null;
+  endPage: string | null;
+  elocationPii: string | null;
+  isoAbbreviation: string | null;
+  medlineTa: string | null;
+  issn: string | null;
+  publisherName: string | null;
+  publisherLocation: string | null;
+  /** A book record names a part (LocationLabel) besides its ArticleTitle. */
+  bookPart: boolean;
 }
 
 /** A RawRecord with every field empty, ready to be filled by the parser. */
@@ -149,6 +214,18 @@ export function emptyRawRecord(kind: RawRecord["kind"]): RawRecord {
     bookAccession: null,
     retractionInPmid: null,
     referencePmids: [],
+    volume: null,
+    issue: null,
+    medlinePgn: null,
+    startPage: null,
+    endPage: null,
+    elocationPii: null,
+    isoAbbreviation: null,
+    medlineTa: null,
+    issn: null,
+    publisherName: null,
+    publisherLocation: null,
+    bookPart: false,
   };
 }
 
@@ -294,11 +371,57 @@ export function formatAuthors(authors: RawAuthor[] | null): string | null {
       let name = initials ? `${a.lastName} ${initials}` : a.lastName;
       if (a.suffix) name += ` ${a.suffix}`;
       names.push(name);
-    } else if (a.foreName) {
+    } else if (a.foreName && !a.initials) {
+      // (A ForeName beside Initials and no LastName was never shown: the string keeps the meaning it always had.)
       names.push(a.foreName);
     }
   }
   return names.length ? names.join(", ") : null;
+}
+
+/** Check character of an ORCID iD's first 15 digits (ISO 7064 MOD 11-2). */
+function orcidCheck(digits: string): string {
+  let total = 0;
+  for (let i = 0; i < 15; i++) total = (total + (digits.charCodeAt(i) - 48)) * 2;
+  const r = (12 - (total % 11)) % 11;
+  return r === 10 ? "X" : String(r);
+}
+
+/**
+ * An ORCID identifier as PubMed gives it ("0000-0002-1825-0097", "0000000218250097", "https://orcid.org/0000-…")
+ * → "0000-0002-1825-0097"; null when it is not 16 characters of an ORCID iD or its check digit is wrong.
+ */
+export function normalizeOrcid(text: string | null): string | null {
+  if (!text) return null;
+  const bare = text.trim().replace(/^(?:https?:\/\/)?(?:www\.)?orcid\.org\//i, "").replace(/-/g, "").toUpperCase();
+  if (!/^\d{15}[\dX]$/.test(bare) || orcidCheck(bare) !== bare[15]) return null;
+  return `${bare.slice(0, 4)}-${bare.slice(4, 8)}-${bare.slice(8, 12)}-${bare.slice(12)}`;
+}
+
+/**
+ * Structured authors (AuthorEntry), in order, ValidYN="N" entries left out as in `formatAuthors`; a CollectiveName is
+ * one group author whatever commas it holds.
+ */
+export function authorEntries(authors: RawAuthor[] | null): AuthorEntry[] {
+  if (!authors) return [];
+  const out: AuthorEntry[] = [];
+  for (const a of authors) {
+    if (!a.valid) continue;
+    if (a.collectiveName) {
+      // Unicode spaces at the ends (a no-break space before "for the … Study Group") are no part of the name.
+      out.push({ group: a.collectiveName.trim() || a.collectiveName });
+    } else if (a.lastName || a.foreName) {
+      const initials = a.initials || (a.foreName ? initialsOf(a.foreName) || null : null);
+      out.push({
+        family: (a.lastName ?? a.foreName)!,
+        given: a.lastName ? a.foreName : null,
+        initials,
+        suffix: a.suffix,
+        orcid: normalizeOrcid(a.orcid),
+      });
+    }
+  }
+  return out;
 }
 
 /**
@@ -364,6 +487,19 @@ export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
   if (a.reference_pmids.length) parts.push("R", a.reference_pmids.join(","));
   if (a.entrez_date !== null) parts.push("E", a.entrez_date);
   if (a.mesh_major_terms.length) parts.push("M", a.mesh_major_terms.join(ITEM_SEP));
+  // The citation fields (issue 20), likewise only when the record has any: "C" and all of them.
+  const citation = [
+    a.volume, a.issue, a.medline_pages, a.start_page, a.end_page, a.elocation_pii, a.journal_iso_abbreviation,
+    a.journal_medline_ta, a.issn, a.epub_date, a.book_publisher, a.book_publisher_place, a.book_title,
+  ];
+  if (a.author_list.length || a.record_kind !== "article" || citation.some((v) => v !== null)) {
+    parts.push("C", a.record_kind);
+    for (const v of citation) parts.push(v ?? NULL_MARK);
+    for (const e of a.author_list) {
+      if ("group" in e) parts.push("G", e.group);
+      else parts.push("P", e.family, e.given ?? NULL_MARK, e.initials ?? NULL_MARK, e.suffix ?? NULL_MARK, e.orcid ?? NULL_MARK);
+    }
+  }
   return Bun.CryptoHasher.hash("sha1", parts.join(FIELD_SEP), "hex");
 }
 
@@ -382,6 +518,14 @@ function referencePmids(texts: readonly string[], own: number): number[] {
 function retractionNotice(text: string | null): number | null {
   const pmid = parsePmid(text);
   return typeof pmid === "number" ? pmid : null;
+}
+
+/**
+ * A book record is a chapter (a part of the book: a GeneReviews entry, a PDQ summary) when it has an ArticleTitle other
+ * than the book's title, or a LocationLabel; a record of the whole book has neither.
+ */
+function isChapter(r: RawRecord): boolean {
+  return r.bookPart || (r.title !== null && r.title !== r.bookTitle);
 }
 
 /**
@@ -420,6 +564,21 @@ export function mapRecord(r: RawRecord, pmid: number): ParsedArticle {
     retraction_notice_pmid: retractionNotice(r.retractionInPmid),
     reference_pmids: referencePmids(r.referencePmids, pmid),
     entrez_date: resolveDate(r.entrezDate)?.date ?? null,
+    volume: r.volume,
+    issue: r.issue,
+    medline_pages: r.medlinePgn,
+    start_page: r.startPage,
+    end_page: r.endPage,
+    elocation_pii: r.elocationPii,
+    journal_iso_abbreviation: r.isoAbbreviation,
+    journal_medline_ta: r.medlineTa,
+    issn: r.issn,
+    epub_date: resolveDate(r.articleDate)?.date ?? null,
+    author_list: authorEntries(r.authors),
+    book_publisher: r.kind === "book" ? r.publisherName : null,
+    book_publisher_place: r.kind === "book" ? r.publisherLocation : null,
+    book_title: r.kind === "book" ? r.bookTitle : null,
+    record_kind: r.kind === "article" ? "article" : isChapter(r) ? "chapter" : "book",
   };
   return { ...article, content_hash: contentHash(article) };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseMedlineDate, resolveDate, emptyRawDate, formatAuthors, normalizeDoi } from "./mapping.ts";
+import { parseMedlineDate, resolveDate, emptyRawDate, formatAuthors, normalizeDoi, normalizeOrcid } from "./mapping.ts";
 import {
   parsePubmedFile,
   parsePubmedStream,
@@ -480,12 +480,105 @@ describe("mapping rules", () => {
   });
 
   test("author display string and DOI normalisation", () => {
-    const person = { lastName: "Doe", foreName: "Jane", initials: "J", suffix: null, collectiveName: null, valid: true };
+    const person = { lastName: "Doe", foreName: "Jane", initials: "J", suffix: null, collectiveName: null, orcid: null, valid: true };
     expect(formatAuthors([person])).toBe("Doe J");
     expect(formatAuthors([])).toBeNull();
     expect(formatAuthors(null)).toBeNull();
     expect(normalizeDoi("https://doi.org/10.1/abc")).toBe("10.1/abc");
     expect(normalizeDoi("doi: 10.1/abc")).toBe("10.1/abc");
     expect(normalizeDoi("S0000-0000(21)00001-1")).toBeNull();
+  });
+});
+
+describe("citation fields (issue 20), on real records; values as their XML gives them", () => {
+  let merged: Map<number, ParsedArticle>;
+  let books: Map<number, ParsedArticle>;
+  beforeAll(async () => {
+    merged = byPmid(await collect(parsePubmedFile(join(SAMPLE, "merged-pubmedarticleset.xml.gz"))));
+    books = byPmid(await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz"))));
+  });
+
+  test("supplement issue, MEDLINE pages, both journal abbreviations, ISSN", () => {
+    const a = merged.get(17728678)!;
+    expect([a.volume, a.issue, a.medline_pages, a.start_page, a.end_page]).toEqual(["32", "19 Suppl", "S120-5", null, null]);
+    expect([a.journal, a.journal_iso_abbreviation, a.journal_medline_ta, a.issn]).toEqual(["Spine", "Spine", "Spine (Phila Pa 1976)", "1528-1159"]);
+    expect(a.record_kind).toBe("article");
+  });
+
+  test("e-only articles: the e-page, StartPage, the pii of an article without pagination, the electronic date", () => {
+    const plos = merged.get(28786991)!;
+    expect([plos.volume, plos.issue, plos.medline_pages, plos.start_page, plos.elocation_pii, plos.epub_date]).toEqual(["12", "8", "e0180707", "e0180707", "e0180707", "2017-08-07"]);
+    const bmjOpen = merged.get(22587885)!;
+    expect([bmjOpen.volume, bmjOpen.issue, bmjOpen.medline_pages, bmjOpen.elocation_pii]).toEqual(["2", "3", null, "e000988"]);
+  });
+
+  test("a record without a volume", () => {
+    const a = merged.get(97)!;
+    expect([a.volume, a.issue, a.medline_pages, a.journal_medline_ta]).toEqual([null, "5", "151-9", "Biotechnol Bioeng Symp"]);
+  });
+
+  test("authors: suffix apart from the initials, group with commas whole, non-ASCII initials, ORCID normalised; the display string unchanged", () => {
+    const crawford = merged.get(19385576)!;
+    expect(crawford.authors).toBe("Crawford CH 3rd, Glassman SD");
+    expect(crawford.author_list).toEqual([
+      { family: "Crawford", given: "Charles H", initials: "CH", suffix: "3rd", orcid: null },
+      { family: "Glassman", given: "Steven D", initials: "SD", suffix: null, orcid: null },
+    ]);
+    const group = merged.get(27171663)!;
+    expect(group.author_list.at(-1)).toEqual({ group: "International Spine Study Group, Denver, CO" });
+    expect(group.author_list).toHaveLength(7);
+    expect(merged.get(19811750)!.author_list[1]).toEqual({ family: "Andersen", given: "Mikkel Ø", initials: "MØ", suffix: null, orcid: null });
+    expect(merged.get(27637996)!.author_list[2]).toEqual({ family: "Öztürk", given: "İbrahim", initials: "İ", suffix: null, orcid: null });
+    // Given as "http://orcid.org/0000-0002-8370-0891" in the XML.
+    expect(merged.get(27079541)!.author_list.find((e) => "family" in e && e.family === "Šikić")).toMatchObject({ orcid: "0000-0002-8370-0891" });
+    // A no-break space before "for the …" is no part of the group's name (the display string keeps its text).
+    expect(merged.get(27767682)!.author_list.at(-1)).toEqual({ group: "for the International Spine Study Group" });
+  });
+
+  test("a book chapter: publisher, place, the book's title", () => {
+    const chapter = books.get(29337475)!;
+    expect(chapter.record_kind).toBe("chapter");
+    expect([chapter.book_publisher, chapter.book_publisher_place, chapter.book_title]).toEqual(["National Cancer Institute (US)", "Bethesda (MD)", "PDQ Cancer Information Summaries"]);
+    expect(chapter.author_list).toEqual([{ group: "PDQ Pediatric Treatment Editorial Board" }]);
+    expect([chapter.volume, chapter.journal_medline_ta]).toEqual([null, null]);
+  });
+
+  test("counts over the sample (checked against an independent XML reading of every sample file)", () => {
+    const all = [...merged.values()];
+    expect(all.filter((a) => a.volume !== null)).toHaveLength(2049);
+    expect(all.filter((a) => a.issue?.includes("Suppl"))).toHaveLength(6);
+    expect(all.filter((a) => a.medline_pages !== null)).toHaveLength(2037);
+    expect(all.filter((a) => !a.medline_pages && !a.start_page && a.elocation_pii)).toHaveLength(50);
+    expect(all.filter((a) => a.journal_medline_ta !== null)).toHaveLength(2098);
+    const entries = all.flatMap((a) => a.author_list);
+    expect(entries.filter((e) => "family" in e && e.orcid !== null)).toHaveLength(309);
+    expect(entries.filter((e) => "family" in e && e.suffix !== null)).toHaveLength(48);
+    expect(entries.filter((e) => "group" in e)).toHaveLength(55);
+    expect([...books.values()].filter((a) => a.record_kind === "chapter")).toHaveLength(6);
+  });
+
+  test("a whole book (no part of it named) and the hash: records without the new fields hash as before", () => {
+    const book = `<PubmedArticleSet><PubmedBookArticle><BookDocument><PMID>930001</PMID><Book><Publisher><PublisherName>Springer</PublisherName><PublisherLocation>Cham (CH)</PublisherLocation></Publisher>
+      <BookTitle book="x">A Whole Book</BookTitle><PubDate><Year>2019</Year></PubDate></Book><AuthorList Type="editors"><Author><LastName>Ed</LastName><Initials>E</Initials></Author></AuthorList>
+      <AuthorList Type="authors"><Author><LastName>Smith</LastName><ForeName>Jo</ForeName><Initials>J</Initials><Suffix>Jr</Suffix><Identifier Source="ORCID">0000000218250097</Identifier></Author></AuthorList></BookDocument></PubmedBookArticle></PubmedArticleSet>`;
+    const [b] = articles(parsePubmedXml(book));
+    expect(b!.record_kind).toBe("book");
+    expect([b!.title, b!.book_title, b!.book_publisher, b!.book_publisher_place]).toEqual(["A Whole Book", "A Whole Book", "Springer", "Cham (CH)"]);
+    expect(b!.author_list).toEqual([{ family: "Smith", given: "Jo", initials: "J", suffix: "Jr", orcid: "0000-0002-1825-0097" }]);
+    const withLabel = book.replace("</AuthorList></BookDocument>", "</AuthorList><LocationLabel Type=\"chapter\">3</LocationLabel></BookDocument>");
+    expect(articles(parsePubmedXml(withLabel))[0]!.record_kind).toBe("chapter");
+    // A record with no author and none of the citation fields keeps the hash it had before they were read.
+    const bare = `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920001</PMID><Article><ArticleTitle>Cited things.</ArticleTitle></Article></MedlineCitation>
+      <PubmedData><ArticleIdList><ArticleId IdType="pubmed">920001</ArticleId><ArticleId IdType="doi">10.1/own</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>`;
+    expect(articles(parsePubmedXml(bare))[0]!.content_hash).toBe("c1dea60bfc549ab8b14d65788e114fff9ceaaad9");
+    const withVolume = bare.replace("<ArticleTitle>", "<Journal><JournalIssue><Volume>7</Volume></JournalIssue></Journal><ArticleTitle>");
+    expect(articles(parsePubmedXml(withVolume))[0]!.content_hash).not.toBe("c1dea60bfc549ab8b14d65788e114fff9ceaaad9");
+  });
+
+  test("ORCID forms", () => {
+    expect(normalizeOrcid("https://orcid.org/0000-0002-1825-0097")).toBe("0000-0002-1825-0097");
+    expect(normalizeOrcid("0000-0002-1694-233x")).toBe("0000-0002-1694-233X");
+    expect(normalizeOrcid("0000-0002-1825-0098")).toBeNull(); // wrong check digit
+    expect(normalizeOrcid("not an id")).toBeNull();
   });
 });

@@ -91,6 +91,18 @@ const CAP_BOOK_ACCESSION = 25;
 const CAP_OTHER_ID = 26;
 const CAP_RETRACTION_PMID = 27;
 const CAP_REFERENCE_PMID = 28;
+const CAP_VOLUME = 29;
+const CAP_ISSUE = 30;
+const CAP_MEDLINE_PGN = 31;
+const CAP_START_PAGE = 32;
+const CAP_END_PAGE = 33;
+const CAP_ELOCATION_PII = 34;
+const CAP_ISO_ABBREVIATION = 35;
+const CAP_MEDLINE_TA = 36;
+const CAP_ISSN = 37;
+const CAP_ORCID = 38;
+const CAP_PUBLISHER_NAME = 39;
+const CAP_PUBLISHER_LOCATION = 40;
 
 // Element names the mapping looks at, as small integers: one Map lookup per start tag, then integer comparisons.
 const E_OTHER = 0;
@@ -145,6 +157,21 @@ const E_REFERENCE = 47;
 const E_HISTORY = 48;
 const E_PUBMED_PUB_DATE = 49;
 const E_QUALIFIER_NAME = 50;
+const E_VOLUME = 51;
+const E_ISSUE = 52;
+const E_PAGINATION = 53;
+const E_MEDLINE_PGN = 54;
+const E_START_PAGE = 55;
+const E_END_PAGE = 56;
+const E_ISO_ABBREVIATION = 57;
+const E_MEDLINE_JOURNAL_INFO = 58;
+const E_MEDLINE_TA = 59;
+const E_ISSN = 60;
+const E_IDENTIFIER = 61;
+const E_PUBLISHER = 62;
+const E_PUBLISHER_NAME = 63;
+const E_PUBLISHER_LOCATION = 64;
+const E_LOCATION_LABEL = 65;
 
 /**
  * Parts of a record that hold nothing the mapping uses. Inside them only the nesting depth is tracked (no names, no
@@ -155,9 +182,9 @@ const E_QUALIFIER_NAME = 50;
 const SKIPPED_ELEMENTS = [
   // A reference list is read only for its references' PMIDs (the citation graph of the disruption signal): the
   // citation texts, most of its bytes, are skipped.
-  "Citation", "MedlineJournalInfo", "ChemicalList", "GrantList",
+  "Citation", "ChemicalList", "GrantList",
   "InvestigatorList", "SupplMeshList", "GeneSymbolList", "DataBankList", "PersonalNameSubjectList", "OtherAbstract",
-  "AffiliationInfo", "DateCompleted", "DateRevised", "Pagination", "Sections", "CoiStatement",
+  "AffiliationInfo", "DateCompleted", "DateRevised", "Sections", "CoiStatement",
 ];
 /** Lengths of the record element names (PubmedArticle, DeleteCitation, MedlineCitation, PubmedBookArticle). */
 function mayBeRecordName(length: number): boolean {
@@ -214,6 +241,21 @@ const ELEMENT_CODES = new Map<string, number>([
   ["History", E_HISTORY],
   ["PubMedPubDate", E_PUBMED_PUB_DATE],
   ["QualifierName", E_QUALIFIER_NAME],
+  ["Volume", E_VOLUME],
+  ["Issue", E_ISSUE],
+  ["Pagination", E_PAGINATION],
+  ["MedlinePgn", E_MEDLINE_PGN],
+  ["StartPage", E_START_PAGE],
+  ["EndPage", E_END_PAGE],
+  ["ISOAbbreviation", E_ISO_ABBREVIATION],
+  ["MedlineJournalInfo", E_MEDLINE_JOURNAL_INFO],
+  ["MedlineTA", E_MEDLINE_TA],
+  ["ISSN", E_ISSN],
+  ["Identifier", E_IDENTIFIER],
+  ["Publisher", E_PUBLISHER],
+  ["PublisherName", E_PUBLISHER_NAME],
+  ["PublisherLocation", E_PUBLISHER_LOCATION],
+  ["LocationLabel", E_LOCATION_LABEL],
   ...SKIPPED_ELEMENTS.map((name): [string, number] => [name, E_SKIPPED]),
 ]);
 
@@ -225,7 +267,7 @@ function wantsAttributes(code: number): boolean {
   return (
     code === E_ABSTRACT_TEXT || code === E_AUTHOR_LIST || code === E_AUTHOR || code === E_ELOCATION_ID ||
     code === E_ARTICLE_ID || code === E_OTHER_ID || code === E_COMMENTS_CORRECTIONS || code === E_DESCRIPTOR_NAME ||
-    code === E_QUALIFIER_NAME || code === E_PUBMED_PUB_DATE
+    code === E_QUALIFIER_NAME || code === E_PUBMED_PUB_DATE || code === E_IDENTIFIER
   );
 }
 
@@ -501,6 +543,9 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       } else if (code === E_PUBMED_PUB_DATE) {
         this.attrOnly = "PubStatus";
         this.wantAttrs = this.rec!.entrezDate === null;
+      } else if (code === E_IDENTIFIER) {
+        this.attrOnly = "Source";
+        this.wantAttrs = this.author !== null && this.author.orcid === null;
       }
     }
     this.attrs = this.wantAttrs && this.attrOnly === null ? {} : null;
@@ -738,7 +783,7 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         break;
       case E_AUTHOR:
         if (this.authorListOpen && parent === E_AUTHOR_LIST) {
-          this.author = { lastName: null, foreName: null, initials: null, suffix: null, collectiveName: null, valid: this.attrs?.ValidYN !== "N" };
+          this.author = { lastName: null, foreName: null, initials: null, suffix: null, collectiveName: null, orcid: null, valid: this.attrs?.ValidYN !== "N" };
         }
         break;
       case E_LAST_NAME:
@@ -755,6 +800,43 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         break;
       case E_COLLECTIVE_NAME:
         if (this.author && parent === E_AUTHOR) this.startCapture(CAP_COLLECTIVE);
+        break;
+      case E_IDENTIFIER:
+        // Identifiers of an affiliation sit in the skipped AffiliationInfo; only the author's own are read.
+        if (this.author && parent === E_AUTHOR && this.onlyValue === "ORCID" && this.author.orcid === null) this.startCapture(CAP_ORCID);
+        break;
+      case E_VOLUME:
+        if (parent === E_JOURNAL_ISSUE && rec.volume === null) this.startCapture(CAP_VOLUME);
+        break;
+      case E_ISSUE:
+        if (parent === E_JOURNAL_ISSUE && rec.issue === null) this.startCapture(CAP_ISSUE);
+        break;
+      case E_MEDLINE_PGN:
+        if (parent === E_PAGINATION && rec.medlinePgn === null) this.startCapture(CAP_MEDLINE_PGN);
+        break;
+      case E_START_PAGE:
+        if (parent === E_PAGINATION && rec.startPage === null) this.startCapture(CAP_START_PAGE);
+        break;
+      case E_END_PAGE:
+        if (parent === E_PAGINATION && rec.endPage === null) this.startCapture(CAP_END_PAGE);
+        break;
+      case E_ISO_ABBREVIATION:
+        if (parent === E_JOURNAL) this.startCapture(CAP_ISO_ABBREVIATION);
+        break;
+      case E_ISSN:
+        if (parent === E_JOURNAL && rec.issn === null) this.startCapture(CAP_ISSN);
+        break;
+      case E_MEDLINE_TA:
+        if (parent === E_MEDLINE_JOURNAL_INFO) this.startCapture(CAP_MEDLINE_TA);
+        break;
+      case E_PUBLISHER_NAME:
+        if (parent === E_PUBLISHER && rec.publisherName === null) this.startCapture(CAP_PUBLISHER_NAME);
+        break;
+      case E_PUBLISHER_LOCATION:
+        if (parent === E_PUBLISHER && rec.publisherLocation === null) this.startCapture(CAP_PUBLISHER_LOCATION);
+        break;
+      case E_LOCATION_LABEL:
+        if (parent === E_BOOK_DOCUMENT) rec.bookPart = true;
         break;
       case E_LANGUAGE:
         if ((parent === E_ARTICLE || parent === E_BOOK_DOCUMENT) && rec.language === null) this.startCapture(CAP_LANGUAGE);
@@ -783,8 +865,9 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         if (parent === E_KEYWORD_LIST) this.startCapture(CAP_KEYWORD);
         break;
       case E_ELOCATION_ID:
-        if (parent === E_ARTICLE && this.attrs?.EIdType === "doi" && this.attrs.ValidYN !== "N" && rec.elocationDoi === null)
-          this.startCapture(CAP_ELOCATION_DOI);
+        if (parent !== E_ARTICLE || this.attrs?.ValidYN === "N") break;
+        if (this.attrs?.EIdType === "doi" && rec.elocationDoi === null) this.startCapture(CAP_ELOCATION_DOI);
+        else if (this.attrs?.EIdType === "pii" && rec.elocationPii === null) this.startCapture(CAP_ELOCATION_PII);
         break;
       case E_ARTICLE_ID: {
         // The record's own id lists, and a ReferenceList's Reference/ArticleIdList, which names the articles it cites.
@@ -819,7 +902,7 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         case E_AUTHOR:
           if (this.author) {
             const author = this.author;
-            author.foreName = author.initials === null && author.foreName !== null ? clean(author.foreName) || null : null;
+            if (author.foreName !== null) author.foreName = clean(author.foreName) || null;
             this.rec.authors?.push(author);
             this.author = null;
           }
@@ -847,7 +930,7 @@ export class PubmedXmlParser implements TokenizerCallbacks {
     this.capDepth = -1;
     this.capText = "";
     if (kind === CAP_FORE_NAME) {
-      // Only needed when Initials is missing (checked when the Author closes): cleaned then, not for every author.
+      // Cleaned when the Author closes.
       if (this.author) this.author.foreName = raw || null;
       return;
     }
@@ -893,6 +976,18 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       case CAP_RETRACTION_PMID: rec.retractionInPmid = text || null; break;
       case CAP_REFERENCE_PMID: if (text) rec.referencePmids.push(text); break;
       case CAP_OTHER_ID: if (/^PMC\d+$/.test(text)) rec.otherIdPmc = text; break;
+      case CAP_VOLUME: rec.volume = text || null; break;
+      case CAP_ISSUE: rec.issue = text || null; break;
+      case CAP_MEDLINE_PGN: rec.medlinePgn = text || null; break;
+      case CAP_START_PAGE: rec.startPage = text || null; break;
+      case CAP_END_PAGE: rec.endPage = text || null; break;
+      case CAP_ELOCATION_PII: rec.elocationPii = text || null; break;
+      case CAP_ISO_ABBREVIATION: rec.isoAbbreviation ??= text || null; break;
+      case CAP_MEDLINE_TA: rec.medlineTa ??= text || null; break;
+      case CAP_ISSN: rec.issn = text || null; break;
+      case CAP_ORCID: if (this.author) this.author.orcid = text || null; break;
+      case CAP_PUBLISHER_NAME: rec.publisherName = text || null; break;
+      case CAP_PUBLISHER_LOCATION: rec.publisherLocation = text || null; break;
     }
   }
 

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
-import type { ArticleEvidence, ArticlePublic, KeptArticle } from "./schemas.ts";
+import type { ArticleCitation, ArticleEvidence, ArticlePublic, AuthorEntry, KeptArticle } from "./schemas.ts";
 import { DESIGN_INFO, isRetracted, studyDesign, subjectsOf } from "./evidence.ts";
+import { nlmCitation, pagesOf } from "./citation.ts";
 
 // How the API reads an article row (table alias "a"), shared by every domain that lists articles.
 
@@ -21,14 +22,86 @@ export const articleColumns = [
   "a.abstract_sections",
   "a.mesh_terms",
   "a.retraction_notice_pmid",
+  // The citation fields (ArticleCitation is made of them).
+  "a.volume",
+  "a.issue",
+  "a.medline_pages",
+  "a.start_page",
+  "a.end_page",
+  "a.elocation_pii",
+  "a.journal_iso_abbreviation",
+  "a.journal_medline_ta",
+  "a.author_list",
+  "a.record_kind",
+  "a.book_title",
+  "a.book_publisher",
+  "a.book_publisher_place",
 ] as const;
 
-type ArticleColumnsRow = Omit<ArticlePublic, "abstract_sections" | "publication_date_precision" | keyof ArticleEvidence> & {
-  abstract_sections: unknown;
-  publication_date_precision: string | null;
-  mesh_terms: string[];
-  retraction_notice_pmid: number | null;
-};
+/** The stored columns the citation fields of ArticlePublic are computed from. */
+interface CitationColumns {
+  volume: string | null;
+  issue: string | null;
+  medline_pages: string | null;
+  start_page: string | null;
+  end_page: string | null;
+  elocation_pii: string | null;
+  journal_iso_abbreviation: string | null;
+  journal_medline_ta: string | null;
+  author_list: unknown;
+  record_kind: string;
+  book_title: string | null;
+  book_publisher: string | null;
+  book_publisher_place: string | null;
+}
+/** Columns read only to compute others: not in the API's article. */
+type RawCitationColumn = Exclude<keyof CitationColumns, keyof ArticleCitation>;
+
+type ArticleColumnsRow = Omit<ArticlePublic, "abstract_sections" | "publication_date_precision" | keyof ArticleEvidence | keyof ArticleCitation> &
+  CitationColumns & {
+    abstract_sections: unknown;
+    publication_date_precision: string | null;
+    mesh_terms: string[];
+    retraction_notice_pmid: number | null;
+  };
+
+/** `author_list` as read (jsonb: parsed by one driver, text by the other), checked entry by entry. */
+function authorListOf(value: unknown): AuthorEntry[] {
+  const list = typeof value === "string" ? JSON.parse(value) : value;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (e): e is AuthorEntry => e !== null && typeof e === "object" && (typeof e.group === "string" || typeof e.family === "string"),
+  );
+}
+
+/**
+ * The citation fields of an article (src/articles/citation.ts): pages in full, the journal's abbreviation, PubMed's
+ * citation line, the structured authors. Computed here, on the server, so the browser ships no formatter.
+ */
+export function citationOf(
+  row: { [K in keyof CitationColumns]?: CitationColumns[K] | null } & { journal?: string | null; publication_date?: string | null; publication_date_precision?: string | null },
+): ArticleCitation {
+  const kind = row.record_kind === "book" || row.record_kind === "chapter" ? row.record_kind : "article";
+  return {
+    volume: row.volume ?? null,
+    issue: row.issue ?? null,
+    pages: pagesOf(row),
+    medline_pages: row.medline_pages ?? null,
+    journal_abbreviation: row.journal_iso_abbreviation || row.journal_medline_ta || null,
+    citation: nlmCitation({ ...row, record_kind: kind }),
+    author_list: authorListOf(row.author_list),
+    record_kind: kind,
+  };
+}
+
+/** Drops the columns that only feed computed fields. */
+function withoutRawCitation<R extends CitationColumns>(row: R): Omit<R, RawCitationColumn | "author_list" | "record_kind"> {
+  const {
+    start_page: _s, end_page: _e, elocation_pii: _p, journal_iso_abbreviation: _i, journal_medline_ta: _t, book_title: _b,
+    book_publisher: _u, book_publisher_place: _l, author_list: _a, record_kind: _k, ...rest
+  } = row;
+  return rest;
+}
 
 /**
  * The evidence fields of an article (study design, subjects, retraction) from its publication types, MeSH headings
@@ -47,16 +120,19 @@ export function evidenceOf(publicationTypes: readonly string[], meshTerms: reado
 }
 
 /** A row selected with `articleColumns` as ArticlePublic (abstract sections parsed whichever driver read them). */
-export function toArticlePublic<R extends ArticleColumnsRow>(row: R): Omit<R, "abstract_sections" | "publication_date_precision" | "mesh_terms"> & ArticlePublic {
-  const { mesh_terms, ...rest } = row;
+export function toArticlePublic<R extends ArticleColumnsRow>(
+  row: R,
+): Omit<R, "abstract_sections" | "publication_date_precision" | "mesh_terms" | keyof CitationColumns> & ArticlePublic {
+  const { mesh_terms, ...rest } = withoutRawCitation(row);
   const sections = typeof row.abstract_sections === "string" ? JSON.parse(row.abstract_sections) : row.abstract_sections;
   const p = row.publication_date_precision;
   return {
     ...rest,
     abstract_sections: Array.isArray(sections) ? sections : [],
     publication_date_precision: p === "day" || p === "month" || p === "year" ? p : null,
+    ...citationOf(row),
     ...evidenceOf(row.publication_types ?? [], mesh_terms ?? [], row.retraction_notice_pmid ?? null),
-  } as Omit<R, "abstract_sections" | "publication_date_precision" | "mesh_terms"> & ArticlePublic;
+  } as unknown as Omit<R, "abstract_sections" | "publication_date_precision" | "mesh_terms" | keyof CitationColumns> & ArticlePublic;
 }
 
 /** The columns of a kept article (KeptArticleSchema): articleColumns without the structured abstract's sections. */
@@ -83,6 +159,7 @@ export function toKeptArticle(row: KeptArticleRow): KeptArticle {
     full_text_link: row.full_text_link ?? null,
     pdf_free_link: row.pdf_free_link ?? null,
     publication_types: row.publication_types ?? [],
+    ...citationOf(row),
     ...evidenceOf(row.publication_types ?? [], row.mesh_terms ?? [], row.retraction_notice_pmid ?? null),
     in_index: row.a_pmid !== null,
   };

@@ -20,6 +20,41 @@ export type ArticleEvidence = z.infer<typeof ArticleEvidenceSchema>;
 /** One labelled part of a structured abstract (label "" when unlabelled). */
 export const AbstractSectionSchema = z.object({ label: z.string(), nlm_category: z.string().nullable(), text: z.string() }).openapi("AbstractSection");
 
+/** One author of an article: a person (family name, given name, initials, suffix, ORCID), or a group named whole. */
+export const PersonAuthorSchema = z
+  .object({
+    family: z.string().openapi({ example: "Crawford" }),
+    given: z.string().nullable().openapi({ example: "Charles H" }),
+    initials: z.string().nullable().openapi({ description: "As PubMed gives them, non-ASCII letters kept", example: "CH" }),
+    suffix: z.string().nullable().openapi({ example: "3rd" }),
+    orcid: z.string().nullable().openapi({ description: "ORCID iD, 0000-0000-0000-000X", example: "0000-0002-1825-0097" }),
+  })
+  .openapi("PersonAuthor");
+export const GroupAuthorSchema = z
+  .object({ group: z.string().openapi({ description: "A collective author's name, whole (commas included)", example: "International Spine Study Group, Denver, CO" }) })
+  .openapi("GroupAuthor");
+export const AuthorEntrySchema = z.union([PersonAuthorSchema, GroupAuthorSchema]).openapi("AuthorEntry");
+export type AuthorEntry = z.infer<typeof AuthorEntrySchema>;
+
+/** What a reference manager needs to cite an article (issue 20), from its PubMed record. */
+export const ArticleCitationSchema = z.object({
+  volume: z.string().nullable().openapi({ example: "32" }),
+  issue: z.string().nullable().openapi({ description: "A supplement included", example: "19 Suppl" }),
+  pages: z
+    .string()
+    .nullable()
+    .openapi({ description: "Written out in full (MEDLINE's pages, else start-end page, else an e-only article's location id)", example: "S120-S125" }),
+  medline_pages: z.string().nullable().openapi({ description: "MEDLINE's page text as given, end page abbreviated", example: "S120-5" }),
+  journal_abbreviation: z.string().nullable().openapi({ description: "ISO abbreviation, else NLM's title abbreviation", example: "Spine" }),
+  citation: z
+    .string()
+    .nullable()
+    .openapi({ description: "The citation line as PubMed shows it (NLM style)", example: "Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5." }),
+  author_list: z.array(AuthorEntrySchema).openapi({ description: "The authors, structured, in order; `authors` is the same list as one display string" }),
+  record_kind: z.enum(["article", "book", "chapter"]).openapi({ description: "A journal article, a whole book, or a part of a book" }),
+});
+export type ArticleCitation = z.infer<typeof ArticleCitationSchema>;
+
 /**
  * An article as every list of the API shows it (spec §3: review lists, likes, shares, suggestions), plus what the
  * cards use besides: publication types, structured abstract sections, and how precise the publication date is.
@@ -45,6 +80,7 @@ export const ArticlePublicSchema = z
     publication_types: z.array(z.string()),
     abstract_sections: z.array(AbstractSectionSchema),
   })
+  .extend(ArticleCitationSchema.shape)
   .extend(ArticleEvidenceSchema.shape)
   .openapi("Article");
 export type ArticlePublic = z.infer<typeof ArticlePublicSchema>;

@@ -73,6 +73,29 @@ export interface ArticlesTable {
   entrez_date: ColumnType<string | null, string | null | undefined, string | null>;
   /** MeSH headings marked as a major topic of the article (for PubMed's [majr] tag). */
   mesh_major_terms: ColumnType<string[], string[] | undefined, string[]>;
+  // Citation fields (migrations/2026_11_26_0201_citation_fields.ts, issue 20).
+  volume: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JournalIssue/Issue, a supplement included ("19 Suppl"). */
+  issue: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Pagination/MedlinePgn as given ("123-9"). */
+  medline_pages: ColumnType<string | null, string | null | undefined, string | null>;
+  start_page: ColumnType<string | null, string | null | undefined, string | null>;
+  end_page: ColumnType<string | null, string | null | undefined, string | null>;
+  /** ELocationID EIdType="pii": the "page" of an e-only article. */
+  elocation_pii: ColumnType<string | null, string | null | undefined, string | null>;
+  journal_iso_abbreviation: ColumnType<string | null, string | null | undefined, string | null>;
+  /** MedlineJournalInfo/MedlineTA: NLM's title abbreviation ("Spine (Phila Pa 1976)"). */
+  journal_medline_ta: ColumnType<string | null, string | null | undefined, string | null>;
+  issn: ColumnType<string | null, string | null | undefined, string | null>;
+  /** ArticleDate DateType="Electronic", ISO date. */
+  epub_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Authors in order (src/articles/schemas.ts AuthorEntry), as JSON. */
+  author_list: ColumnType<unknown, string | undefined, string>;
+  book_publisher: ColumnType<string | null, string | null | undefined, string | null>;
+  book_publisher_place: ColumnType<string | null, string | null | undefined, string | null>;
+  book_title: ColumnType<string | null, string | null | undefined, string | null>;
+  /** "article", "book" or "chapter". */
+  record_kind: ColumnType<string, string | undefined, string>;
   content_hash: string;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;

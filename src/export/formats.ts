@@ -1,16 +1,13 @@
-// The citation library: @citation-js/core with its RIS, BibTeX and CSL (formatted references) plugins, which register
-// themselves on import.
-import { Cite } from "@citation-js/core";
-import "@citation-js/plugin-ris";
-import "@citation-js/plugin-bibtex";
-import "@citation-js/plugin-csl";
+import { toBibtex } from "./bibtex.ts";
+import { vancouverReference } from "./citation-line.ts";
 import { toCsl, type ExportArticle } from "./csl.ts";
 import { toMedline } from "./medline.ts";
+import { toRis } from "./ris.ts";
 
 /**
- * Reference-manager formats (issue 13): RIS, BibTeX and CSL-JSON written by Citation.js (a well-kept citation library,
- * https://citation.js.org) from CSL-JSON items, and PubMed's MEDLINE (.nbib) written here (no library writes it).
- * Zotero, EndNote and Mendeley import all four.
+ * Reference-manager formats (issues 13 and 20): RIS, BibTeX, CSL-JSON and PubMed's MEDLINE (.nbib), each written here
+ * from the stored record as its readers expect (docs/decisions/0020-exports.md says why no longer by the citation
+ * library). Zotero, EndNote and Mendeley import all four.
  */
 export const EXPORT_FORMATS = {
   ris: { extension: "ris", contentType: "application/x-research-info-systems; charset=utf-8" },
@@ -20,37 +17,52 @@ export const EXPORT_FORMATS = {
 } as const;
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
 
-/**
- * Writes `articles` in `format`. RIS records are kept one field per line, and get the DOI (DO) and the PMID (AN) when
- * the library leaves them out, so that a reference manager can match them.
- */
+/** Writes `articles` in `format`, in their order. */
 export function writeReferences(articles: readonly ExportArticle[], format: ExportFormat): string {
-  if (format === "nbib") return toMedline(articles);
-  const items = articles.map(toCsl);
-  if (format === "csl-json") return `${JSON.stringify(items, null, 2)}\n`;
-  const cite = new Cite(items);
-  if (format === "bibtex") return cite.format("bibtex") as string;
-  // The library wraps long values at 70 characters, mid-word, with no marker on the continuation line; reference
-  // managers read that as a new word. Each continuation is put back on its field's line.
-  const ris = (cite.format("ris") as string).replace(/\n(?![A-Z][A-Z0-9] {2}- )/g, "");
-  const records = ris.split(/^ER {2}- *$/m).filter((r) => r.trim());
-  return records
-    .map((record, i) => {
-      const a = articles[i]!;
-      let r = record.trimEnd();
-      if (a.doi && !/^DO {2}- /m.test(r)) r += `\nDO  - ${a.doi}`;
-      if (!/^AN {2}- /m.test(r)) r += `\nAN  - ${a.pmid}`;
-      return `${r.replace(/^\n+/, "")}\nER  - \n`;
-    })
-    .join("\n");
+  switch (format) {
+    case "nbib":
+      return toMedline(articles);
+    case "csl-json":
+      return `${JSON.stringify(articles.map(toCsl), null, 2)}\n`;
+    case "bibtex":
+      return toBibtex(articles);
+    case "ris":
+      return toRis(articles);
+  }
 }
 
 /**
- * A review's summary followed by its references in Vancouver style (the ICMJE's recommended style for biomedical
- * journals), for pasting into a manuscript: markdown markers removed, citation numbers kept as written.
+ * A review's summary followed by its references in NLM's Vancouver form (the style of biomedical journals, as PubMed
+ * cites), for pasting into a manuscript: markdown markers removed, citation numbers kept as written.
  */
 export function summaryWithReferences(topic: string | null, summary: string | null, cited: readonly ExportArticle[]): string {
   const text = (summary ?? "").replace(/\*\*(.+?)\*\*/g, "$1").trim();
-  const references = cited.length ? (new Cite(cited.map(toCsl)).format("bibliography", { template: "vancouver", format: "text" }) as string).trim() : "";
+  const references = cited.map((a, i) => `${i + 1}. ${vancouverReference(a)}`).join("\n");
   return [topic ? `Literature review: ${topic}` : null, text || null, references ? `References\n${references}` : null].filter(Boolean).join("\n\n") + "\n";
+}
+
+/** The ASCII slug of a review's topic, at most `max` characters, cut at a word where it can be ("review" when empty). */
+export function topicSlug(topic: string | null, max = 40): string {
+  const slug = (topic ?? "")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (slug.length <= max) return slug || "review";
+  const cut = slug.slice(0, max + 1);
+  const atWord = cut.lastIndexOf("-");
+  return (atWord >= max / 2 ? cut.slice(0, atWord) : slug.slice(0, max)).replace(/-+$/g, "");
+}
+
+/** The UTC day of `now`, YYYY-MM-DD. */
+const day = (now: Date) => now.toISOString().slice(0, 10);
+
+/**
+ * File names that say what they hold: "litreview-likes-2026-11-26.ris",
+ * "litreview-nasopharyngeal-carcinoma-radiotherapy-cited-2026-11-26.bib".
+ */
+export function exportFileName(what: { likes: true } | { topic: string | null; list: "cited" | "relevant" }, format: ExportFormat, now: Date): string {
+  const stem = "likes" in what ? "likes" : `${topicSlug(what.topic)}-${what.list}`;
+  return `litreview-${stem}-${day(now)}.${EXPORT_FORMATS[format].extension}`;
 }

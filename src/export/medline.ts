@@ -1,5 +1,5 @@
-import type { ExportArticle } from "./csl.ts";
-import { parseAuthors } from "./csl.ts";
+import { authorsOf, isGroup, type ExportArticle, type Person } from "./csl.ts";
+import { citationLine } from "./citation-line.ts";
 
 /**
  * PubMed's MEDLINE display format (the `.nbib` files PubMed's "Send to: Citation manager" writes, read by EndNote,
@@ -35,24 +35,67 @@ function datePublished(a: ExportArticle): string | null {
   return a.publication_date_precision === "month" ? `${m[1]} ${month}` : `${m[1]} ${month} ${Number(m[3])}`;
 }
 
-/** Articles as MEDLINE records. */
+/** "Crawford CH 3rd" (AU) and "Crawford, Charles H 3rd" (FAU), as PubMed writes them. */
+function names(p: Person): { au: string; fau: string } {
+  const initials = p.initials ?? (p.given ? Array.from(p.given.split(/[\s.-]+/).filter(Boolean), (w) => Array.from(w)[0]!).join("") : "");
+  const au = [p.family, initials || null, p.suffix].filter(Boolean).join(" ");
+  const fau = `${p.family}${p.given || initials ? `, ${[p.given || initials, p.suffix].filter(Boolean).join(" ")}` : p.suffix ? ` ${p.suffix}` : ""}`;
+  return { au, fau };
+}
+
+/** YYYY-MM-DD → YYYYMMDD (DEP, the electronic publication date). */
+const compactDate = (d: string | null) => (/^\d{4}-\d{2}-\d{2}/.test(d ?? "") ? d!.slice(0, 10).replace(/-/g, "") : null);
+
+/** SO, PubMed's source line: the NLM citation ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), then the DOI. */
+function sourceLine(a: ExportArticle, dp: string | null): string {
+  const line = citationLine(a) ?? [a.journal_medline_ta ?? a.journal, dp].filter(Boolean).join(". ");
+  return a.doi ? `${line} doi: ${a.doi}.` : line;
+}
+
+/** Articles as MEDLINE records, with PubMed's tags in PubMed's order. */
 export function toMedline(articles: readonly ExportArticle[]): string {
   return (
     articles
       .map((a) => {
         const out = [field("PMID", String(a.pmid))];
-        if (a.title) out.push(field("TI", a.title));
-        if (a.abstract) out.push(field("AB", a.abstract));
-        for (const au of parseAuthors(a.authors)) out.push(field("AU", "literal" in au ? au.literal : `${au.family} ${au.given?.replace(/[. ]/g, "") ?? ""}`.trim()));
-        for (const pt of a.publication_types) out.push(field("PT", pt));
+        const put = (tag: string, v: string | null | undefined) => {
+          if (v && v.trim()) out.push(field(tag, v));
+        };
+        put("IS", a.issn);
+        put("VI", a.volume);
+        put("IP", a.issue);
         const dp = datePublished(a);
-        if (dp) out.push(field("DP", dp));
-        if (a.journal) out.push(field("JT", a.journal));
-        for (const mh of a.mesh_terms) out.push(field("MH", mh));
-        for (const ot of a.keywords) out.push(field("OT", ot));
-        if (a.doi) out.push(field("LID", `${a.doi} [doi]`), field("AID", `${a.doi} [doi]`));
-        if (a.pmc_id) out.push(field("PMC", a.pmc_id));
-        out.push(field("SO", [a.journal, dp].filter(Boolean).join(". ")));
+        put("DP", dp);
+        put("TI", a.record_kind === "book" ? a.title || a.book_title : a.title);
+        if (a.record_kind === "chapter") put("BTI", a.book_title);
+        put("PG", a.medline_pages ?? (a.start_page ? [a.start_page, a.end_page].filter(Boolean).join("-") : null));
+        if (a.elocation_pii) put("LID", `${a.elocation_pii} [pii]`);
+        if (a.doi) put("LID", `${a.doi} [doi]`);
+        // PubMed writes a structured abstract as one paragraph: "BACKGROUND: … METHODS: …".
+        put("AB", a.abstract);
+        for (const au of authorsOf(a)) {
+          if (isGroup(au)) {
+            put("CN", au.group);
+            continue;
+          }
+          const n = names(au);
+          put("FAU", n.fau);
+          put("AU", n.au);
+          if (au.orcid) put("AUID", `ORCID: ${au.orcid}`);
+        }
+        put("LA", a.language);
+        for (const pt of a.publication_types) put("PT", pt);
+        put("DEP", compactDate(a.epub_date));
+        put("PL", a.book_publisher_place);
+        put("PB", a.book_publisher);
+        put("TA", a.journal_medline_ta);
+        put("JT", a.journal);
+        for (const mh of a.mesh_terms) put("MH", mh);
+        for (const ot of a.keywords) put("OT", ot);
+        put("PMC", a.pmc_id);
+        if (a.elocation_pii) put("AID", `${a.elocation_pii} [pii]`);
+        if (a.doi) put("AID", `${a.doi} [doi]`);
+        put("SO", sourceLine(a, dp));
         return out.join("\n");
       })
       .join("\n\n") + "\n"

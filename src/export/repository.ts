@@ -17,11 +17,37 @@ const columns = [
   "a.publication_types",
   "a.mesh_terms",
   "a.keywords",
+  "a.language",
+  "a.volume",
+  "a.issue",
+  "a.medline_pages",
+  "a.start_page",
+  "a.end_page",
+  "a.elocation_pii",
+  "a.journal_iso_abbreviation",
+  "a.journal_medline_ta",
+  "a.issn",
+  sql<string | null>`a.epub_date::text`.as("epub_date"),
+  "a.author_list",
+  "a.book_publisher",
+  "a.book_publisher_place",
+  "a.book_title",
+  "a.record_kind",
 ] as const;
 
-function toExport(row: Omit<ExportArticle, "publication_date_precision"> & { publication_date_precision: string | null }): ExportArticle {
+type Row = Omit<ExportArticle, "publication_date_precision" | "author_list" | "record_kind"> & { publication_date_precision: string | null; author_list: unknown; record_kind: string };
+
+function toExport(row: Row): ExportArticle {
   const p = row.publication_date_precision;
-  return { ...row, publication_date_precision: p === "day" || p === "month" || p === "year" ? p : null };
+  const k = row.record_kind;
+  // jsonb arrives parsed from both drivers; a string (a driver that leaves jsonb as text) is parsed here.
+  const list = typeof row.author_list === "string" ? (JSON.parse(row.author_list) as unknown) : row.author_list;
+  return {
+    ...row,
+    publication_date_precision: p === "day" || p === "month" || p === "year" ? p : null,
+    author_list: Array.isArray(list) ? (list as ExportArticle["author_list"]) : [],
+    record_kind: k === "book" || k === "chapter" ? k : "article",
+  };
 }
 
 /** The user's liked articles still in the index, newest like first. */
@@ -35,4 +61,12 @@ export async function reviewListForExport(db: Database, reviewId: string, list: 
   let q = db.selectFrom("literature_review_articles as r").innerJoin("articles as a", "a.pmid", "r.pmid").select(columns).where("r.review_id", "=", reviewId);
   q = list === "cited" ? q.where("r.citation_number", "is not", null).orderBy("r.citation_number") : q.orderBy("r.rank");
   return (await q.execute()).map(toExport);
+}
+
+/** Articles by PMID, in the order given (those not in the index left out). */
+export async function articlesForExport(db: Database, pmids: readonly number[]): Promise<ExportArticle[]> {
+  if (!pmids.length) return [];
+  const rows = (await db.selectFrom("articles as a").select(columns).where("a.pmid", "in", [...pmids]).execute()).map(toExport);
+  const byPmid = new Map(rows.map((r) => [r.pmid, r]));
+  return pmids.flatMap((p) => byPmid.get(p) ?? []);
 }

@@ -5,7 +5,7 @@ import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { SIGNED_IN, apiRoute, createApi, errorResponses } from "../http/openapi.ts";
 import { reviewIdParamSchema } from "../reviews/schemas.ts";
 import { ownReview as reviewOf } from "../reviews/service.ts";
-import { EXPORT_FORMATS, summaryWithReferences, writeReferences, type ExportFormat } from "./formats.ts";
+import { EXPORT_FORMATS, exportFileName, summaryWithReferences, writeReferences, type ExportFormat } from "./formats.ts";
 import { likedForExport, reviewListForExport } from "./repository.ts";
 
 const formatQuery = z.object({
@@ -16,10 +16,10 @@ const reviewListQuery = formatQuery.extend({
 });
 const file = (description: string) => ({ description, content: { "text/plain": { schema: z.string() } } });
 
-/** A downloadable answer: the file's type and a name a browser saves it under. */
-function attachment(c: Context, body: string, format: ExportFormat, name: string) {
-  const f = EXPORT_FORMATS[format];
-  return c.body(body, 200, { "content-type": f.contentType, "content-disposition": `attachment; filename="${name}.${f.extension}"`, "cache-control": "no-store" });
+/** A downloadable answer: the file's type and the name a browser saves it under (ASCII, so filename* repeats it). */
+function attachment(c: Context, body: string, format: ExportFormat, fileName: string) {
+  const disposition = `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return c.body(body, 200, { "content-type": EXPORT_FORMATS[format].contentType, "content-disposition": disposition, "cache-control": "no-store" });
 }
 
 /**
@@ -27,7 +27,8 @@ function attachment(c: Context, body: string, format: ExportFormat, name: string
  * CSL-JSON or MEDLINE (.nbib) for Zotero, EndNote and Mendeley, and a review's summary with Vancouver references.
  * Only ever the caller's own likes and reviews (another user's review is 404).
  */
-export function exportRoutes(deps: AppDeps) {
+export function exportRoutes(deps: AppDeps, options: { now?: () => Date } = {}) {
+  const now = options.now ?? (() => new Date());
   const app = createApi<AuthEnv>();
   const common = { tags: ["export"], security: SIGNED_IN, middleware: [requireUser(deps)] };
 
@@ -39,7 +40,10 @@ export function exportRoutes(deps: AppDeps) {
     request: { query: formatQuery },
     responses: { 200: file("The references, as a file to save") },
   });
-  app.openapi(likes, async (c) => attachment(c, writeReferences(await likedForExport(deps.db, c.get("user").id), c.req.valid("query").format), c.req.valid("query").format, "litreview-liked-articles") as never);
+  app.openapi(likes, async (c) => {
+    const { format } = c.req.valid("query");
+    return attachment(c, writeReferences(await likedForExport(deps.db, c.get("user").id), format), format, exportFileName({ likes: true }, format, now())) as never;
+  });
 
   const ownReview = (userId: string, id: string) => reviewOf(deps.db, userId, id);
 
@@ -54,8 +58,9 @@ export function exportRoutes(deps: AppDeps) {
   app.openapi(reviewList, async (c) => {
     const { lit_review_id } = c.req.valid("param");
     const { format, list } = c.req.valid("query");
-    await ownReview(c.get("user").id, lit_review_id);
-    return attachment(c, writeReferences(await reviewListForExport(deps.db, lit_review_id, list), format), format, `litreview-review-${list}`) as never;
+    const review = await ownReview(c.get("user").id, lit_review_id);
+    const fileName = exportFileName({ topic: review.user_query, list }, format, now());
+    return attachment(c, writeReferences(await reviewListForExport(deps.db, lit_review_id, list), format), format, fileName) as never;
   });
 
   const summary = apiRoute({

@@ -149,7 +149,9 @@ export async function setReviewProgress(db: Database, id: string, during: readon
 const ARTICLE_COLUMNS = [
   "pmid", "title", "authors", "abstract", "abstract_sections", "journal", "publication_date", "publication_date_precision",
   "publication_year", "doi", "pmc_id", "full_text_link", "pdf_free_link", "language", "publication_types", "mesh_terms",
-  "keywords", "retraction_notice_pmid", "entrez_date", "mesh_major_terms", "content_hash", "created_at", "updated_at",
+  "keywords", "retraction_notice_pmid", "entrez_date", "mesh_major_terms", "volume", "issue", "medline_pages", "start_page",
+  "end_page", "elocation_pii", "journal_iso_abbreviation", "journal_medline_ta", "issn", "epub_date", "author_list",
+  "book_publisher", "book_publisher_place", "book_title", "record_kind", "content_hash", "created_at", "updated_at",
 ] as const satisfies readonly (keyof ArticleRow)[];
 // Every column of ArticleRow is listed: a column added to articles fails to compile here until it is.
 const ARTICLE_COLUMNS_COMPLETE: [Exclude<keyof ArticleRow, (typeof ARTICLE_COLUMNS)[number]>] extends [never] ? true : false = true;

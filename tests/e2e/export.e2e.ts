@@ -26,7 +26,8 @@ test("a review's cited articles download as RIS, its summary copies with referen
   await expect(page.getByTestId("summary-engine")).toHaveText("Summary written by the extractive summarizer: every sentence is quoted from the abstract it cites.");
 
   const [download] = await Promise.all([page.waitForEvent("download"), cited.locator('[data-format="ris"]').click()]);
-  expect(download.suggestedFilename()).toBe("litreview-review-cited.ris");
+  // The file name says what it holds: the topic, the list and the day (the server's UTC date).
+  expect(download.suggestedFilename()).toMatch(/^litreview-nasopharyngeal-carcinoma-radiotherapy-cited-\d{4}-\d{2}-\d{2}\.ris$/);
   const ris = readFileSync(await download.path(), "utf8");
   expect(ris.startsWith("TY  - JOUR")).toBe(true);
   expect((ris.match(/^ER {2}- /gm) ?? []).length).toBeGreaterThanOrEqual(citedCount);
@@ -43,6 +44,6 @@ test("a review's cited articles download as RIS, its summary copies with referen
   await page.goto("/dashboard");
   await islandsReady(page);
   const [nbib] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-likes").locator('[data-format="nbib"]').click()]);
-  expect(nbib.suggestedFilename()).toBe("litreview-liked-articles.nbib");
+  expect(nbib.suggestedFilename()).toMatch(/^litreview-likes-\d{4}-\d{2}-\d{2}\.nbib$/);
   expect(readFileSync(await nbib.path(), "utf8")).toMatch(/^PMID- \d+\nTI {2}- /);
 });

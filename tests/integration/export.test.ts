@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { Hono } from "hono";
 import { Cite } from "@citation-js/core";
 import "@citation-js/plugin-ris";
 import "@citation-js/plugin-bibtex";
@@ -7,10 +8,18 @@ import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { parseMedline } from "../../src/export/medline.ts";
+import { exportFileName, topicSlug } from "../../src/export/formats.ts";
+import { exportRoutes } from "../../src/export/routes.ts";
+import { onError } from "../../src/http/errors.ts";
 
 // Exports for reference managers (issue 13), on real PubMed records: each file is parsed back with the citation
 // library (RIS, BibTeX, CSL-JSON) or the MEDLINE reader, and must give back the articles, in their list's order, with
-// their titles, authors, journal, year, DOI and PMID. Another user's review is 404.
+// their titles, authors, journal, year, DOI and PMID. Another user's review is 404. File names say what they hold, from
+// an injected clock (no test depends on today's date). Field-by-field fidelity over the whole sample:
+// export-fidelity.test.ts.
+
+/** The clock of the routes mounted by `clocked`: 26 November 2026, late in the UTC day. */
+const NOW = new Date("2026-11-26T23:30:00Z");
 
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed", "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz");
 const TOPIC = "nasopharyngeal carcinoma radiotherapy";
@@ -24,9 +33,15 @@ for (const backend of BACKENDS) {
     let liked: number[];
 
     const get = (u: TestUser, path: string) => t.app.request(`/api/v1/export${path}`, { headers: u.headers });
+    /** The export routes alone, with the fixed clock. */
+    let clocked: Hono;
+    const getClocked = (u: TestUser, path: string) => clocked.request(`/api/v1/export${path}`, { headers: u.headers });
 
     beforeAll(async () => {
       t = await createTestApp(backend);
+      clocked = new Hono();
+      clocked.route("/api/v1/export", exportRoutes(t.deps, { now: () => NOW }));
+      clocked.onError(onError);
       await ingestFiles(t.deps, [SAMPLE]);
       alice = await t.signup({ full_name: "Alice" });
       bob = await t.signup();
@@ -43,10 +58,10 @@ for (const backend of BACKENDS) {
     const articleOf = (pmid: number) => t.db.selectFrom("articles").selectAll().where("pmid", "=", pmid).executeTakeFirstOrThrow();
 
     test("liked articles as RIS: parsed back by the citation library, newest like first, with DOI and PMID", async () => {
-      const res = await get(alice, "/likes?format=ris");
+      const res = await getClocked(alice, "/likes?format=ris");
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("application/x-research-info-systems");
-      expect(res.headers.get("content-disposition")).toBe('attachment; filename="litreview-liked-articles.ris"');
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="litreview-likes-2026-11-26.ris"; filename*=UTF-8''litreview-likes-2026-11-26.ris`);
       const text = await res.text();
       const items = new Cite(text).data as { title: string; DOI?: string; author: { family?: string }[]; "container-title"?: string }[];
       expect(items).toHaveLength(3);
@@ -55,7 +70,7 @@ for (const backend of BACKENDS) {
         const a = await articleOf(newestFirst[i]!);
         expect(item.title).toBe(a.title!);
         expect(item["container-title"]).toBe(a.journal!);
-        expect(item.author[0]!.family).toBe(a.authors!.split(", ")[0]!.replace(/\s+[A-Z]{1,3}$/, ""));
+        expect(item.author[0]!.family).toBe(a.authors!.split(", ")[0]!.replace(/\s+\p{Lu}{1,3}(?: \S+)?$/u, ""));
       }
       expect(text).toContain(`AN  - ${newestFirst[0]}`);
       expect(text).toContain(`DO  - ${(await articleOf(newestFirst[0]!)).doi}`);
@@ -76,15 +91,18 @@ for (const backend of BACKENDS) {
     });
 
     test("MEDLINE (.nbib): one record per article with PubMed's tags, long fields wrapped, read back whole", async () => {
-      const res = await get(alice, `/reviews/${reviewId}?format=nbib`);
-      expect(res.headers.get("content-disposition")).toBe('attachment; filename="litreview-review-cited.nbib"');
+      const res = await getClocked(alice, `/reviews/${reviewId}?format=nbib`);
+      const name = "litreview-nasopharyngeal-carcinoma-radiotherapy-cited-2026-11-26.nbib";
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${name}"; filename*=UTF-8''${name}`);
+      expect((await getClocked(alice, `/reviews/${reviewId}?format=bibtex&list=relevant`)).headers.get("content-disposition")).toContain('filename="litreview-nasopharyngeal-carcinoma-radiotherapy-relevant-2026-11-26.bib"');
+      expect((await getClocked(bob, `/reviews/${reviewId}?format=ris`)).status).toBe(404);
       const text = await res.text();
       for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
       const records = parseMedline(text);
       const first = await articleOf(Number(records[0]!.PMID![0]));
       expect(records[0]!.TI![0]).toBe(first.title!.replace(/\s+/g, " ").trim());
       expect(records[0]!.AB![0]).toBe(first.abstract!.replace(/\s+/g, " ").trim());
-      expect(records[0]!.AU!.length).toBe(first.authors!.split(", ").length);
+      expect((records[0]!.AU ?? []).length + (records[0]!.CN ?? []).length).toBe((first.author_list as unknown[]).length);
       expect(records[0]!.JT).toEqual([first.journal!]);
     });
 
@@ -98,6 +116,9 @@ for (const backend of BACKENDS) {
       const citedCount = (await t.db.selectFrom("literature_review_articles").select("pmid").where("review_id", "=", reviewId).where("citation_number", "is not", null).execute()).length;
       expect(references).toHaveLength(citedCount);
       expect(references[0]).toMatch(/^1\. .+\. \d{4}/);
+      // NLM's form: each reference ends with the citation line the article card shows, volume, issue and pages included.
+      const cited = await t.db.selectFrom("literature_review_articles as r").innerJoin("articles as a", "a.pmid", "r.pmid").select(["a.volume", "a.issue", "a.medline_pages"]).where("r.review_id", "=", reviewId).where("r.citation_number", "is not", null).orderBy("r.citation_number").execute();
+      for (const [i, c] of cited.entries()) if (c.volume && c.issue && c.medline_pages) expect(references[i]).toContain(`;${c.volume}(${c.issue}):${c.medline_pages}.`);
       expect(references.at(-1)).toMatch(new RegExp(`^${citedCount}\\. `));
     });
 
@@ -113,3 +134,16 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("export file names", () => {
+  test("the topic shortened to an ASCII slug of at most 40 characters, cut at a word; the list; the UTC day", () => {
+    expect(topicSlug("Nasopharyngeal carcinoma: radiotherapy (IMRT) vs. chemoradiation in Würzburg's elderly patients")).toBe("nasopharyngeal-carcinoma-radiotherapy");
+    expect(topicSlug("Ménière's disease")).toBe("meniere-s-disease");
+    expect(topicSlug("Kawasaki")).toBe("kawasaki");
+    expect(topicSlug("  ")).toBe("review");
+    expect(topicSlug("日本語")).toBe("review");
+    for (const topic of ["a".repeat(80), "x ".repeat(60), "pneumothorax-management-in-spontaneous-cases-of-youth"]) expect(topicSlug(topic).length).toBeLessThanOrEqual(40);
+    expect(exportFileName({ likes: true }, "ris", NOW)).toBe("litreview-likes-2026-11-26.ris");
+    expect(exportFileName({ topic: "COVID-19 vaccines", list: "relevant" }, "csl-json", new Date("2027-01-02T00:00:00Z"))).toBe("litreview-covid-19-vaccines-relevant-2027-01-02.json");
+  });
+});
