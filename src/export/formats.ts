@@ -1,13 +1,13 @@
 import { toBibtex } from "./bibtex.ts";
-import { vancouverReference } from "./citation-line.ts";
 import { toCsl, type ExportArticle } from "./csl.ts";
 import { toMedline } from "./medline.ts";
 import { toRis } from "./ris.ts";
+import { vancouverReferences } from "./vancouver.ts";
 
 /**
- * Reference-manager formats (issues 13 and 20): RIS, BibTeX, CSL-JSON and PubMed's MEDLINE (.nbib), each written here
- * from the stored record as its readers expect (docs/decisions/0020-exports.md says why no longer by the citation
- * library). Zotero, EndNote and Mendeley import all four.
+ * Reference-manager formats (issues 13 and 20): RIS, BibTeX, CSL-JSON and PubMed's MEDLINE (.nbib), written here from
+ * the stored record as their readers expect (docs/decisions/0020-exports.md says why Citation.js writes none of them;
+ * it writes the Vancouver references of the summary). Zotero, EndNote and Mendeley import all four.
  */
 export const EXPORT_FORMATS = {
   ris: { extension: "ris", contentType: "application/x-research-info-systems; charset=utf-8" },
@@ -33,11 +33,12 @@ export function writeReferences(articles: readonly ExportArticle[], format: Expo
 
 /**
  * A review's summary followed by its references in NLM's Vancouver form (the style of biomedical journals, as PubMed
- * cites), for pasting into a manuscript: markdown markers removed, citation numbers kept as written.
+ * cites; written by Citation.js, src/export/vancouver.ts), for pasting into a manuscript: markdown markers removed,
+ * citation numbers kept as written.
  */
 export function summaryWithReferences(topic: string | null, summary: string | null, cited: readonly ExportArticle[]): string {
   const text = (summary ?? "").replace(/\*\*(.+?)\*\*/g, "$1").trim();
-  const references = cited.map((a, i) => `${i + 1}. ${vancouverReference(a)}`).join("\n");
+  const references = vancouverReferences(cited).join("\n");
   return [topic ? `Literature review: ${topic}` : null, text || null, references ? `References\n${references}` : null].filter(Boolean).join("\n\n") + "\n";
 }
 

@@ -1,5 +1,5 @@
 import { authorsOf, isGroup, type ExportArticle, type Person } from "./csl.ts";
-import { citationLine } from "./citation-line.ts";
+import { nlmCitation } from "../articles/citation.ts";
 
 /**
  * PubMed's MEDLINE display format (the `.nbib` files PubMed's "Send to: Citation manager" writes, read by EndNote,
@@ -48,7 +48,7 @@ const compactDate = (d: string | null) => (/^\d{4}-\d{2}-\d{2}/.test(d ?? "") ? 
 
 /** SO, PubMed's source line: the NLM citation ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), then the DOI. */
 function sourceLine(a: ExportArticle, dp: string | null): string {
-  const line = citationLine(a) ?? [a.journal_medline_ta ?? a.journal, dp].filter(Boolean).join(". ");
+  const line = nlmCitation(a) ?? [a.journal_medline_ta ?? a.journal, dp].filter(Boolean).join(". ");
   return a.doi ? `${line} doi: ${a.doi}.` : line;
 }
 

@@ -36,5 +36,8 @@ test("a topic the index lacks: the page shows the fetch from PubMed, then a cite
   await expect(pubmed).toContainText("PubMed read it as:");
   await expect(pubmed).toContainText(/were fetched for this review|was fetched for this review/);
   await expectNoSeriousA11yViolations(page);
-  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/pubmed-review.png`, fullPage: true });
+  if (process.env.E2E_SCREENSHOTS) {
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/pubmed-review.png`, fullPage: true });
+    await workspace.getByTestId("cited-articles").screenshot({ path: `${process.env.E2E_SCREENSHOTS}/pubmed-cards.png` });
+  }
 });

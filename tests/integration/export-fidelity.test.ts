@@ -9,12 +9,13 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { expandRange, readXmlCitations, type XmlCitation } from "../support/pubmed-xml-oracle.ts";
 import cslSchema from "../support/csl-data.schema.json";
 import { ingestFiles } from "../../search/ingest.ts";
-import { fullPages, splitMedlinePages } from "../../src/articles/citation.ts";
+import { fullPages, nlmCitation, splitMedlinePages } from "../../src/articles/citation.ts";
 import { bibtexKeys } from "../../src/export/bibtex.ts";
 import type { ExportArticle } from "../../src/export/csl.ts";
 import { writeReferences } from "../../src/export/formats.ts";
 import { parseMedline } from "../../src/export/medline.ts";
 import { articlesForExport } from "../../src/export/repository.ts";
+import { vancouverReferences } from "../../src/export/vancouver.ts";
 
 // Issue 20: every sample record ingested through the real parser, exported in each format, and read back by a reader
 // nobody here wrote (BibTeX: @retorquere/bibtex-parser, the parser of Better BibTeX for Zotero; RIS:
@@ -259,6 +260,16 @@ for (const backend of BACKENDS) {
       expect(bibText).toMatch(/^ {2}month = [a-z]{3},$/m);
       expect(bibText).not.toMatch(/month = \{/);
     });
+
+    test("the summary's Vancouver references (Citation.js, NLM's style) hold the card's citation line for every record with a volume", () => {
+      const withVolume = articles.filter((a) => a.volume && a.record_kind === "article");
+      const references = vancouverReferences(withVolume);
+      expect(references).toHaveLength(withVolume.length);
+      const differ = withVolume.filter((a, i) => !references[i]!.startsWith(`${i + 1}. `) || !references[i]!.includes(nlmCitation(a)!)).map((a) => a.pmid);
+      expect(differ).toEqual([]);
+      const spine = withVolume.findIndex((a) => a.pmid === 17728678);
+      expect(references[spine]).toContain("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5.");
+    }, 60_000);
 
     test("the whole sample's CSL-JSON is valid against the CSL data schema", () => {
       const validate = new Ajv({ allErrors: true, strict: false }).compile(cslSchema);
