@@ -28,6 +28,15 @@ test("a topic the index lacks: the page shows the fetch from PubMed, then a cite
   await expect(workspace.getByTestId("review-progress")).toHaveCount(0);
   await expect(workspace.getByTestId("cited-articles")).toBeVisible();
 
+  // Issue 20: a fetched journal article's card and its dialog show the NLM citation line, as PubMed shows it.
+  const cited = workspace.getByTestId("cited-articles");
+  const line = cited.getByTestId("article-citation").first();
+  await expect(line).toHaveText(/^.+\. \d{4}( [A-Z][a-z]{2}( \d{1,2})?)?;\d+(\([^)]+\))?:[\w.-]+\.$/);
+  const card = cited.locator("[data-pmid]").filter({ has: page.getByTestId("article-citation") }).first();
+  await card.getByRole("button").first().click();
+  await expect(page.getByTestId("article-dialog").getByTestId("article-dialog-citation")).toHaveText((await line.textContent()) ?? "");
+  await page.keyboard.press("Escape");
+
   const panel = workspace.getByTestId("review-how-made-panel");
   await panel.getByText("How this review was made").click();
   const pubmed = workspace.getByTestId("how-made-pubmed");
