@@ -9,6 +9,12 @@ export { ArticlePublicSchema, type ArticlePublic } from "../articles/schemas.ts"
 
 /** Longest review topic accepted (a topic or a few keywords, not a document). */
 export const MAX_QUERY_LENGTH = 500;
+/**
+ * Longest search strategy in PubMed's syntax accepted: researchers paste strategies of several hundred to a few
+ * thousand characters; 2,000 keeps the start request's URL (the topic travels in the query string) well under the
+ * 8 KB URL limit even when every character is percent-encoded.
+ */
+export const MAX_STRATEGY_LENGTH = 2_000;
 
 /** Statuses in which the pipeline still has work to do. */
 export const PIPELINE_STATUSES = ["searching", "sorting", "summarizing"] as const;
@@ -40,17 +46,25 @@ export const startQuerySchema = z
     .string({ error: EMPTY_TOPIC })
     .trim()
     .min(1, EMPTY_TOPIC)
-    .max(MAX_QUERY_LENGTH, `Review topic must be at most ${MAX_QUERY_LENGTH} characters.`)
     .superRefine((topic, ctx) => {
-      // A search strategy in PubMed's syntax that does not parse is refused with the reason, rather than read as words.
+      // A plain topic is a few words; a search strategy in PubMed's syntax may be longer, and one that does not parse is
+      // refused with the reason, rather than read as words.
+      const strategy = isPubmedSyntax(topic);
+      const max = strategy ? MAX_STRATEGY_LENGTH : MAX_QUERY_LENGTH;
+      if (topic.length > max) {
+        const message = strategy ? `A search strategy must be at most ${max} characters.` : `Review topic must be at most ${max} characters.`;
+        ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, input: topic, message });
+        return;
+      }
       const error = pubmedSyntaxError(topic);
       if (error) ctx.addIssue({ code: "custom", message: error });
     })
     .openapi({
       description:
         `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes. ` +
-        "A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*) is evaluated as PubMed does.",
+        `A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to ${MAX_STRATEGY_LENGTH} characters, is evaluated as PubMed does.`,
       example: "risk factors for nasopharyngeal carcinoma",
+      maxLength: MAX_STRATEGY_LENGTH,
     }),
     ...filterQueryFields,
   })

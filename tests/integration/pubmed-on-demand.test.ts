@@ -281,6 +281,27 @@ for (const backend of BACKENDS) {
       expect(status.status).toBe("initial");
     });
 
+    test("a search strategy may run to 2,000 characters, a plain topic to 500; past them a clear 422", async () => {
+      const start = async (topic: string) => {
+        const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
+        const res = await t.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`, { method: "POST", headers: user.headers });
+        return { status: res.status, body: (await res.json()) as { detail: { msg: string; type: string }[] } };
+      };
+      // A long strategy as researchers paste them: synonyms ORed per concept, the concepts ANDed.
+      const words = Array.from({ length: 60 }, (_, i) => `"asthma term ${i}"[tiab]`);
+      const strategy = `(${words.join(" OR ")}) AND (child*[tiab] OR adolescent[mh])`;
+      expect(strategy.length).toBeGreaterThan(1_000);
+      expect(strategy.length).toBeLessThanOrEqual(2_000);
+      expect((await start(strategy)).status).toBe(200);
+      const tooLong = await start(`${strategy} AND (${"x".repeat(2_000 - strategy.length)}[tiab])`);
+      expect(tooLong.status).toBe(422);
+      expect(tooLong.body.detail[0]).toMatchObject({ msg: "A search strategy must be at most 2000 characters.", type: "too_big" });
+      const plain = await start("asthma ".repeat(80).trim());
+      expect(plain.status).toBe(422);
+      expect(plain.body.detail[0]).toMatchObject({ msg: "Review topic must be at most 500 characters.", type: "too_big" });
+      await t.runJobs();
+    });
+
     test("a topic in PubMed's search syntax is sent as written and matches locally what PubMed's Boolean evaluation matches", async () => {
       const strategy = `(asthma[tiab] OR "asthma"[mh]) AND (child*[tiab] OR adolescent[mh]) NOT "adult"[ti]`;
       const u = await t.signup();
