@@ -89,16 +89,11 @@ async function startMailCatcher(dir) {
 }
 
 /**
- * Starts the Stripe stand-in (a Bun process) on a free port, delivering webhook events to `webhookUrl` half a second
- * after the payment page sends the browser back, as Stripe's own deliveries trail the redirect. Resolves with the
- * settings that point the app at it, once it prints them.
+ * Starts a stand-in of a third-party service (a Bun script under tests/support/) in its own process group, and resolves
+ * with the settings it prints as its first JSON line (`{"ready": true, …settings}`), which point the app at it.
  */
-async function startStripeStandIn(webhookUrl) {
-  const proc = spawn("npx", ["bun", "tests/support/stripe-stand-in.ts", "--port", String(await freePort()), "--webhook", webhookUrl, "--delay-ms", "500"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+async function startStandIn(name, script, args) {
+  const proc = spawn("npx", ["bun", script, ...args], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"] });
   const env = await new Promise((resolveEnv, reject) => {
     let out = "";
     proc.stdout.on("data", (d) => {
@@ -106,7 +101,7 @@ async function startStripeStandIn(webhookUrl) {
       const line = out.split("\n").find((l) => l.startsWith("{"));
       if (line) resolveEnv(JSON.parse(line));
     });
-    proc.once("exit", (code) => reject(new Error(`the Stripe stand-in exited with code ${code}`)));
+    proc.once("exit", (code) => reject(new Error(`the ${name} stand-in exited with code ${code}`)));
   });
   const { ready: _ready, ...settings } = env;
   const stop = () => {
@@ -120,30 +115,20 @@ async function startStripeStandIn(webhookUrl) {
 }
 
 /**
- * PubMed's E-utilities as the app sees them in the browser tests: the stand-in in its own process (real records of the
- * sample and PubMedQA's, NCBI's rate enforced), 150 ms added to each answer as from a distant server, so that a
- * review's progress line is on screen long enough to be seen.
+ * The Stripe stand-in on a free port, delivering webhook events to `webhookUrl` half a second after the payment page
+ * sends the browser back, as Stripe's own deliveries trail the redirect.
  */
-async function startEutilsStandIn() {
-  const proc = spawn("npx", ["bun", "tests/support/eutils-stand-in.ts", "--latency-ms", "150"], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"] });
-  const env = await new Promise((resolveEnv, reject) => {
-    let out = "";
-    proc.stdout.on("data", (d) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolveEnv(JSON.parse(line));
-    });
-    proc.once("exit", (code) => reject(new Error(`the E-utilities stand-in exited with code ${code}`)));
-  });
-  const { ready: _ready, ...settings } = env;
-  const stop = () => {
-    try {
-      process.kill(-proc.pid, "SIGTERM");
-    } catch {
-      // Already gone.
-    }
-  };
-  return { env: settings, stop };
+async function startStripeStandIn(webhookUrl) {
+  return startStandIn("Stripe", "tests/support/stripe-stand-in.ts", ["--port", String(await freePort()), "--webhook", webhookUrl, "--delay-ms", "500"]);
+}
+
+/**
+ * PubMed's E-utilities as the app sees them in the browser tests: the stand-in (real records of the sample and
+ * PubMedQA's, NCBI's rate enforced), 150 ms added to each answer as from a distant server, so that a review's progress
+ * line is on screen long enough to be seen.
+ */
+function startEutilsStandIn() {
+  return startStandIn("E-utilities", "tests/support/eutils-stand-in.ts", ["--latency-ms", "150"]);
 }
 
 const port = await freePort();

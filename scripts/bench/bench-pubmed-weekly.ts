@@ -30,6 +30,7 @@ import { fetchNewThisWeek, type WeeklyPubmedClient } from "../../src/suggestions
 import type { Profile } from "../../src/suggestions/profile.ts";
 import { isoWeek } from "../../src/suggestions/week.ts";
 import { loadStandInRecords } from "../../tests/support/pubmed-records.ts";
+import { spawnEutilsStandIn } from "../../tests/support/eutils-stand-in.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const { values } = parseArgs({
@@ -46,17 +47,8 @@ const LOOPS = Math.max(1, Number(values.loops));
 const API_KEY = Number(values.rate) > 3 ? "bench-api-key" : undefined;
 const NOW = new Date("2014-01-03T06:00:00Z");
 
-const proc = Bun.spawn([process.execPath, "tests/support/eutils-stand-in.ts", "--latency-ms", values["latency-ms"]!], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
-const reader = proc.stdout.getReader();
-let out = "";
-let standInUrl = "";
-while (!standInUrl) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error("the E-utilities stand-in exited before it was ready");
-  out += new TextDecoder().decode(value);
-  const line = out.split("\n").find((l) => l.startsWith("{"));
-  if (line) standInUrl = (JSON.parse(line) as { PUBMED_EUTILS_URL: string }).PUBMED_EUTILS_URL;
-}
+const standIn = await spawnEutilsStandIn(Number(values["latency-ms"]));
+const standInUrl = standIn.url;
 
 const server = values["database-url"] ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const name = `lr_bench_pubmed_weekly_${Date.now()}`;
@@ -144,5 +136,5 @@ try {
   await handle.close();
   await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin.db);
   await admin.close();
-  proc.kill();
+  standIn.stop();
 }

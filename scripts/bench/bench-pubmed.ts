@@ -31,6 +31,7 @@ import { ingestFiles } from "../../search/ingest.ts";
 import { fetchRecords } from "../../search/pubmed/fetch-records.ts";
 import { eutilsClientFor } from "../../src/pubmed/client.ts";
 import { PUBMEDQA_PMIDS } from "../../tests/support/pubmed-records.ts";
+import { spawnEutilsStandIn } from "../../tests/support/eutils-stand-in.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const TERMINAL = new Set(["complete", "no_articles_found", "error", "canceled"]);
@@ -73,24 +74,6 @@ const reviewsWanted = Math.min(TOPICS.length, Number(values.reviews));
 const latencyMs = Number(values["latency-ms"]);
 const apiKey = Number(values.rate) > 3 ? "bench-api-key" : undefined;
 
-/** Starts the stand-in in its own process; resolves with its URL. */
-async function startStandIn(): Promise<{ url: string; stop: () => void }> {
-  const proc = Bun.spawn([process.execPath, "tests/support/eutils-stand-in.ts", "--latency-ms", String(latencyMs)], {
-    cwd: ROOT,
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the E-utilities stand-in exited before it was ready");
-    text += new TextDecoder().decode(value);
-    const line = text.split("\n").find((l) => l.startsWith("{"));
-    if (line) return { url: (JSON.parse(line) as { PUBMED_EUTILS_URL: string }).PUBMED_EUTILS_URL, stop: () => proc.kill() };
-  }
-}
-
 async function freshDeps(url: string): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
   let databaseUrl = values["database-url"];
   let dropDb: (() => Promise<void>) | null = null;
@@ -131,7 +114,7 @@ async function freshDeps(url: string): Promise<{ deps: AppDeps; close: () => Pro
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const standIn = await startStandIn();
+const standIn = await spawnEutilsStandIn(latencyMs);
 try {
   // 1. Reviews on topics the index lacks, each on a fresh database (nothing fetched by an earlier review is held).
   const rows: { topic: string; ms: number; status: string; fetched: number }[] = [];

@@ -6,26 +6,29 @@
  * NLM style: "Citing Medicine" (https://www.ncbi.nlm.nih.gov/books/NBK7256/), as PubMed's abstract page shows it:
  * "Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."
  */
+import type { Selectable } from "kysely";
+import type { ArticlesTable } from "../db/types.ts";
+
+/** The `articles` columns (besides the journal and the publication date) a citation line and full pages are made of. */
+export const CITATION_COLUMNS = [
+  "journal_medline_ta",
+  "journal_iso_abbreviation",
+  "volume",
+  "issue",
+  "medline_pages",
+  "start_page",
+  "end_page",
+  "elocation_pii",
+  "record_kind",
+  "book_title",
+  "book_publisher",
+  "book_publisher_place",
+] as const;
 
 /** The stored fields a citation is made of (the `articles` columns of the same names); anything may be missing. */
-export interface CitationSource {
-  journal?: string | null;
-  journal_medline_ta?: string | null;
-  journal_iso_abbreviation?: string | null;
-  /** ISO date, the first day of the month/year when only those are known (see publication_date_precision). */
-  publication_date?: string | null;
-  publication_date_precision?: string | null;
-  volume?: string | null;
-  issue?: string | null;
-  medline_pages?: string | null;
-  start_page?: string | null;
-  end_page?: string | null;
-  elocation_pii?: string | null;
-  record_kind?: string | null;
-  book_title?: string | null;
-  book_publisher?: string | null;
-  book_publisher_place?: string | null;
-}
+export type CitationSource = {
+  [K in (typeof CITATION_COLUMNS)[number] | "journal" | "publication_date" | "publication_date_precision"]?: Selectable<ArticlesTable>[K] | null;
+};
 
 const MONTH_ABBREVIATIONS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 

@@ -1,10 +1,14 @@
-import { sql } from "kysely";
+import { sql, type Selectable } from "kysely";
+import type { ArticlesTable } from "../db/types.ts";
 import type { Database } from "../db/database.ts";
 import type { ArticleCitation, ArticleEvidence, ArticlePublic, AuthorEntry, KeptArticle } from "./schemas.ts";
 import { DESIGN_INFO, isRetracted, studyDesign, subjectsOf } from "./evidence.ts";
-import { nlmCitation, pagesOf } from "./citation.ts";
+import { CITATION_COLUMNS, nlmCitation, pagesOf, type CitationSource } from "./citation.ts";
 
 // How the API reads an article row (table alias "a"), shared by every domain that lists articles.
+
+/** The columns the citation fields of ArticlePublic are computed from (citationOf). */
+const CITATION_SOURCE_COLUMNS = [...CITATION_COLUMNS, "author_list"] as const;
 
 /** The `articles` columns of ArticlePublic, for a query that aliases the table as "a". */
 export const articleColumns = [
@@ -23,37 +27,11 @@ export const articleColumns = [
   "a.mesh_terms",
   "a.retraction_notice_pmid",
   // The citation fields (ArticleCitation is made of them).
-  "a.volume",
-  "a.issue",
-  "a.medline_pages",
-  "a.start_page",
-  "a.end_page",
-  "a.elocation_pii",
-  "a.journal_iso_abbreviation",
-  "a.journal_medline_ta",
-  "a.author_list",
-  "a.record_kind",
-  "a.book_title",
-  "a.book_publisher",
-  "a.book_publisher_place",
+  ...CITATION_SOURCE_COLUMNS.map((c) => `a.${c}` as const),
 ] as const;
 
 /** The stored columns the citation fields of ArticlePublic are computed from. */
-interface CitationColumns {
-  volume: string | null;
-  issue: string | null;
-  medline_pages: string | null;
-  start_page: string | null;
-  end_page: string | null;
-  elocation_pii: string | null;
-  journal_iso_abbreviation: string | null;
-  journal_medline_ta: string | null;
-  author_list: unknown;
-  record_kind: string;
-  book_title: string | null;
-  book_publisher: string | null;
-  book_publisher_place: string | null;
-}
+type CitationColumns = Pick<Selectable<ArticlesTable>, (typeof CITATION_SOURCE_COLUMNS)[number]>;
 /** Columns read only to compute others: not in the API's article. */
 type RawCitationColumn = Exclude<keyof CitationColumns, keyof ArticleCitation>;
 
@@ -79,7 +57,7 @@ function authorListOf(value: unknown): AuthorEntry[] {
  * citation line, the structured authors. Computed here, on the server, so the browser ships no formatter.
  */
 export function citationOf(
-  row: { [K in keyof CitationColumns]?: CitationColumns[K] | null } & { journal?: string | null; publication_date?: string | null; publication_date_precision?: string | null },
+  row: CitationSource & { author_list?: unknown },
 ): ArticleCitation {
   const kind = row.record_kind === "book" || row.record_kind === "chapter" ? row.record_kind : "article";
   return {

@@ -1,3 +1,4 @@
+import { CITATION_COLUMNS } from "../articles/citation.ts";
 import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
 import type { ExportArticle } from "./csl.ts";
@@ -18,21 +19,10 @@ const columns = [
   "a.mesh_terms",
   "a.keywords",
   "a.language",
-  "a.volume",
-  "a.issue",
-  "a.medline_pages",
-  "a.start_page",
-  "a.end_page",
-  "a.elocation_pii",
-  "a.journal_iso_abbreviation",
-  "a.journal_medline_ta",
+  ...CITATION_COLUMNS.map((c) => `a.${c}` as const),
   "a.issn",
   sql<string | null>`a.epub_date::text`.as("epub_date"),
   "a.author_list",
-  "a.book_publisher",
-  "a.book_publisher_place",
-  "a.book_title",
-  "a.record_kind",
 ] as const;
 
 type Row = Omit<ExportArticle, "publication_date_precision" | "author_list" | "record_kind"> & { publication_date_precision: string | null; author_list: unknown; record_kind: string };

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
+import { fetchRecords, heldPmids, type FetchRecordsDeps } from "../../search/pubmed/fetch-records.ts";
 
 /**
  * The per-user daily budget of records fetched from PubMed (pubmed_fetch_usage, one row per user and UTC day).
@@ -37,4 +38,48 @@ export async function releaseFetchBudget(db: Database, userId: string, unused: n
 export async function fetchedToday(db: Database, userId: string): Promise<number> {
   const row = await sql<{ records: number }>`SELECT records FROM pubmed_fetch_usage WHERE user_id = ${userId} AND day = ${TODAY}`.execute(db);
   return Number(row.rows[0]?.records ?? 0);
+}
+
+/** What fetchWithinAllowance did. */
+export interface AllowedFetch {
+  /** Records of `missing` the user's allowance let be fetched (the first ones). */
+  granted: number;
+  /** Records fetched and ingested (on a failure: those ingested before it, counted from `articles`). */
+  fetched: number;
+  /** Records of failed batches (fetched or read in vain). */
+  failed: number;
+  /** The failure that ended the fetch early (an EutilsError, the signal's abort), or null. */
+  error: unknown;
+}
+
+/**
+ * Fetches the first records of `missing` that the user's daily allowance grants (`dailyLimit` a day), and gives back
+ * what was granted but not fetched. A failure of PubMed or the signal never throws: it ends the fetch, the batches
+ * ingested before it stay, and `error` says what happened. `beforeFetch` is called with the number about to be
+ * fetched (a progress line), only when there is something to fetch. @throws only database errors.
+ */
+export async function fetchWithinAllowance(
+  deps: FetchRecordsDeps,
+  userId: string,
+  missing: readonly number[],
+  dailyLimit: number,
+  opts: { signal?: AbortSignal; log?: (line: string) => void; beforeFetch?: (count: number) => Promise<void> } = {},
+): Promise<AllowedFetch> {
+  const granted = await reserveFetchBudget(deps.db, userId, missing.length, dailyLimit);
+  const toFetch = missing.slice(0, granted);
+  const done: AllowedFetch = { granted, fetched: 0, failed: 0, error: null };
+  try {
+    if (toFetch.length === 0) return done;
+    await opts.beforeFetch?.(toFetch.length);
+    const result = await fetchRecords(deps, toFetch, { signal: opts.signal, log: opts.log });
+    done.fetched = result.fetched;
+    done.failed = result.failedBatches.reduce((n, b) => n + b.pmids.length, 0);
+  } catch (err) {
+    done.error = err;
+    // Batches ingested before the failure stay: count them from the table, whatever the failure interrupted.
+    done.fetched = (await heldPmids(deps.db, toFetch)).size;
+  } finally {
+    await releaseFetchBudget(deps.db, userId, granted - done.fetched);
+  }
+  return done;
 }

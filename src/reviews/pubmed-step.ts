@@ -4,8 +4,8 @@ import type { ReviewFilters } from "./filters.ts";
 import type { PubmedReport } from "./report.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";
 import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
-import { releaseFetchBudget, reserveFetchBudget } from "../pubmed/usage.ts";
-import { fetchRecords, heldPmids } from "../../search/pubmed/fetch-records.ts";
+import { fetchWithinAllowance } from "../pubmed/usage.ts";
+import { heldPmids } from "../../search/pubmed/fetch-records.ts";
 import { corpusStats, embeddedSizeWarning, forgetCorpusStats } from "../articles/corpus.ts";
 
 /**
@@ -123,8 +123,6 @@ export async function runPubmedStep(
   };
   const signal = AbortSignal.timeout(config.PUBMED_FETCH_BUDGET_MS);
   const client = eutilsClientFor(config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`) });
-  let reserved = 0;
-  let toFetch: number[] = [];
   let matchedPmids: number[] = [];
   try {
     await progress("Searching PubMed for this topic…");
@@ -145,40 +143,33 @@ export async function runPubmedStep(
     const holding = await heldPmids(deps.db, answer.pmids);
     report.already_held = holding.size;
     const missing = answer.pmids.filter((p) => !holding.has(p));
-    reserved = await reserveFetchBudget(deps.db, review.user_id, missing.length, config.PUBMED_USER_DAILY_RECORDS);
-    toFetch = missing.slice(0, reserved);
-    if (missing.length > 0 && reserved < missing.length) {
+    const fetch = await fetchWithinAllowance({ db: deps.db, search: deps.search, client }, review.user_id, missing, config.PUBMED_USER_DAILY_RECORDS, {
+      signal,
+      log: (line) => console.warn(`pubmed: ${line}`),
+      beforeFetch: (count) => progress(`Fetching ${records(count)} from PubMed…`),
+    });
+    report.fetched = fetch.fetched;
+    report.failed = fetch.failed;
+    if (fetch.fetched > 0) await warnWhenEmbeddedOutgrown(deps);
+    if (fetch.error !== null) throw fetch.error;
+    if (fetch.granted < missing.length) {
       report.outcome = "budget";
       report.note =
-        reserved === 0
+        fetch.granted === 0
           ? "Your daily allowance of records fetched from PubMed is used up, so this review uses the local index only."
-          : `Your daily allowance of records fetched from PubMed allowed ${records(reserved)} of ${missing.length.toLocaleString("en-US")}; the rest were not fetched.`;
-    }
-    if (toFetch.length > 0) {
-      await progress(`Fetching ${records(toFetch.length)} from PubMed…`);
-      const result = await fetchRecords({ db: deps.db, search: deps.search, client }, toFetch, {
-        signal,
-        log: (line) => console.warn(`pubmed: ${line}`),
-      });
-      report.fetched = result.fetched;
-      if (result.fetched > 0) await warnWhenEmbeddedOutgrown(deps);
-      report.failed = result.failedBatches.reduce((n, b) => n + b.pmids.length, 0);
-      if (report.failed > 0 && report.note === null) {
-        report.note = `${capitalised(records(report.failed))} could not be fetched from PubMed or read; the review uses the others.`;
-      }
+          : `Your daily allowance of records fetched from PubMed allowed ${records(fetch.granted)} of ${missing.length.toLocaleString("en-US")}; the rest were not fetched.`;
+    } else if (report.failed > 0) {
+      report.note = `${capitalised(records(report.failed))} could not be fetched from PubMed or read; the review uses the others.`;
     }
   } catch (err) {
     const timedOut = signal.aborted;
     report.outcome = timedOut ? "timeout" : "error";
-    // Batches ingested before the failure stay: count them from the table, whatever the failure interrupted.
-    report.fetched = toFetch.length > 0 ? (await heldPmids(deps.db, toFetch)).size : 0;
     const partly = report.fetched > 0 ? ` after ${records(report.fetched)}` : "";
     report.note = timedOut
       ? `PubMed did not answer within ${budgetSeconds} seconds${partly}, so this review uses the local index only.`
       : `PubMed could not be reached${partly}, so this review uses the local index only.`;
     if (!timedOut) console.warn(`pubmed: the review's PubMed step failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
-    await releaseFetchBudget(deps.db, review.user_id, reserved - report.fetched);
     await progress(null);
   }
   return { report, matchedPmids };

@@ -1,9 +1,9 @@
 import type { AppDeps } from "../deps.ts";
 import type { EutilsClient } from "../../search/pubmed/eutils.ts";
-import { fetchRecords, heldPmids } from "../../search/pubmed/fetch-records.ts";
+import { heldPmids } from "../../search/pubmed/fetch-records.ts";
 import { isPubmedSyntax } from "../../search/pubmed/query-syntax.ts";
 import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
-import { releaseFetchBudget, reserveFetchBudget } from "../pubmed/usage.ts";
+import { fetchWithinAllowance } from "../pubmed/usage.ts";
 import type { Profile } from "./profile.ts";
 
 /**
@@ -131,8 +131,6 @@ export async function fetchNewThisWeek(
   const { config, db } = deps;
   const signal = AbortSignal.timeout(config.PUBMED_FETCH_BUDGET_MS);
   const window = weekWindow(opts.now);
-  let reserved = 0;
-  let toFetch: number[] = [];
   try {
     const answers: number[][] = [];
     for (const term of terms) {
@@ -146,24 +144,21 @@ export async function fetchNewThisWeek(
     result.alreadyHeld = holding.size;
     const missing = result.matched.filter((p) => !holding.has(p));
     if (missing.length === 0) return result;
-    reserved = await reserveFetchBudget(db, opts.userId, missing.length, config.PUBMED_USER_DAILY_RECORDS);
-    toFetch = missing.slice(0, reserved);
-    if (reserved < missing.length) {
+    const fetch = await fetchWithinAllowance({ db, search: deps.search, client }, opts.userId, missing, config.PUBMED_USER_DAILY_RECORDS, {
+      signal,
+      log: (line) => log(`weekly suggestions: ${line}`),
+    });
+    result.fetched = fetch.fetched;
+    result.failed = fetch.failed;
+    if (fetch.error !== null) throw fetch.error;
+    if (fetch.granted < missing.length) {
       result.outcome = "budget";
-      log(`weekly suggestions: user ${opts.userId}'s daily budget of PubMed records allows ${reserved} of the week's ${missing.length} new ones`);
+      log(`weekly suggestions: user ${opts.userId}'s daily budget of PubMed records allows ${fetch.granted} of the week's ${missing.length} new ones`);
     }
-    if (toFetch.length === 0) return result;
-    const fetched = await fetchRecords({ db, search: deps.search, client }, toFetch, { signal, log: (line) => log(`weekly suggestions: ${line}`) });
-    result.fetched = fetched.fetched;
-    result.failed = fetched.failedBatches.reduce((n, b) => n + b.pmids.length, 0);
   } catch (err) {
     result.outcome = signal.aborted ? "timeout" : "error";
-    // Batches ingested before the failure stay: count them from the table.
-    result.fetched = toFetch.length > 0 ? (await heldPmids(db, toFetch).catch(() => new Set<number>())).size : 0;
     const why = signal.aborted ? `did not finish within ${config.PUBMED_FETCH_BUDGET_MS} ms` : `failed (${err instanceof Error ? err.message : String(err)})`;
     log(`weekly suggestions: the PubMed step for user ${opts.userId} ${why}; the week goes on with the index as it is (${result.fetched} records fetched)`);
-  } finally {
-    if (reserved > result.fetched) await releaseFetchBudget(db, opts.userId, reserved - result.fetched).catch(() => {});
   }
   return result;
 }

@@ -730,6 +730,23 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
   };
 }
 
+/**
+ * Starts the stand-in as a process of its own (so that its work is not counted in the caller's CPU time, as the
+ * benchmarks need) with `latencyMs` added to every answer. @returns its base URL and a stop function.
+ */
+export async function spawnEutilsStandIn(latencyMs: number): Promise<{ url: string; stop: () => void }> {
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--latency-ms", String(latencyMs)], { stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the E-utilities stand-in exited before it was ready");
+    text += new TextDecoder().decode(value);
+    const line = text.split("\n").find((l) => l.startsWith("{"));
+    if (line) return { url: (JSON.parse(line) as { PUBMED_EUTILS_URL: string }).PUBMED_EUTILS_URL, stop: () => proc.kill() };
+  }
+}
+
 // As a process of its own (the browser tests' server and the benchmarks use it so, with NCBI's rate enforced and its
 // latency): `bun tests/support/eutils-stand-in.ts [--latency-ms N]` prints one JSON line with the URL, then serves
 // until SIGTERM.
