@@ -46,7 +46,7 @@ export function pubmedParagraph(p: PubmedReport): string {
   if (p.total !== null) {
     parts.push(
       `PubMed counts ${n(p.total)} matching ${p.total === 1 ? "record" : "records"}; of its ${n(p.considered)} best matches, ` +
-        `${n(p.already_held)} were already in the index and ${n(p.fetched)} ${p.fetched === 1 ? "was" : "were"} fetched for this review` +
+        `${n(p.already_held)} ${p.already_held === 1 ? "was" : "were"} already in the index and ${n(p.fetched)} ${p.fetched === 1 ? "was" : "were"} fetched for this review` +
         `${p.failed > 0 ? ` (${n(p.failed)} could not be read)` : ""}.`,
     );
   }
