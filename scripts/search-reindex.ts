@@ -11,7 +11,7 @@
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
-import { ElasticsearchSearchIndex } from "../search/elasticsearch-index.ts";
+import { openElasticsearchIndex } from "../search/open-index.ts";
 
 const args = process.argv.slice(2).filter((a) => a !== "--");
 if (args.some((a) => a !== "--keep-old" && a !== "--if-missing")) {
@@ -27,14 +27,17 @@ const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.
 let code = 0;
 try {
   await migrateToLatest(handle.db);
-  const es = new ElasticsearchSearchIndex({ node: config.ELASTICSEARCH_URL, alias: config.ELASTICSEARCH_INDEX, db: handle.db });
+  const es = openElasticsearchIndex(config, handle.db);
   if (args.includes("--if-missing") && (await es.aliasIndices()).length > 0) {
     console.log(`${config.ELASTICSEARCH_INDEX} exists: nothing to do`);
     process.exit(0);
   }
   const started = performance.now();
   const result = await es.reindex({ keepOld: args.includes("--keep-old"), onProgress: (n) => process.stderr.write(`${n} articles indexed\n`) });
-  console.log(`reindexed ${result.articles} articles into ${result.index} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${config.ELASTICSEARCH_INDEX} now points to it`);
+  const seconds = (performance.now() - started) / 1000;
+  const rate = Math.round(result.articles / Math.max(seconds, 0.001));
+  const layout = `${config.ELASTICSEARCH_SHARDS} shard(s), ${config.ELASTICSEARCH_REPLICAS} replica(s)`;
+  console.log(`reindexed ${result.articles} articles into ${result.index} in ${seconds.toFixed(1)} s (${rate} articles/s, ${layout}); ${config.ELASTICSEARCH_INDEX} now points to it`);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   code = 1;

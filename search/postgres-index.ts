@@ -3,7 +3,7 @@
 // each step lives in search/postgres/.
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../src/db/types.ts";
-import type { SearchIndex, SearchOptions, SearchResult } from "./search-index.ts";
+import { MAX_RESULT_WINDOW, type SearchIndex, type SearchOptions, type SearchResult } from "./search-index.ts";
 import { planCandidates, tsqueryOf, parseQuery, type CandidateBranch, type QuerySegment } from "./query.ts";
 import { analyse, type QueryAnalysis } from "./postgres/analysis.ts";
 import { scoreBranches } from "./postgres/branches.ts";
@@ -319,6 +319,7 @@ function checkPaging(options: SearchOptions): { skip: number; limit: number } {
   const limit = options.limit ?? 10;
   if (!Number.isInteger(skip) || skip < 0) throw new RangeError(`skip must be an integer ≥ 0, got ${skip}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`limit must be an integer in 1..1000, got ${limit}`);
+  if (skip + limit > MAX_RESULT_WINDOW) throw new RangeError(`skip + limit must be at most ${MAX_RESULT_WINDOW} (the result window), got ${skip + limit}`);
   for (const y of [options.fromYear, options.toYear])
     if (y !== undefined && !Number.isInteger(y)) throw new RangeError(`years must be integers, got ${y}`);
   return { skip, limit };

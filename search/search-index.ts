@@ -15,8 +15,14 @@ export interface IndexableArticle {
 
 import type { Concept } from "./concepts.ts";
 
+/**
+ * The deepest hit any adapter returns: skip + limit ≤ 10,000, Elasticsearch's default `index.max_result_window`.
+ * Both adapters refuse deeper pages with a RangeError, so the app behaves alike on either (no caller pages that deep).
+ */
+export const MAX_RESULT_WINDOW = 10_000;
+
 export interface SearchOptions {
-  /** Number of hits to skip, ≥ 0. */
+  /** Number of hits to skip, ≥ 0; skip + limit ≤ MAX_RESULT_WINDOW. */
   skip?: number;
   /** Maximum hits to return, 1..1000. */
   limit?: number;

@@ -15,6 +15,19 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** http(s)://… selects the Elasticsearch search adapter instead of PostgreSQL full-text search. */
   ELASTICSEARCH_URL: z.string().url().optional(),
+  /**
+   * Credentials of the cluster, kept out of ELASTICSEARCH_URL (a password there must be percent-encoded, and "%", "/"
+   * or "#" in it break the URL): a user and password, or an API key (the base64 "id:key" Elasticsearch returns).
+   */
+  ELASTICSEARCH_USERNAME: optionalText(z.string().trim()),
+  ELASTICSEARCH_PASSWORD: optionalText(z.string()),
+  ELASTICSEARCH_API_KEY: optionalText(z.string().trim()),
+  /** Time limit of one request to the cluster, and the client's retries of a failed one (connection, 502–504). */
+  ELASTICSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  ELASTICSEARCH_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  /** Primary shards and replicas of each new index version (docs/scaling.md: 3 primaries past ~10 M records). */
+  ELASTICSEARCH_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
+  ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(5).default(1),
   /** The alias the Elasticsearch adapter searches and writes (versions behind it: <alias>-v1, -v2…). */
   ELASTICSEARCH_INDEX: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]*$/, "ELASTICSEARCH_INDEX: lower-case letters, digits, - and _").default("litreview-articles"),
   /** Time limits of the server's database statements and connections (PostgreSQL), see src/db/database.ts. */
@@ -76,8 +89,10 @@ const schema = z.object({
   LLM_BASE_URL: z.string().url().optional(),
   LLM_MODEL: z.string().trim().min(1).default("llama3.1"),
   LLM_API_KEY: z.string().trim().min(1).optional(),
-  /** Longest wait for the model's answer before the extractive summary is used. */
+  /** Time budget of a review's model call (request to last byte); past it the extractive summary is used. */
   LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** Model calls at once per process; the worker gets as many extra loops (docs/decisions/0031). */
+  LLM_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   /** Seed the demo corpus on first start with an empty article table. */
   SEED_SAMPLE: z
     .enum(["true", "false", "1", "0"])
@@ -134,7 +149,25 @@ const schema = z.object({
   TRUST_PROXY_HEADER: z.enum(["x-forwarded-for", "forwarded", "x-real-ip"]).default("x-forwarded-for"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   NODE_ENV: z.string().default("development"),
+}).superRefine((c, ctx) => {
+  // Links in e-mails and the List-Unsubscribe header (RFC 8058 §3.1 requires an HTTPS URI there) are built from
+  // PUBLIC_URL, so a production server refuses a plain-HTTP origin unless it is this machine (a local trial).
+  if (c.NODE_ENV === "production" && c.PUBLIC_URL !== undefined && !publicUrlIsSafe(c.PUBLIC_URL)) {
+    ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "must be an https:// URL in production (http:// only for localhost)" });
+  }
 });
+
+/**
+ * Whether a PUBLIC_URL may be used in production: https, or http on a loopback host (localhost, 127.0.0.0/8, ::1).
+ * @param url An absolute URL (already checked by zod).
+ */
+export function publicUrlIsSafe(url: string): boolean {
+  const u = new URL(url);
+  if (u.protocol === "https:") return true;
+  if (u.protocol !== "http:") return false;
+  const host = u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || /^127(?:\.\d{1,3}){3}$/.test(host) || host === "::1";
+}
 
 export type Config = z.infer<typeof schema>;
 

@@ -56,8 +56,10 @@ export function suggestionJobHandlers(): JobHandlers {
     },
     [USER_JOB]: async (payload, { deps }) => {
       const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : undefined;
-      // A recomputation (edited interests) refreshes the batch the page shows; it does not mail a second digest.
-      await computeWeeklySuggestions(deps, String(payload.userId), { week, replace: payload.replace === true, sendDigest: payload.replace !== true });
+      // A recomputation (edited interests) refreshes the batch the page shows. It mails the week's digest only when
+      // none went out for that week (the batch's digest_queued_at): a subscriber whose first batch comes from setting
+      // her interests gets that week's digest once, and an edit after it does not mail a second.
+      await computeWeeklySuggestions(deps, String(payload.userId), { week, replace: payload.replace === true });
     },
     [PREPARE_RUN_JOB]: async (_payload, { deps }) => {
       await pruneSourceCache(deps);

@@ -268,6 +268,28 @@ for (const backend of BACKENDS) {
       }, 60_000);
     }
 
+    test("a subscriber whose first batch comes from setting her interests gets that week's digest, once", async () => {
+      const u = await t.signup({ description: null });
+      const mailsTo = () => smtp.received.filter((m) => m.to.includes(u.user.email)).length;
+      const setInterests = async (description: string) => {
+        const res = await t.app.request("/api/v1/users/me", { method: "PATCH", headers: { ...u.headers, "content-type": "application/json" }, body: JSON.stringify({ description }) });
+        expect(res.status).toBe(200);
+        await t.runJobs();
+      };
+      await setInterests("sepsis");
+      const week = isoWeek(new Date());
+      const batch = await t.db.selectFrom("weekly_suggestions").select(["week", "digest_queued_at"]).where("user_id", "=", u.user.id).execute();
+      expect(batch.map((b) => b.week)).toEqual([week]);
+      expect(batch[0]?.digest_queued_at).not.toBeNull();
+      await t.runJobs();
+      expect(mailsTo()).toBe(1);
+      // Another edit the same week refreshes the batch without a second digest; the weekly run sends none either.
+      await setInterests("fracture healing");
+      await t.deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
+      await t.runJobs();
+      expect(mailsTo()).toBe(1);
+    });
+
     test("editing one's interests recomputes this week's suggestions in the background, without a second digest", async () => {
       const u = await t.signup({ description: "fracture healing" });
       expect(await computeWeeklySuggestions(t.deps, u.user.id)).toBe("computed");

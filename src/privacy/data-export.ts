@@ -1,0 +1,164 @@
+import { sql } from "kysely";
+import type { AppDeps } from "../deps.ts";
+import type { Database } from "../db/database.ts";
+import { ApiError } from "../http/errors.ts";
+import { enqueueEmail } from "../email/jobs.ts";
+import { siteOrigin } from "../suggestions/digest.ts";
+import { dataExportReadyEmail } from "./emails.ts";
+import { DATA_EXPORT_INTERVAL_HOURS, DATA_EXPORT_VALID_DAYS, addDays } from "./policy.ts";
+
+/**
+ * "Download my data" (GDPR Art. 15 and 20: access and portability, as the privacy policy lists them): one JSON file
+ * with everything the product holds about the user, produced by a job (DATA_EXPORT_JOB) and e-mailed as a link that
+ * only its owner can open, until it expires (DATA_EXPORT_VALID_DAYS).
+ */
+
+export const DATA_EXPORT_JOB = "privacy.data-export";
+/** The file's format version, bumped when a field changes meaning. */
+export const DATA_EXPORT_FORMAT = 1;
+
+/** Columns of `users` that are secrets or internal counters, never exported. */
+const SECRET_USER_COLUMNS = new Set(["hashed_password", "token_version"]);
+
+/** A data export's state as the API shows it. */
+export interface DataExportStatus {
+  id: string;
+  status: "queued" | "ready" | "failed";
+  created_at: Date;
+  expires_at: Date;
+}
+
+/**
+ * Queues a data export for `userId`, or returns the one asked for within DATA_EXPORT_INTERVAL_HOURS that is still
+ * pending or downloadable (asking twice does not produce two files or two e-mails).
+ */
+export async function requestDataExport(deps: Pick<AppDeps, "db" | "jobs">, userId: string, now: Date): Promise<{ export: DataExportStatus; created: boolean }> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    // One request at a time per user: the user's row is the lock.
+    await trx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().executeTakeFirst();
+    const recent = await trx
+      .selectFrom("data_exports")
+      .select(["id", "status", "created_at", "expires_at"])
+      .where("user_id", "=", userId)
+      .where("status", "in", ["queued", "ready"])
+      .where("created_at", ">", addDays(now, -DATA_EXPORT_INTERVAL_HOURS / 24))
+      .where("expires_at", ">", now)
+      .orderBy("created_at", "desc")
+      .executeTakeFirst();
+    if (recent) return { export: recent as DataExportStatus, created: false };
+    const row = await trx
+      .insertInto("data_exports")
+      .values({ user_id: userId, created_at: now, expires_at: addDays(now, DATA_EXPORT_VALID_DAYS) })
+      .returning(["id", "status", "created_at", "expires_at"])
+      .executeTakeFirstOrThrow();
+    await deps.jobs.enqueue(DATA_EXPORT_JOB, { exportId: row.id }, { db: trx, maxAttempts: 3 });
+    return { export: row as DataExportStatus, created: true };
+  });
+  if (result.created) deps.jobs.wake?.();
+  return result;
+}
+
+/**
+ * Everything held about `userId`, as one JSON-ready object: the account (without its password hash), interests and
+ * e-mail preferences, subscription, reviews (topics, filters, summaries, cited PMIDs), likes, shares sent and received.
+ * Shares name the other person by e-mail only where the user already sees it in the app (the sharer of a received
+ * share; the recipient of a sent one).
+ */
+export async function buildDataExport(db: Database, userId: string, now: Date): Promise<Record<string, unknown>> {
+  const user = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
+  if (!user) throw new Error(`data export: user ${userId} is gone`);
+  const account = Object.fromEntries(Object.entries(user).filter(([k]) => !SECRET_USER_COLUMNS.has(k)));
+  const [subscriptions, reviews, citations, likes, sent, received] = await Promise.all([
+    db
+      .selectFrom("subscriptions")
+      .select(["subscription_type", "status", "billing_interval", "is_trial", "trial_ends_at", "current_period_end", "cancel_at_period_end", "source", "created_at", "updated_at"])
+      .where("user_id", "=", userId)
+      .execute(),
+    db
+      .selectFrom("literature_reviews")
+      .select(["id", "user_query", "status", "summary", "summary_engine", "search_filters", "created_at", "updated_at"])
+      .where("user_id", "=", userId)
+      .orderBy("created_at")
+      .execute(),
+    db
+      .selectFrom("literature_review_articles as a")
+      .innerJoin("literature_reviews as r", "r.id", "a.review_id")
+      .select(["a.review_id", "a.pmid", "a.citation_number"])
+      .where("r.user_id", "=", userId)
+      .where("a.citation_number", "is not", null)
+      .orderBy("a.review_id")
+      .orderBy("a.citation_number")
+      .execute(),
+    db.selectFrom("likes").select(["article_pmid as pmid", "liked_at"]).where("user_id", "=", userId).orderBy("liked_at").execute(),
+    db
+      .selectFrom("shares as s")
+      .innerJoin("users as r", "r.id", "s.recipient_id")
+      .select(["s.article_pmid as pmid", "r.email as recipient_email", "s.shared_at"])
+      .where("s.sharer_id", "=", userId)
+      .orderBy("s.shared_at")
+      .execute(),
+    db
+      .selectFrom("shares as s")
+      .leftJoin("users as f", "f.id", "s.sharer_id")
+      .select(["s.article_pmid as pmid", "f.email as sharer_email", "s.shared_at"])
+      .where("s.recipient_id", "=", userId)
+      .orderBy("s.shared_at")
+      .execute(),
+  ]);
+  const cited = new Map<string, number[]>();
+  for (const c of citations) cited.set(c.review_id, [...(cited.get(c.review_id) ?? []), c.pmid]);
+  return {
+    format: DATA_EXPORT_FORMAT,
+    generated_at: now.toISOString(),
+    account,
+    interests: user.description,
+    subscriptions,
+    reviews: reviews.map((r) => ({ ...r, cited_pmids: cited.get(r.id) ?? [] })),
+    likes,
+    shares_sent: sent,
+    shares_received: received,
+  };
+}
+
+/** The job: writes the file and e-mails its link. A failure marks the export failed after the last attempt. */
+export async function produceDataExport(deps: Pick<AppDeps, "db" | "jobs" | "config">, exportId: string, now: Date): Promise<void> {
+  const row = await deps.db.selectFrom("data_exports").select(["user_id", "status", "expires_at"]).where("id", "=", exportId).executeTakeFirst();
+  if (!row || row.status !== "queued") return;
+  const content = await buildDataExport(deps.db, row.user_id, now);
+  const user = await deps.db.selectFrom("users").select("email").where("id", "=", row.user_id).executeTakeFirstOrThrow();
+  const link = `${siteOrigin(deps.config)}/api/v1/privacy/data-export/${exportId}`;
+  await deps.db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable("data_exports")
+      // Cast from text: a string parameter typed jsonb would be stored as one JSON string (postgres.js serialises it).
+      .set({ status: "ready", content: sql`cast(cast(${JSON.stringify(content)} as text) as jsonb)`, ready_at: now })
+      .where("id", "=", exportId)
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) return;
+    await enqueueEmail(deps, dataExportReadyEmail({ to: user.email, link, expiresAt: new Date(row.expires_at), supportEmail: deps.config.SUPPORT_EMAIL }), { db: trx });
+  });
+  deps.jobs.wake?.();
+}
+
+/**
+ * The export's file for its owner.
+ * @throws ApiError 404 when it does not exist, belongs to someone else or has expired; 409 while it is being prepared.
+ */
+export async function readDataExport(db: Database, userId: string, exportId: string, now: Date): Promise<string> {
+  const row = await db
+    .selectFrom("data_exports")
+    .select(["status", sql<string>`content::text`.as("content"), "expires_at"])
+    .where("id", "=", exportId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row || new Date(row.expires_at) <= now || row.status === "failed") throw new ApiError(404, "This download link has expired. Ask for your data again from your settings.");
+  if (row.status !== "ready") throw new ApiError(409, "Your data is still being prepared. The e-mail with the link arrives when it is ready.");
+  return row.content;
+}
+
+/** Deletes expired exports' files (the rows stay a day more, so a late click gets the "expired" answer). */
+export async function pruneDataExports(db: Database, now: Date): Promise<number> {
+  const res = await db.deleteFrom("data_exports").where("expires_at", "<", addDays(now, -1)).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

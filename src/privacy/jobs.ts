@@ -1,0 +1,33 @@
+import type { JobHandlers } from "../jobs/worker.ts";
+import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
+import { DATA_EXPORT_JOB, produceDataExport, pruneDataExports } from "./data-export.ts";
+import { applyRetention } from "./retention.ts";
+
+/** The daily retention run (retention.ts), on the durable queue so that one process runs it once. */
+export const RETENTION_JOB = "privacy.retention";
+
+/** The privacy jobs: the daily retention run and the production of "Download my data" files. */
+export function privacyJobHandlers(): JobHandlers {
+  return {
+    [RETENTION_JOB]: async (_payload, { deps }) => {
+      const now = new Date();
+      const report = await applyRetention(deps, now);
+      await pruneDataExports(deps.db, now);
+      if (report.notices.length + report.deletions.length + report.archivesDeleted > 0) {
+        console.info(`retention: ${report.notices.length} notice(s) queued, ${report.deletions.length} inactive account(s) deleted, ${report.archivesDeleted} archive(s) deleted`);
+      }
+    },
+    [DATA_EXPORT_JOB]: {
+      run: async (payload, { deps }) => produceDataExport(deps, String(payload.exportId), new Date()),
+      // The owner sees "expired" rather than "being prepared" forever, and may ask again.
+      onGiveUp: async (payload, _reason, { deps }) => {
+        await deps.db.updateTable("data_exports").set({ status: "failed" }).where("id", "=", String(payload.exportId)).where("status", "=", "queued").execute();
+      },
+    },
+  };
+}
+
+/** Every day at 04:15 UTC, where jobs run. */
+export function privacySchedules(): Schedule[] {
+  return [{ name: RETENTION_JOB, cron: "15 4 * * *", run: (deps) => enqueueUnlessWaiting(deps, RETENTION_JOB) }];
+}
