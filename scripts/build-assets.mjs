@@ -184,6 +184,8 @@ async function main() {
   const sheet = await buildStylesheet(css);
   const meta = await buildClient();
 
+  // ASSET_METAFILE=path writes esbuild's metafile there, for a look at what each chunk holds (esbuild's analyzer).
+  if (process.env.ASSET_METAFILE) writeFileSync(process.env.ASSET_METAFILE, JSON.stringify(meta));
   const outputs = meta.outputs;
   const entryOut = Object.keys(outputs).find((o) => outputs[o].entryPoint === "islands/client.tsx");
   if (!entryOut) throw new Error("client entry missing from the build output");
