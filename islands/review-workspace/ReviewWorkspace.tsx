@@ -35,7 +35,7 @@
  * collapsible lists, a CSS tooltip, and a small fixed-position hover card. The page must ship at most 100 KB
  * gzip of JavaScript with React, react-dom and react-query already taking about 80 KB of it.
  */
-import { useCallback, useEffect, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Icon } from "../article-card/icons.tsx";
 import { showError, showSuccess } from "../lib/toast.tsx";
@@ -49,9 +49,16 @@ import {
   type ReviewHistory,
   type ReviewSummary,
 } from "./queries.ts";
-import { ReviewDetail } from "./ReviewDetail.tsx";
 import { ReviewSidebar } from "./ReviewSidebar.tsx";
 import * as css from "./ReviewWorkspace.css.ts";
+
+/**
+ * The selected review, loaded as its own chunk: the page opens with no review selected (the server never renders one),
+ * so the detail view, the summary, the article cards and their dialogs are not needed for the first paint. The chunk
+ * is fetched as soon as the workspace has hydrated (loadDetail below), so a first click rarely waits for it.
+ */
+const loadDetail = () => import("./ReviewDetail.tsx");
+const ReviewDetail = lazy(() => loadDetail().then((m) => ({ default: m.ReviewDetail })));
 
 /** The whole literature review workspace island. Takes no props. */
 /** Props of {@link ReviewWorkspace}, given by the server. */
@@ -64,6 +71,10 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
   const qc = useQueryClient();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
+  // Warm the detail chunk once hydrated (see loadDetail); a failure here is retried by the lazy import on selection.
+  useEffect(() => {
+    loadDetail().catch(() => {});
+  }, []);
 
   const history = useQuery({ queryKey: reviewKeys.history(), queryFn: ({ signal }) => fetchHistory(signal) });
 
@@ -148,13 +159,15 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
       <section className={css.main} aria-label="Review details">
         {banner ? <ErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
         {selectedId ? (
-          <ReviewDetail
-            key={selectedId}
-            id={selectedId}
-            bannerShown={banner !== null}
-            showBanner={showBanner}
-            showBannerIfNone={showBannerIfNone}
-          />
+          <Suspense fallback={<p role="status" className={css.placeholder}>{MSG.loadingDetail}</p>}>
+            <ReviewDetail
+              key={selectedId}
+              id={selectedId}
+              bannerShown={banner !== null}
+              showBanner={showBanner}
+              showBannerIfNone={showBannerIfNone}
+            />
+          </Suspense>
         ) : (
           <div className={css.placeholder}>
             <p data-testid="review-empty-selection">{MSG.noSelection}</p>

@@ -9,6 +9,8 @@ import { formatDate } from "../lib/format.ts";
 /** Fixed texts of the workspace, as the spec words them. */
 export const MSG = {
   noSelection: "Select a review to see its details or create a new one.",
+  /** While the selected review's view loads (its code comes as a separate chunk). */
+  loadingDetail: "Loading the review…",
   emptyHistory: "No review history found.",
   untitled: "Untitled Review",
   topicPlaceholder: "Enter review topic...",
