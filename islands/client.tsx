@@ -21,7 +21,7 @@ const queryClient = new QueryClient({
   },
 });
 
-// Logout and lost sessions (401/403 anywhere) drop every cached query of the user (spec §4).
+// Logout and lost sessions (401/403 anywhere) drop every cached query of the user (docs/product.md §4).
 onSessionEnd(() => queryClient.clear());
 
 function isIslandName(name: string | undefined): name is IslandName {

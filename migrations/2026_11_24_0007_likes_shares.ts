@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 // Frozen in time: this file never imports application code.
-// Likes and received shares (spec §3, §7). Neither references articles: a record removed from PubMed
+// Likes and received shares (docs/product.md §3, §7). Neither references articles: a record removed from PubMed
 // (DeleteCitation on ingest) must not take users' likes and shares with it (docs/decisions/0016-likes-and-shares.md).
 
 /** Creates likes and shares with the indexes their lists read newest first. */

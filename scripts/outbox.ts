@@ -4,10 +4,12 @@
 //   bun scripts/outbox.ts [--limit N] [--to ADDRESS] [--html]
 //
 // With embedded PGlite, stop the server first: a PGlite data folder must not be opened by two processes at once
-// (the server also logs each stored message, with its text, at LOG_LEVEL=info).
+// (the server also logs each stored message, with its text, at LOG_LEVEL=info). The script checks for a running
+// server (src/db/embedded-lock.ts) and says so instead of failing with PGlite's bare "Aborted()".
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
+import { embeddedHolder, embeddedInUseMessage, isEmbeddedAbort } from "../src/db/embedded-lock.ts";
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +32,12 @@ if (!Number.isInteger(limit) || limit < 1) {
 }
 
 const config = loadConfig();
+const embedded = !config.DATABASE_URL;
+const holder = embedded ? embeddedHolder(config.DATA_DIR) : null;
+if (holder !== null) {
+  console.error(`cannot read the outbox: ${embeddedInUseMessage(config.DATA_DIR, holder)}`);
+  process.exit(1);
+}
 const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
 try {
   let query = handle.db.selectFrom("email_outbox").selectAll().orderBy("created_at", "desc").limit(limit);
@@ -48,8 +56,13 @@ try {
     console.log(body ?? "(body not kept: the message was delivered)");
   }
 } catch (err) {
-  // The usual cause: a database that has not been migrated yet.
-  console.error(`cannot read the outbox: ${err instanceof Error ? err.message : String(err)} (run \`npm run migrate\` first?)`);
+  if (embedded && isEmbeddedAbort(err)) {
+    // Another process has the folder open without having recorded it (an older server, a test run).
+    console.error(`cannot read the outbox: ${embeddedInUseMessage(config.DATA_DIR, null)}`);
+  } else {
+    // The usual cause: a database that has not been migrated yet.
+    console.error(`cannot read the outbox: ${err instanceof Error ? err.message : String(err)} (run \`npm run migrate\` first?)`);
+  }
   process.exitCode = 1;
 } finally {
   await handle.close();

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { onError, apiNotFound } from "./http/errors.ts";
+import { onError } from "./http/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { loginRoutes } from "./auth/routes.ts";
 import { passwordRecoveryRoutes } from "./auth/recovery-routes.ts";
@@ -10,10 +10,12 @@ import { likesRoutes } from "./likes/routes.ts";
 import { sharesRoutes } from "./shares/routes.ts";
 import { suggestionsRoutes } from "./suggestions/routes.ts";
 import { exportRoutes } from "./export/routes.ts";
+import { privacyRoutes } from "./privacy/routes.ts";
 import { pagesRoutes } from "./pages/routes.tsx";
 import { sameOriginMutations, securityHeaders } from "./http/security.ts";
 import { requestLimits } from "./http/limits.ts";
-import { OPENAPI_INFO, apiRoute, createApi, errorResponses, jsonContent, registerSecurity } from "./http/openapi.ts";
+import { apiRoute, createApi, errorResponses, jsonContent, registerSecurity } from "./http/openapi.ts";
+import { openApiDocument } from "./http/openapi-document.ts";
 import { z } from "@hono/zod-openapi";
 import { sql } from "kysely";
 import { apiDocsRoutes } from "./http/api-docs.ts";
@@ -38,6 +40,7 @@ export function createApiApp(deps: AppDeps) {
   api.route("/shares", sharesRoutes(deps));
   api.route("/suggestions", suggestionsRoutes(deps));
   api.route("/export", exportRoutes(deps));
+  api.route("/privacy", privacyRoutes(deps));
   api.openapi(
     apiRoute({
       method: "get",
@@ -54,8 +57,7 @@ export function createApiApp(deps: AppDeps) {
   );
   // Generated once, on first request: the routes do not change while the process runs.
   let document: unknown;
-  api.get(OPENAPI_PATH, (c) => c.json((document ??= api.getOpenAPI31Document(OPENAPI_INFO))));
-  api.notFound(apiNotFound);
+  api.get(OPENAPI_PATH, (c) => c.json((document ??= openApiDocument(api))));
   api.onError(onError);
   return api;
 }

@@ -9,11 +9,14 @@ import type { AppDeps } from "./deps.ts";
 import { openSearchIndex } from "../search/open-index.ts";
 import { PgJobQueue } from "./jobs/queue-pg.ts";
 import { startWorker } from "./jobs/worker.ts";
+import { workerConcurrency } from "./reviews/llm/llm-summarizer.ts";
 import { jobHandlers } from "./jobs/handlers.ts";
 import { startSchedules } from "./jobs/schedule.ts";
 import { applicationSchedules } from "./jobs/schedules.ts";
 import { seedSampleIfEmpty } from "./seed.ts";
+import { startReviewChangeFeed } from "./reviews/events.ts";
 import { ensureFirstSuperuser } from "./users/service.ts";
+import { claimEmbeddedLock } from "./db/embedded-lock.ts";
 
 /**
  * The token signing key: SECRET_KEY when set. Otherwise, on the embedded default (no DATABASE_URL), a random key kept
@@ -57,6 +60,9 @@ async function main() {
   // take long. On PostgreSQL it gets its own short-lived connections; PGlite has one handle for everything.
   const setup = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const applied = await migrateToLatest(setup.db);
+  // The embedded database is this process's alone while it runs: tools such as `npm run outbox` look for this record.
+  // Written once PGlite has set up its folder (a new folder must be empty when it does).
+  const releaseEmbedded = setup.kind === "pglite" ? claimEmbeddedLock(config.DATA_DIR) : () => {};
   if (applied.length) console.error(`applied migrations: ${applied.join(", ")}`);
   // With ELASTICSEARCH_URL: the cluster, the alias and the mapping version are checked here, before serving.
   const setupDeps: AppDeps = { config, db: setup.db, search: await openSearchIndex(config, setup.db), jobs: new PgJobQueue(setup.db), secretKey };
@@ -75,8 +81,12 @@ async function main() {
   }
   const search = await openSearchIndex(config, handle.db, { check: false });
   const deps: AppDeps = { config, db: handle.db, search, jobs: new PgJobQueue(handle.db), secretKey };
+  // Review status changes between processes: LISTEN/NOTIFY on PostgreSQL, the in-process signal on the embedded one.
+  const reviewFeed = await startReviewChangeFeed(config.DATABASE_URL);
 
-  const worker = config.WORKER === "off" ? null : startWorker(deps, jobHandlers(deps), { concurrency: handle.kind === "pglite" ? 1 : 2 });
+  // A language model gets loops of its own, so that its calls never hold the ones reviews run on (ADR 0031).
+  const concurrency = workerConcurrency(handle.kind === "pglite" ? 1 : 2, config);
+  const worker = config.WORKER === "off" ? null : startWorker(deps, jobHandlers(deps), { concurrency });
   // Schedules only enqueue jobs, so they run where jobs run.
   const scheduler = config.WORKER === "off" ? null : startSchedules(deps, applicationSchedules(deps));
   const server =
@@ -105,7 +115,9 @@ async function main() {
     await server?.stop();
     scheduler?.stop();
     await worker?.stop();
+    await reviewFeed.close();
     await handle.close();
+    releaseEmbedded();
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

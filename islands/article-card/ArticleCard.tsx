@@ -1,5 +1,5 @@
 /**
- * The article card shared by review lists, suggestions and the dashboard (spec §2 Article card).
+ * The article card shared by review lists, suggestions and the dashboard (docs/product.md §2 Article card).
  *
  * Selectors for browser tests: `[data-testid="article-card"][data-pmid="…"]`; the title is a button that opens
  * the detail dialog (`[data-testid="article-dialog"]`, role dialog named with the title); links are
@@ -18,10 +18,10 @@ export interface ArticleCardProps {
   article: Article;
   /**
    * Controls shown at the end of the card's footer: the slot for the Like/Unlike toggle and the Share
-   * popover (spec §2), which the likes and shares work fills in. Clicks inside it never open the dialog.
+   * popover (docs/product.md §2), which the likes and shares work fills in. Clicks inside it never open the dialog.
    */
   actions?: ReactNode;
-  /** Lines of abstract shown before it is cut off; suggestion cards use 2 (spec §2). */
+  /** Lines of abstract shown before it is cut off; suggestion cards use 2 (docs/product.md §2). */
   abstractLines?: 2 | 3 | 4;
   /** A line about the user's relation to the article, above the footer: 'Liked on …', 'Shared by … on …'. */
   note?: ReactNode;

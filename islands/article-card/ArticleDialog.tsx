@@ -1,5 +1,5 @@
 /**
- * The article detail dialog (spec §2 Article card): titled with the article's title, or 'Article Details'
+ * The article detail dialog (docs/product.md §2 Article card): titled with the article's title, or 'Article Details'
  * when it has none, showing the full abstract. Opened from an article card and from a summary citation.
  */
 import { abstractOf, authorsOf, journalOf, publicationDateOf, pubmedUrl } from "./article-text.ts";

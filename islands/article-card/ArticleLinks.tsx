@@ -1,5 +1,5 @@
 /**
- * The icon links of an article (spec §2 Article card): View on DOI, Full Text Link and Free PDF Link, each
+ * The icon links of an article (docs/product.md §2 Article card): View on DOI, Full Text Link and Free PDF Link, each
  * only when the article has it, opening in a new tab.
  */
 import { articleLinks } from "./article-text.ts";

@@ -1,5 +1,5 @@
 /**
- * A list of article cards (spec §2): a responsive grid, or 'No articles found or cited for this review.'
+ * A list of article cards (docs/product.md §2): a responsive grid, or 'No articles found or cited for this review.'
  * when there is nothing to show.
  */
 import type { ReactNode } from "react";
@@ -8,7 +8,7 @@ import { SocialActions } from "../social/SocialActions.tsx";
 import type { Article } from "./types.ts";
 import * as css from "./ArticleCard.css.ts";
 
-/** The spec's text for an empty article list. */
+/** The product's text for an empty article list. */
 export const EMPTY_ARTICLES = "No articles found or cited for this review.";
 
 /** Props of {@link ArticleList}. */
@@ -16,7 +16,7 @@ export interface ArticleListProps {
   articles: readonly Article[];
   /** Text shown when the list is empty. */
   emptyText?: string;
-  /** Per-article controls for the card's actions slot; by default Like/Unlike and Share (spec §2). */
+  /** Per-article controls for the card's actions slot; by default Like/Unlike and Share (docs/product.md §2). */
   renderActions?: (article: Article) => ReactNode;
   abstractLines?: 2 | 3 | 4;
   testId?: string;

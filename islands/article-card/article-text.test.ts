@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { abstractOf, articleLinks, authorsOf, doiUrl, journalOf, publicationDateOf, pubmedUrl, safeHttpUrl, titleOf } from "./article-text.ts";
 
 describe("article fields", () => {
-  test("show the spec's texts when a field is missing or blank", () => {
+  test("show the product's texts when a field is missing or blank", () => {
     const bare = { pmid: "1", title: "  ", authors: null, abstract: "" };
     expect(titleOf(bare)).toBe("No Title Available");
     expect(authorsOf(bare)).toBe("Authors N/A");
@@ -32,7 +32,7 @@ describe("links", () => {
     expect(safeHttpUrl("https://pmc.example.org/a.pdf")).toBe("https://pmc.example.org/a.pdf");
   });
 
-  test("lists only the links that are present, in the spec's order", () => {
+  test("lists only the links that are present, in the product's order", () => {
     expect(articleLinks({ pmid: "1" })).toEqual([]);
     expect(
       articleLinks({ pmid: "1", doi: "10.1/x", full_text_link: "https://a.example/full", pdf_free_link: "https://a.example/p.pdf" }).map(

@@ -1,11 +1,11 @@
 /**
- * What an article card shows for each field (spec §2 Article card), including the texts for missing values,
+ * What an article card shows for each field (docs/product.md §2 Article card), including the texts for missing values,
  * and the outbound links. Pure, so the card, the citation preview and tests agree.
  */
 import type { Article } from "./types.ts";
 import { formatDate } from "../lib/format.ts";
 
-/** Texts the spec gives for missing fields. */
+/** Texts docs/product.md gives for missing fields. */
 export const NO_TITLE = "No Title Available";
 export const NO_AUTHORS = "Authors N/A";
 export const NO_ABSTRACT = "No abstract available.";
@@ -81,7 +81,7 @@ export function doiUrl(doi: string | null | undefined): string | null {
   return `https://doi.org/${v.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-/** One icon link of the card: only those whose value is present are returned, in the spec's order. */
+/** One icon link of the card: only those whose value is present are returned, in the product's order. */
 export interface ArticleLink {
   kind: "doi" | "full_text" | "pdf";
   label: string;

@@ -1,4 +1,4 @@
-/** An article as the API returns it (spec §3). Every field but pmid may be missing. */
+/** An article as the API returns it (docs/product.md §3). Every field but pmid may be missing. */
 export interface Article {
   pmid: string;
   title?: string | null;

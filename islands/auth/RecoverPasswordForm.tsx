@@ -5,7 +5,7 @@ import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.ts
 import { recoverRules, type RecoverValues } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
-/** Password recovery (spec §2 /recover-password): one e-mail field and a Continue button. */
+/** Password recovery (docs/product.md §2 /recover-password): one e-mail field and a Continue button. */
 export function RecoverPasswordForm() {
   const form = useForm<RecoverValues>(recoverRules, { email: "" });
   const hydrated = useHydrated();

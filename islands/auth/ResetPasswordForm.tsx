@@ -7,7 +7,7 @@ import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
 
 /**
- * Password reset (spec §2 /reset-password): the token comes from the page address (`?token=`); without one,
+ * Password reset (docs/product.md §2 /reset-password): the token comes from the page address (`?token=`); without one,
  * submitting does nothing. Success goes to /login with 'Password updated successfully.'.
  */
 export function ResetPasswordForm() {
@@ -22,7 +22,7 @@ export function ResetPasswordForm() {
   });
   const { submitting, serverError } = submit;
   const onSubmit = (e: FormEvent) => {
-    // Spec §2: without a token in the address, submitting does nothing (not even the field checks).
+    // docs/product.md §2: without a token in the address, submitting does nothing (not even the field checks).
     if (!new URLSearchParams(window.location.search).get("token")) return e.preventDefault();
     void submit.onSubmit(e);
   };

@@ -1,13 +1,16 @@
 import { api } from "../lib/api.ts";
 import { setFlash } from "../lib/flash.ts";
+import { NEXT_PARAM, safeNextPath } from "../lib/next-path.ts";
+import { rememberSignupEmail } from "./prefill.ts";
 import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
 import { signupRules, type SignupValues } from "./validation.ts";
 import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
 
 /**
- * The sign-up form (spec §2 /signup). Creates the account (which starts the free Plus trial), then goes to /login
- * with 'Sign up successful! Please log in.'.
+ * The sign-up form (docs/product.md §2 /signup). Creates the account (which starts the free Plus trial), then goes to /login
+ * with 'Sign up successful! Please log in.', where the new address is already filled in; a `next` parameter of this
+ * site is carried along to the login.
  */
 export function SignupForm() {
   const form = useForm<SignupValues>(signupRules, { full_name: "", email: "", password: "", confirm_password: "" });
@@ -16,7 +19,9 @@ export function SignupForm() {
     const { full_name, email, password } = form.values;
     await api("POST", "/users/signup", { body: { email, full_name, password } });
     setFlash({ kind: "success", message: "Sign up successful! Please log in." });
-    window.location.assign("/login");
+    rememberSignupEmail(email);
+    const next = safeNextPath(new URLSearchParams(window.location.search).get(NEXT_PARAM));
+    window.location.assign(next ? `/login?${NEXT_PARAM}=${encodeURIComponent(next)}` : "/login");
     return "leaving";
   });
 

@@ -1,12 +1,15 @@
-import { useEffect, useId, useMemo, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
+import type { FormEvent, InputHTMLAttributes, ReactNode, Ref } from "react";
 import { errorMessage } from "../lib/api.ts";
+import { showError } from "../lib/toast.tsx";
 import { formErrors, type Rules } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
 /**
  * The submit flow every account form shares: a second submit while one is under way and an invalid form are
- * ignored; a failure shows the server's message once, in an alert above the form (role alert, announced at once),
- * not also as a toast: the same message twice on screen reads as two failures (issue 8).
+ * ignored; a failure shows the server's message in an alert above the form (role alert, announced at once), where
+ * it stays while the form is corrected, and in the error toast every failure gets (docs/product.md §8: 'Something went wrong!'
+ * with the server's detail), which leaves on its own.
  * `action` resolves to "leaving" when it has sent the browser to another page: the button then stays busy until
  * the page goes, so it cannot be pressed twice.
  * @returns `submitting`, the `serverError` to show, and the form's `onSubmit` handler.
@@ -22,7 +25,9 @@ export function useSubmit(validateAll: () => boolean, action: () => Promise<"lea
     try {
       if ((await action()) === "leaving") return;
     } catch (err) {
-      setServerError(errorMessage(err));
+      const message = errorMessage(err);
+      setServerError(message);
+      showError(message);
     }
     setSubmitting(false);
   };
@@ -30,7 +35,7 @@ export function useSubmit(validateAll: () => boolean, action: () => Promise<"lea
 }
 
 /**
- * State of a small form validated on blur (spec §5): a field's messages appear once it has been left, then follow
+ * State of a small form validated on blur (docs/product.md §5): a field's messages appear once it has been left, then follow
  * every keystroke; submitting reveals all of them.
  */
 export function useForm<V extends Record<string, string>>(rules: Rules<V>, initial: V) {
@@ -56,7 +61,10 @@ export function useForm<V extends Record<string, string>>(rules: Rules<V>, initi
     return Object.keys(errors).length === 0;
   };
 
-  return { values, field, validateAll, isValid: Object.keys(errors).length === 0 };
+  /** Sets a field's value from code (a prefill), as typing would. */
+  const setValue = (name: keyof V & string, value: string) => setValues((v) => ({ ...v, [name]: value }));
+
+  return { values, field, setValue, validateAll, isValid: Object.keys(errors).length === 0 };
 }
 
 /**
@@ -69,8 +77,13 @@ export function useHydrated(): boolean {
   return hydrated;
 }
 
-/** A labelled input with its validation messages, linked for assistive technology. */
-export function TextField({ label, errors, ...input }: { label: string; errors: string[] } & InputHTMLAttributes<HTMLInputElement>) {
+/** A labelled input with its validation messages, linked for assistive technology; `ref` reaches the input. */
+export function TextField({
+  label,
+  errors,
+  ref,
+  ...input
+}: { label: string; errors: string[]; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   const errorId = `${id}-errors`;
   return (
@@ -80,6 +93,7 @@ export function TextField({ label, errors, ...input }: { label: string; errors: 
       </label>
       <input
         {...input}
+        ref={ref}
         id={id}
         className={s.input}
         aria-invalid={errors.length > 0}

@@ -3,7 +3,7 @@ import { fieldErrors, formErrors, loginRules, recoverRules, resetRules, signupRu
 
 const signup = (v: Partial<SignupValues>): SignupValues => ({ full_name: "Ada", email: "ada@example.com", password: "12345678", confirm_password: "12345678", ...v });
 
-describe("sign-up rules (spec §5)", () => {
+describe("sign-up rules (docs/product.md §5)", () => {
   test("a complete form has no message", () => {
     expect(formErrors(signupRules, signup({}))).toEqual({});
   });
@@ -25,6 +25,14 @@ describe("sign-up rules (spec §5)", () => {
       "Password must be at least 8 characters",
     ]);
     expect(fieldErrors(signupRules, "confirm_password", signup({ confirm_password: "123456789" }))).toEqual(["The passwords do not match"]);
+  });
+
+  test("full name: 3 to 30 characters, on one line (the profile's maximum, so a name can be saved back)", () => {
+    expect(fieldErrors(signupRules, "full_name", signup({ full_name: "x".repeat(30) }))).toEqual([]);
+    expect(fieldErrors(signupRules, "full_name", signup({ full_name: "x".repeat(31) }))).toEqual(["Full Name must be at most 30 characters"]);
+    for (const name of ["Ada\r\nBcc: x", "Ada\nL", "Ada\tL", "Ada\u2028L", "Ada\u0000"]) {
+      expect(fieldErrors(signupRules, "full_name", signup({ full_name: name }))).toEqual(["Full Name must be on one line, without control characters"]);
+    }
   });
 });
 

@@ -1,12 +1,12 @@
 /**
- * Form rules and messages of spec §5, shared by the sign-up, login and password forms. Pure, so they are tested
+ * Form rules and messages of docs/product.md §5, shared by the sign-up, login and password forms. Pure, so they are tested
  * without a browser.
  */
 
 /** The standard address pattern the original forms used. */
 export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
 
-/** Minimum password length (spec §9). */
+/** Minimum password length (docs/product.md §9). */
 export const PASSWORD_MIN = 8;
 
 /** One rule: `valid` gets the field's value and all the form's values. */
@@ -19,7 +19,7 @@ export type Rules<V extends Record<string, string>> = { [K in keyof V]?: { requi
 
 /**
  * Messages for one field: only the required message when it is empty, otherwise every rule it breaks
- * (spec §5: forms show all criteria).
+ * (docs/product.md §5: forms show all criteria).
  */
 export function fieldErrors<V extends Record<string, string>>(rules: Rules<V>, name: keyof V, values: V): string[] {
   const spec = rules[name];
@@ -42,8 +42,31 @@ export function formErrors<V extends Record<string, string>>(rules: Rules<V>, va
 /** The e-mail pattern rule ('Invalid email address'), for any form. */
 export const email = <V extends Record<string, string>>(): Rule<V> => ({ valid: (v) => EMAIL_PATTERN.test(v.trim()), message: "Invalid email address" });
 
-/** Full name minimum on sign-up (spec §9). */
+/** Full name minimum on sign-up (docs/product.md §9). */
 export const FULL_NAME_MIN = 3;
+/** Full name maximum, wherever a name is written: sign-up, profile, administrators (docs/product.md §9: at most 30). */
+export const FULL_NAME_MAX = 30;
+
+/**
+ * What a single-line field (a name, an address, an interest) must not hold: any C0 or C1 control character, tab, line
+ * feed and carriage return included, DEL, and the Unicode line and paragraph separators (U+2028, U+2029). A line
+ * break in a name would split the e-mail subjects and headers it is written into, and the lists it is shown in.
+ */
+export const NOT_SINGLE_LINE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+
+/** Whether `value` fits on one line (see NOT_SINGLE_LINE). */
+export function isSingleLine(value: string): boolean {
+  return !NOT_SINGLE_LINE.test(value);
+}
+
+/** The message of a single-line field holding a line break or a control character. */
+export const singleLineMessage = (label: string) => `${label} must be on one line, without control characters`;
+
+/** The full name rules of every form that writes one: on one line, at most FULL_NAME_MAX characters after trimming. */
+export const fullNameRules = <V extends Record<string, string>>(label: string): Rule<V>[] => [
+  { valid: (v) => isSingleLine(v), message: singleLineMessage(label) },
+  { valid: (v) => v.trim().length <= FULL_NAME_MAX, message: `${label} must be at most ${FULL_NAME_MAX} characters` },
+];
 
 /** The password length rule ('Password must be at least 8 characters'), for any form. */
 export const passwordLength = <V extends Record<string, string>>(): Rule<V> => ({
@@ -61,7 +84,10 @@ export type SignupValues = { full_name: string; email: string; password: string;
 export const signupRules: Rules<SignupValues> = {
   full_name: {
     required: "Full Name is required",
-    rules: [{ valid: (v) => v.trim().length >= FULL_NAME_MIN, message: `Full Name must be at least ${FULL_NAME_MIN} characters` }],
+    rules: [
+      { valid: (v) => v.trim().length >= FULL_NAME_MIN, message: `Full Name must be at least ${FULL_NAME_MIN} characters` },
+      ...fullNameRules<SignupValues>("Full Name"),
+    ],
   },
   email: { required: "Email is required", rules: [email()] },
   password: { required: "Password is required", rules: [passwordLength()] },
@@ -86,7 +112,7 @@ export const resetRules: Rules<ResetValues> = {
 };
 
 export type ChangePasswordValues = { current_password: string; new_password: string; confirm_password: string };
-/** The password change of /settings: the confirmation is checked against the new password (spec §5). */
+/** The password change of /settings: the confirmation is checked against the new password (docs/product.md §5). */
 export const changePasswordRules: Rules<ChangePasswordValues> = {
   current_password: { required: "Current password is required" },
   new_password: { required: "Password is required", rules: [passwordLength()] },

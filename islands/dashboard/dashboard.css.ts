@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css.ts";
 
 const md = "screen and (min-width: 768px)";
@@ -73,4 +73,38 @@ export const deleteButton = style({
   color: vars.color.danger,
   cursor: "pointer",
   selectors: { "&:hover": { borderColor: vars.color.danger } },
+});
+
+/**
+ * A liked card just unliked (islands/dashboard/held-likes.tsx): the card stays, hidden, so its place keeps its size,
+ * and the placeholder lies over it.
+ */
+export const removedItem = style({ position: "relative" });
+export const removedPlaceholder = style({
+  position: "absolute",
+  inset: 0,
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  justifyContent: "center",
+  gap: vars.space.sm,
+  padding: vars.space.md,
+  border: `2px dashed ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surfaceMuted,
+  color: vars.color.text,
+  fontSize: vars.fontSize.sm,
+  textAlign: "center",
+});
+globalStyle(`${removedItem} > :not(${removedPlaceholder})`, { visibility: "hidden" });
+
+export const undoButton = style({
+  border: `1px solid ${vars.color.primary}`,
+  borderRadius: vars.radius.sm,
+  background: vars.color.surface,
+  color: vars.color.primary,
+  fontWeight: 600,
+  fontSize: vars.fontSize.sm,
+  padding: `${vars.space.xs} ${vars.space.md}`,
+  cursor: "pointer",
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { dashboardPageSize } from "./page-size.ts";
 
-describe("dashboard page size (spec §9: 5, 7 or 10 by screen size)", () => {
+describe("dashboard page size (docs/product.md §9: 5, 7 or 10 by screen size)", () => {
   test.each([
     [320, 5],
     [375, 5],

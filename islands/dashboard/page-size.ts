@@ -1,5 +1,5 @@
 /**
- * Dashboard page sizes (spec §2, §9): 5 items on the smallest screens, 7 on small, 10 from medium up. The
+ * Dashboard page sizes (docs/product.md §2, §9): 5 items on the smallest screens, 7 on small, 10 from medium up. The
  * breakpoints are the pages' own: small from 480 px, medium from 768 px (src/pages/pages.css.ts).
  */
 import { useSyncExternalStore } from "react";

@@ -6,7 +6,7 @@ const LOW_MARK = STRENGTH_MAX * 0.33;
 const HIGH_MARK = STRENGTH_MAX * 0.66;
 
 /**
- * The password strength meter (spec §5): a native <meter> of the score out of 4 and its level in words,
+ * The password strength meter (docs/product.md §5): a native <meter> of the score out of 4 and its level in words,
  * e.g. "Password strength: Medium (2/4)". Renders nothing for an empty password.
  */
 export function StrengthMeter({ password }: { password: string }) {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { api, ApiRequestError, TOKEN_KEY } from "./api.ts";
 
-// The browser client keeps the session through a database outage (503) and ends it only on 401/403 (spec §8).
+// The browser client keeps the session through a database outage (503) and ends it only on 401/403 (docs/product.md §8).
 
 const store = new Map<string, string>();
 let navigatedTo: string | null = null;
@@ -14,7 +14,14 @@ beforeEach(() => {
   navigatedTo = null;
   Object.assign(globalThis, {
     localStorage: { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v), removeItem: (k: string) => store.delete(k) },
-    window: { location: { origin: "http://localhost", assign: (u: string) => (navigatedTo = u) } },
+    window: {
+      location: {
+        origin: "http://localhost",
+        pathname: "/settings",
+        search: "?tab=subscription",
+        assign: (u: string) => (navigatedTo = u),
+      },
+    },
   });
 });
 afterEach(() => {
@@ -43,13 +50,13 @@ describe("api()", () => {
     expect(navigatedTo).toBeNull();
   });
 
-  test("a 401 removes the token and goes to /login", async () => {
+  test("a 401 removes the token and goes to /login, with the page it happened on as next", async () => {
     store.set(TOKEN_KEY, "the-token");
     answer(401, { detail: "Could not validate credentials" });
     await api("GET", "/users/me").catch(() => {});
     await Bun.sleep(0);
     await Bun.sleep(0);
     expect(store.has(TOKEN_KEY)).toBe(false);
-    expect(navigatedTo).toBe("/login");
+    expect(navigatedTo).toBe("/login?next=%2Fsettings%3Ftab%3Dsubscription");
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Browser client for /api/v1 (spec §7): bearer token from localStorage `access_token`, credentials included,
+ * Browser client for /api/v1 (docs/product.md §7): bearer token from localStorage `access_token`, credentials included,
  * errors thrown as ApiRequestError carrying status and the server's detail. On 401 or 403 the token is removed
- * and the browser goes to /login (spec §8).
+ * and the browser goes to /login (docs/product.md §8).
  */
 
 export const TOKEN_KEY = "access_token";
@@ -17,7 +17,7 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** Standard names of HTTP statuses as the spec lists them (§8). */
+/** Standard names of HTTP statuses as docs/product.md lists them (§8). */
 export function statusName(status: number): string {
   const names: Record<number, string> = {
     400: "Bad Request",
@@ -73,8 +73,13 @@ export function onSessionEnd(listener: () => void): () => void {
   return () => sessionEndListeners.delete(listener);
 }
 
-/** Ends the session (spec §4): clears cached data, removes the stored token and the session cookie, goes to /login. */
-export async function logout(): Promise<void> {
+/**
+ * Ends the session (docs/product.md §4): clears cached data, removes the stored token and the session cookie, goes to /login.
+ * @param returnTo the page to come back to after logging in again (a session lost mid-page), carried as /login's
+ *   `next`; none for a logout the user asked for. Not checked here: /login and its form follow `next` only when it is
+ *   a path of this site (islands/lib/next-path.ts), which keeps this shared module small.
+ */
+export async function logout(returnTo?: string): Promise<void> {
   for (const listener of sessionEndListeners) {
     try {
       listener();
@@ -86,7 +91,7 @@ export async function logout(): Promise<void> {
     localStorage.removeItem(TOKEN_KEY);
   } catch {}
   await fetch("/api/v1/login/logout", { method: "POST", credentials: "include" }).catch(() => {});
-  window.location.assign("/login");
+  window.location.assign(returnTo && returnTo !== "/" ? `/login?next=${encodeURIComponent(returnTo)}` : "/login");
 }
 
 type Query = Record<string, string | number | boolean | undefined | null>;
@@ -116,11 +121,11 @@ export async function api<T>(method: string, path: string, opts: { query?: Query
     parsed = text;
   }
   if (!res.ok) {
-    // Only 401/403 end the session (spec §8). A 503 (the database is briefly unavailable) keeps the token: the
+    // Only 401/403 end the session (docs/product.md §8). A 503 (the database is briefly unavailable) keeps the token: the
     // session is still valid, and the call can be retried. Login itself answers 400/401 for bad credentials: that
     // is a form error, not a lost session.
     if ((res.status === 401 || res.status === 403) && !path.startsWith("/login/access-token")) {
-      void logout();
+      void logout(`${window.location.pathname}${window.location.search}`);
     }
     throw new ApiRequestError(res.status, detailOf(parsed), parsed);
   }

@@ -9,7 +9,7 @@ import { api } from "./api.ts";
 /** The query key of GET /users/me. */
 export const ME_QUERY_KEY = ["users", "me"] as const;
 
-/** The user as GET /users/me returns it (spec §3). */
+/** The user as GET /users/me returns it (docs/product.md §3). */
 export interface CurrentUserData {
   id: string;
   email: string;
@@ -26,7 +26,7 @@ export function fetchMe(): Promise<CurrentUserData> {
 
 /**
  * PATCH /users/me with `changes`, then puts the answer in the shared cache (and marks it for a refetch), so the
- * settings cards and the top bar show the new values at once (spec §7: "then the current user is refreshed").
+ * settings cards and the top bar show the new values at once (docs/product.md §7: "then the current user is refreshed").
  * @throws ApiRequestError from the API (e.g. 400 for an address already in use, 422 for an invalid field).
  */
 export async function updateMe(queryClient: QueryClient, changes: Partial<Omit<CurrentUserData, "id" | "is_superuser">>): Promise<CurrentUserData> {

@@ -2,9 +2,9 @@
  * Display formatting shared by islands. Pure: safe on the server and in the browser, no dependencies.
  */
 
-/** The spec's text for a date that is missing (§2 Article card). */
+/** The product's text for a date that is missing (§2 Article card). */
 export const MISSING_DATE = "N/A";
-/** The spec's text for a date that cannot be parsed (§2 Article card). */
+/** The product's text for a date that cannot be parsed (§2 Article card). */
 export const INVALID_DATE = "Invalid Date";
 
 // PubMed dates are often partial ("2021", "2021-07") or date-only ("2021-07-14"). `new Date("2021-07-14")`

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { passwordScore, strengthLevel, strengthPercent, STRENGTH_MAX } from "./password-strength.ts";
 
-describe("password strength meter (spec §5, §9)", () => {
+describe("password strength meter (docs/product.md §5, §9)", () => {
   test("the score runs from 0 to 4", () => {
     expect(STRENGTH_MAX).toBe(4);
     for (const p of ["", "a", "abcdefgh", "Password7", "Tr0ub4dor&3", "correct horse battery staple", "x".repeat(500)]) {

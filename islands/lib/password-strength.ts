@@ -1,5 +1,5 @@
 /**
- * The password strength meter's score (spec §5, §9): a whole number from 0 to STRENGTH_MAX (4), shown as a
+ * The password strength meter's score (docs/product.md §5, §9): a whole number from 0 to STRENGTH_MAX (4), shown as a
  * percentage of the maximum and a level: under 33% Low, under 66% Medium, otherwise High.
  *
  * The score estimates how hard the password is to guess, in bits: its length (runs of one repeated character

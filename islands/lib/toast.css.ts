@@ -1,7 +1,7 @@
 import { style, styleVariants } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css.ts";
 
-// Top-end corner (spec §9), below the top bar so that the user menu and the theme toggle stay visible and usable;
+// Top-end corner (docs/product.md §9), below the top bar so that the user menu and the theme toggle stay visible and usable;
 // logical properties so the stack follows the reading direction.
 export const region = style({
   position: "fixed",
@@ -67,4 +67,20 @@ export const close = style({
   padding: vars.space.xs,
   borderRadius: vars.radius.sm,
   ":hover": { color: vars.color.text, background: vars.color.surfaceMuted },
+});
+
+/** A toast's own button (Undo): takes clicks, as the close button does. */
+export const action = style({
+  pointerEvents: "auto",
+  flex: "none",
+  alignSelf: "center",
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.surface,
+  color: vars.color.primary,
+  fontWeight: 600,
+  fontSize: vars.fontSize.sm,
+  cursor: "pointer",
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  borderRadius: vars.radius.sm,
+  ":hover": { background: vars.color.surfaceMuted },
 });

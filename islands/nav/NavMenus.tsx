@@ -5,7 +5,7 @@ import { MenuButton, type MenuEntry } from "./MenuButton.tsx";
 import { SessionData } from "../lib/session-data.ts";
 import * as s from "./menus.css.ts";
 
-/** Destinations of the Tools menu (spec §2 Authenticated layout). */
+/** Destinations of the Tools menu (docs/product.md §2 Authenticated layout). */
 export const TOOLS = [
   { label: "Dashboard", href: "/dashboard" },
   { label: "Literature Review", href: "/literature_management" },
@@ -14,7 +14,7 @@ export const TOOLS = [
 
 /**
  * The top bar's two menus: Tools, and the user menu showing full_name or 'User' with Settings and Logout.
- * `compact` (small screens, where the spec hides the top bar) puts Home, the tools, Settings and Logout in one
+ * `compact` (small screens, where docs/product.md hides the top bar) puts Home, the tools, Settings and Logout in one
  * "Menu" button instead. Logout drops every cached query before leaving, so nothing of this user stays in memory.
  * The name follows the current user in the query cache, so a profile edit on /settings shows here at once.
  * The full menus (rendered once per page, shown from the medium breakpoint) also load the layout's data on mount

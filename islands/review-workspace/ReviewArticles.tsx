@@ -1,5 +1,5 @@
 /**
- * The article lists under a complete review's summary (spec §2): 'Cited Articles' (all sent at once, paged in
+ * The article lists under a complete review's summary (docs/product.md §2): 'Cited Articles' (all sent at once, paged in
  * the browser) and 'All Relevant Articles' (paged by the server). Each is a native disclosure (`<details>`),
  * which is keyboard operable and announced as expandable without any script.
  */

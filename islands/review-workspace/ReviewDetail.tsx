@@ -1,9 +1,9 @@
 /**
- * One selected review (spec §2 and §4): the topic input while it waits for a topic, then the user's query and
+ * One selected review (docs/product.md §2 and §4): the topic input while it waits for a topic, then the user's query and
  * the status as chat bubbles, and, once complete, the summary and the article lists.
  *
  * Flow on submit: the status shows 'searching' at once (optimistic), the start call goes out, the history is
- * refreshed and the status follows the server's event stream (each status the moment it is stored), with the spec's
+ * refreshed and the status follows the server's event stream (each status the moment it is stored), with the product's
  * 5-second polling of the details as the fallback while no stream is open, until a terminal status. A review that completes while it is
  * watched here is fetched once more and its summary revealed progressively. If the start call fails, the
  * previous status and query come back. Polling stops at a terminal status, after a failed poll (only a warning:
@@ -23,13 +23,16 @@ import {
   type ReviewHistory,
 } from "./queries.ts";
 import { AllRelevantArticles, CitedArticles } from "./ReviewArticles.tsx";
-import { ReviewSummary } from "./ReviewSummary.tsx";
+import { Citation, ReviewSummary } from "./ReviewSummary.tsx";
+import { LazyArticleDialog } from "../article-card/LazyArticleDialog.tsx";
 // Loaded once a completed review is shown: the page's first load stays within its JavaScript budget.
 const ReviewExport = lazy(() => import("../export/ReviewExport.tsx").then((m) => ({ default: m.ReviewExport })));
 // Loaded when opened: the optional filters of a new review and the "How this review was made" panel (issue 13).
 const FilterFields = lazy(() => import("../review-method/FilterFields.tsx").then((m) => ({ default: m.FilterFields })));
 const HowMade = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.HowMade })));
 const NoArticlesReason = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.NoArticlesReason })));
+// Loaded once a completed review is shown: the evidence table of the cited studies (issue 21), collapsed.
+const EvidencePanel = lazy(() => import("./EvidenceTable.tsx"));
 import { filterQuery, type FilterValues } from "../review-method/filter-values.ts";
 import { useStatusStream } from "./status-stream.ts";
 import { isInProgress, POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
@@ -38,7 +41,7 @@ import * as css from "./ReviewWorkspace.css.ts";
 /** Props of {@link ReviewDetail}. */
 export interface ReviewDetailProps {
   id: string;
-  /** True while the workspace's error banner is up: the topic input is then disabled (spec §5). */
+  /** True while the workspace's error banner is up: the topic input is then disabled (docs/product.md §5). */
   bannerShown: boolean;
   /** Shows the error banner, replacing any message in it. */
   showBanner: (message: string) => void;
@@ -62,6 +65,21 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   // state, not a ref, so that the very render that first shows the summary already knows to animate it.
   const [watchedInProgress, setWatchedInProgress] = useState(false);
   const refetchedOnComplete = useRef(false);
+  // Where focus goes after a submit (issue 24): to the status bubble at once, then to the summary when it is shown,
+  // unless the user has moved focus elsewhere meanwhile. Without this, focus fell to the page body with the form.
+  const focusNext = useRef<"status" | "summary" | null>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const summaryRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (focusNext.current === "status" && statusRef.current) {
+      statusRef.current.focus();
+      focusNext.current = "summary";
+    } else if (focusNext.current === "summary" && summaryRef.current) {
+      const active = document.activeElement;
+      if (!active || active === document.body || active === statusRef.current) summaryRef.current.focus();
+      focusNext.current = null;
+    }
+  });
 
   const start = useMutation({
     mutationFn: (query: string) => startReview(id, query, filterQuery(filters)),
@@ -85,6 +103,8 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
     },
     onError: (err, _query, context) => {
       setWatchedInProgress(false);
+      // The form comes back and its input takes focus (autoFocus).
+      focusNext.current = null;
       if (context?.previousDetails) qc.setQueryData(mainKey, context.previousDetails);
       if (context?.previousHistory) qc.setQueryData(reviewKeys.history(), context.previousHistory);
       showError(detailOr(err, MSG.startProcessFailed));
@@ -93,7 +113,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   });
 
   // The status pushed by the server as it is stored (status-stream.ts); polling is the fallback while no stream
-  // is open (spec §4's 5 s).
+  // is open (docs/product.md §4's 5 s).
   const following = !start.isPending && shouldPoll(qc.getQueryData<ReviewDetails>(mainKey));
   const streaming = useStatusStream(id, following, (event) => {
     qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: event.status, user_query: event.user_query ?? d.user_query, progress: event.progress ?? null });
@@ -179,6 +199,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       setTopicError(MSG.topicEmpty);
       return;
     }
+    focusNext.current = "status";
     start.mutate(query);
   };
 
@@ -229,7 +250,8 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       ) : (
         <div className={css.conversation}>
           {data.user_query ? (
-            <p className={css.queryBubble} data-testid="review-query-bubble">
+            // Toasts step around it (islands/lib/toast.tsx): the user's own words stay readable after a submit.
+            <p className={css.queryBubble} data-testid="review-query-bubble" data-toast-avoid="">
               {data.user_query}
             </p>
           ) : null}
@@ -238,7 +260,15 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               {`Filters: ${data.filters.join(" · ")}`}
             </p>
           ) : null}
-          <p className={css.statusBubble} role="status" data-testid="review-status-bubble" data-status={data.status}>
+          <p
+            ref={statusRef}
+            // Focusable from script only: focus lands here after a submit (issue 24).
+            tabIndex={-1}
+            className={css.statusBubble}
+            role="status"
+            data-testid="review-status-bubble"
+            data-status={data.status}
+          >
             {showsSpinner(data.status) ? <span className={css.spinner} aria-hidden="true" /> : null}
             {statusLabel(data.status)}
           </p>
@@ -257,7 +287,13 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       ) : null}
       {data.status === "complete" ? (
         <>
-          <section className={css.panel} aria-label="Summary">
+          <section
+            ref={summaryRef}
+            tabIndex={-1}
+            className={css.panel}
+            aria-label="Summary"
+            data-testid="review-summary-panel"
+          >
             {data.summary?.trim() ? (
               <ReviewSummary summary={data.summary} refs={data.articles_refs ?? []} animate={watchedInProgress} />
             ) : (
@@ -266,6 +302,15 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               </p>
             )}
           </section>
+          <Suspense fallback={null}>
+            <EvidencePanel
+              reviewId={id}
+              rows={data.evidence_table}
+              refs={data.articles_refs}
+              Citation={Citation}
+              Dialog={LazyArticleDialog}
+            />
+          </Suspense>
           {data.search_report ? (
             <details className={css.panel} onToggle={(e) => setHowMadeOpen(e.currentTarget.open)} data-testid="review-how-made-panel">
               <summary className={css.panelSummary}>How this review was made</summary>

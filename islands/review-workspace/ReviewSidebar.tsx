@@ -1,5 +1,5 @@
 /**
- * The workspace's left sidebar (spec §2): the New Review button and the Review History list. Each entry is a
+ * The workspace's left sidebar (docs/product.md §2): the New Review button and the Review History list. Each entry is a
  * toggle button (pressing the selected entry again deselects it) with a delete icon button beside it.
  */
 import { useEffect, useId, useRef, useState } from "react";
@@ -9,7 +9,7 @@ import { MSG, createdText, reviewTitle } from "./messages.ts";
 import type { ReviewSummary } from "./queries.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
-/** How long the New Review button flashes after a press (spec §9). */
+/** How long the New Review button flashes after a press (docs/product.md §9). */
 export const NEW_REVIEW_FLASH_MS = 150;
 
 /** Props of {@link ReviewSidebar}. */
@@ -151,6 +151,11 @@ function HistoryItem({
         <span id={titleId} className={css.historyTitle} title={title}>
           {title}
         </span>
+        {review.filters?.length ? (
+          <span className={css.historyFilters} data-testid="review-history-filters">
+            {`Filters: ${review.filters.join(" · ")}`}
+          </span>
+        ) : null}
         {/* The server and the browser may format dates in different locales. */}
         <span className={css.historyDate} suppressHydrationWarning>
           {createdText(formatDate(review.created_at))}

@@ -1,5 +1,5 @@
 /**
- * A review's summary (spec §2 /literature_management): bold text, bullets and paragraphs, and numbered
+ * A review's summary (docs/product.md §2 /literature_management): bold text, bullets and paragraphs, and numbered
  * citations. Each valid number is a button: hovering it for 300 ms shows a preview card (title and a two-line
  * abstract; it closes 100 ms after the pointer leaves), activating it opens the article's dialog with the full
  * abstract. A number without a cited article is shown in red. The text can be revealed progressively.
@@ -13,7 +13,7 @@ import { placePreview } from "./preview-position.ts";
 import { citedArticle, countSegments, parseSummary, takeSegments, type Inline } from "./summary-parse.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
-/** Reveal pace, hover delays (spec §9). */
+/** Reveal pace, hover delays (docs/product.md §9). */
 export const REVEAL_STEP_MS = 10;
 export const PREVIEW_OPEN_MS = 300;
 export const PREVIEW_CLOSE_MS = 100;
@@ -110,8 +110,11 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
   );
 }
 
-/** One reference number with its hover preview; activating it asks the summary to open the dialog. */
-function Citation({ n, article, onOpen }: { n: number; article: Article; onOpen: (a: Article) => void }) {
+/**
+ * One reference number with its hover preview; activating it asks its owner (the summary, the evidence table) to open
+ * the dialog.
+ */
+export function Citation({ n, article, onOpen }: { n: number; article: Article; onOpen: (a: Article) => void }) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const openTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);

@@ -1,7 +1,7 @@
 import { globalStyle, keyframes, style } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css.ts";
 
-const SIDEBAR_WIDTH = "250px"; // spec §9
+const SIDEBAR_WIDTH = "250px"; // docs/product.md §9
 
 /* ---------- layout ---------- */
 
@@ -75,7 +75,7 @@ export const primaryButton = style({
   selectors: {
     "&:hover:not(:disabled)": { background: vars.color.primaryHover },
     "&:disabled": { opacity: 0.6, cursor: "default" },
-    // The New Review toggle's brief flash after a press (spec §9: 150 ms).
+    // The New Review toggle's brief flash after a press (docs/product.md §9: 150 ms).
     '&[data-flash="true"]': { background: vars.color.primaryHover, transform: "scale(0.97)" },
   },
 });
@@ -154,6 +154,9 @@ export const historyTitle = style({
 });
 
 export const historyDate = style({ fontSize: vars.fontSize.xs, color: vars.color.muted });
+
+/** The filters of a history entry, under its title (issue 24): tells a filtered review from an unfiltered one. */
+export const historyFilters = style({ fontSize: vars.fontSize.xs, color: vars.color.muted, overflowWrap: "anywhere" });
 
 export const deleteWrap = style({ position: "relative", display: "flex", alignItems: "center", paddingInlineEnd: vars.space.xs });
 

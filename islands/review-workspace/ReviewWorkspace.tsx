@@ -1,5 +1,5 @@
 /**
- * The /literature_management workspace (spec §2, §4, §8): the review history sidebar and the selected review.
+ * The /literature_management workspace (docs/product.md §2, §4, §8): the review history sidebar and the selected review.
  * Rendered as the island "ReviewWorkspace" with props `{}` inside a QueryClientProvider; server state lives in
  * react-query (keys in ./queries.ts), the selection and the error banner in this component.
  *
@@ -35,12 +35,13 @@
  * collapsible lists, a CSS tooltip, and a small fixed-position hover card. The page must ship at most 100 KB
  * gzip of JavaScript with React, react-dom and react-query already taking about 80 KB of it.
  */
-import { Suspense, lazy, useCallback, useEffect, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Icon } from "../article-card/icons.tsx";
 import { showError, showSuccess } from "../lib/toast.tsx";
 import { corpusText, MSG, deleteBanner, detailOr, statusOf } from "./messages.ts";
 import {
+  awaitsTopic,
   createReview,
   deleteReview,
   emptyDetails,
@@ -71,6 +72,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
   const qc = useQueryClient();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   // Warm the detail chunk once hydrated (see loadDetail); a failure here is retried by the lazy import on selection.
   useEffect(() => {
     loadDetail().catch(() => {});
@@ -85,7 +87,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
 
   const select = (id: string) => {
     if (id === selectedId) {
-      // Clearing the selection only stops polling (spec §4); the banner stays.
+      // Clearing the selection only stops polling (docs/product.md §4); the banner stays.
       setSelectedId(null);
       return;
     }
@@ -111,6 +113,28 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
       setBanner(MSG.createBanner);
     },
   });
+
+  /**
+   * New Review (issue 24): an untouched review (status initial, no topic) is selected instead of adding another
+   * 'Untitled Review', so empty entries never pile up; only when there is none is one created (docs/product.md §4's flow, with its
+   * toast). Nothing is created, so no toast: the entry is selected, scrolled into view, and its topic input focused.
+   */
+  const newReview = () => {
+    const waiting = history.data?.data.find((r) => awaitsTopic(r));
+    if (!waiting) {
+      create.mutate();
+      return;
+    }
+    setBanner(null);
+    setSelectedId(waiting.id);
+    requestAnimationFrame(() => {
+      const root = rootRef.current;
+      const entry = root?.querySelector(`[data-testid="review-history-item"][data-review-id="${waiting.id}"]`);
+      entry?.scrollIntoView({ block: "nearest" });
+      // Already shown: its input is mounted and only needs focus (a newly shown one focuses itself, see ReviewDetail).
+      root?.querySelector<HTMLInputElement>('[data-testid="review-topic-input"]')?.focus();
+    });
+  };
 
   const remove = useMutation({
     mutationFn: (review: ReviewSummary) => deleteReview(review.id),
@@ -140,7 +164,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
   const showBannerIfNone = useCallback((message: string) => setBanner((current) => current ?? message), []);
 
   return (
-    <div className={css.workspace} data-testid="review-workspace">
+    <div className={css.workspace} data-testid="review-workspace" ref={rootRef}>
       <ReviewSidebar
         reviews={history.data?.data}
         loading={history.isPending}
@@ -148,7 +172,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
         onRetry={() => void history.refetch()}
         selectedId={selectedId}
         onSelect={select}
-        onCreate={() => create.mutate()}
+        onCreate={newReview}
         creating={create.isPending}
         onDelete={(review) => {
           // One deletion at a time, so that a rollback never brings back another deleted review.

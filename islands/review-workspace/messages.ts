@@ -1,12 +1,12 @@
 /**
- * The workspace's user-facing texts (spec §2, §5, §8), word for word, and how a failure becomes a toast or a
+ * The workspace's user-facing texts (docs/product.md §2, §5, §8), word for word, and how a failure becomes a toast or a
  * banner message. Toasts say what went wrong (the server's detail when it gave one); the banner titled
  * 'Error' says what it means for the user and stays until dismissed.
  */
 import { ApiRequestError, detailOr } from "../lib/api.ts";
 import { formatDate } from "../lib/format.ts";
 
-/** Fixed texts of the workspace, as the spec words them. */
+/** Fixed texts of the workspace, as docs/product.md words them. */
 export const MSG = {
   noSelection: "Select a review to see its details or create a new one.",
   /** While the selected review's view loads (its code comes as a separate chunk). */

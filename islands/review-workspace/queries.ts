@@ -1,18 +1,21 @@
 /**
- * Server state of the literature review workspace: types, react-query keys and the API calls of spec §7.
+ * Server state of the literature review workspace: types, react-query keys and the API calls of docs/product.md §7.
  * Page loaders that prefetch on the server use the same keys so the island hydrates without refetching.
  */
 import { api } from "../lib/api.ts";
 import type { Article } from "../article-card/types.ts";
 import type { SearchReport } from "../review-method/HowMade.tsx";
+import type { EvidenceRow } from "../../src/reviews/evidence/types.ts";
 import { skipFor } from "../article-card/paging.ts";
 import { isInProgress } from "./status.ts";
 
-/** A review in the history list (spec §3). */
+/** A review in the history list (docs/product.md §3). */
 export interface ReviewSummary {
   id: string;
   user_query: string | null;
   status: string;
+  /** The filters the review was started with, as phrases ("Humans only"); empty or absent when none. */
+  filters?: string[];
   created_at: string;
   updated_at: string;
 }
@@ -23,7 +26,7 @@ export interface ReviewHistory {
   count: number;
 }
 
-/** A review with its summary and article lists (spec §3). */
+/** A review with its summary and article lists (docs/product.md §3). */
 export interface ReviewDetails {
   id: string;
   status: string;
@@ -46,13 +49,15 @@ export interface ReviewDetails {
   filters?: string[];
   /** How the review was made (query reading, counts, corpus); null before it ran. */
   search_report?: SearchReport | null;
+  /** One row per cited study, in citation order (issue 21); null for reviews made before the table existed. */
+  evidence_table?: EvidenceRow[] | null;
 }
 
-/** Cited articles shown per page (client-paged, spec §9). */
+/** Cited articles shown per page (client-paged, docs/product.md §9). */
 export const CITED_PAGE_SIZE = 6;
-/** All-relevant articles per page (server-paged through fts_skip/fts_limit, spec §9). */
+/** All-relevant articles per page (server-paged through fts_skip/fts_limit, docs/product.md §9). */
 export const FTS_PAGE_SIZE = 6;
-/** Reviews asked for in one history call. The spec gives no default; a researcher's list stays well under it. */
+/** Reviews asked for in one history call. docs/product.md gives no default; a researcher's list stays well under it. */
 export const HISTORY_LIMIT = 100;
 
 /** Query keys. Everything about reviews sits under `reviewKeys.all` so it can be dropped at once. */
@@ -119,7 +124,7 @@ export function emptyDetails(review: ReviewSummary): ReviewDetails {
   };
 }
 
-/** True while a review waits for its topic: status initial and no query yet (spec §2: only then the input shows). */
+/** True while a review waits for its topic: status initial and no query yet (docs/product.md §2: only then the input shows). */
 export function awaitsTopic(d: Pick<ReviewDetails, "status" | "user_query">): boolean {
   return d.status === "initial" && !d.user_query?.trim();
 }

@@ -2,7 +2,7 @@
  * Follows a review's status as the server stores it (issue 8): GET /literature_review/events/{id} is a stream of
  * server-sent events, read with fetch (so the bearer token goes with it, which EventSource cannot send) and parsed
  * with eventsource-parser. While the stream is open the page need not poll; when it cannot open or it ends early,
- * the caller falls back to the spec's 5-second polling.
+ * the caller falls back to the product's 5-second polling.
  */
 import { useEffect, useRef, useState } from "react";
 import { getToken } from "../lib/api.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { isInProgress, isTerminal, showsSpinner, statusLabel } from "./status.ts";
 
 describe("statusLabel", () => {
-  test("shows the spec's label for every known status", () => {
+  test("shows the product's label for every known status", () => {
     expect(statusLabel("initial")).toBe("Initializing review...");
     expect(statusLabel("searching")).toBe("Searching for relevant articles...");
     expect(statusLabel("sorting")).toBe("Sorting articles...");

@@ -1,9 +1,9 @@
 /**
- * Literature review statuses (spec §4): labels, and which ones are in progress, terminal or show a spinner.
+ * Literature review statuses (docs/product.md §4): labels, and which ones are in progress, terminal or show a spinner.
  * Pure, so the workspace, the polling rule and tests share one definition.
  */
 
-/** The statuses the spec names; the server may still send others, shown as 'Unknown status'. */
+/** The statuses docs/product.md names; the server may still send others, shown as 'Unknown status'. */
 export type ReviewStatus =
   | "initial"
   | "searching"
@@ -29,7 +29,7 @@ const TERMINAL = new Set<string>(["complete", "canceled", "error", "no_articles_
 const IN_PROGRESS = new Set<string>(["initial", "searching", "sorting", "summarizing"]);
 const SPINNER = new Set<string>(["initial", "searching", "sorting"]);
 
-/** The label shown in the status bubble; 'Unknown status' for anything the spec does not name. */
+/** The label shown in the status bubble; 'Unknown status' for anything docs/product.md does not name. */
 export function statusLabel(status: string | null | undefined): string {
   return status && Object.hasOwn(LABELS, status) ? LABELS[status as ReviewStatus] : "Unknown status";
 }
@@ -44,10 +44,10 @@ export function isInProgress(status: string | null | undefined): boolean {
   return !!status && IN_PROGRESS.has(status);
 }
 
-/** The spec shows a spinner beside the label for initial, searching and sorting only. */
+/** docs/product.md shows a spinner beside the label for initial, searching and sorting only. */
 export function showsSpinner(status: string | null | undefined): boolean {
   return !!status && SPINNER.has(status);
 }
 
-/** How often an in-progress review is polled (spec §9). */
+/** How often an in-progress review is polled (docs/product.md §9). */
 export const POLL_INTERVAL_MS = 5000;

@@ -1,9 +1,10 @@
 /**
- * Reading a review summary (spec §2 /literature_management): `**bold**`, lines starting with "- " as bullets,
+ * Reading a review summary (docs/product.md §2 /literature_management): `**bold**`, lines starting with "- " as bullets,
  * blank lines between paragraphs, and bracketed citation lists such as [1, 2] or [3], where number n points to
  * the article articles_refs[n-1]. Also cuts the parsed summary into the segments of the progressive reveal.
  * Pure and free of React so it can be tested and reused on the server.
  */
+import { splitCitations } from "../../src/reviews/citation-grammar.ts";
 
 /** A run of text, or one bracketed citation group, or a line break inside a paragraph. */
 export type Inline =
@@ -16,8 +17,8 @@ export type Block = { kind: "paragraph"; inlines: Inline[] } | { kind: "list"; i
 
 const BULLET = /^\s*- (.*)$/;
 const BOLD = /\*\*(.+?)\*\*/g;
-// Only lists of whole numbers count as citations, so "[see above]" or "[1a]" stay text.
-const CITATION = /\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]/g;
+// Citations are read with the grammar the server's verifier checks them with (src/reviews/citation-grammar.ts), so
+// the page never shows as a citation what was not checked; "[see above]" or "[1a]" stay text.
 
 /** Splits one line into text and citation groups, honouring `**bold**` spans (unpaired markers stay literal). */
 export function parseInline(line: string): Inline[] {
@@ -33,13 +34,10 @@ export function parseInline(line: string): Inline[] {
 }
 
 function pushCitations(out: Inline[], text: string, bold: boolean): void {
-  let last = 0;
-  for (const m of text.matchAll(CITATION)) {
-    pushText(out, text.slice(last, m.index), bold);
-    out.push({ kind: "cite", numbers: (m[1] ?? "").split(",").map((n) => Number.parseInt(n.trim(), 10)), bold });
-    last = m.index + m[0].length;
+  for (const piece of splitCitations(text)) {
+    if (piece.kind === "cite") out.push({ kind: "cite", numbers: piece.numbers, bold });
+    else pushText(out, piece.text, bold);
   }
-  pushText(out, text.slice(last), bold);
 }
 
 function pushText(out: Inline[], text: string, bold: boolean): void {

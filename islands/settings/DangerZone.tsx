@@ -10,7 +10,7 @@ import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import * as s from "./settings.css.ts";
 
 /**
- * The collapsible Danger Zone (spec §2): Delete Account behind a 'Confirmation Required' dialog. Deleting calls
+ * The collapsible Danger Zone (docs/product.md §2): Delete Account behind a 'Confirmation Required' dialog. Deleting calls
  * DELETE /users/me (the server removes the account and everything it owns), then logs out: cached data and the
  * stored token go, and the browser lands on /login.
  */

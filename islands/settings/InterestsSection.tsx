@@ -17,7 +17,7 @@ const NAMES = Array.from({ length: INTEREST_SLOTS }, (_, i) => `interest_${i + 1
 const RULES: Rules<InterestValues> = Object.fromEntries(NAMES.map((name) => [name, { rules: [...INTEREST_RULES] }]));
 
 /**
- * Main Interests (spec §2, §5): five numbered slots, read-only with Edit Interests; the edit form has Save (enabled
+ * Main Interests (docs/product.md §2, §5): five numbered slots, read-only with Edit Interests; the edit form has Save (enabled
  * once something changed) and Cancel. Saved through PATCH /users/me as the comma-joined description.
  */
 export function InterestsSection({ user, hydrated }: { user: CurrentUserData; hydrated: boolean }) {

@@ -7,7 +7,7 @@ import { TextField, useForm } from "../auth/form.tsx";
 import { profileChanges, profileRules, profileValuesOf, type ProfileValues } from "./profile.ts";
 import * as s from "./settings.css.ts";
 
-/** The text of a missing value (spec §2: empty values show N/A). */
+/** The text of a missing value (docs/product.md §2: empty values show N/A). */
 export const NOT_AVAILABLE = "N/A";
 
 /** A stored value for display: N/A when empty. */
@@ -16,7 +16,7 @@ export function shown(value: string | null | undefined): string {
 }
 
 /**
- * My Profile (spec §2, §5): read-only with Edit Profile; the edit form has Save and Cancel and sends only the fields
+ * My Profile (docs/product.md §2, §5): read-only with Edit Profile; the edit form has Save and Cancel and sends only the fields
  * that changed. `hydrated` keeps the button inert until the island is live.
  */
 export function ProfileSection({ user, hydrated }: { user: CurrentUserData; hydrated: boolean }) {
@@ -56,7 +56,7 @@ function ProfileForm({ user, onDone }: { user: CurrentUserData; onDone: () => vo
   const form = useForm<ProfileValues>(profileRules, initial);
   const [submitting, setSubmitting] = useState(false);
   const dirty = (Object.keys(initial) as (keyof ProfileValues)[]).some((k) => form.values[k] !== initial[k]);
-  // Spec §5: Save is disabled unless the form changed and the e-mail is filled in.
+  // docs/product.md §5: Save is disabled unless the form changed and the e-mail is filled in.
   const canSave = dirty && form.values.email.trim() !== "" && !submitting;
 
   const onSubmit = async (e: FormEvent) => {

@@ -10,17 +10,19 @@ import { SUBSCRIPTION_HEADING_ID, SubscriptionSection } from "./SubscriptionSect
 import { SUBSCRIPTION_QUERY_KEY, checkoutFlagSet, setCheckoutFlag } from "./subscription.ts";
 import { DangerZone } from "./DangerZone.tsx";
 import { DigestSection } from "./DigestSection.tsx";
+import { ShareEmailSection } from "./ShareEmailSection.tsx";
+import { YourDataSection } from "./YourDataSection.tsx";
 import * as s from "./settings.css.ts";
 
 /** How long after a successful checkout the page keeps re-reading the subscription for Stripe's confirmation. */
 const CONFIRMING_FOR_MS = 30_000;
 
 /**
- * Reads the search parameters /settings is opened with (spec §2): `subscription_checkout=success|cancel` shows its
+ * Reads the search parameters /settings is opened with (docs/product.md §2): `subscription_checkout=success|cancel` shows its
  * toast and is then removed from the address (history.replaceState, no reload); `tab=subscription` brings the
  * subscription area into view and moves focus to its heading. Coming back from the payment provider in any way
  * (even without the parameter, e.g. with the Back button) clears the checkoutInProgress flag and refetches the
- * subscription (spec §4).
+ * subscription (docs/product.md §4).
  */
 function useArrivalParameters(onCheckoutReturn: (succeeded: boolean) => void): void {
   useEffect(() => {
@@ -46,7 +48,7 @@ function useArrivalParameters(onCheckoutReturn: (succeeded: boolean) => void): v
 }
 
 /**
- * The 'User' tab of /settings (spec §2): My Profile, Password, Main Interests, and for regular users the
+ * The 'User' tab of /settings (docs/product.md §2): My Profile, Password, Main Interests, and for regular users the
  * Subscription area and the Danger Zone (both hidden for superusers). `user` is the server's copy of the signed-in
  * user; it seeds the shared current-user query, which later edits refresh.
  */
@@ -70,13 +72,16 @@ export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
       <ProfileSection user={user} hydrated={hydrated} />
       <PasswordSection hydrated={hydrated} />
       <InterestsSection user={user} hydrated={hydrated} />
+      <ShareEmailSection hydrated={hydrated} />
       {serverUser.is_superuser ? null : (
         <>
           <SubscriptionSection confirmingCheckout={confirmingCheckout} />
           <DigestSection hydrated={hydrated} />
+          <YourDataSection hydrated={hydrated} />
           <DangerZone hydrated={hydrated} />
         </>
       )}
+      {serverUser.is_superuser ? <YourDataSection hydrated={hydrated} /> : null}
     </div>
   );
 }

@@ -4,11 +4,11 @@ import { errorMessage } from "../lib/api.ts";
 import { formatDate } from "../lib/format.ts";
 import { showError, showSuccess } from "../lib/toast.tsx";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
+import { PaymentsUnavailableNotice, PlanCardContent } from "./PlanCardContent.tsx";
 import {
   CANCEL_REQUESTED,
   CHECKOUT_FAILED,
   PLANS,
-  PLAN_DETAILS,
   PRICES_QUERY_KEY,
   PRICES_STALE_MS,
   SUBSCRIPTION_QUERY_KEY,
@@ -20,6 +20,7 @@ import {
   isCurrentPlan,
   isPaidPlan,
   planButton,
+  withoutPayments,
   planPrice,
   setCheckoutFlag,
   startCheckout,
@@ -38,7 +39,7 @@ export const SUBSCRIPTION_HEADING_ID = "subscription-title";
 const CONFIRMING_POLL_MS = 2000;
 
 /**
- * Subscription (spec §2, §4): the current-status card and the plan chooser, loaded in the browser
+ * Subscription (docs/product.md §2, §4): the current-status card and the plan chooser, loaded in the browser
  * ('Loading subscription details...' until then; the subscription cached 60 s and refetched on mount and window
  * focus, the prices cached an hour).
  * - A plan's button starts a Stripe checkout: the checkoutInProgress flag is set and the browser goes to Stripe's
@@ -84,7 +85,7 @@ export function SubscriptionSection({ confirmingCheckout = false }: { confirming
   );
 }
 
-/** The current-status card: badge, plan, billing, dates, auto-renew, the banners of spec §4, Cancel Subscription. */
+/** The current-status card: badge, plan, billing, dates, auto-renew, the banners of docs/product.md §4, Cancel Subscription. */
 function StatusCard({ sub }: { sub: SubscriptionData }) {
   const status = subscriptionStatus(sub);
   const headingId = useId();
@@ -128,7 +129,7 @@ function StatusCard({ sub }: { sub: SubscriptionData }) {
               </>
             )}
             <dt>Auto-renew</dt>
-            {/* A trial never renews by itself (spec §4), nor does a plan set to end. */}
+            {/* A trial never renews by itself (docs/product.md §4), nor does a plan set to end. */}
             <dd>{trial || sub.cancel_at_period_end || sub.status === "canceled" ? "No" : "Yes"}</dd>
           </dl>
           {(sub.status === "active" || sub.status === "trialing") && trial ? (
@@ -159,7 +160,7 @@ function CancelSubscription({ sub }: { sub: SubscriptionData }) {
       queryClient.setQueryData(SUBSCRIPTION_QUERY_KEY, updated);
       showSuccess(CANCEL_REQUESTED);
     },
-    // Spec §8: the common error toast, and the dialog closes.
+    // docs/product.md §8: the common error toast, and the dialog closes.
     onError: (err) => showError(errorMessage(err)),
     onSettled: () => setConfirming(false),
   });
@@ -186,9 +187,11 @@ function CancelSubscription({ sub }: { sub: SubscriptionData }) {
   );
 }
 
-/** The plan chooser (spec §4, §9): Plus, Pro and Max, billed annually. */
+/** The plan chooser (docs/product.md §4, §9): Plus, Pro and Max, billed annually. */
 function PlanChooser({ sub, prices, pricesSettled }: { sub: SubscriptionData; prices: PricesData | undefined; pricesSettled: boolean }) {
   const headingId = useId();
+  // Only an explicit "false" from the server: prices still loading or failing to load leave the buttons as they are.
+  const paymentsOff = prices?.payments_available === false;
   const [redirecting, setRedirecting] = useState<Plan | null>(null);
   const checkout = useMutation({
     mutationFn: (plan: Plan) => startCheckout(plan, window.location.origin),
@@ -207,10 +210,12 @@ function PlanChooser({ sub, prices, pricesSettled }: { sub: SubscriptionData; pr
       <h3 id={headingId} className={s.subheading}>
         Choose Your Plan
       </h3>
+      {paymentsOff ? <PaymentsUnavailableNotice /> : null}
       <p className={s.hint}>All plans are billed annually.</p>
       <ul className={s.planGrid}>
         {PLANS.map((plan) => {
-          const button = planButton(plan, sub);
+          // Without a payment provider, a button that would start a checkout is disabled (its label is kept).
+          const button = withoutPayments(planButton(plan, sub), paymentsOff);
           const current = isCurrentPlan(plan, sub);
           return (
             <PlanCard
@@ -247,42 +252,10 @@ function PlanCard({
   anyBusy: boolean;
   onChoose: () => void;
 }) {
-  const details = PLAN_DETAILS[plan];
   const nameId = useId();
   return (
     <li className={current ? s.planCardCurrent : s.planCard} aria-labelledby={nameId} data-testid={`plan-${plan}`}>
-      <h4 id={nameId} className={s.planName}>
-        {details.name}
-        {current ? <span className={s.badge.green}>Your plan</span> : null}
-      </h4>
-      <p className={s.planPrice} data-testid={`plan-${plan}-monthly`}>
-        {price ? (
-          <>
-            <span className={s.planAmount}>{price.monthly}</span>
-            <span className={s.planPer}>/month</span>
-          </>
-        ) : (
-          <span className={s.planAmount} aria-label="Loading price">
-            …
-          </span>
-        )}
-      </p>
-      <p className={s.hint} data-testid={`plan-${plan}-annual`}>
-        {price ? `Billed annually: ${price.annual}/year` : "\u00a0"}
-      </p>
-      <ul className={s.featureList}>
-        {details.features.map((f) => (
-          <li key={f.text} className={f.comingSoon ? s.featureSoon : s.feature}>
-            <span aria-hidden="true" className={s.featureMark}>
-              ✓
-            </span>
-            <span>
-              {f.text}
-              {f.comingSoon ? <span className={s.soonTag}>Coming Soon</span> : null}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <PlanCardContent plan={plan} price={price} current={current} nameId={nameId} />
       <button
         type="button"
         className={button.label === "Current Plan" || button.disabled ? s.button.secondary : s.button.primary}

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { COMMA_MESSAGE, INTEREST_TOO_LONG, interestErrors, joinInterests, sameInterests, splitInterests } from "./interests.ts";
+import { COMMA_MESSAGE, INTEREST_NOT_SINGLE_LINE, INTEREST_TOO_LONG, interestErrors, joinInterests, sameInterests, splitInterests } from "./interests.ts";
 
-describe("main interests: splitting the stored description (spec §3)", () => {
+describe("main interests: splitting the stored description (docs/product.md §3)", () => {
   test("splits on commas, trims, drops empty entries and pads to five slots", () => {
     expect(splitInterests(" oncology ,, immunology,  ,gene therapy ")).toEqual(["oncology", "immunology", "gene therapy", "", ""]);
   });
@@ -35,8 +35,8 @@ describe("main interests: joining the slots for PATCH /users/me", () => {
   });
 });
 
-describe("main interests: rules of one slot (spec §5)", () => {
-  test("commas are refused with the spec's message", () => {
+describe("main interests: rules of one slot (docs/product.md §5)", () => {
+  test("commas are refused with the product's message", () => {
     expect(interestErrors("cancer, heart")).toEqual([COMMA_MESSAGE]);
     expect(COMMA_MESSAGE).toBe("Commas are not allowed.");
   });
@@ -48,5 +48,12 @@ describe("main interests: rules of one slot (spec §5)", () => {
 
   test("an empty slot is fine", () => {
     expect(interestErrors("")).toEqual([]);
+  });
+});
+
+describe("main interests: one line each", () => {
+  test("a line break, a tab or a line separator is refused", () => {
+    for (const v of ["sepsis\nBcc: x", "sepsis\tcare", "sepsis\u2029"]) expect(interestErrors(v)).toEqual([INTEREST_NOT_SINGLE_LINE]);
+    expect(interestErrors("sepsis care")).toEqual([]);
   });
 });

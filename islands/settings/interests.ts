@@ -1,7 +1,8 @@
 /**
- * Main interests (spec §3, §5, §9): up to five interests kept as one `description` string joined by commas.
+ * Main interests (docs/product.md §3, §5, §9): up to five interests kept as one `description` string joined by commas.
  * Pure, so the rules are tested without a browser.
  */
+import { isSingleLine } from "../auth/validation.ts";
 
 /** Number of interest slots. */
 export const INTEREST_SLOTS = 5;
@@ -13,6 +14,8 @@ export const INTERESTS_TOTAL_MAX = 2000;
 export const COMMA_MESSAGE = "Commas are not allowed.";
 export const INTEREST_TOO_LONG = `Each interest must be at most ${INTEREST_MAX} characters.`;
 export const TOTAL_TOO_LONG = "Total length of interests cannot exceed 2000 characters.";
+/** An interest is one line: no line break, tab or other control character. */
+export const INTEREST_NOT_SINGLE_LINE = "Each interest must be on one line, without control characters.";
 
 /**
  * The five slots of a stored description: split on commas, trimmed, empty entries dropped, padded with "" to five.
@@ -39,6 +42,7 @@ export function joinInterests(slots: readonly string[]): string {
 /** The rules of one slot: no commas (they separate interests), at most INTEREST_MAX characters. */
 export const INTEREST_RULES: readonly { valid: (value: string) => boolean; message: string }[] = [
   { valid: (v) => !v.includes(","), message: COMMA_MESSAGE },
+  { valid: (v) => isSingleLine(v), message: INTEREST_NOT_SINGLE_LINE },
   { valid: (v) => v.trim().length <= INTEREST_MAX, message: INTEREST_TOO_LONG },
 ];
 

@@ -4,7 +4,7 @@ import { profileChanges, profileRules, profileValuesOf } from "./profile.ts";
 
 const user = { full_name: "Jane Doe", email: "jane@example.com", institution_email: null };
 
-describe("profile rules (spec §5)", () => {
+describe("profile rules (docs/product.md §5)", () => {
   test("email is required and must be an address; the institutional address is optional", () => {
     expect(formErrors(profileRules, { full_name: "", email: "", institution_email: "" })).toEqual({ email: ["Email is required"] });
     expect(formErrors(profileRules, { full_name: "", email: "jane@", institution_email: "lab" })).toEqual({
@@ -17,6 +17,12 @@ describe("profile rules (spec §5)", () => {
     expect(formErrors(profileRules, { full_name: "x".repeat(30), email: "a@b.org", institution_email: "" })).toEqual({});
     expect(formErrors(profileRules, { full_name: "x".repeat(31), email: "a@b.org", institution_email: "" })).toEqual({
       full_name: ["Full name must be at most 30 characters"],
+    });
+  });
+
+  test("full name on one line", () => {
+    expect(formErrors(profileRules, { full_name: "Jane\r\nDoe", email: "a@b.org", institution_email: "" })).toEqual({
+      full_name: ["Full name must be on one line, without control characters"],
     });
   });
 });

@@ -1,10 +1,10 @@
-import { email, type Rules } from "../auth/validation.ts";
+import { FULL_NAME_MAX, email, fullNameRules, type Rules } from "../auth/validation.ts";
 import type { CurrentUserData } from "../lib/current-user.ts";
 
-/** Profile rules and the PATCH /users/me body of a profile edit (spec §5 "Profile"). Pure. */
+/** Profile rules and the PATCH /users/me body of a profile edit (docs/product.md §5 "Profile"). Pure. */
 
-/** Most characters of a full name in the profile (spec §9). */
-export const FULL_NAME_MAX = 30;
+/** Most characters of a full name in the profile (docs/product.md §9); the same bound as at sign-up. */
+export { FULL_NAME_MAX };
 
 /** The profile form's fields, as typed. */
 export type ProfileValues = { full_name: string; email: string; institution_email: string };
@@ -16,9 +16,12 @@ export interface ProfileChanges {
   institution_email?: string | null;
 }
 
-/** Full name at most 30 characters; Email required and an address; Institutional Email optional, an address. */
+/**
+ * Full name on one line and at most 30 characters (the sign-up's rules but its minimum, docs/product.md §5); Email required and
+ * an address; Institutional Email optional, an address.
+ */
 export const profileRules: Rules<ProfileValues> = {
-  full_name: { rules: [{ valid: (v) => v.trim().length <= FULL_NAME_MAX, message: `Full name must be at most ${FULL_NAME_MAX} characters` }] },
+  full_name: { rules: fullNameRules<ProfileValues>("Full name") },
   email: { required: "Email is required", rules: [email()] },
   institution_email: { rules: [email()] },
 };

@@ -104,7 +104,7 @@ const badgeBase = style({
   fontWeight: 700,
 });
 
-/** Status colours of spec §4: blue, orange, green, red; grey for anything else. */
+/** Status colours of docs/product.md §4: blue, orange, green, red; grey for anything else. */
 export const badge = styleVariants({
   blue: [badgeBase, { color: vars.color.info }],
   orange: [badgeBase, { color: vars.color.warning }],
@@ -232,3 +232,6 @@ export const dialogTitle = style({ margin: `0 0 ${vars.space.sm}`, fontSize: var
 export const dialogText = style({ margin: `0 0 ${vars.space.lg}`, color: vars.color.muted });
 
 export const dialogActions = style({ display: "flex", justifyContent: "flex-end", gap: vars.space.sm });
+
+/** "Online payment is not available on this server", once above the plans (settings and /pricing). */
+export const paymentsNotice = style({ margin: `0 0 ${vars.space.md}` });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import {
   PLAN_DETAILS,
   canCancel,
+  withoutPayments,
   checkoutReturnUrls,
   isCurrentPlan,
   isPaidPlan,
@@ -13,19 +14,19 @@ import {
   type SubscriptionData,
 } from "./subscription.ts";
 
-describe("subscription status badge (spec §4)", () => {
+describe("subscription status badge (docs/product.md §4)", () => {
   test("an active trial is 'Active Trial' in blue", () => {
     expect(subscriptionStatus({ exists: true, status: "active", is_trial: true })).toEqual({ label: "Active Trial", color: "blue" });
   });
 
-  test("each status has the spec's colour", () => {
+  test("each status has the product's colour", () => {
     expect(subscriptionStatus({ exists: true, status: "trial_expired", is_trial: true })).toEqual({ label: "Trial Expired", color: "orange" });
     expect(subscriptionStatus({ exists: true, status: "active", is_trial: false })).toEqual({ label: "Active", color: "green" });
     expect(subscriptionStatus({ exists: true, status: "past_due", is_trial: false })).toEqual({ label: "Past Due", color: "orange" });
     expect(subscriptionStatus({ exists: true, status: "canceled", is_trial: false })).toEqual({ label: "Canceled", color: "red" });
   });
 
-  test("no subscription, or a status the spec does not colour, is grey", () => {
+  test("no subscription, or a status docs/product.md does not colour, is grey", () => {
     expect(subscriptionStatus({ exists: false, status: null, is_trial: null })).toEqual({ label: "No Subscription", color: "grey" });
     expect(subscriptionStatus({ exists: true, status: "paused", is_trial: false })).toEqual({ label: "Paused", color: "grey" });
   });
@@ -49,7 +50,7 @@ const sub = (over: Partial<SubscriptionData>): SubscriptionData => ({
 });
 const NONE: SubscriptionData = { exists: false, status: null, subscription_type: null, billing_interval: null, is_trial: null, trial_ends_at: null, current_period_end: null, cancel_at_period_end: null };
 
-describe("plan buttons (spec §4)", () => {
+describe("plan buttons (docs/product.md §4)", () => {
   test("Pro and Max are 'Coming Soon' and disabled, whatever the subscription", () => {
     for (const s of [NONE, sub({ is_trial: true }), sub({ subscription_type: "pro" }), sub({ subscription_type: "max" })]) {
       expect(planButton("pro", s)).toEqual({ label: "Coming Soon", disabled: true });
@@ -80,7 +81,7 @@ describe("plan buttons (spec §4)", () => {
   });
 });
 
-describe("plan prices (spec §9)", () => {
+describe("plan prices (docs/product.md §9)", () => {
   const prices: PricesData = {
     individual: {
       plus: { monthly: { unit_amount: 8.99 }, annual: { unit_amount: 89.88 } },
@@ -110,7 +111,7 @@ describe("plan prices (spec §9)", () => {
 });
 
 describe("Cancel Subscription and checkout", () => {
-  test("Cancel shows only for an existing paid plan not set to cancel (spec §4)", () => {
+  test("Cancel shows only for an existing paid plan not set to cancel (docs/product.md §4)", () => {
     expect(canCancel(sub({}))).toBe(true);
     expect(canCancel(sub({ status: "past_due" }))).toBe(true);
     expect(canCancel(sub({ cancel_at_period_end: true }))).toBe(false);
@@ -121,7 +122,7 @@ describe("Cancel Subscription and checkout", () => {
     expect(canCancel(NONE)).toBe(false);
   });
 
-  test("checkout returns to /settings?tab=subscription with subscription_checkout=success or cancel (spec §7)", () => {
+  test("checkout returns to /settings?tab=subscription with subscription_checkout=success or cancel (docs/product.md §7)", () => {
     expect(checkoutReturnUrls("https://lr.example")).toEqual({
       success_url: "https://lr.example/settings?tab=subscription&subscription_checkout=success",
       cancel_url: "https://lr.example/settings?tab=subscription&subscription_checkout=cancel",
@@ -145,5 +146,15 @@ describe("the plan marked 'Your plan'", () => {
     expect(isCurrentPlan("plus", sub({ status: "canceled" }))).toBe(false);
     expect(isCurrentPlan("plus", NONE)).toBe(false);
     expect(isCurrentPlan("pro", sub({}))).toBe(false);
+  });
+});
+
+describe("withoutPayments (a server with no payment provider)", () => {
+  test("disables every button that would start a checkout and keeps its label; others are unchanged", () => {
+    const sub = { exists: true, status: "active", subscription_type: "plus", billing_interval: "annual", is_trial: true, trial_ends_at: null, current_period_end: null, cancel_at_period_end: false };
+    expect(withoutPayments(planButton("plus", sub), true)).toEqual({ label: "Upgrade to Paid", disabled: true });
+    expect(withoutPayments(planButton("plus", sub), false)).toEqual({ label: "Upgrade to Paid", disabled: false });
+    expect(withoutPayments(planButton("pro", sub), true)).toEqual({ label: "Coming Soon", disabled: true });
+    expect(withoutPayments(planButton("plus", undefined), true)).toEqual({ label: "Subscribe", disabled: true });
   });
 });

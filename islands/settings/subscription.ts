@@ -1,6 +1,6 @@
 import { api } from "../lib/api.ts";
 
-/** The subscription as GET /subscriptions/me returns it (spec §3); dates are ISO strings. */
+/** The subscription as GET /subscriptions/me returns it (docs/product.md §3); dates are ISO strings. */
 export interface SubscriptionData {
   exists: boolean;
   status: string | null;
@@ -15,7 +15,7 @@ export interface SubscriptionData {
 /** The query key of GET /subscriptions/me. */
 export const SUBSCRIPTION_QUERY_KEY = ["subscriptions", "me"] as const;
 
-/** Spec §7: the subscription is cached for 60 s and refetched on mount and window focus. */
+/** docs/product.md §7: the subscription is cached for 60 s and refetched on mount and window focus. */
 export const SUBSCRIPTION_STALE_MS = 60_000;
 
 /** GET /subscriptions/me. */
@@ -27,8 +27,8 @@ export function fetchSubscription(): Promise<SubscriptionData> {
 export type StatusColor = "blue" | "orange" | "green" | "red" | "grey";
 
 /**
- * The status badge of spec §4: active with is_trial 'Active Trial' (blue), trial_expired 'Trial Expired' (orange),
- * active green, past_due orange, canceled red. A status the spec does not colour is shown by name in grey.
+ * The status badge of docs/product.md §4: active with is_trial 'Active Trial' (blue), trial_expired 'Trial Expired' (orange),
+ * active green, past_due orange, canceled red. A status docs/product.md does not colour is shown by name in grey.
  */
 export function subscriptionStatus(sub: Pick<SubscriptionData, "exists" | "status" | "is_trial">): { label: string; color: StatusColor } {
   if (!sub.exists || !sub.status) return { label: "No Subscription", color: "grey" };
@@ -58,18 +58,20 @@ export function titleCase(value: string): string {
 
 // ---- Plans and prices -------------------------------------------------------------------------------------------
 
-/** The plans, in the order of spec §4 (plus < pro < max). */
+/** The plans, in the order of docs/product.md §4 (plus < pro < max). */
 export const PLANS = ["plus", "pro", "max"] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** GET /subscriptions/prices (spec §3): dollars; an annual price is the whole year's; null where missing. */
+/** GET /subscriptions/prices (docs/product.md §3): dollars; an annual price is the whole year's; null where missing. */
 export interface PricesData {
   individual: Record<Plan, { monthly: { unit_amount: number } | null; annual: { unit_amount: number } | null }>;
+  /** false when the server has no payment provider: no checkout can start (absent from older servers). */
+  payments_available?: boolean;
 }
 
 export const PRICES_QUERY_KEY = ["subscriptions", "prices"] as const;
 
-/** Spec §9: prices are cached one hour. */
+/** docs/product.md §9: prices are cached one hour. */
 export const PRICES_STALE_MS = 60 * 60 * 1000;
 
 /** GET /subscriptions/prices. */
@@ -77,10 +79,10 @@ export function fetchPrices(): Promise<PricesData> {
   return api<PricesData>("GET", "/subscriptions/prices");
 }
 
-/** Spec §9: the monthly price shown when a plan's price is missing. */
+/** docs/product.md §9: the monthly price shown when a plan's price is missing. */
 export const FALLBACK_MONTHLY: Readonly<Record<Plan, number>> = { plus: 7.99, pro: 15.99, max: 23.99 };
 
-/** Spec §9: the annual total shown when it is missing. */
+/** docs/product.md §9: the annual total shown when it is missing. */
 export const MISSING_TOTAL = "$--";
 
 /** "$7.49": dollars with two decimals (prices are in US dollars). */
@@ -89,7 +91,7 @@ export function dollars(amount: number): string {
 }
 
 /**
- * The prices of a plan card (spec §9: billed annually only): the monthly display is the annual price divided by
+ * The prices of a plan card (docs/product.md §9: billed annually only): the monthly display is the annual price divided by
  * 12; without an annual price (none configured, or the prices could not be loaded) it is the plan's fallback, and
  * the annual total reads '$--'.
  */
@@ -99,7 +101,7 @@ export function planPrice(plan: Plan, prices: PricesData | undefined): { monthly
   return { monthly: dollars(Math.round((annual / 12) * 100) / 100), annual: dollars(annual) };
 }
 
-/** The plan chooser's names and what each plan lists (spec §1, §9). */
+/** The plan chooser's names and what each plan lists (docs/product.md §1, §9). */
 export const PLAN_DETAILS: Readonly<Record<Plan, { name: string; features: { text: string; comingSoon?: boolean }[] }>> = {
   plus: {
     name: "Plus",
@@ -115,10 +117,10 @@ export const PLAN_DETAILS: Readonly<Record<Plan, { name: string; features: { tex
   max: { name: "Max", features: [{ text: "Everything in Pro" }, { text: "To be announced..." }] },
 };
 
-/** Plans on sale (spec §1: Pro and Max cannot currently be purchased). */
+/** Plans on sale (docs/product.md §1: Pro and Max cannot currently be purchased). */
 export const PURCHASABLE: readonly Plan[] = ["plus"];
 
-/** The one billing interval on sale (spec §1, §7: always annual). */
+/** The one billing interval on sale (docs/product.md §1, §7: always annual). */
 export const BILLING_INTERVAL = "annual";
 
 /** A plan card's button: its label, whether it can be clicked (it starts a checkout when it can). */
@@ -128,7 +130,7 @@ export interface PlanButton {
 }
 
 /**
- * The button of a plan card (spec §4): Pro and Max 'Coming Soon', disabled. No subscription: 'Subscribe'. A trial
+ * The button of a plan card (docs/product.md §4): Pro and Max 'Coming Soon', disabled. No subscription: 'Subscribe'. A trial
  * (running or expired): 'Upgrade to Paid'. Same plan and billing: 'Current Plan', disabled. Same plan, other
  * billing: 'Switch Billing'. Otherwise 'Upgrade' to a higher plan (plus < pro < max), else 'Downgrade'.
  * A canceled subscription counts as none: its holder subscribes again.
@@ -145,7 +147,15 @@ export function planButton(plan: Plan, sub: SubscriptionData | undefined): PlanB
 }
 
 /**
- * Whether the Cancel Subscription button shows (spec §4): the subscription exists, is not set to cancel, is not a
+ * The button as it shows when `paymentsOff` (the server takes no payments): every button that would start a
+ * checkout is disabled, its label kept so the card still says what it would do; others are unchanged.
+ */
+export function withoutPayments(button: PlanButton, paymentsOff: boolean): PlanButton {
+  return paymentsOff && !button.disabled ? { ...button, disabled: true } : button;
+}
+
+/**
+ * Whether the Cancel Subscription button shows (docs/product.md §4): the subscription exists, is not set to cancel, is not a
  * trial and is not trial_expired; and, since there is nothing left to cancel, is not canceled already.
  */
 export function canCancel(sub: SubscriptionData | undefined): boolean {
@@ -164,16 +174,16 @@ export function isPaidPlan(sub: SubscriptionData | undefined): boolean {
 
 // ---- Checkout ---------------------------------------------------------------------------------------------------
 
-/** localStorage flag kept while the user is at the payment provider (spec §4); cleared on return. */
+/** localStorage flag kept while the user is at the payment provider (docs/product.md §4); cleared on return. */
 export const CHECKOUT_FLAG = "checkoutInProgress";
 
-/** Spec §8: the toast of a failed checkout. */
+/** docs/product.md §8: the toast of a failed checkout. */
 export const CHECKOUT_FAILED = "Something went wrong. Please try again later";
 
-/** Spec §8: the toast of a cancel request. */
+/** docs/product.md §8: the toast of a cancel request. */
 export const CANCEL_REQUESTED = "Subscription cancellation requested. It will remain active until the end of the current period.";
 
-/** The return addresses of spec §7: /settings?tab=subscription with subscription_checkout=success or cancel. */
+/** The return addresses of docs/product.md §7: /settings?tab=subscription with subscription_checkout=success or cancel. */
 export function checkoutReturnUrls(origin: string): { success_url: string; cancel_url: string } {
   const back = (outcome: "success" | "cancel") => `${origin}/settings?tab=subscription&subscription_checkout=${outcome}`;
   return { success_url: back("success"), cancel_url: back("cancel") };

@@ -1,5 +1,5 @@
 /**
- * The Share popover of an article card (spec §2): a button opening a native popover (top layer, light dismiss,
+ * The Share popover of an article card (docs/product.md §2): a button opening a native popover (top layer, light dismiss,
  * Escape closes and focus returns to the button) placed under the button. The search form inside is loaded on the
  * first opening, so pages pay for it only when someone shares.
  * Test ids: `share-button`, `share-popover`.

@@ -13,7 +13,7 @@ describe("user search plan", () => {
   test("otherwise the trimmed text is searched", () => {
     expect(searchPlan("  ada l ")).toEqual({ kind: "search", q: "ada l" });
   });
-  test("the spec's no-result text quotes the query", () => {
+  test("the product's no-result text quotes the query", () => {
     expect(noUsersFound("zed")).toBe('No users found matching "zed".');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The share popover's user search (spec §7 GET /users/search/, §9): limit 5, debounced 300 ms, a blank query
+ * The share popover's user search (docs/product.md §7 GET /users/search/, §9): limit 5, debounced 300 ms, a blank query
  * clears the results without a call. Pure parts here (shared with the server's validation); the hook in ShareForm.
  */
 import { api } from "../lib/api.ts";
@@ -7,11 +7,11 @@ import { api } from "../lib/api.ts";
 /** Fewest characters of a user search (shorter ones would enumerate the accounts letter by letter). */
 export const USER_SEARCH_MIN_CHARS = 3;
 export const USER_SEARCH_TOO_SHORT = `Type at least ${USER_SEARCH_MIN_CHARS} characters to search for a user.`;
-/** Results asked for (spec §7: the client uses limit 5). */
+/** Results asked for (docs/product.md §7: the client uses limit 5). */
 export const USER_SEARCH_LIMIT = 5;
-/** Pause after the last keystroke before searching (spec §9). */
+/** Pause after the last keystroke before searching (docs/product.md §9). */
 export const USER_SEARCH_DEBOUNCE_MS = 300;
-/** The store default of a failed search (spec §8). */
+/** The store default of a failed search (docs/product.md §8). */
 export const FETCH_USERS_FAILED = "Failed to fetch users.";
 
 /** A user as the search returns it. */
@@ -21,7 +21,7 @@ export interface FoundUser {
   email: string;
 }
 
-/** The spec's text when nobody matches (§8). */
+/** The product's text when nobody matches (§8). */
 export function noUsersFound(query: string): string {
   return `No users found matching "${query}".`;
 }

@@ -1,6 +1,7 @@
 /**
- * /suggestions, the weekly suggestions (spec §2, §8): four collapsible sections (New This Week, New This Year,
- * Pertinent For You, Potentially Disruptive), each with its count, its cited summary, a grid of article cards (2 per
+ * /suggestions, the weekly suggestions (docs/product.md §2, §8): four collapsible sections (New This Week, New This Year,
+ * Pertinent For You, Potentially Disruptive), each with its count, its cited summary (its citations open the
+ * section's articles, as on the review page), a grid of article cards (2 per
  * page) whose note says why the article was suggested, and pagination. Page states: loading (spinner and 6 skeleton
  * cards), 'Suggestions Preparing' when the server has none yet (404), the error text with its toast, the fallback.
  *
@@ -8,7 +9,7 @@
  * `suggestions-section` (data-section = the API's list name), `section-count`, `section-summary`, `section-empty`,
  * `section-pagination`; cards are `article-card` with the why-line as `article-note`.
  */
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ArticleCard } from "../article-card/ArticleCard.tsx";
 import { Pagination } from "../article-card/Pagination.tsx";
@@ -17,13 +18,12 @@ import { api, ApiRequestError } from "../lib/api.ts";
 import { showError } from "../lib/toast.tsx";
 import type { KeptArticle } from "../lib/social.ts";
 import { SocialActions } from "../social/SocialActions.tsx";
-import { SummaryText } from "./summary-text.tsx";
 import * as css from "./suggestions.css.ts";
 
 /** A suggested article: the article and why it was suggested. */
 export type SuggestedArticle = KeptArticle & { reason: string; signal: string };
 
-/** GET /suggestions/weekly/latest (spec §3). */
+/** GET /suggestions/weekly/latest (docs/product.md §3). */
 export interface WeeklySuggestions {
   week: string;
   new_weekly_articles: SuggestedArticle[];
@@ -38,7 +38,7 @@ export interface WeeklySuggestions {
 
 type SectionKey = "new_weekly_articles" | "new_yearly_articles" | "pertinent_articles" | "disruptive_articles";
 
-/** The four sections in the page's order, with the spec's titles and empty texts (§2). */
+/** The four sections in the page's order, with the product's titles and empty texts (§2). */
 export const SECTIONS: { key: SectionKey; title: string; empty: string }[] = [
   { key: "new_weekly_articles", title: "New This Week", empty: "No new articles this week that currently match your profile." },
   { key: "new_yearly_articles", title: "New This Year", empty: "No new articles this year that currently match your profile." },
@@ -51,10 +51,18 @@ export const EMPTY_FOLLOW_UP =
 export const LOAD_FAILED = "Failed to load suggestions. Please try again later.";
 export const LOAD_FAILED_TOAST = "Could not retrieve suggestions.";
 export const FALLBACK = "No suggestions available at the moment. Please check back later.";
-/** Cards per page in a section (spec §9). */
+/** Cards per page in a section (docs/product.md §9). */
 export const SUGGESTIONS_PAGE_SIZE = 2;
 
 export const SUGGESTIONS_KEY = ["suggestions", "weekly", "latest"] as const;
+
+/**
+ * The summaries' citations are the review page's (SectionSummary.tsx), about 3 KB gzip: loaded beside the
+ * suggestions' request rather than before the first paint, which keeps the page within its JavaScript budget
+ * (100 KB gzip; src/pages/routes.test.tsx). The request takes longer than the chunk, so the summary does not wait.
+ */
+const loadSectionSummary = () => import("./SectionSummary.tsx");
+const SectionSummary = lazy(() => loadSectionSummary().then((m) => ({ default: m.SectionSummary })));
 
 export function Suggestions() {
   const latest = useQuery({
@@ -64,6 +72,9 @@ export function Suggestions() {
     retry: (n, err) => !(err instanceof ApiRequestError && err.status < 500) && n < 2,
   });
   const notReady = latest.error instanceof ApiRequestError && latest.error.status === 404;
+  useEffect(() => {
+    void loadSectionSummary();
+  }, []);
   useEffect(() => {
     if (latest.isError && !notReady) showError(latest.error instanceof Error && latest.error.message ? latest.error.message : LOAD_FAILED_TOAST);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -137,7 +148,11 @@ function SuggestionSection(props: { sectionKey: SectionKey; title: string; empty
           </p>
         ) : (
           <>
-            {summary ? <SummaryText text={summary} className={css.summary} /> : null}
+            {summary ? (
+              <Suspense fallback={null}>
+                <SectionSummary text={summary} articles={articles} className={css.summary} />
+              </Suspense>
+            ) : null}
             <ul className={css.grid}>
               {pageSlice(articles, current, SUGGESTIONS_PAGE_SIZE).map((a) => (
                 <li key={a.pmid}>

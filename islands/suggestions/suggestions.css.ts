@@ -4,13 +4,21 @@ import { vars } from "../styles/theme.css.ts";
 const md = "screen and (min-width: 768px)";
 const lg = "screen and (min-width: 1024px)";
 
-export const stack = style({ display: "grid", gap: vars.space.lg });
+/**
+ * Grid tracks are `minmax(0, 1fr)`, not `1fr` (= `minmax(auto, 1fr)`): an `auto` minimum is the content's min-content
+ * width, so one long unbreakable line (a summary, a card's row of actions) widened the whole page to 599 px on a
+ * 390 px phone (issue 24). Every column here is as wide as the screen allows, and its content wraps.
+ */
+const column = "minmax(0, 1fr)";
+
+export const stack = style({ display: "grid", gridTemplateColumns: column, gap: vars.space.lg });
 
 export const section = style({
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.md,
   background: vars.color.surface,
   padding: vars.space.md,
+  minWidth: 0,
 });
 
 export const sectionSummary = style({
@@ -33,22 +41,22 @@ export const count = style({
   fontVariantNumeric: "tabular-nums",
 });
 
-export const body = style({ display: "grid", gap: vars.space.md, marginTop: vars.space.md });
+export const body = style({ display: "grid", gridTemplateColumns: column, gap: vars.space.md, marginTop: vars.space.md });
 
-export const summary = style({ fontSize: vars.fontSize.sm, lineHeight: 1.6, color: vars.color.text });
+export const summary = style({ fontSize: vars.fontSize.sm, lineHeight: 1.6, color: vars.color.text, overflowWrap: "anywhere", minWidth: 0 });
 
-/** 1 column on small screens, 2 from medium, 3 from large (spec §2). */
+/** 1 column on small screens, 2 from medium, 3 from large (docs/product.md §2). */
 export const grid = style({
   listStyle: "none",
   margin: 0,
   padding: 0,
   display: "grid",
   gap: vars.space.md,
-  gridTemplateColumns: "1fr",
-  "@media": { [md]: { gridTemplateColumns: "repeat(2, 1fr)" }, [lg]: { gridTemplateColumns: "repeat(3, 1fr)" } },
+  gridTemplateColumns: column,
+  "@media": { [md]: { gridTemplateColumns: `repeat(2, ${column})` }, [lg]: { gridTemplateColumns: `repeat(3, ${column})` } },
 });
 
-export const empty = style({ margin: 0, color: vars.color.muted });
+export const empty = style({ margin: 0, color: vars.color.muted, overflowWrap: "anywhere" });
 
 export const state = style({ textAlign: "center", padding: vars.space.xl, color: vars.color.muted });
 

@@ -5,17 +5,31 @@
 // fusion) against a plain BM25 "more like this" baseline (one query made of the same likes' text, as PubMed's
 // related-articles ranking is usually compared with), and the cold-start curve with 1, 3, 5 and 10 liked articles.
 //
-// Usage: npm run bench -- suggestions-quality [--max-users N]
+// Interest coverage (issue 24): synthetic users with three interests, each the name of a specific MeSH heading of the
+// sample (three headings whose articles do not overlap), and three likes of the third interest's articles, as the
+// issue's reader had; the sections are chosen by the weekly run's own path (retrieveCandidates, chooseSections). An
+// interest is represented when one of Pertinent For You's 10 articles carries its heading; it counts only where the
+// index holds a match for it (an article with the heading among the interest's own candidates, not liked). Reported:
+// the mean share of interests represented, the share of users with every interest represented, and, for a fourth
+// heading's likes, whether the liked theme is represented too.
+//
+// Usage: npm run bench -- suggestions-quality [--max-users N] [--coverage-only]
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createTestApp } from "../../tests/support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { buildProfile, likeText, type ProfileLike } from "../../src/suggestions/profile.ts";
-import { rankProfile } from "../../src/suggestions/sections.ts";
+import { candidatePmidsToRead, chooseSections, rankProfile, retrieveCandidates, SECTION_SIZE, type CandidateArticle } from "../../src/suggestions/sections.ts";
+import { readCandidateArticles } from "../../src/suggestions/repository.ts";
+import { readHeadingStats } from "../../src/suggestions/disruption.ts";
+import type { TestApp } from "../../tests/support/app.ts";
 
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 const maxUsersAt = process.argv.indexOf("--max-users");
 const MAX_USERS = maxUsersAt > 0 ? Number(process.argv[maxUsersAt + 1]) : 150;
+const COVERAGE_ONLY = process.argv.includes("--coverage-only");
+/** The clock of the coverage users' weeks (any fixed day: Pertinent For You is of any date). */
+const COVERAGE_NOW = new Date("2026-11-24T10:00:00Z");
 const K = 10;
 /** Headings too general to make a reader's interest (MeSH check tags and the like). */
 const CHECK_TAGS = new Set(["Humans", "Male", "Female", "Animals", "Adult", "Middle Aged", "Aged", "Aged, 80 and over", "Young Adult", "Adolescent", "Child", "Child, Preschool", "Infant", "Infant, Newborn", "Mice", "Rats", "Retrospective Studies", "Prospective Studies", "Risk Factors", "Treatment Outcome", "Time Factors", "Cohort Studies", "Follow-Up Studies", "Cross-Sectional Studies", "Surveys and Questionnaires", "Prognosis", "Case-Control Studies", "Pregnancy"]);
@@ -81,6 +95,8 @@ async function main() {
     const byAuthor = users.filter((u) => u.key.startsWith("author:")).slice(0, Math.ceil(MAX_USERS / 2));
     const byHeading = users.filter((u) => u.key.startsWith("mesh:")).slice(0, MAX_USERS - byAuthor.length);
     users.splice(0, users.length, ...byHeading, ...byAuthor);
+    await interestCoverage(t, groups, byPmid);
+    if (COVERAGE_ONLY) return;
 
     const results: Record<string, { ours: Metrics[]; baseline: Metrics[] }> = {};
     for (const likesCount of [1, 3, 5, 10]) results[likesCount] = { ours: [], baseline: [] };
@@ -133,6 +149,75 @@ async function main() {
   } finally {
     await t.close();
   }
+}
+
+/**
+ * The interest-coverage evaluation (see the header): prints the mean share of interests represented in Pertinent For
+ * You's top SECTION_SIZE, and of the liked theme.
+ */
+async function interestCoverage(t: TestApp, groups: Map<string, number[]>, byPmid: Map<number, Row>): Promise<void> {
+  const headings = [...groups.entries()]
+    // A heading with a comma ("Administration, Oral") would be two interests: a description's interests are separated
+    // by commas.
+    .filter(([key, pmids]) => key.startsWith("mesh:") && !key.includes(",") && new Set(pmids).size >= 8 && new Set(pmids).size <= 60)
+    .map(([key, pmids]) => ({ heading: key.slice(5), pmids: [...new Set(pmids)] }))
+    .sort((a, b) => a.heading.localeCompare(b.heading));
+  // Four strata of the alphabetical list, so that one user's headings are not neighbours ("Leukemia", "Leukemia, …").
+  const stratum = Math.floor(headings.length / 4);
+  const shares: number[] = [];
+  const sharesByQuery: number[] = [];
+  const likedTheme: number[] = [];
+  let full = 0;
+  let users = 0;
+  for (let i = 0; i < stratum && users < MAX_USERS; i++) {
+    const four = [0, 1, 2, 3].map((s) => headings[s * stratum + i]!);
+    const all = four.flatMap((h) => h.pmids);
+    if (new Set(all).size !== all.length) continue; // overlapping headings: not distinct interests
+    users++;
+    const [a, b, c, d] = four as [(typeof four)[0], (typeof four)[0], (typeof four)[0], (typeof four)[0]];
+    const likeOf = (pmids: number[]) =>
+      pmids.slice(0, 3).map((p, n): ProfileLike => {
+        const r = byPmid.get(p)!;
+        return { pmid: p, title: r.title, mesh_terms: r.mesh_terms, keywords: r.keywords, liked_at: new Date(COVERAGE_NOW.getTime() - (n + 1) * 86_400_000) };
+      });
+    const interests = [a, b, c];
+    for (const [likes, theme] of [[likeOf(c.pmids), null], [likeOf(d.pmids), d]] as const) {
+      const profile = buildProfile(interests.map((h) => h.heading).join(", "), likes, COVERAGE_NOW);
+      const exclude = new Set(likes.map((l) => l.pmid));
+      const year = COVERAGE_NOW.getUTCFullYear();
+      const candidates = await retrieveCandidates(t.deps, profile, exclude, year, year + 1, COVERAGE_NOW);
+      const rows = await readCandidateArticles(t.db, candidatePmidsToRead(candidates));
+      const articles = new Map<number, CandidateArticle>(rows.map((r) => [r.pmid, r]));
+      const stats = await readHeadingStats(t.db, rows.flatMap((r) => r.mesh_terms));
+      const sections = chooseSections(candidates, articles, { ...stats, cdIndexes: new Map() }, COVERAGE_NOW);
+      const top = sections.pertinent_articles.slice(0, SECTION_SIZE).map((e) => byPmid.get(e.pmid)?.mesh_terms ?? []);
+      const represented = (h: { heading: string }) => top.some((mesh) => mesh.includes(h.heading));
+      if (theme) {
+        likedTheme.push(represented(theme) ? 1 : 0);
+        continue;
+      }
+      // Only interests the index can serve: one of the interest's own candidates carries the heading.
+      const servable: typeof interests = [];
+      let byQuery = 0;
+      const chosen = new Set(sections.pertinent_articles.map((e) => e.pmid));
+      for (const h of interests) {
+        const own = (await t.deps.search.similar(h.heading, { limit: 100, excludePmids: [...exclude] })).hits;
+        if (own.some((hit) => byPmid.get(hit.pmid)?.mesh_terms.includes(h.heading))) servable.push(h);
+        // The looser reading: one of the interest's own 10 best matches is among the section's 10.
+        if (own.slice(0, SECTION_SIZE).some((hit) => chosen.has(hit.pmid))) byQuery++;
+      }
+      sharesByQuery.push(byQuery / interests.length);
+      if (servable.length === 0) continue;
+      const share = servable.filter(represented).length / servable.length;
+      shares.push(share);
+      if (share === 1) full++;
+    }
+  }
+  console.log(`interest coverage: ${users} synthetic users, 3 interests (MeSH heading names) and 3 likes each`);
+  console.log(`  share of servable interests represented in Pertinent For You's top ${SECTION_SIZE}: ${mean(shares).toFixed(3)} (${shares.length} users)`);
+  console.log(`  users with every servable interest represented: ${full}/${shares.length}`);
+  console.log(`  share of interests with one of their own query's 10 best in the top ${SECTION_SIZE}: ${mean(sharesByQuery).toFixed(3)}`);
+  console.log(`  likes of a fourth heading: liked theme represented for ${(mean(likedTheme) * 100).toFixed(1)} % of users`);
 }
 
 await main();

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
+import { recordActivity } from "../privacy/activity.ts";
 import { LIMITS, assertAllowed, hit, peek, reset, tooManyRequests, type RateLimit } from "./rate-limit.ts";
 
 /**
@@ -88,6 +89,8 @@ export async function recordLoginSuccess(db: Database, userId: string, account: 
     .values({ user_id: userId, client_key: who })
     .onConflict((oc) => oc.columns(["user_id", "client_key"]).doUpdateSet({ last_login_at: sql`now()` }))
     .execute();
+  // The retention policy's clock: a login keeps the account (src/privacy/retention.ts).
+  await recordActivity(db, userId);
   if (Math.random() < 0.01) {
     await db.deleteFrom("known_login_clients").where("last_login_at", "<", sql<Date>`now() - make_interval(days => ${KNOWN_CLIENT_DAYS})`).execute();
   }

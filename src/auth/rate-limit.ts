@@ -108,6 +108,19 @@ export async function peek(db: Database, limit: RateLimit, subject: string): Pro
   return row?.hits ?? 0;
 }
 
+/**
+ * The counter's state as the next hit would find it, counting nothing: `allowed` is false when the window already
+ * holds `max` hits (so a caller can refuse before doing the work, and count only what it then does).
+ */
+export async function peekState(db: Database, limit: RateLimit, subject: string): Promise<RateLimitState> {
+  const window = sql`(${limit.windowSeconds}::int * interval '1 second')`;
+  const row = await sql<{ hits: number; retry_after: number }>`
+    SELECT hits, ceil(extract(epoch FROM (window_started_at + ${window} - now())))::int AS retry_after
+    FROM rate_limits WHERE key = ${keyOf(limit, subject)} AND window_started_at > now() - ${window}`.execute(db);
+  const hits = row.rows[0]?.hits ?? 0;
+  return { hits, allowed: hits < limit.max, retryAfterSeconds: Math.max(1, Number(row.rows[0]?.retry_after ?? 1)) };
+}
+
 /** Forgets a counter (e.g. an account's failed logins after a successful login or a password reset). */
 export async function reset(db: Database, limit: RateLimit, subject: string): Promise<void> {
   await db.deleteFrom("rate_limits").where("key", "=", keyOf(limit, subject)).execute();

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
-import { requireUser, type AuthEnv } from "./middleware.ts";
+import { credentialsRefused, parseBearer, requireUser, resolveUser, type AuthEnv } from "./middleware.ts";
 import { clearSessionCookie, issueAccessToken, revokeRequestToken, setSessionCookie, type TokenResponse } from "./session.ts";
 import { authenticate } from "../users/service.ts";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-guard.ts";
@@ -28,6 +28,20 @@ const logout = apiRoute({
   description:
     "Revokes the access token presented (bearer header or session cookie) on the server, so it is refused from now on even before it expires, and clears the session cookie. Answers 200 without a token too.",
   responses: { 200: jsonContent(MessageSchema, "Logged out"), ...errorResponses(403) },
+});
+
+const session = apiRoute({
+  method: "post",
+  path: "/session",
+  tags: ["login"],
+  summary: "Restore the session cookie from the stored token",
+  description:
+    "Exchanges a valid access token, sent as `Authorization: Bearer …` (never the cookie), for the HttpOnly " +
+    "session cookie holding the same token, so that server-rendered pages see a user whose browser kept the token " +
+    "but dropped the session cookie (a browser restart). 401 when the header is missing or its token is invalid, " +
+    "expired or revoked.",
+  security: SIGNED_IN,
+  responses: { 200: jsonContent(MessageSchema, "Session cookie set"), ...errorResponses(401, 403) },
 });
 
 /**
@@ -69,6 +83,16 @@ export function loginRoutes(deps: AppDeps) {
     responses: { 200: jsonContent(UserPublicSchema, "The token's user") },
   });
   app.openapi(testToken, (c) => c.json(toUserPublic(c.get("user")), 200));
+
+  // Only the bearer header counts here: a cookie is what this call creates, and a browser never adds that header on
+  // its own, so another site cannot make a visitor's browser call this (no CORS; docs/decisions/0036-first-hour.md).
+  app.openapi(session, async (c) => {
+    const token = parseBearer(c.req.header("authorization"));
+    const user = token ? await resolveUser(deps, c) : null;
+    if (!token || !user) throw credentialsRefused();
+    setSessionCookie(c, token);
+    return c.json({ message: "Session restored" }, 200);
+  });
 
   // No authentication needed: a client with an expired token must still be able to get rid of it.
   app.openapi(logout, async (c) => {

@@ -143,6 +143,11 @@ export interface LiteratureReviewsTable {
   search_filters: ColumnType<unknown, string | null | undefined, string | null>;
   /** How the review was made (src/reviews/report.ts SearchReport); null before it ran or for older reviews. */
   search_report: ColumnType<unknown, string | null | undefined, string | null>;
+  /**
+   * One row per cited study, in citation order (src/reviews/evidence/types.ts EvidenceRow[]), written with the summary;
+   * null for reviews summarised before it existed (migrations/2026_11_26_0301_evidence_table.ts).
+   */
+  evidence_table: ColumnType<unknown, string | null | undefined, string | null>;
   /** What the current step is doing, shown under the status ("Fetching 143 records from PubMed…"); null when idle. */
   progress: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
@@ -170,8 +175,13 @@ export interface JobsTable {
   locked_at: Timestamp | null;
   locked_by: string | null;
   last_error: string | null;
-  /** Whose work this is (the user id for reviews): claims favour the keys with the fewest running jobs. */
+  /** Whose work this is (the user id for reviews): each key's first job is claimed before anyone's second. */
   fairness_key: string | null;
+  /**
+   * The job's place in the queue: run_at plus FAIR_STEP_SECONDS per job its key had queued or running when it was
+   * enqueued (src/jobs/queue-pg.ts). Claims take due jobs in (fair_at, id) order.
+   */
+  fair_at: GeneratedTimestamp;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
@@ -308,7 +318,7 @@ export interface DB {
   ingest_runs: IngestRunsTable;
 }
 
-/** A user's like of an article (spec §3); liked_at is set by the first like and kept. */
+/** A user's like of an article (docs/product.md §3); liked_at is set by the first like and kept. */
 export interface LikesTable {
   user_id: string;
   article_pmid: number;
@@ -336,7 +346,7 @@ export interface SuggestionSourceCacheTable {
   pmids: number[];
 }
 
-/** One user's suggestions of one ISO week (spec §3 Weekly suggestions). */
+/** One user's suggestions of one ISO week (docs/product.md §3 Weekly suggestions). */
 export interface WeeklySuggestionsTable {
   id: Generated<string>;
   user_id: string;
@@ -429,4 +439,62 @@ export interface DB {
   ncbi_rate_gate: NcbiRateGateTable;
   pubmed_fetch_usage: PubmedFetchUsageTable;
   pubmed_search_cache: PubmedSearchCacheTable;
+}
+
+// Retention and the user's own data (migrations/2026_11_26_0303_retention_and_data_export.ts, issue 22).
+
+export interface UsersTable {
+  /** The last login, or the signup: an account without one for 2 years is deleted (src/privacy/retention.ts). */
+  last_active_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** When the "your account will be deleted" notice was queued; cleared by the next login. */
+  retention_notice_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface AccountArchivesTable {
+  id: Generated<string>;
+  user_id: string;
+  email: string;
+  /** "account_deleted" (by its owner or an administrator) or "inactive" (the retention job). */
+  reason: string;
+  /** What proves the contract: billing identifiers and subscription periods (src/privacy/archive.ts). */
+  record: unknown;
+  archived_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  delete_after: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface DataExportsTable {
+  id: Generated<string>;
+  user_id: string;
+  /** "queued", then "ready" (content written) or "failed". */
+  status: Generated<"queued" | "ready" | "failed">;
+  content: unknown;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  ready_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface DB {
+  account_archives: AccountArchivesTable;
+  data_exports: DataExportsTable;
+}
+
+// Share privacy and preferences (migrations/2026_11_26_0302_share_email_preference.ts, issue 22).
+
+export interface UsersTable {
+  /** Whether the user is e-mailed when someone shares an article with them (settings; one-click unsubscribe). */
+  share_emails: Generated<boolean>;
+}
+
+/** A share to an address without an active account: a keyed hash of the address, never the address itself. */
+export interface ShareInvitationsTable {
+  id: Generated<string>;
+  sharer_id: string;
+  /** HMAC-SHA-256 (hex) of the lower-cased address with the server's key (src/shares/invitations.ts). */
+  recipient_hash: string;
+  article_pmid: number;
+  invited_at: GeneratedTimestamp;
+}
+
+export interface DB {
+  share_invitations: ShareInvitationsTable;
 }

@@ -30,7 +30,8 @@ function keyStem(a: ExportArticle): string {
   return `${who || "pmid"}${year}${word}` || `pmid${a.pmid}`;
 }
 
-function entry(a: ExportArticle, key: string): string {
+/** One article as a BibTeX entry under `key`, ending with a line break. */
+export function bibtexEntry(a: ExportArticle, key: string): string {
   const fields: [string, string][] = [];
   const put = (name: string, v: string | null | undefined) => {
     if (v && v.trim()) fields.push([name, `{${bibValue(v)}}`]);
@@ -67,9 +68,17 @@ function entry(a: ExportArticle, key: string): string {
  * appended, a third "b", and so on (never a key already given).
  */
 export function bibtexKeys(articles: readonly ExportArticle[]): string[] {
+  return articles.map(bibtexKeyMaker());
+}
+
+/**
+ * The key of each article of one export, given in the export's order, one article at a time (a streamed export sees
+ * its articles batch by batch): the same keys as `bibtexKeys` over the whole list. Remembers every key given.
+ */
+export function bibtexKeyMaker(): (a: ExportArticle) => string {
   const used = new Set<string>();
   const seen = new Map<string, number>();
-  return articles.map((a) => {
+  return (a) => {
     const stem = keyStem(a);
     let n = seen.get(stem) ?? 0;
     let key = stem;
@@ -77,7 +86,7 @@ export function bibtexKeys(articles: readonly ExportArticle[]): string[] {
     seen.set(stem, n);
     used.add(key);
     return key;
-  });
+  };
 }
 
 /** 0 → "a", 25 → "z", 26 → "aa"… */
@@ -85,10 +94,4 @@ function suffix(n: number): string {
   let s = "";
   for (n += 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(97 + ((n - 1) % 26)) + s;
   return s;
-}
-
-/** Articles as BibTeX entries, separated by a blank line. */
-export function toBibtex(articles: readonly ExportArticle[]): string {
-  const keys = bibtexKeys(articles);
-  return articles.map((a, i) => entry(a, keys[i]!)).join("\n");
 }

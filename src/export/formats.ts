@@ -1,7 +1,7 @@
-import { toBibtex } from "./bibtex.ts";
+import { bibtexEntry, bibtexKeyMaker } from "./bibtex.ts";
 import { toCsl, type ExportArticle } from "./csl.ts";
-import { toMedline } from "./medline.ts";
-import { toRis } from "./ris.ts";
+import { medlineRecord } from "./medline.ts";
+import { risRecord } from "./ris.ts";
 import { vancouverReferences } from "./vancouver.ts";
 
 /**
@@ -17,18 +17,54 @@ export const EXPORT_FORMATS = {
 } as const;
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
 
-/** Writes `articles` in `format`, in their order. */
-export function writeReferences(articles: readonly ExportArticle[], format: ExportFormat): string {
+/**
+ * A file of one format written one article at a time, so that an export can be sent in batches
+ * (src/export/stream.ts): `start`, then `record(a)` for each article in the list's order, then `end()`. The pieces
+ * joined are exactly `writeReferences`'s file. Keeps state (how many records so far, BibTeX's keys given): one writer
+ * per file.
+ */
+export interface ReferenceWriter {
+  readonly start: string;
+  record(a: ExportArticle): string;
+  end(): string;
+}
+
+/**
+ * Indents every line of `text` by two spaces (an item of a JSON array as JSON.stringify(list, null, 2) writes it).
+ * Only at "\n": a regular expression's multiline `^` also matches after U+2028 and U+2029, which JSON leaves raw.
+ */
+const indented = (text: string) => `  ${text.replaceAll("\n", "\n  ")}`;
+
+/**
+ * The writer of `format`: RIS records and BibTeX entries separated by a blank line; MEDLINE records separated by a
+ * blank line, the file ending with a line break; CSL-JSON one array, as JSON.stringify(items, null, 2) writes it, and
+ * a line break.
+ */
+export function referenceWriter(format: ExportFormat): ReferenceWriter {
+  let count = 0;
+  const sep = (s: string) => (count++ > 0 ? s : "");
   switch (format) {
-    case "nbib":
-      return toMedline(articles);
-    case "csl-json":
-      return `${JSON.stringify(articles.map(toCsl), null, 2)}\n`;
-    case "bibtex":
-      return toBibtex(articles);
     case "ris":
-      return toRis(articles);
+      return { start: "", record: (a) => sep("\n") + risRecord(a), end: () => "" };
+    case "bibtex": {
+      const keyOf = bibtexKeyMaker();
+      return { start: "", record: (a) => sep("\n") + bibtexEntry(a, keyOf(a)), end: () => "" };
+    }
+    case "nbib":
+      return { start: "", record: (a) => sep("\n\n") + medlineRecord(a), end: () => "\n" };
+    case "csl-json":
+      return {
+        start: "[",
+        record: (a) => `${sep(",")}\n${indented(JSON.stringify(toCsl(a), null, 2))}`,
+        end: () => (count ? "\n]\n" : "]\n"),
+      };
   }
+}
+
+/** Writes `articles` in `format`, in their order: the whole file at once (small lists, tests). */
+export function writeReferences(articles: readonly ExportArticle[], format: ExportFormat): string {
+  const writer = referenceWriter(format);
+  return writer.start + articles.map((a) => writer.record(a)).join("") + writer.end();
 }
 
 /**

@@ -52,54 +52,48 @@ function sourceLine(a: ExportArticle, dp: string | null): string {
   return a.doi ? `${line} doi: ${a.doi}.` : line;
 }
 
-/** Articles as MEDLINE records, with PubMed's tags in PubMed's order. */
-export function toMedline(articles: readonly ExportArticle[]): string {
-  return (
-    articles
-      .map((a) => {
-        const out = [field("PMID", String(a.pmid))];
-        const put = (tag: string, v: string | null | undefined) => {
-          if (v && v.trim()) out.push(field(tag, v));
-        };
-        put("IS", a.issn);
-        put("VI", a.volume);
-        put("IP", a.issue);
-        const dp = datePublished(a);
-        put("DP", dp);
-        put("TI", a.record_kind === "book" ? a.title || a.book_title : a.title);
-        if (a.record_kind === "chapter") put("BTI", a.book_title);
-        put("PG", a.medline_pages ?? (a.start_page ? [a.start_page, a.end_page].filter(Boolean).join("-") : null));
-        if (a.elocation_pii) put("LID", `${a.elocation_pii} [pii]`);
-        if (a.doi) put("LID", `${a.doi} [doi]`);
-        // PubMed writes a structured abstract as one paragraph: "BACKGROUND: … METHODS: …".
-        put("AB", a.abstract);
-        for (const au of authorsOf(a)) {
-          if (isGroup(au)) {
-            put("CN", au.group);
-            continue;
-          }
-          const n = names(au);
-          put("FAU", n.fau);
-          put("AU", n.au);
-          if (au.orcid) put("AUID", `ORCID: ${au.orcid}`);
-        }
-        put("LA", a.language);
-        for (const pt of a.publication_types) put("PT", pt);
-        put("DEP", compactDate(a.epub_date));
-        put("PL", a.book_publisher_place);
-        put("PB", a.book_publisher);
-        put("TA", a.journal_medline_ta);
-        put("JT", a.journal);
-        for (const mh of a.mesh_terms) put("MH", mh);
-        for (const ot of a.keywords) put("OT", ot);
-        put("PMC", a.pmc_id);
-        if (a.elocation_pii) put("AID", `${a.elocation_pii} [pii]`);
-        if (a.doi) put("AID", `${a.doi} [doi]`);
-        put("SO", sourceLine(a, dp));
-        return out.join("\n");
-      })
-      .join("\n\n") + "\n"
-  );
+/** One article as a MEDLINE record: PubMed's tags in PubMed's order, `PMID` to `SO`, no final line break. */
+export function medlineRecord(a: ExportArticle): string {
+  const out = [field("PMID", String(a.pmid))];
+  const put = (tag: string, v: string | null | undefined) => {
+    if (v && v.trim()) out.push(field(tag, v));
+  };
+  put("IS", a.issn);
+  put("VI", a.volume);
+  put("IP", a.issue);
+  const dp = datePublished(a);
+  put("DP", dp);
+  put("TI", a.record_kind === "book" ? a.title || a.book_title : a.title);
+  if (a.record_kind === "chapter") put("BTI", a.book_title);
+  put("PG", a.medline_pages ?? (a.start_page ? [a.start_page, a.end_page].filter(Boolean).join("-") : null));
+  if (a.elocation_pii) put("LID", `${a.elocation_pii} [pii]`);
+  if (a.doi) put("LID", `${a.doi} [doi]`);
+  // PubMed writes a structured abstract as one paragraph: "BACKGROUND: … METHODS: …".
+  put("AB", a.abstract);
+  for (const au of authorsOf(a)) {
+    if (isGroup(au)) {
+      put("CN", au.group);
+      continue;
+    }
+    const n = names(au);
+    put("FAU", n.fau);
+    put("AU", n.au);
+    if (au.orcid) put("AUID", `ORCID: ${au.orcid}`);
+  }
+  put("LA", a.language);
+  for (const pt of a.publication_types) put("PT", pt);
+  put("DEP", compactDate(a.epub_date));
+  put("PL", a.book_publisher_place);
+  put("PB", a.book_publisher);
+  put("TA", a.journal_medline_ta);
+  put("JT", a.journal);
+  for (const mh of a.mesh_terms) put("MH", mh);
+  for (const ot of a.keywords) put("OT", ot);
+  put("PMC", a.pmc_id);
+  if (a.elocation_pii) put("AID", `${a.elocation_pii} [pii]`);
+  if (a.doi) put("AID", `${a.doi} [doi]`);
+  put("SO", sourceLine(a, dp));
+  return out.join("\n");
 }
 
 /** Reads MEDLINE records back (tag → values, continuation lines joined): for tests and for importing. */

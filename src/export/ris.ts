@@ -15,7 +15,8 @@ function risName(au: ReturnType<typeof authorsOf>[number]): string {
   return [au.family, givenName(au), au.suffix].filter((p): p is string => !!p).map(oneLine).join(", ");
 }
 
-function risRecord(a: ExportArticle): string {
+/** One article as a RIS record, from `TY` to `ER`, ending with a line break. */
+export function risRecord(a: ExportArticle): string {
   const lines: string[] = [];
   const tag = (t: string, v: string | null | undefined) => {
     if (v && v.trim()) lines.push(`${t}  - ${oneLine(v)}`);
@@ -56,9 +57,4 @@ function risRecord(a: ExportArticle): string {
   tag("UR", `https://pubmed.ncbi.nlm.nih.gov/${a.pmid}/`);
   lines.push("ER  - ");
   return `${lines.join("\n")}\n`;
-}
-
-/** Articles as RIS records, separated by a blank line. */
-export function toRis(articles: readonly ExportArticle[]): string {
-  return articles.map(risRecord).join("\n");
 }

@@ -36,7 +36,7 @@ export function validationError(source: string, issues: { path: PropertyKey[]; m
   );
 }
 
-/** Hook for @hono/zod-validator: answers invalid input with 422 in the spec's shape. */
+/** Hook for @hono/zod-validator: answers invalid input with 422 in the product's shape. */
 export function zodHook(source: string) {
   return (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string; code?: string }[] } }) => {
     if (!result.success) throw validationError(source, result.error?.issues ?? []);
@@ -80,5 +80,5 @@ export const onError: ErrorHandler = (err, c) => {
   return c.json({ detail: "Internal Server Error", request_id: requestId }, 500);
 };
 
-/** 404 for unknown API paths. */
+/** 404 for unknown API paths: `{"detail": "Not Found"}`, answered by the pages router's catch-all (src/pages/routes.tsx). */
 export const apiNotFound: NotFoundHandler = (c: Context) => c.json({ detail: "Not Found" }, 404);

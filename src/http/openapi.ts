@@ -100,14 +100,16 @@ export const SIGNED_IN = [{ [SECURITY_SCHEME]: [] }];
 /**
  * Declares an API route: `createRoute` plus the error answers every operation of this kind can give, so the
  * document lists them without each route repeating them — 401 when it needs a token, 422 when it takes input,
- * 413 and 415 when it takes a body, 503 always (every call reads the database).
+ * 415 when it takes a body, 503 always (every call reads the database). The edge answers any request can get (413,
+ * 414, 431), the operationId and public operations' `security: []` are added to the whole document in one place
+ * (src/http/openapi-document.ts).
  */
 export function apiRoute<const R extends RouteConfig>(config: R): R & { getRoutingPath(): string } {
   const req = config.request;
   const implied: ErrorStatus[] = [503];
   if (config.security?.length) implied.push(401);
   if (req && (req.params || req.query || req.body)) implied.push(422);
-  if (req?.body) implied.push(413, 415);
+  if (req?.body) implied.push(415);
   const responses = { ...errorResponses(...implied), ...config.responses };
   return createRoute({ ...config, responses }) as unknown as R & { getRoutingPath(): string };
 }
@@ -130,6 +132,8 @@ export const OPENAPI_INFO: Parameters<OpenAPIHono["getOpenAPI31Document"]>[0] = 
     description:
       "The JSON API of LitReview: literature reviews over an index of PubMed records, accounts, subscriptions. " +
       "Errors are `{\"detail\": \"text\"}`, or for 422 `{\"detail\": [{loc, msg, type}]}`. Lists of users and reviews are `{data, count}`.",
+    // Not an open-source API: the terms of use of the service (the /legal page) are its licence.
+    license: { name: "Proprietary: LitReview terms of use", url: "/legal" },
   },
   // Paths in the document are relative to the API root.
   servers: [{ url: "/api/v1", description: "This server" }],

@@ -7,6 +7,8 @@ import { maintenanceJobHandlers } from "../db/maintenance.ts";
 import { suggestionJobHandlers } from "../suggestions/jobs.ts";
 import { pubmedSyncJobHandlers } from "../../search/pubmed/sync-jobs.ts";
 import { pubmedJobHandlers } from "../pubmed/jobs.ts";
+import { privacyJobHandlers } from "../privacy/jobs.ts";
+import { shareJobHandlers } from "../shares/notify.ts";
 
 /**
  * Every job kind the application runs, by name. The worker claims only these kinds, so a job of a kind
@@ -21,5 +23,7 @@ export function jobHandlers(_deps: AppDeps): JobHandlers {
     ...suggestionJobHandlers(),
     ...pubmedSyncJobHandlers(),
     ...pubmedJobHandlers(),
+    ...privacyJobHandlers(),
+    ...shareJobHandlers(),
   };
 }

@@ -10,8 +10,8 @@ export interface EnqueueOptions {
   /** How many times the job is tried before it is marked failed (default DEFAULT_MAX_ATTEMPTS). */
   maxAttempts?: number;
   /**
-   * Whose work this is (e.g. the user id): workers take jobs of keys with fewer jobs running first, so one user's
-   * burst cannot starve another (src/jobs/worker.ts, claimJob).
+   * Whose work this is (e.g. the user id): each key's next job goes behind every other key's first, so one user's
+   * burst cannot starve another (src/jobs/queue-pg.ts FAIR_STEP_SECONDS, src/jobs/worker.ts claimJob).
    */
   fairnessKey?: string;
   /**

@@ -115,42 +115,33 @@ function runnerOf(handler: JobHandler): JobRunner {
 
 /**
  * Atomically claims a due queued job of one of `kinds`: marks it running, locked by `workerId`, and counts the
- * attempt. Fair across users: among due jobs, those whose fairness key (the user, for reviews) has the fewest jobs
- * running go first, oldest first within that; so one user's burst of jobs cannot hold up another user's single job.
- * SKIP LOCKED lets concurrent workers on a PostgreSQL server pass over each other's candidates instead of waiting;
- * on PGlite the single connection serialises claims anyway.
+ * attempt. Fair across users: due jobs are taken in `fair_at` order, a job's run_at pushed back by one step
+ * (FAIR_STEP_SECONDS, queue-pg.ts) per job its user already had queued or running when it was enqueued. So each
+ * user's first job comes before anyone's second, each second before anyone's third, and a newcomer's first review
+ * waits for the jobs that were first in their users' queues, not for the heavy users' whole queues (issue 22, item 5:
+ * with 60 users × 3 reviews queued, a newcomer waited 10.6 s; see docs/decisions/0034-fair-claims-and-stream-push.md).
+ * A job re-queued for a retry or after a crash keeps its place. SKIP LOCKED lets concurrent workers on a PostgreSQL
+ * server pass over each other's candidates instead of waiting; on PGlite the single connection serialises claims.
  *
- * Two steps, the same order: first the oldest due job whose key has no job running (or has no key), found by walking
- * the due queue's index (run_at, id) past the few running users; only when every due job's user already has one
- * running are the due jobs ranked by their user's running count. Ranking them all on every claim cost 42 ms with
- * 10,000 queued jobs (a weekly suggestions run), and the run made 20,000 claims.
+ * One statement, walking the index jobs_fair_due_idx (fair_at, id) of queued jobs to the first due one of `kinds`.
  * @returns the job, or null when none is due.
  */
 export async function claimJob(db: Database, workerId: string, kinds: string[]): Promise<Job | null> {
   if (kinds.length === 0) return null;
-  const claim = (pick: (qb: ReturnType<typeof dueJobs>) => ReturnType<typeof dueJobs>) =>
-    db
-      .updateTable("jobs")
-      .set({
-        status: "running",
-        locked_at: sql`now()`,
-        locked_by: workerId,
-        attempts: sql`attempts + 1`,
-        updated_at: sql`now()`,
-      })
-      .where("id", "=", () => pick(dueJobs(db, kinds)).select("id").orderBy("run_at").orderBy("id").limit(1).forUpdate().skipLocked())
-      .returning(["id", "kind", "payload", "attempts", "max_attempts"])
-      .executeTakeFirst();
-  const row =
-    (await claim((qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb("fairness_key", "is", null),
-          eb("fairness_key", "not in", eb.selectFrom("jobs as r").select("r.fairness_key").where("r.status", "=", "running").where("r.fairness_key", "is not", null)),
-        ]),
-      ),
-    )) ??
-    (await claim((qb) => qb.orderBy(sql`(SELECT count(*) FROM jobs AS r WHERE r.status = 'running' AND r.fairness_key = jobs.fairness_key)`)));
+  const row = await db
+    .updateTable("jobs")
+    .set({
+      status: "running",
+      locked_at: sql`now()`,
+      locked_by: workerId,
+      attempts: sql`attempts + 1`,
+      updated_at: sql`now()`,
+    })
+    .where("id", "=", () =>
+      dueJobs(db, kinds).select("id").orderBy("fair_at").orderBy("id").limit(1).forUpdate().skipLocked(),
+    )
+    .returning(["id", "kind", "payload", "attempts", "max_attempts"])
+    .executeTakeFirst();
   return row ? toJob(row) : null;
 }
 

@@ -8,7 +8,7 @@ import { Suggestions } from "../../islands/suggestions/Suggestions.tsx";
 import type { CurrentUserData } from "../../islands/lib/current-user.ts";
 import * as s from "./pages.css.ts";
 
-/** The four cards of /home (spec §2), in order. */
+/** The four cards of /home (docs/product.md §2), in order. */
 export const HOME_CARDS = [
   { title: "Dashboard", text: "View your likes and shares.", href: "/dashboard" },
   { title: "Literature Review", text: "Review biomedical literature.", href: "/literature_management" },
@@ -34,7 +34,7 @@ export function HomePage({ user }: { user: CurrentUser }) {
   );
 }
 
-/** /dashboard ('My Dashboard', spec §2): the heading and the dashboard island (liked articles, received shares). */
+/** /dashboard ('My Dashboard', docs/product.md §2): the heading and the dashboard island (liked articles, received shares). */
 export function DashboardPage(props: DashboardProps) {
   return (
     <>
@@ -45,7 +45,7 @@ export function DashboardPage(props: DashboardProps) {
 }
 
 /**
- * /settings (spec §2): one 'User' tab holding the settings island (profile, password, main interests, and for
+ * /settings (docs/product.md §2): one 'User' tab holding the settings island (profile, password, main interests, and for
  * regular users the subscription status and the Danger Zone). The island renders on the server too, so the
  * read-only values are in the first response.
  */
@@ -78,7 +78,7 @@ export function SettingsPage({ user, adminWarning = null }: { user: CurrentUser;
   );
 }
 
-/** The spec's texts of the gate shown to a user without an active Plus, Pro or Max subscription (spec §2). */
+/** The product's texts of the gate shown to a user without an active Plus, Pro or Max subscription (docs/product.md §2). */
 const GATES = {
   "Literature Reviews": {
     title: "Upgrade to Access Literature Reviews",
@@ -90,7 +90,7 @@ const GATES = {
   },
 } as const;
 
-/** The gate shown to a user without an active Plus, Pro or Max subscription (spec §2). */
+/** The gate shown to a user without an active Plus, Pro or Max subscription (docs/product.md §2). */
 export function UpgradeGate({ feature }: { feature: keyof typeof GATES }) {
   const gate = GATES[feature];
   return (
@@ -104,7 +104,7 @@ export function UpgradeGate({ feature }: { feature: keyof typeof GATES }) {
   );
 }
 
-/** /suggestions with access (spec §2): the heading, its text and the suggestions island. */
+/** /suggestions with access (docs/product.md §2): the heading, its text and the suggestions island. */
 export function SuggestionsPage() {
   return (
     <>

@@ -8,9 +8,9 @@ import * as s from "./pages.css.ts";
 export const COOKIE_BANNER_ID = "cookie-banner";
 
 /**
- * The consent banner, in the interface's language (English), linking to the cookie policy (in French, spec §2): what
+ * The consent banner, in the interface's language (English), linking to the cookie policy (in French, docs/product.md §2): what
  * is stored, that no answer counts as refusal, and two equally weighted buttons, Refuse and Accept. Hidden by the
- * stylesheet unless no valid choice is stored or « Gérer mes cookies » reopened it. It sits at the top of the page in
+ * stylesheet unless no valid choice is stored or "Manage cookies" reopened it. It sits at the top of the page in
  * the normal flow, above the page: it pushes the page down instead of covering any of it (issue 8: it hid Sign Up,
  * Delete Account and the review history).
  */
@@ -42,21 +42,24 @@ export function CookieBanner() {
   );
 }
 
-/** « Gérer mes cookies »: reopens the banner to change or withdraw the choice (shown in every page's footer). */
+/**
+ * "Manage cookies" (« Gérer mes cookies » in the French policy): reopens the banner to change or withdraw the choice
+ * (shown in every page's footer). Labelled in the interface's language, English.
+ */
 export function ManageCookiesButton() {
   return (
-    <button type="button" className={s.footerButton} data-action="consent-manage" aria-controls={COOKIE_BANNER_ID} lang="fr">
+    <button type="button" className={s.footerButton} data-action="consent-manage" aria-controls={COOKIE_BANNER_ID}>
       <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
         <path d="M12 2a10 10 0 1 0 10 10 4 4 0 0 1-5-5 4 4 0 0 1-5-5" />
         <path d="M8.5 8.5v.01M16 15.5v.01M12 12v.01M11 17v.01M7 14v.01" />
       </svg>
-      Gérer mes cookies
+      Manage cookies
     </button>
   );
 }
 
 /**
- * The light/dark switch (spec §1: stored under `theme`, light by default). A toggle button: pressed means dark.
+ * The light/dark switch (docs/product.md §1: stored under `theme`, light by default). A toggle button: pressed means dark.
  * The page script keeps aria-pressed in step; the stylesheet shows a moon in light mode and a sun in dark mode.
  */
 export function ThemeToggle() {

@@ -22,12 +22,37 @@ export function siteOf(config: Pick<Config, "SUPPORT_EMAIL" | "COMPANY_NAME">): 
 /** Islands every page of the authenticated layout renders (declare them with the page's own). */
 export const APP_LAYOUT_ISLANDS = ["NavMenus"] as const;
 
-/** Text of the banner shown on every signed-in page (spec §1). */
+/** Text of the banner shown on every signed-in page (docs/product.md §1). */
 export const MIGRATION_NOTICE =
   "This application is under migration and development: older features will be reimplemented progressively, performance may be affected and some data may be missing.";
 
 /**
- * The help button of every page (spec §1): the support contact, in a <details> so it needs no script (the page's
+ * The migration banner (docs/product.md §1). On a phone it can fold to one line, as the visitor chooses: the page script keeps
+ * the choice (localStorage `banner_collapsed`, <html data-banner-collapsed>) and the button's aria-expanded; the
+ * stylesheet shows the button and the folded line only below the medium breakpoint.
+ */
+export function MigrationBanner() {
+  return (
+    <div role="note" className={s.banner} aria-label="Migration notice">
+      <p id="migration-notice" className={s.bannerText}>
+        {MIGRATION_NOTICE}
+      </p>
+      <button
+        type="button"
+        className={s.bannerToggle}
+        data-action="toggle-banner"
+        aria-expanded="true"
+        aria-controls="migration-notice"
+      >
+        <span className={s.bannerWhenOpen}>Show less</span>
+        <span className={s.bannerWhenFolded}>Show more</span>
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The help button of every page (docs/product.md §1): the support contact, in a <details> so it needs no script (the page's
  * inline script adds Escape to close it, src/pages/page-script.js).
  */
 export function HelpButton({ supportEmail }: { supportEmail: string }) {
@@ -46,6 +71,18 @@ export function HelpButton({ supportEmail }: { supportEmail: string }) {
   );
 }
 
+/** The id of every page's <main>, the skip link's target. */
+export const MAIN_ID = "main-content";
+
+/** 'Skip to main content' (issue 24), first in every layout, shown when focused (styles: pages.css.ts skipLink). */
+export function SkipLink() {
+  return (
+    <a href={`#${MAIN_ID}`} className={s.skipLink} data-testid="skip-link">
+      Skip to main content
+    </a>
+  );
+}
+
 /** The product's logo, linking to the entry route. */
 export function Logo() {
   return (
@@ -58,7 +95,11 @@ export function Logo() {
   );
 }
 
-/** The footer of every page (spec §2): copyright year, the legal links and « Gérer mes cookies ». */
+/**
+ * The footer of every page (docs/product.md §2): copyright year, the pricing link, the legal links (to the French texts, which
+ * govern; each links to its English reading version) and the cookie-choice button, labelled in the interface's
+ * language ("Manage cookies").
+ */
 export function SiteFooter({ companyName, year = new Date().getFullYear() }: { companyName: string; year?: number }) {
   return (
     <footer className={s.footer}>
@@ -66,13 +107,22 @@ export function SiteFooter({ companyName, year = new Date().getFullYear() }: { c
       <nav aria-label="Legal">
         <ul className={s.footerLinks}>
           <li>
-            <a href="/legal">Legal</a>
+            <a href="/pricing">Pricing</a>
           </li>
           <li>
-            <a href="/privacy">Privacy</a>
+            <a href="/legal" hrefLang="fr">
+              Legal
+            </a>
           </li>
           <li>
-            <a href="/cookies">Cookies</a>
+            <a href="/privacy" hrefLang="fr">
+              Privacy
+            </a>
+          </li>
+          <li>
+            <a href="/cookies" hrefLang="fr">
+              Cookies
+            </a>
           </li>
           <li>
             <ManageCookiesButton />
@@ -84,8 +134,8 @@ export function SiteFooter({ companyName, year = new Date().getFullYear() }: { c
 }
 
 /**
- * The authenticated layout (spec §2). From the medium breakpoint up: the top bar with the logo, the Tools and user
- * menus and the theme toggle. Below it, where the spec hides the top bar, a compact bar takes its place so that
+ * The authenticated layout (docs/product.md §2). From the medium breakpoint up: the top bar with the logo, the Tools and user
+ * menus and the theme toggle. Below it, where docs/product.md hides the top bar, a compact bar takes its place so that
  * small screens keep every destination: logo, theme toggle and one "Menu" holding the same entries. Then the
  * migration banner and a scrolling content area that ends with the footer; the help button floats over it.
  */
@@ -103,6 +153,7 @@ export function AppLayout({
 }) {
   return (
     <div className={s.appShell}>
+      <SkipLink />
       <header className={s.topBar}>
         <Logo />
         <div className={s.headerActions}>
@@ -121,11 +172,11 @@ export function AppLayout({
           </nav>
         </div>
       </header>
-      <div role="note" className={s.banner}>
-        {MIGRATION_NOTICE}
-      </div>
+      <MigrationBanner />
       <div className={s.content}>
-        <main className={fullWidth ? s.fullWidthMain : s.container}>{children}</main>
+        <main id={MAIN_ID} tabIndex={-1} className={fullWidth ? s.fullWidthMain : s.container}>
+          {children}
+        </main>
         <SiteFooter companyName={site.companyName} />
       </div>
       <HelpButton supportEmail={site.supportEmail} />
@@ -137,6 +188,7 @@ export function AppLayout({
 export function PublicLayout({ site, children, headerLink = true }: { site: Site; children: ReactNode; headerLink?: boolean }) {
   return (
     <div className={s.publicShell}>
+      <SkipLink />
       <header className={s.publicHeader}>
         <Logo />
         <div className={s.headerActions}>
@@ -148,7 +200,9 @@ export function PublicLayout({ site, children, headerLink = true }: { site: Site
           ) : null}
         </div>
       </header>
-      <main className={s.publicMain}>{children}</main>
+      <main id={MAIN_ID} tabIndex={-1} className={s.publicMain}>
+        {children}
+      </main>
       <SiteFooter companyName={site.companyName} />
       <HelpButton supportEmail={site.supportEmail} />
     </div>

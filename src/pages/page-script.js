@@ -1,12 +1,21 @@
 // The one inline script of every page (src/pages/document.tsx sends it minified, with the request's CSP nonce).
 // It runs in <head>, before the body is parsed, so that what it sets on <html> applies from the first paint:
-// 1. Theme (spec §1): the theme stored under localStorage "theme" ("dark", anything else is light) becomes
+// 1. Theme (docs/product.md §1): the theme stored under localStorage "theme" ("dark", anything else is light) becomes
 //    <html data-theme>; buttons with data-action="toggle-theme" switch it and store the new choice.
 // 2. The help panel (a <details data-help>) closes with Escape and gives focus back to its button.
 // 3. Cookie consent (src/pages/legal/CookiePolicy.tsx): the choice stored under localStorage "cookie_consent"
 //    becomes <html data-consent="accepted|refused">, or "unset" when there is none or it is older than six months.
 //    The stylesheet shows the banner while it is "unset" (no answer counts as refusal: nothing that needs consent
-//    is set meanwhile) or while <html data-consent-open> is present (reopened by "Gérer mes cookies").
+//    is set meanwhile) or while <html data-consent-open> is present (reopened by "Manage cookies").
+// 4. The migration banner of signed-in pages folds to one line on a phone: the choice is stored under localStorage
+//    "banner_collapsed" ("true") and becomes <html data-banner-collapsed> before the first paint; a button with
+//    data-action="toggle-banner" switches it (docs/decisions/0036-first-hour.md).
+// 5. Session restore: logged in, for the product, means a token stored under localStorage "access_token"; the server
+//    pages read the HttpOnly session cookie, which a browser drops when it restarts. On a page the server shows only
+//    to visitors (the account forms, /landing), a stored token is exchanged for the cookie (POST
+//    /api/v1/login/session, bearer only) and the page is asked for again, so that the server's redirects apply: an
+//    account form goes to its `next` or to /, and /landing, when "/" sent the browser there (a visit straight to
+//    /landing is left alone), goes back to "/" and so to /home. A refused token (401) is removed, as any 401 is.
 // Plain ES2017 without dependencies, and one click listener on the document: no element has to exist yet, and
 // pages without islands need no script file for any of this.
 (function () {
@@ -46,12 +55,55 @@
 
   root.setAttribute("data-theme", read(THEME_KEY) === "dark" ? "dark" : "light");
   root.setAttribute("data-consent", storedChoice());
+  var BANNER_KEY = "banner_collapsed";
+  if (read(BANNER_KEY) === "true") root.setAttribute("data-banner-collapsed", "");
+
+  var TOKEN_KEY = "access_token";
+  var VISITOR_PAGES = ["/login", "/signup", "/recover-password", "/reset-password", "/landing"];
+  // How long the form may stay hidden while the session is restored, should the server be slow to answer.
+  var RESTORE_WAIT_MS = 4000;
+  /** Whether this page was reached through a redirect (the only one to /landing is that of "/" for a visitor). */
+  function redirectedHere() {
+    var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    return Boolean(nav && nav.redirectCount > 0);
+  }
+  function restoreSession(token) {
+    var accountForm = location.pathname !== "/landing";
+    function done() {
+      root.removeAttribute("data-session-restoring");
+    }
+    // An account form about to be left is not shown meanwhile (the stylesheet hides the page under this flag).
+    if (accountForm) {
+      root.setAttribute("data-session-restoring", "");
+      setTimeout(done, RESTORE_WAIT_MS);
+    }
+    var headers = { authorization: "Bearer " + token, accept: "application/json" };
+    fetch("/api/v1/login/session", { method: "POST", credentials: "same-origin", headers: headers })
+      .then(function (res) {
+        if (res.ok) {
+          return location.replace(accountForm ? location.href : "/" + location.search);
+        } else if (res.status === 401) {
+          try {
+            localStorage.removeItem(TOKEN_KEY);
+          } catch (e) {}
+        }
+        done();
+      })
+      .catch(done);
+  }
+  var storedToken = read(TOKEN_KEY);
+  var path = location.pathname;
+  var visitorPage = VISITOR_PAGES.indexOf(path) >= 0 && (path !== "/landing" || redirectedHere());
+  if (storedToken && visitorPage && window.fetch) restoreSession(storedToken);
 
   /** Brings the controls' state in line with <html>: toggles' aria-pressed and the banner's status line. */
   function sync() {
     var dark = String(root.getAttribute("data-theme") === "dark");
     var toggles = document.querySelectorAll('[data-action="toggle-theme"]');
     for (var i = 0; i < toggles.length; i++) toggles[i].setAttribute("aria-pressed", dark);
+    var expanded = String(!root.hasAttribute("data-banner-collapsed"));
+    var folds = document.querySelectorAll('[data-action="toggle-banner"]');
+    for (var j = 0; j < folds.length; j++) folds[j].setAttribute("aria-expanded", expanded);
     var status = document.getElementById("cookie-consent-status");
     if (status) status.textContent = STATUS[root.getAttribute("data-consent")] || "";
   }
@@ -81,6 +133,11 @@
       var next = root.getAttribute("data-theme") === "dark" ? "light" : "dark";
       root.setAttribute("data-theme", next);
       write(THEME_KEY, next);
+    } else if (action === "toggle-banner") {
+      var collapse = !root.hasAttribute("data-banner-collapsed");
+      if (collapse) root.setAttribute("data-banner-collapsed", "");
+      else root.removeAttribute("data-banner-collapsed");
+      write(BANNER_KEY, String(collapse));
     } else if (action === "consent-accept") decide("accepted");
     else if (action === "consent-refuse") decide("refused");
     else if (action === "consent-manage") {

@@ -1,7 +1,7 @@
 import { globalStyle, style, styleVariants } from "@vanilla-extract/css";
 import { vars } from "../../islands/styles/theme.css.ts";
 
-// Styles of the server-rendered pages and layouts. Breakpoints follow the spec's "small" / "medium" screens.
+// Styles of the server-rendered pages and layouts. Breakpoints follow the product's "small" / "medium" screens.
 const md = "screen and (min-width: 768px)";
 const lg = "screen and (min-width: 1024px)";
 
@@ -40,7 +40,7 @@ export const topBar = style({
 
 export const headerActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm });
 
-/** The small-screen stand-in of the top bar (the spec hides the top bar below the medium breakpoint). */
+/** The small-screen stand-in of the top bar (docs/product.md hides the top bar below the medium breakpoint). */
 export const compactBar = style({
   display: "flex",
   alignItems: "center",
@@ -94,12 +94,55 @@ export const logoMark = style({
 });
 
 export const banner = style({
+  display: "flex",
+  alignItems: "baseline",
+  gap: vars.space.sm,
   padding: `${vars.space.sm} ${vars.space.lg}`,
   background: vars.color.warningBg,
   color: vars.color.warning,
   borderBottom: `1px solid ${vars.color.border}`,
   fontSize: vars.fontSize.sm,
 });
+
+const phone = "screen and (max-width: 767px)";
+
+/** The banner's text: on a phone, folded to one line (ending in "…") once the visitor asked for it. */
+export const bannerText = style({
+  flex: 1,
+  minWidth: 0,
+  margin: 0,
+  "@media": {
+    [phone]: {
+      selectors: {
+        "html[data-banner-collapsed] &": { whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" },
+      },
+    },
+  },
+});
+
+/** Show less / Show more: only on a phone, where the banner takes room worth giving back. */
+export const bannerToggle = style({
+  flexShrink: 0,
+  padding: `${vars.space.xs} 0`,
+  minHeight: 24,
+  border: 0,
+  background: "none",
+  color: "inherit",
+  font: "inherit",
+  fontWeight: 600,
+  textDecoration: "underline",
+  cursor: "pointer",
+  "@media": { [md]: { display: "none" } },
+});
+
+export const bannerWhenOpen = style({ selectors: { "html[data-banner-collapsed] &": { display: "none" } } });
+export const bannerWhenFolded = style({
+  display: "none",
+  selectors: { "html[data-banner-collapsed] &": { display: "inline" } },
+});
+
+// While the page script restores the session from the stored token, the account form it is about to leave is hidden.
+globalStyle("html[data-session-restoring] main", { visibility: "hidden" });
 
 export const content = style({ flex: 1, overflowY: "auto", minHeight: 0, display: "flex", flexDirection: "column" });
 
@@ -248,8 +291,9 @@ export const footer = style({
   justifyContent: "space-between",
   alignItems: "center",
   padding: `${vars.space.md} ${vars.space.lg}`,
-  // Room for the fixed help button, so it never covers the legal links.
+  // Room for the fixed help button, so it never covers the legal links (on a phone the button is in the flow, below).
   paddingRight: 80,
+  "@media": { [phone]: { paddingRight: vars.space.lg } },
   borderTop: `1px solid ${vars.color.border}`,
   background: vars.color.surface,
   color: vars.color.muted,
@@ -274,6 +318,10 @@ export const footerButton = style({
 });
 
 export const prose = style({ maxWidth: 760, margin: "0 auto", padding: `${vars.space.xl} ${vars.space.md}` });
+// The legal pages' tables (cookies, processing purposes) take the column's width and wrap their cells, long words
+// and cookie names included: at their natural width they made the page 404 px wide on a 320 px phone (issue 24).
+globalStyle(`${prose} table`, { width: "100%", tableLayout: "fixed", borderCollapse: "collapse" });
+globalStyle(`${prose} :is(th, td)`, { overflowWrap: "anywhere", verticalAlign: "top", textAlign: "start", padding: "4px 6px 4px 0" });
 
 /* ---------- Auth pages ---------- */
 
@@ -346,7 +394,20 @@ export const consentButton = style({
 
 /* ---------- Help ---------- */
 
-export const help = style({ position: "fixed", right: vars.space.md, bottom: vars.space.md, zIndex: 20 });
+/**
+ * Floating at the bottom right from the medium breakpoint up. On a phone a floating button covers the text under it
+ * while the page scrolls (issue 24), so there it is in the flow instead: at the end of a public page, and as a row
+ * under the scrolling content area of a signed-in page (src/pages/layouts.tsx places it after that area).
+ */
+export const help = style({
+  position: "fixed",
+  right: vars.space.md,
+  bottom: vars.space.md,
+  zIndex: 20,
+  "@media": {
+    [phone]: { position: "relative", right: "auto", bottom: "auto", alignSelf: "flex-end", margin: `${vars.space.xs} ${vars.space.md}` },
+  },
+});
 
 export const helpButton = style({
   listStyle: "none",
@@ -387,3 +448,25 @@ export const adminWarning = style({
   borderRadius: vars.radius.md,
   color: vars.color.text,
 });
+
+/**
+ * "Skip to main content" (issue 24): the first control of every page's layout, off-screen until focused, then shown
+ * at the top-start corner above everything, so a keyboard user passes the header and menus in one step.
+ */
+export const skipLink = style({
+  position: "fixed",
+  top: vars.space.sm,
+  insetInlineStart: vars.space.sm,
+  zIndex: 3000,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.primary,
+  color: vars.color.primaryText,
+  fontWeight: 600,
+  textDecoration: "none",
+  transform: "translateY(-300%)",
+  selectors: { "&:focus": { transform: "none" } },
+});
+
+/** The skip link's target: focused from the link only, so it needs no focus ring of its own. */
+globalStyle("#main-content:focus", { outline: "none" });

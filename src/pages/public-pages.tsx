@@ -3,8 +3,9 @@ import { PrivacyPolicy, title as privacyTitle } from "./legal/PrivacyPolicy.tsx"
 import { TermsOfUse, title as termsTitle } from "./legal/TermsOfUse.tsx";
 import { CookiePolicy, title as cookiesTitle } from "./legal/CookiePolicy.tsx";
 import * as s from "./pages.css.ts";
+import { FrenchOriginalNote } from "./legal-english.tsx";
 
-/** Cards of the landing page's features section (spec §2 /landing). */
+/** Cards of the landing page's features section (docs/product.md §2 /landing). */
 export const LANDING_FEATURES = [
   {
     title: "Literature Review",
@@ -32,7 +33,7 @@ export function founderOf(config: { FOUNDER_NAME?: string; FOUNDER_ROLE?: string
 }
 
 /**
- * /landing: hero, features, the 36M+ claim, the team, call to action (spec §2). No script.
+ * /landing: hero, features, the 36M+ claim, the team, call to action (docs/product.md §2). No script.
  * The team section holds the one founder card of the configuration; without a configured founder the whole section
  * is left out rather than showing a placeholder person or an empty heading.
  */
@@ -90,6 +91,9 @@ export function LandingPage({ site, founder, heldRecords = null }: { site: Site;
           <a href="/login" className={s.button.primary}>
             Get Started Now
           </a>
+          <a href="/pricing" className={s.button.outline}>
+            See Pricing
+          </a>
           <a href={`mailto:${supportEmail}`} className={s.button.outline}>
             Contact Us
           </a>
@@ -106,11 +110,15 @@ export const LEGAL_PAGES = {
   cookies: { title: cookiesTitle, Body: ({ site }: { site: Site }) => <CookiePolicy contactEmail={site.supportEmail} /> },
 } as const;
 
-/** /privacy, /legal, /cookies: the French policies, with the support address as contact point. */
+/**
+ * /privacy, /legal, /cookies: the French policies (the governing texts), with the support address as contact point,
+ * under a note linking to the English reading version.
+ */
 export function LegalPage({ page, site }: { page: keyof typeof LEGAL_PAGES; site: Site }) {
   const { Body } = LEGAL_PAGES[page];
   return (
     <PublicLayout site={site}>
+      <FrenchOriginalNote page={page} />
       <div className={s.prose} lang="fr">
         <Body site={site} />
       </div>
@@ -119,8 +127,8 @@ export function LegalPage({ page, site }: { page: keyof typeof LEGAL_PAGES; site
 }
 
 /**
- * The not-found page (spec §2): large 404, 'Oops!', the message and a Go Back link to /, inside the public layout
- * so that it also has the theme toggle, the footer with « Gérer mes cookies » and the help button.
+ * The not-found page (docs/product.md §2): large 404, 'Oops!', the message and a Go Back link to /, inside the public layout
+ * so that it also has the theme toggle, the footer with "Manage cookies" and the help button.
  */
 export function NotFoundPage({ site }: { site: Site }) {
   return (

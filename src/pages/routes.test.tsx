@@ -98,10 +98,70 @@ describe("entry and redirects", () => {
     expect(res.headers.get("location")).toBe("/");
   });
 
-  test.each(["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"])("%s sends a visitor to /login", async (path) => {
-    const res = await get(path);
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/login");
+  test.each(["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"])(
+    "%s sends a visitor to /login, with the page as next",
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`/login?next=${encodeURIComponent(path)}`);
+    },
+  );
+
+  test("a share e-mail's link, opened signed out, keeps its destination (query included) through /login", async () => {
+    const res = await get("/dashboard?tab=shares&article=12345");
+    expect(res.headers.get("location")).toBe("/login?next=%2Fdashboard%3Ftab%3Dshares%26article%3D12345");
+  });
+
+  test("a signed-in user on /login goes to a safe next, and to / for anything that could leave the site", async () => {
+    const to = async (next: string) =>
+      (await get(`/login?next=${encodeURIComponent(next)}`, jane.cookie)).headers.get("location");
+    expect(await to("/dashboard?tab=shares&article=7")).toBe("/dashboard?tab=shares&article=7");
+    const evils = ["//evil.example/x", "/\\evil.example", "https://evil.example", "javascript:alert(1)"];
+    for (const evil of [...evils, "/\t/a.example", "home"]) {
+      expect(await to(evil)).toBe("/");
+    }
+    // Repeated or raw (undecoded) attempts are refused the same way.
+    expect((await get("/login?next=%2F%2Fevil.example", jane.cookie)).headers.get("location")).toBe("/");
+    expect((await get("/login?next=%2F%09%2Fevil.example", jane.cookie)).headers.get("location")).toBe("/");
+  });
+});
+
+describe("pricing and the English legal pages", () => {
+  test("/pricing shows the plan cards with fallback prices, no checkout button; says payments are off", async () => {
+    const res = await get("/pricing");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const monthly = await attrs(html, "[data-testid^='plan-'][data-testid$='-monthly']", "data-testid");
+    expect(monthly).toEqual(["plan-plus-monthly", "plan-pro-monthly", "plan-max-monthly"]);
+    const texts = ["$7.99", "$15.99", "$23.99", "Billed annually: $--/year", "Everything in Plus", "To be announced"];
+    for (const t of texts) {
+      expect(html).toContain(t);
+    }
+    expect(html).toContain("Online payment is not available on this server");
+    expect(await attrs(html, "main button", "type")).toEqual([]);
+    expect(await attrs(html, "main a", "href")).toEqual(["/signup", "/login"]);
+    expect(await attrs(html, "script", "src")).toEqual([]);
+  });
+
+  test("the landing page links to /pricing", async () => {
+    expect(await attrs(await (await get("/landing")).text(), "main a", "href")).toContain("/pricing");
+  });
+
+  test.each([
+    ["/privacy", "/privacy/en", "Privacy Policy"],
+    ["/legal", "/legal/en", "Terms of Use"],
+    ["/cookies", "/cookies/en", "Cookie Policy"],
+  ])("%s links to its English reading, marked as a translation that does not govern", async (fr, en, heading) => {
+    const french = await (await get(fr)).text();
+    expect(await attrs(french, "main a[hreflang='en']", "href")).toEqual([en]);
+    const res = await get(en);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<h1>${heading}</h1>`);
+    expect(html).toContain("English translation");
+    expect(html).toContain("The French version is the only governing version");
+    expect(await attrs(html, "main a[hreflang='fr']", "href")).toEqual([fr]);
+    expect(await attrs(html, "a", "href")).toContain("mailto:help@litreview.test");
   });
 });
 
@@ -141,12 +201,12 @@ describe("public pages", () => {
     }
   });
 
-  test.each(["/landing", "/login", "/privacy", "/no/such/page"])("%s has the footer, the theme toggle, the cookie banner and « Gérer mes cookies »", async (path) => {
+  test.each(["/landing", "/login", "/privacy", "/no/such/page"])("%s has the footer, the theme toggle, the cookie banner and Manage cookies", async (path) => {
     const html = await (await get(path)).text();
-    expect(await attrs(html, "footer a", "href")).toEqual(["/legal", "/privacy", "/cookies"]);
+    expect(await attrs(html, "footer a", "href")).toEqual(["/pricing", "/legal", "/privacy", "/cookies"]);
     expect(html).toContain(`© ${new Date().getFullYear()} LitReview. All rights reserved.`);
     expect(await attrs(html, "button[data-action]", "data-action")).toEqual(["consent-refuse", "consent-accept", "toggle-theme", "consent-manage"]);
-    expect(html).toContain("Gérer mes cookies");
+    expect(html).toContain("Manage cookies");
     expect(html).toMatch(/>Refuse<\/button>/);
     expect(html).toMatch(/>Accept<\/button>/);
     expect(await attrs(html, "#cookie-banner a", "href")).toEqual(["/cookies"]);
@@ -233,7 +293,7 @@ describe("public pages", () => {
     for (const chunk of m.islands.SignupForm ?? []) if (!(m.islands.LoginForm ?? []).includes(chunk)) expect(preloaded).not.toContain(chunk);
   });
 
-  test("the sign-up page carries the spec's notes", async () => {
+  test("the sign-up page carries the product's notes", async () => {
     const html = await (await get("/signup")).text();
     expect(html).toContain("Sign up and get started today!");
     expect(html).toContain("Your account includes a free week trial of our Plus plan.");
@@ -277,8 +337,8 @@ describe("signed-in pages", () => {
     expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus"]);
     expect(html).toContain("Tools");
     expect(html).toMatch(/aria-haspopup="menu"[^>]*>Menu<span/);
-    expect(await attrs(html, "footer a", "href")).toEqual(["/legal", "/privacy", "/cookies"]);
-    expect(html).toContain("Gérer mes cookies");
+    expect(await attrs(html, "footer a", "href")).toEqual(["/pricing", "/legal", "/privacy", "/cookies"]);
+    expect(html).toContain("Manage cookies");
   });
 
   test("/home greets by e-mail when there is no full name, and the user menu reads 'User'", async () => {
@@ -330,6 +390,15 @@ describe("signed-in pages", () => {
     const html = await (await get("/suggestions", jane.cookie)).text();
     expect(html).toContain("Your Weekly Suggestions");
     expect(html).not.toContain("Upgrade to Access");
+  });
+
+  test("/suggestions ships at most 100 KB gzip of JavaScript (its summaries reuse the review page's citations)", async () => {
+    const html = await (await get("/suggestions", jane.cookie)).text();
+    const urls = new Set([...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))]);
+    let gzip = 0;
+    for (const url of urls) gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
+    expect(urls.size).toBeGreaterThan(1);
+    expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
 
   test("/dashboard renders its heading and the tabs on the server, Liked Articles selected unless ?tab=shares", async () => {

@@ -3,7 +3,7 @@ import type { ComponentType, ReactNode } from "react";
 import type { AppDeps } from "../deps.ts";
 import { resolveUser, type CurrentUser } from "../auth/middleware.ts";
 import { isDatabaseUnavailable } from "../db/errors.ts";
-import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../http/errors.ts";
+import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, apiNotFound } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import type { IslandName } from "../../islands/registry.ts";
 import { renderPage } from "./render.tsx";
@@ -12,15 +12,21 @@ import type { ReviewWorkspaceProps } from "../../islands/review-workspace/Review
 import { serveAsset } from "./assets.ts";
 import { APP_LAYOUT_ISLANDS, AppLayout, siteOf } from "./layouts.tsx";
 import { founderOf, LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
+import { LEGAL_PAGES_EN, LegalPageEnglish } from "./legal-english.tsx";
 import { AUTH_PAGES, AuthPage } from "./auth-pages.tsx";
 import { UnsubscribePage } from "./unsubscribe-page.tsx";
 import { readUnsubscribeToken } from "../suggestions/digest.ts";
 import { setWeeklyDigest } from "../suggestions/service.ts";
+import { verifyUnsubscribeToken } from "../email/list-unsubscribe.ts";
+import { setShareEmails } from "../shares/service.ts";
+import { ShareUnsubscribePage } from "../shares/unsubscribe-page.tsx";
+import { loginPathFor, safeNextPath } from "../../islands/lib/next-path.ts";
+import { PricingPage, pricingOf } from "./pricing-page.tsx";
 import { DashboardPage, HomePage, LiteraturePage, SettingsPage, SuggestionsPage, UpgradeGate } from "./app-pages.tsx";
 
 type PageEnv = { Variables: { user: CurrentUser } };
 
-/** The query string of the request, with its leading "?", or "" (redirects keep it, spec §2). */
+/** The query string of the request, with its leading "?", or "" (redirects keep it, docs/product.md §2). */
 function queryOf(c: Context): string {
   return new URL(c.req.url).search;
 }
@@ -38,13 +44,17 @@ const FAVICON_SVG =
   '<path d="M11 8v16h11" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
 /**
- * The pages of spec §2, server-rendered and streamed, with the session decided on the server from the
+ * The pages of docs/product.md §2, server-rendered and streamed, with the session decided on the server from the
  * `access_token` cookie (or a bearer header):
  * - `/` goes to /home when signed in, else to /landing, keeping the query string. It is also the index of the
  *   authenticated layout (whose routes have no common prefix): for a signed-in visitor that index's rule,
  *   "redirect to /home keeping the query string", is exactly what `/` does, so no separate path exists for it.
- * - /login, /signup, /recover-password, /reset-password go to / when already signed in.
- * - /home, /dashboard, /literature_management, /settings, /suggestions need a session, else go to /login.
+ * - /login, /signup, /recover-password, /reset-password go to / when already signed in (to their `next` parameter
+ *   instead when it is a path of this site, islands/lib/next-path.ts).
+ * - /home, /dashboard, /literature_management, /settings, /suggestions need a session, else go to /login, with the
+ *   page asked for (path and query) as `next` so that logging in leads back to it (a share e-mail's link).
+ * - /pricing shows the plans and prices to anyone; /legal/en, /privacy/en, /cookies/en are English reading versions
+ *   of the French legal pages, which stay the governing texts.
  * - anything else outside /api is the 404 page, with status 404.
  * Also serves the built assets under /assets/ and the favicon.
  */
@@ -73,7 +83,16 @@ export function pagesRoutes(deps: AppDeps) {
   });
   for (const page of ["privacy", "legal", "cookies"] as const) {
     app.get(`/${page}`, (c) => renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} site={site} /> }));
+    app.get(`/${page}/en`, (c) =>
+      renderPage(c, { title: LEGAL_PAGES_EN[page].title, body: <LegalPageEnglish page={page} site={site} /> }),
+    );
   }
+
+  // The plans without signing in: the prices come from the same source as the settings page, with its fallbacks.
+  app.get("/pricing", async (c) => {
+    const body = <PricingPage site={site} pricing={await pricingOf(deps.config)} />;
+    return renderPage(c, { title: "Pricing", body });
+  });
 
   // The weekly digest's unsubscribe link (RFC 8058): GET asks to confirm, POST (the button, or a mail client's
   // one-click "List-Unsubscribe=One-Click") unsubscribes. The signed token is the only credential; no session needed.
@@ -89,10 +108,25 @@ export function pagesRoutes(deps: AppDeps) {
     return renderPage(c, { title: "Weekly digest", status: userId ? 200 : 400, body: <UnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} /> });
   });
 
+  // The same for share notification e-mails (src/shares/notify.ts); the token's signed purpose keeps the two apart.
+  app.get("/unsubscribe/shares", async (c) => {
+    const token = c.req.query("token") ?? "";
+    const userId = await verifyUnsubscribeToken(deps.secretKey, token, "share-email-unsubscribe");
+    const body = <ShareUnsubscribePage site={site} state={userId ? "confirm" : "invalid"} token={token} />;
+    return renderPage(c, { title: "Shared articles", status: userId ? 200 : 400, body });
+  });
+  app.post("/unsubscribe/shares", async (c) => {
+    const token = c.req.query("token") ?? "";
+    const userId = await verifyUnsubscribeToken(deps.secretKey, token, "share-email-unsubscribe");
+    if (userId) await setShareEmails(deps, userId, false);
+    const body = <ShareUnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} />;
+    return renderPage(c, { title: "Shared articles", status: userId ? 200 : 400, body });
+  });
+
   for (const path of Object.keys(AUTH_PAGES) as (keyof typeof AUTH_PAGES)[]) {
     const page = AUTH_PAGES[path];
     app.get(path, async (c) => {
-      if (await resolveUser(deps, c)) return c.redirect("/", 302);
+      if (await resolveUser(deps, c)) return c.redirect(safeNextPath(c.req.query("next")) ?? "/", 302);
       return renderPage(c, { title: page.title, islands: [page.island], body: <AuthPage path={path} site={site} /> });
     });
     // The forms post through their island; a native submission (no script) just comes back to the form.
@@ -101,7 +135,7 @@ export function pagesRoutes(deps: AppDeps) {
 
   const requireSession: MiddlewareHandler<PageEnv> = async (c, next) => {
     const user = await resolveUser(deps, c);
-    if (!user) return c.redirect("/login", 302);
+    if (!user) return c.redirect(loginPathFor(`${c.req.path}${queryOf(c)}`), 302);
     c.set("user", user);
     await next();
   };
@@ -136,7 +170,7 @@ export function pagesRoutes(deps: AppDeps) {
   });
 
   app.get("/suggestions", async (c) => {
-    // Same rule as reviews: an active Plus, Pro or Max subscription (spec §6).
+    // Same rule as reviews: an active Plus, Pro or Max subscription (docs/product.md §6).
     if (!(await hasActiveReviewAccess(deps.db, c.get("user").id))) {
       return appPage(c, "Weekly Suggestions", <UpgradeGate feature="Weekly Suggestions" />);
     }
@@ -153,8 +187,9 @@ export function pagesRoutes(deps: AppDeps) {
   });
 
   app.all("*", async (c) => {
-    // Unknown API paths stay JSON, in the API's error shape.
-    if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return c.json({ detail: "Not Found" }, 404);
+    // Unknown API paths stay JSON, in the API's error shape. This catch-all is the one place they are answered: a
+    // sub-app's own notFound never runs once it is mounted with app.route (Hono answers from the root's routes).
+    if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return apiNotFound(c);
     return renderPage(c, { title: "Page not found", status: 404, body: <NotFoundPage site={site} /> });
   });
 

@@ -11,8 +11,8 @@ export const DELETION_NOTICE_DAYS = 30;
 /** Archived data (what proves a contract: billing) is kept this long after its account is gone ("5 ans"). */
 export const ARCHIVE_YEARS = 5;
 /**
- * Prospect data ("3 ans à compter du dernier contact"). The product holds no prospect records: an address the app
- * e-mails without an account (a share invitation) is not kept past its e-mail; the constant documents the rule.
+ * Prospect data ("3 ans à compter du dernier contact"): share invitations to addresses without an account, kept as a
+ * keyed hash of the address and deleted this long after the invitation by the invitation job (src/shares/invitations.ts).
  */
 export const PROSPECT_YEARS = 3;
 /** A "Download my data" file can be downloaded this long after it is ready. */

@@ -24,11 +24,17 @@ export const MIN_FILTER_YEAR = 1780;
 /** Latest: next year (records of issues dated next year appear in December). */
 export const maxFilterYear = () => new Date().getUTCFullYear() + 1;
 
+/** A year as the filter takes it: four plain ASCII digits, nothing else (no sign, space, point, exponent or "0x"). */
+const YEAR_DIGITS = /^[0-9]{4}$/;
+
+// Plain digits only: a number coercion would also take "0x7E0", "2e3", " 2020" or "2020.0" as years, so the text is
+// checked first and only then read as a number.
 const year = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a year` })
-    .int(`${name} must be a whole year`)
-    .min(MIN_FILTER_YEAR, `${name} must be ${MIN_FILTER_YEAR} or later`)
+  z
+    .string({ error: `${name} must be a year` })
+    .regex(YEAR_DIGITS, `${name} must be a year written as four digits, such as 2020`)
+    .transform(Number)
+    .pipe(z.number().int().min(MIN_FILTER_YEAR, `${name} must be ${MIN_FILTER_YEAR} or later`))
     .refine((y) => y <= maxFilterYear(), `${name} must not be after next year`)
     .optional();
 
@@ -40,8 +46,8 @@ const flag = (name: string) =>
 
 /** The filter query parameters of POST /start/{id}; see ReviewFilters. */
 export const filterQueryFields = {
-  year_from: year("year_from").openapi({ description: "Earliest publication year, inclusive", example: 2010 }),
-  year_to: year("year_to").openapi({ description: "Latest publication year, inclusive", example: 2024 }),
+  year_from: year("year_from").openapi({ description: "Earliest publication year, inclusive: four digits", example: "2010" }),
+  year_to: year("year_to").openapi({ description: "Latest publication year, inclusive: four digits", example: "2024" }),
   study_designs: z
     .string()
     .max(400)

@@ -18,6 +18,11 @@ import { heldPmids } from "../../search/pubmed/fetch-records.ts";
 import type { PubmedReport } from "./report.ts";
 import { pubmedSyntaxOf, searchPubmedSyntax, syntaxRankingQuery } from "./syntax-search.ts";
 import { translatePubmedQuery } from "../../search/pubmed/query-syntax.ts";
+import { buildEvidenceTable } from "./evidence/table.ts";
+import { groupDuplicateRecords } from "./evidence/duplicates.ts";
+import { evidenceParagraph, synthesisSentence } from "./evidence/synthesis.ts";
+import { populationSentence } from "./evidence/population.ts";
+import type { EvidenceRow } from "./evidence/types.ts";
 
 /** Job kind of the review pipeline; its payload is `{reviewId}`. */
 export const REVIEW_JOB_KIND = "review.run";
@@ -213,13 +218,37 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
 }
 
 /**
+ * The articles a summary is written from: of the ranked covering articles (best first), the first SUMMARY_SOURCES
+ * representatives of distinct works, retracted ones left out.
+ * @returns `ranked`: the sources and the retracted records ranked among them (the report's "summarized" count, of which
+ *   `ranked.length - sources.length` were retracted); `sources`: the representatives, best first; `duplicatesOf`:
+ *   source PMID → the other PMIDs of its work found anywhere in the list (groupDuplicateRecords).
+ */
+export function summarySources<T extends repo.ArticleRow>(
+  list: readonly T[],
+): { ranked: T[]; sources: T[]; duplicatesOf: Map<number, number[]> } {
+  const retracted = (a: T) => isRetracted(a.publication_types ?? [], a.retraction_notice_pmid);
+  const { kept, duplicatesOf } = groupDuplicateRecords(list.filter((a) => !retracted(a)));
+  const sources = kept.slice(0, SUMMARY_SOURCES);
+  const last = sources.at(-1);
+  const read = last === undefined ? list : list.slice(0, list.indexOf(last) + 1);
+  const used = new Set(sources.map((a) => a.pmid));
+  // The report counts works: duplicates of a source are not counted again, retracted records are (as excluded).
+  const ranked = read.filter((a) => used.has(a.pmid) || retracted(a));
+  for (const pmid of duplicatesOf.keys()) if (!used.has(pmid)) duplicatesOf.delete(pmid);
+  return { ranked, sources, duplicatesOf };
+}
+
+/**
  * summarizing → complete: summarises the best stored articles and numbers the cited ones. Works from the
  * stored ranked list, so a run resumed after a crash in this status redoes only this step.
  */
 async function summarizeStep(deps: AppDeps, reviewId: string, query: string, steps: PipelineSteps): Promise<void> {
-  // Only articles that cover the whole topic may be cited, and never a retracted one.
-  const ranked = await repo.topRankedArticles(deps.db, reviewId, SUMMARY_SOURCES);
-  const sources = ranked.filter((a) => !isRetracted(a.publication_types ?? [], a.retraction_notice_pmid));
+  // Only articles that cover the whole topic may be cited, and never a retracted one. Records of the same work
+  // (duplicate publications, translations) are one source: the whole relevant list is grouped (evidence/duplicates.ts)
+  // and the best-ranked SUMMARY_SOURCES representatives are summarised.
+  const relevantArticles = await repo.topRankedArticles(deps.db, reviewId, MAX_RELEVANT);
+  const { ranked, sources, duplicatesOf } = summarySources(relevantArticles);
   const syntax = pubmedSyntaxOf(query);
   const written = await steps.summarizer.summarize(syntax ? syntaxRankingQuery(syntax) : query, sources);
   const { citedPmids } = written;
@@ -229,21 +258,50 @@ async function summarizeStep(deps: AppDeps, reviewId: string, query: string, ste
   const matching = review?.matching_count ?? null;
   // Few covering articles: the summary opens by saying so, in one plain sentence.
   const opening = syntax ? fewMatchesSentence(matching ?? 0) : fewArticlesSentence(matching ?? 0, conceptList(storedConceptsOf(review)));
-  const summary = written.summary !== null && matching !== null && matching < FEW_COVERING ? `${opening}\n\n${written.summary}` : written.summary;
   const supplied = new Set(sources.map((a) => a.pmid));
   const unknown = citedPmids.filter((p) => !supplied.has(p));
   // Every [n] must point to an article the summary was written from; anything else is a bug, not a citation.
   if (unknown.length > 0) throw new Error(`summary cites articles that were not supplied: ${unknown.join(", ")}`);
   if (new Set(citedPmids).size !== citedPmids.length) throw new Error("summary cites the same article under two numbers");
+  // The evidence table of the cited studies, whichever summarizer wrote the text, and the summary's opening paragraph
+  // counted from it (what the evidence is, which way it points, whom it is about).
+  const evidence = evidenceTableOf(citedPmids, sources, duplicatesOf);
+  const summaryQuery = syntax ? syntaxRankingQuery(syntax) : query;
+  const synthesis = evidence && synthesisSentence(evidence, summaryQuery);
+  const population = evidence && populationSentence(evidence, sources, summaryQuery);
+  const evidenceOpening = evidence && written.summary !== null ? evidenceParagraph(synthesis, population) : null;
+  const few = written.summary !== null && matching !== null && matching < FEW_COVERING;
+  const blocks = [few ? opening : null, evidenceOpening, written.summary];
+  const summary = written.summary === null ? null : blocks.filter((b) => b !== null).join("\n\n");
   await deps.db.transaction().execute(async (trx) => {
     await advanceOrStop(trx, reviewId, ["summarizing"], "complete", {
       summary,
       summary_engine: written.engine ?? steps.summarizer.name,
+      evidence_table: evidence ? JSON.stringify(evidence) : null,
       ...(report ? { search_report: JSON.stringify(report) } : {}),
     });
     await repo.setCitations(trx, reviewId, citedPmids);
   });
   announceReviewChange(reviewId);
+}
+
+/**
+ * The evidence table of the cited articles (src/reviews/evidence/table.ts), `citedPmids[n - 1]` being [n] and every one
+ * among `sources`. A failure to read one abstract leaves the review without a table (null) rather than without its
+ * summary; it is logged.
+ */
+function evidenceTableOf(
+  citedPmids: readonly number[],
+  sources: readonly repo.ArticleRow[],
+  duplicatesOf: Map<number, number[]>,
+): EvidenceRow[] | null {
+  const byPmid = new Map(sources.map((a) => [a.pmid, a]));
+  try {
+    return buildEvidenceTable(citedPmids.map((p) => byPmid.get(p)!), duplicatesOf);
+  } catch (err) {
+    console.error("the evidence table could not be built:", err);
+    return null;
+  }
 }
 
 /** Records a failed review (only if it is still in progress) and logs why. */

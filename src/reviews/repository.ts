@@ -81,23 +81,55 @@ export function startUserReview(db: Database, userId: string, id: string, userQu
 
 /**
  * Locks the user's row (FOR UPDATE: concurrent callers for one user wait for each other) and counts the user's
- * reviews whose pipeline is still running. Call inside the transaction that starts a review.
+ * reviews in progress: her reviews whose pipeline is still running, plus her `jobKind` jobs still queued or running
+ * for a review she has deleted. Such a job runs on until the pipeline notices, so deleting a running review and
+ * starting another cannot pile jobs up (issue 22, item 5: 31 queued). Call inside the transaction that starts a review.
  */
-export async function lockUserAndCountInProgress(db: Database, userId: string): Promise<number> {
+export async function lockUserAndCountInProgress(db: Database, userId: string, jobKind: string): Promise<number> {
   await db.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
   const row = await db
-    .selectFrom("literature_reviews")
-    .select(sql<number>`count(*)::int`.as("count"))
-    .where("user_id", "=", userId)
-    .where("status", "in", PIPELINE_STATUSES)
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom("literature_reviews")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .where("user_id", "=", userId)
+        .where("status", "in", PIPELINE_STATUSES)
+        .as("reviews"),
+      eb
+        .selectFrom("jobs")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .where("fairness_key", "=", userId)
+        .where("status", "in", ["queued", "running"])
+        .where("kind", "=", jobKind)
+        .where(sql<boolean>`NOT EXISTS (
+          SELECT 1 FROM literature_reviews AS r WHERE r.id = (jobs.payload->>'reviewId')::uuid)`)
+        .as("orphans"),
+    ])
     .executeTakeFirstOrThrow();
-  return row.count;
+  return Number(row.reviews) + Number(row.orphans);
 }
 
-/** Deletes the user's review (its ranked list goes with it). @returns whether a review was deleted. */
-export async function deleteUserReview(db: Database, userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("literature_reviews").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/**
+ * Deletes the user's review (its ranked list goes with it) and its `jobKind` job if that is still waiting in the
+ * queue (a running one notices the deletion and stops). @returns whether a review was deleted.
+ */
+export async function deleteUserReview(db: Database, userId: string, id: string, jobKind: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom("literature_reviews")
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return false;
+    await trx
+      .deleteFrom("jobs")
+      .where("fairness_key", "=", userId)
+      .where("status", "=", "queued")
+      .where("kind", "=", jobKind)
+      .where(sql<boolean>`payload->>'reviewId' = ${id}`)
+      .execute();
+    return true;
+  });
 }
 
 /**
@@ -119,6 +151,8 @@ export async function advanceReview(
     matching_count?: number | null;
     /** The topic's concepts (stored as JSON). */
     topic_concepts?: unknown;
+    /** The evidence table (EvidenceRow[], src/reviews/evidence/types.ts) as JSON text. */
+    evidence_table?: string | null;
   } = {},
 ): Promise<boolean> {
   const { topic_concepts, ...rest } = extra;

@@ -2,7 +2,7 @@ import { normalizeFilters } from "./filters.ts";
 import { z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import type { AppDeps } from "../deps.ts";
-import { onReviewChange } from "./events.ts";
+import { MAX_STREAMS_PER_USER, acquireStreamSlot, statusKey, watchReview } from "./status-streams.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
 import * as reviews from "./service.ts";
@@ -18,7 +18,7 @@ import {
 } from "./schemas.ts";
 
 /**
- * /api/v1/literature_review (spec §7): create, history, start, status, details, delete. Every call needs a
+ * /api/v1/literature_review (docs/product.md §7): create, history, start, status, details, delete. Every call needs a
  * signed-in user and sees only that user's reviews; only start requires a review subscription (see service.ts).
  */
 export function reviewsRoutes(deps: AppDeps) {
@@ -102,43 +102,58 @@ export function reviewsRoutes(deps: AppDeps) {
     summary: "Follow a review's status as server-sent events",
     description:
       "A text/event-stream of `status` events (data: the status object of GET /status/{id}), one at once and one each time the stored status changes, " +
-      "until a terminal status, which is the last event. The stream also ends after 10 minutes; clients then poll GET /status/{id} or open it again.",
+      "until a terminal status, which is the last event. " +
+      "The stream also ends after 10 minutes; clients then poll GET /status/{id} or open it again. " +
+      `A user may have ${MAX_STREAMS_PER_USER} streams open at once; the next one is refused with 429.`,
     request: { params: reviewIdParamSchema },
-    responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: z.string() } } }, ...errorResponses(404) },
+    responses: {
+      200: { description: "The event stream", content: { "text/event-stream": { schema: z.string() } } },
+      ...errorResponses(404, 429),
+    },
   });
   app.openapi(events, async (c) => {
     const userId = c.get("user").id;
     const id = c.req.valid("param").lit_review_id;
     // Checked before the stream opens, so an unknown or another user's review is a plain 404.
     await reviews.reviewStatus(deps, userId, id);
+    // At most MAX_STREAMS_PER_USER open at once (429), so one user cannot hold thousands of them.
+    const release = acquireStreamSlot(userId);
     return streamSSE(c, async (stream) => {
+      // Woken by an announced change or the shared re-read (status-streams.ts); no timer of its own reads the review.
+      let changed = true;
       let wake: (() => void) | null = null;
       let aborted = false;
-      const off = onReviewChange(id, () => wake?.());
+      const watch = watchReview(deps.db, id, () => {
+        changed = true;
+        wake?.();
+      });
       stream.onAbort(() => {
         aborted = true;
         wake?.();
       });
       const deadline = Date.now() + reviews.STREAM_MAX_MS;
       let last = "";
-      let lastWrite = Date.now();
       try {
         while (!aborted && Date.now() < deadline) {
-          const status = await reviews.reviewStatus(deps, userId, id).catch(() => null);
-          if (!status) break; // deleted meanwhile, or the database is unavailable: the client falls back to polling
-          const key = `${status.status}|${status.progress ?? ""}|${new Date(status.updated_at).toISOString()}`;
-          if (key !== last) {
-            await stream.writeSSE({ event: "status", data: JSON.stringify(status) });
-            last = key;
-            lastWrite = Date.now();
-          } else if (Date.now() - lastWrite >= reviews.STREAM_HEARTBEAT_MS) {
-            // A comment line keeps proxies and the server's idle timer from closing a quiet stream.
+          if (changed) {
+            changed = false;
+            const status = await reviews.reviewStatus(deps, userId, id).catch(() => null);
+            if (!status) break; // deleted meanwhile, or the database is unavailable: the client falls back to polling
+            const key = statusKey(status);
+            if (key !== last) {
+              await stream.writeSSE({ event: "status", data: JSON.stringify(status) });
+              last = key;
+              watch.seen(key);
+            }
+            if (reviews.isTerminal(status.status)) break;
+          } else {
+            // A quiet stream: a comment line keeps proxies and the server's idle timer from closing it.
             await stream.write(": keep-alive\n\n");
-            lastWrite = Date.now();
           }
-          if (reviews.isTerminal(status.status)) break;
+          if (changed || aborted) continue;
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, reviews.STREAM_RECHECK_MS);
+            const quiet = Math.min(reviews.STREAM_HEARTBEAT_MS, Math.max(0, deadline - Date.now()));
+            const timer = setTimeout(resolve, quiet);
             wake = () => {
               clearTimeout(timer);
               resolve();
@@ -147,7 +162,8 @@ export function reviewsRoutes(deps: AppDeps) {
           wake = null;
         }
       } finally {
-        off();
+        watch.close();
+        release();
       }
     });
   });

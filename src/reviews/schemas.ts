@@ -4,6 +4,8 @@ import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
 import { ArticlePublicSchema } from "../articles/schemas.ts";
 import { filterQueryFields, YEAR_RANGE_BACKWARDS } from "./filters.ts";
 import { SearchReportSchema } from "./report.ts";
+import { STUDY_DESIGNS } from "../articles/evidence.ts";
+import { EFFECT_MEASURES, type EvidenceRow } from "./evidence/types.ts";
 
 export { ArticlePublicSchema, type ArticlePublic } from "../articles/schemas.ts";
 
@@ -37,7 +39,7 @@ function pubmedSyntaxError(topic: string): string | null {
 }
 
 /**
- * POST /start/{id}: the topic, trimmed; blank or missing is refused with the page's own message (spec §5); and the
+ * POST /start/{id}: the topic, trimmed; blank or missing is refused with the page's own message (docs/product.md §5); and the
  * optional filters (src/reviews/filters.ts), absent meaning none.
  */
 export const startQuerySchema = z
@@ -75,18 +77,29 @@ export const reviewIdParamSchema = z.object({
   lit_review_id: z.string().max(100, "Review id must be at most 100 characters").openapi({ param: { name: "lit_review_id", in: "path" }, format: "uuid" }),
 });
 
-/** GET /details/{id}: paging of the relevant-articles list (the page shows 6 at a time, spec §9). */
+/** GET /details/{id}: paging of the relevant-articles list (the page shows 6 at a time, docs/product.md §9). */
 export const detailsQuerySchema = z.object({
   fts_skip: z.coerce.number({ error: "fts_skip must be a number" }).int().min(0).max(MAX_SKIP, `fts_skip must be at most ${MAX_SKIP}`).default(0),
   fts_limit: z.coerce.number({ error: "fts_limit must be a number" }).int().min(1).max(1000).default(6),
 });
 
-/** The status of a review (spec §4). */
+/** The status of a review (docs/product.md §4). */
 const StatusSchema = z.enum(["initial", "searching", "sorting", "summarizing", "complete", "canceled", "error", "no_articles_found"]);
 
-/** A review as the history list and create/start responses show it (spec §3). */
+/** A review as the history list and create/start responses show it (docs/product.md §3). */
 export const ReviewPublicSchema = z
-  .object({ id: z.uuid(), user_query: z.string().nullable(), status: StatusSchema, created_at: z.date(), updated_at: z.date() })
+  .object({
+    id: z.uuid(),
+    user_query: z.string().nullable(),
+    status: StatusSchema,
+    // Beyond the product's history item: a filtered and an unfiltered review of one topic must be told apart in the list.
+    filters: z.array(z.string()).openapi({
+      description: "The filters the review was started with, as phrases (as in the details); empty when none",
+      example: ["Published 2010–2024", "Humans only"],
+    }),
+    created_at: z.date(),
+    updated_at: z.date(),
+  })
   .openapi("LiteratureReview");
 export type ReviewPublic = z.infer<typeof ReviewPublicSchema>;
 
@@ -111,7 +124,77 @@ export const ReviewArticleSchema = ArticlePublicSchema.extend({
 }).openapi("ReviewArticle");
 export type ReviewArticle = z.infer<typeof ReviewArticleSchema>;
 
-/** GET /details/{id} (spec §3). */
+/** A schema with its OpenAPI description. */
+const described = <T extends z.ZodType>(schema: T, description: string) => schema.openapi({ description });
+const VERBATIM = "Verbatim span of the abstract, or null";
+
+/** One effect estimate of an evidence-table row (src/reviews/evidence/types.ts EffectEstimate). */
+export const EffectEstimateSchema = z
+  .object({
+    measure: described(z.enum(EFFECT_MEASURES), "What the estimate measures"),
+    value: described(z.number(), 'The point estimate (a percentage as written: 45 for "45%")'),
+    ci_low: described(z.number().nullable(), "Lower bound of the stated confidence interval; null when none"),
+    ci_high: described(z.number().nullable(), "Upper bound of the stated confidence interval; null when none"),
+    p_value: described(z.number().nullable(), 'The stated p value (0.001 for "p<0.001"); null when none is stated'),
+    p_relation: described(z.enum(["=", "<", ">", "<=", ">="]).nullable(), "How the p value was stated, or null"),
+    compared_value: described(
+      z.number().nullable(),
+      'For a percentage compared with another ("12% vs 18%"), the other group\'s; else null',
+    ),
+    text: described(z.string(), "The verbatim span of the abstract the estimate was read from"),
+  })
+  .openapi("EffectEstimate");
+
+/** One row of a review's evidence table (src/reviews/evidence/types.ts EvidenceRow). */
+export const EvidenceRowSchema = z
+  .object({
+    citation: described(z.number().int(), "The study's citation number [n] in the summary"),
+    pmid: z.number().int(),
+    duplicate_pmids: described(
+      z.array(z.number().int()),
+      "Other PMIDs of the same work (duplicate publications, translations), cited as one source",
+    ),
+    design: described(
+      z.enum(STUDY_DESIGNS).nullable(),
+      "The study design; null when neither the record nor the abstract names one",
+    ),
+    design_source: described(
+      z.enum(["record", "abstract"]).nullable(),
+      "Where the design was read: the PubMed record or the abstract's wording",
+    ),
+    evidence_level: described(
+      z.number().int().min(1).max(5).nullable(),
+      "Oxford CEBM 2011 level (1 strongest .. 5) for treatment benefit, from the design; null when unknown",
+    ),
+    participants: described(
+      z.number().int().nullable(),
+      "Those randomised or enrolled, as the abstract states them; null when not stated",
+    ),
+    population: described(z.string().nullable(), VERBATIM),
+    intervention: described(z.string().nullable(), VERBATIM),
+    comparator: described(z.string().nullable(), VERBATIM),
+    outcome: described(z.string().nullable(), VERBATIM),
+    result: described(z.string().nullable(), "The main result sentence, verbatim; null when none"),
+    effects: described(z.array(EffectEstimateSchema), "Every effect estimate the abstract states, in order"),
+    significance: described(
+      z.enum(["significant", "not_significant"]).nullable(),
+      "Whether the main comparison was statistically significant; null when it cannot be told",
+    ),
+  })
+  .openapi("EvidenceRow");
+
+/**
+ * A stored evidence table (jsonb, read as an object or as text by the two drivers), or null when there is none or it
+ * does not have the current shape.
+ */
+export function storedEvidenceTable(value: unknown): EvidenceRow[] | null {
+  if (value === null || value === undefined) return null;
+  const parsed = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
+  const result = z.array(EvidenceRowSchema).safeParse(parsed);
+  return result.success ? (result.data as EvidenceRow[]) : null;
+}
+
+/** GET /details/{id} (docs/product.md §3). */
 export const ReviewDetailsSchema = z
   .object({
     id: z.uuid(),
@@ -136,6 +219,11 @@ export const ReviewDetailsSchema = z
     topic_concepts: z.array(z.string()).openapi({ description: "The concepts the topic was read as, each required of a cited article", example: ["nasopharyngeal", "carcinoma"] }),
     filters: z.array(z.string()).openapi({ description: "The filters the review was started with, as phrases; empty when none", example: ["Published 2010–2024", "Humans only"] }),
     search_report: SearchReportSchema.nullable().openapi({ description: "How the review was made; null before the search ran and for older reviews" }),
+    evidence_table: described(
+      z.array(EvidenceRowSchema).nullable(),
+      "One row per cited study, in citation order; every text cell is a span of its abstract or null. " +
+        "Null for reviews made before the table existed and before the summary is written",
+    ),
     created_at: z.date(),
     updated_at: z.date(),
   })

@@ -3,9 +3,9 @@ import type { Database } from "../db/database.ts";
 import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import * as repo from "./repository.ts";
-import type { ReviewDetails, ReviewPublic, ReviewStatusPublic } from "./schemas.ts";
+import { storedEvidenceTable, type ReviewDetails, type ReviewPublic, type ReviewStatusPublic } from "./schemas.ts";
 
-/** A stored status as the API types it (the pipeline only ever writes the statuses of spec §4). */
+/** A stored status as the API types it (the pipeline only ever writes the statuses of docs/product.md §4). */
 const statusOf = (status: string) => status as ReviewPublic["status"];
 import { REVIEW_JOB_KIND } from "./pipeline.ts";
 import { storedConcepts } from "./topic.ts";
@@ -20,14 +20,12 @@ export const SUBSCRIPTION_REQUIRED = "An active Plus, Pro, or Max subscription i
 export const REVIEW_NOT_FOUND = "Review not found";
 export const REVIEW_ALREADY_STARTED = "This review has already been started. Create a new review for another topic.";
 export const REVIEW_DELETED = "Review deleted successfully.";
-/** How often an open status stream re-reads its review besides the in-process announcements (src/reviews/events.ts). */
-export const STREAM_RECHECK_MS = 1_000;
 /** A quiet stream sends a comment this often. */
 export const STREAM_HEARTBEAT_MS = 15_000;
 /** A status stream ends after this long; the client then polls or reopens it. */
 export const STREAM_MAX_MS = 10 * 60_000;
 const TERMINAL_STATUSES = new Set(["complete", "canceled", "error", "no_articles_found"]);
-/** Whether a review status is terminal (spec §4). */
+/** Whether a review status is terminal (docs/product.md §4). */
 export const isTerminal = (status: string) => TERMINAL_STATUSES.has(status);
 
 /** Reviews one user may have in progress at once: enough for real work, too few to hog the workers. */
@@ -37,7 +35,9 @@ export const TOO_MANY_IN_PROGRESS = `You already have ${MAX_REVIEWS_IN_PROGRESS}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toPublic(row: repo.ReviewRow): ReviewPublic {
-  return { id: row.id, user_query: row.user_query, status: statusOf(row.status), created_at: row.created_at, updated_at: row.updated_at };
+  const filters = describeFilters(storedFilters(row.search_filters));
+  const { id, user_query, created_at, updated_at } = row;
+  return { id, user_query, status: statusOf(row.status), filters, created_at, updated_at };
 }
 
 /**
@@ -77,7 +77,7 @@ export async function startReview(deps: AppDeps, userId: string, id: string, use
   await ownReview(deps.db, userId, id);
   const started = await deps.db.transaction().execute(async (trx) => {
     // The user's row is locked first, so that concurrent starts by one user are counted one after another.
-    if ((await repo.lockUserAndCountInProgress(trx, userId)) >= MAX_REVIEWS_IN_PROGRESS) {
+    if ((await repo.lockUserAndCountInProgress(trx, userId, REVIEW_JOB_KIND)) >= MAX_REVIEWS_IN_PROGRESS) {
       throw new ApiError(429, TOO_MANY_IN_PROGRESS, { "Retry-After": "5" });
     }
     const row = await repo.startUserReview(trx, userId, id, userQuery, filters);
@@ -117,6 +117,7 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
     topic_concepts: storedConcepts(row.topic_concepts).map((c) => c.label),
     filters: describeFilters(storedFilters(row.search_filters)),
     search_report: storedReport(row.search_report),
+    evidence_table: storedEvidenceTable(row.evidence_table),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -127,6 +128,6 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
  * @throws ApiError 404.
  */
 export async function deleteReview(deps: AppDeps, userId: string, id: string): Promise<void> {
-  const deleted = UUID.test(id) && (await repo.deleteUserReview(deps.db, userId, id));
+  const deleted = UUID.test(id) && (await repo.deleteUserReview(deps.db, userId, id, REVIEW_JOB_KIND));
   if (!deleted) throw new ApiError(404, REVIEW_NOT_FOUND);
 }

@@ -3,9 +3,18 @@ import type { AppDeps } from "../deps.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
 import * as shares from "./service.ts";
-import { ReceivedShareSchema, ShareSentSchema, keptListQuerySchema, pmidParamSchema, shareIdParamSchema, shareRequestSchema } from "./schemas.ts";
+import {
+  ReceivedShareRefSchema,
+  ReceivedShareSchema,
+  ShareEmailSettingSchema,
+  ShareSentSchema,
+  pmidParamSchema,
+  receivedListQuerySchema,
+  shareIdParamSchema,
+  shareRequestSchema,
+} from "./schemas.ts";
 
-/** /api/v1/shares (spec §7): share an article with a colleague by e-mail; list and delete the shares one received. */
+/** /api/v1/shares (docs/product.md §7): share an article with a colleague by e-mail; list and delete the shares one received. */
 export function sharesRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
   const common = { tags: ["shares"], security: SIGNED_IN, middleware: [requireUser(deps)] };
@@ -15,14 +24,29 @@ export function sharesRoutes(deps: AppDeps) {
     method: "get",
     path: "/received",
     summary: "List the shares I received, newest first",
-    description: "A plain list. Without skip and limit, all of them; with them, that page (limit at most 1000).",
-    request: { query: keptListQuerySchema },
-    responses: { 200: jsonContent(z.array(ReceivedShareSchema), "Received shares") },
+    description:
+      "A plain list. Without skip and limit, all of them; with them, that page (limit at most 1000). " +
+      "With after (the id of the previous page's last share) instead of skip, the page that follows it; " +
+      "400 when that share is not in the list.",
+    request: { query: receivedListQuerySchema },
+    responses: { 200: jsonContent(z.array(ReceivedShareSchema), "Received shares"), ...errorResponses(400) },
   });
-  app.openapi(received, async (c) => {
-    const { skip, limit } = c.req.valid("query");
-    return c.json(await shares.receivedShares(deps, c.get("user").id, skip, limit), 200);
+  app.openapi(received, async (c) =>
+    c.json(await shares.receivedShares(deps, c.get("user").id, c.req.valid("query")), 200),
+  );
+
+  const ids = apiRoute({
+    ...common,
+    method: "get",
+    path: "/received/ids",
+    summary: "List the ids of the shares I received, newest first",
+    description:
+      "Each received share as its id and its article's PMID only, in the order of GET /shares/received: enough to " +
+      "count them, to ask for any page of that list (after the id that ends the page before) and to find the page " +
+      "of an article, without loading every shared article.",
+    responses: { 200: jsonContent(z.array(ReceivedShareRefSchema), "Received share ids") },
   });
+  app.openapi(ids, async (c) => c.json(await shares.receivedShareRefs(deps, c.get("user").id), 200));
 
   const remove = apiRoute({
     ...common,
@@ -43,14 +67,43 @@ export function sharesRoutes(deps: AppDeps) {
     path: "/{article_pmid}",
     summary: "Share an article with a colleague",
     description:
-      "The recipient (an active account) gets an e-mail naming the sharer and the article, with a link that opens it. " +
-      "Sharing with oneself is 400, an unknown article or address 404, the same article to the same person again 409 (no second e-mail); at most 50 shares an hour (429).",
+      "With an active account at the address, the share is recorded for it and its owner is e-mailed (unless they " +
+      "turned share e-mails off); otherwise the address gets an invitation to join LitReview and read the article. " +
+      "The answer is the same either way: it never tells whether an address has an account. Sharing with oneself is " +
+      "400, an article the index does not hold 404, the same article to the same address again 409 (no second " +
+      "e-mail); at most 50 shares and invitations an hour, past which every address gets 429.",
     request: { params: pmidParamSchema, body: jsonBody(shareRequestSchema) },
-    responses: { 200: jsonContent(ShareSentSchema, "The share"), ...errorResponses(400, 404, 409, 429) },
+    responses: { 200: jsonContent(ShareSentSchema, "The share or invitation"), ...errorResponses(400, 404, 409, 429) },
   });
   app.openapi(share, async (c) => {
     const body = c.req.valid("json");
     return c.json(await shares.shareArticle(deps, c.get("user"), c.req.valid("param").article_pmid, body.recipient_email), 200);
+  });
+
+  const readSetting = apiRoute({
+    ...common,
+    method: "get",
+    path: "/email-setting",
+    summary: "Whether I am e-mailed when someone shares an article with me",
+    responses: { 200: jsonContent(ShareEmailSettingSchema, "The setting") },
+  });
+  app.openapi(readSetting, async (c) => {
+    return c.json({ share_emails: await shares.shareEmailSetting(deps, c.get("user").id) }, 200);
+  });
+
+  const writeSetting = apiRoute({
+    ...common,
+    method: "put",
+    path: "/email-setting",
+    summary: "Turn e-mails about articles shared with me on or off",
+    description: "Only the caller's own setting. Shares still appear under Received Shares either way.",
+    request: { body: jsonBody(ShareEmailSettingSchema) },
+    responses: { 200: jsonContent(ShareEmailSettingSchema, "The new setting") },
+  });
+  app.openapi(writeSetting, async (c) => {
+    const { share_emails } = c.req.valid("json");
+    await shares.setShareEmails(deps, c.get("user").id, share_emails);
+    return c.json({ share_emails }, 200);
   });
 
   return app;

@@ -1,69 +1,124 @@
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { readArticle } from "../articles/repository.ts";
-import { enqueueEmail } from "../email/jobs.ts";
-import { articleSharedEmail } from "../email/templates.ts";
-import { LIMITS, assertAllowed, hit } from "../auth/rate-limit.ts";
+import { LIMITS, hit, peekState, tooManyRequests } from "../auth/rate-limit.ts";
 import type { CurrentUser } from "../auth/middleware.ts";
 import * as repo from "./repository.ts";
-import type { ReceivedShare, ShareSent } from "./schemas.ts";
+import { insertInvitation, recipientHash } from "./invitations.ts";
+import { SHARE_NOTIFY_JOB } from "./notify.ts";
+import { UNKNOWN_LIST_CURSOR, type ReceivedShare, type ReceivedShareRef, type ShareSent } from "./schemas.ts";
 
-// Error details of POST /shares/{pmid} (docs/decisions/0016-likes-and-shares.md). None is idempotent-success: each
-// tells the sharer something they would want to know, and a repeated share must not e-mail the colleague twice.
+export { sharedArticleLink } from "./notify.ts";
+
+// Error details of POST /shares/{pmid} (docs/decisions/0016-likes-and-shares.md and
+// 0032-share-privacy-and-preferences.md).
+// None tells whether an address has an account: a share to an address without one is an invitation, answered alike.
 export const SHARE_WITH_SELF = "You cannot share an article with yourself.";
-export const NO_SUCH_RECIPIENT = "No user found with this email address.";
 export const ALREADY_SHARED = "You have already shared this article with this user.";
 export const SHARE_NOT_FOUND = "Share not found";
 export const SHARE_ARTICLE_NOT_FOUND = "Article not found";
 
-/** The address of the page that opens a shared article: PUBLIC_URL (or the local server) + /dashboard?tab=shares&article=PMID. */
-export function sharedArticleLink(config: AppDeps["config"], pmid: number): string {
-  const origin = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
-  return `${origin}/dashboard?tab=shares&article=${pmid}`;
+/** Thrown inside the share's transaction to undo it (the quota's hit included) when the hour's quota is used up. */
+class QuotaExceeded extends Error {
+  constructor(readonly answer: ApiError) {
+    super("share quota exceeded");
+  }
 }
 
 /**
- * Shares `pmid` with the active account `recipientEmail` (already trimmed and lower-cased) and queues the e-mail
- * telling them, in one transaction: a share is never recorded without its message, nor a message sent for a share
- * that was not recorded.
- * @throws ApiError 400 sharing with oneself; 404 unknown article or no active account with that address;
- *   409 already shared with them; 429 past LIMITS.sharesPerUser.
+ * Shares `pmid` with `recipientEmail` (already trimmed and lower-cased). With an active account there, the share is
+ * recorded for it; otherwise an invitation is (a keyed hash of the address, never the address). Either way one job
+ * is queued that sends what fits (src/shares/notify.ts), and the answer has the same status and shape, so nothing
+ * tells the sharer whether the address has an account (docs/decisions/0032-share-privacy-and-preferences.md).
+ *
+ * The quota (LIMITS.sharesPerUser an hour) counts shares and invitations recorded, nothing refused: it is checked
+ * first, so past it every address gets 429, and counted in the transaction that records, so a 409 costs nothing and
+ * concurrent requests cannot slip past it.
+ * @throws ApiError 400 sharing with oneself; 429 past the quota; 404 an article the index does not hold;
+ *   409 this article already shared with (or invited) this address.
  */
-export async function shareArticle(deps: AppDeps, sharer: CurrentUser, pmid: number, recipientEmail: string): Promise<ShareSent> {
+export async function shareArticle(
+  deps: AppDeps,
+  sharer: CurrentUser,
+  pmid: number,
+  recipientEmail: string,
+): Promise<ShareSent> {
   if (recipientEmail === sharer.email.toLowerCase()) throw new ApiError(400, SHARE_WITH_SELF);
+  const quota = await peekState(deps.db, LIMITS.sharesPerUser, sharer.id);
+  if (!quota.allowed) throw tooManyRequests(quota);
   const article = await readArticle(deps.db, pmid);
   if (!article) throw new ApiError(404, SHARE_ARTICLE_NOT_FOUND);
   const recipient = await deps.db
     .selectFrom("users")
-    .select(["id", "email"])
+    .select(["id", "is_active"])
     .where("email", "=", recipientEmail)
-    .where("is_active", "=", true)
     .executeTakeFirst();
-  if (!recipient) throw new ApiError(404, NO_SUCH_RECIPIENT);
-  // Counted only for shares that would go out, so typing mistakes do not use up the hour.
-  assertAllowed(await hit(deps.db, LIMITS.sharesPerUser, sharer.id));
-  const message = articleSharedEmail({
-    to: recipient.email,
-    sharerName: sharer.full_name || sharer.email,
-    articleTitle: article.title || `PubMed article ${pmid}`,
-    pmid,
-    link: sharedArticleLink(deps.config, pmid),
-    supportEmail: deps.config.SUPPORT_EMAIL,
-  });
-  const share = await deps.db.transaction().execute(async (trx) => {
-    const row = await repo.insertShare(trx, sharer.id, recipient.id, pmid);
-    if (!row) return undefined;
-    await enqueueEmail(deps, message, { db: trx });
-    return row;
-  });
-  if (!share) throw new ApiError(409, ALREADY_SHARED);
+  let sent: { id: string; at: Date | string } | undefined;
+  try {
+    sent = await deps.db.transaction().execute(async (trx) => {
+      let row: { id: string; at: Date | string } | undefined;
+      let payload: Record<string, unknown>;
+      if (recipient?.is_active) {
+        const share = await repo.insertShare(trx, sharer.id, recipient.id, pmid);
+        row = share && { id: share.id, at: share.shared_at };
+        payload = { share_id: share?.id };
+      } else {
+        const invitation = await insertInvitation(trx, sharer.id, recipientHash(deps.secretKey, recipientEmail), pmid);
+        row = invitation && { id: invitation.id, at: invitation.invited_at };
+        payload = { invitation_id: invitation?.id, to: recipientEmail };
+      }
+      if (!row) return undefined;
+      const state = await hit(trx, LIMITS.sharesPerUser, sharer.id);
+      if (!state.allowed) throw new QuotaExceeded(tooManyRequests(state));
+      await deps.jobs.enqueue(SHARE_NOTIFY_JOB, payload, { db: trx, maxAttempts: 5 });
+      return row;
+    });
+  } catch (err) {
+    if (err instanceof QuotaExceeded) throw err.answer;
+    throw err;
+  }
+  if (!sent) throw new ApiError(409, ALREADY_SHARED);
   deps.jobs.wake?.();
-  return { id: share.id, article_pmid: share.article_pmid, recipient_email: recipient.email, shared_at: new Date(share.shared_at).toISOString() };
+  const sharedAt = new Date(sent.at).toISOString();
+  return { id: sent.id, article_pmid: pmid, recipient_email: recipientEmail, shared_at: sharedAt };
 }
 
-/** The caller's received shares, newest first; all of them unless `limit` is given. */
-export async function receivedShares(deps: Pick<AppDeps, "db">, userId: string, skip?: number, limit?: number): Promise<ReceivedShare[]> {
-  return repo.listReceived(deps.db, userId, skip, limit);
+/** Whether the user is e-mailed when someone shares an article with them. */
+export async function shareEmailSetting(deps: Pick<AppDeps, "db">, userId: string): Promise<boolean> {
+  const row = await deps.db
+    .selectFrom("users")
+    .select("share_emails")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return row.share_emails;
+}
+
+/** Turns share e-mails on or off for `userId` (settings, or the e-mail's one-click unsubscribe). */
+export async function setShareEmails(deps: Pick<AppDeps, "db">, userId: string, on: boolean): Promise<void> {
+  await deps.db.updateTable("users").set({ share_emails: on }).where("id", "=", userId).execute();
+}
+
+/**
+ * The caller's received shares, newest first: all of them unless `limit` is given; from `skip`, or right `after` the
+ * id of the previous page's last share (keyset).
+ * @throws ApiError 400 UNKNOWN_LIST_CURSOR when `after` is not one of the caller's received shares.
+ */
+export async function receivedShares(
+  deps: Pick<AppDeps, "db">,
+  userId: string,
+  page: { skip?: number; after?: string; limit?: number } = {},
+): Promise<ReceivedShare[]> {
+  const list = await repo.listReceived(deps.db, userId, { skip: page.skip, after: page.after }, page.limit);
+  // An empty page is the end of the list, or a cursor that names no share of the caller: only then is it looked up.
+  if (list.length === 0 && page.after !== undefined && !(await repo.hasReceived(deps.db, userId, page.after))) {
+    throw new ApiError(400, UNKNOWN_LIST_CURSOR);
+  }
+  return list;
+}
+
+/** The caller's received shares, newest first, as `{ id, article_pmid }` only (the dashboard's count and pages). */
+export async function receivedShareRefs(deps: Pick<AppDeps, "db">, userId: string): Promise<ReceivedShareRef[]> {
+  return repo.listReceivedRefs(deps.db, userId);
 }
 
 /** Deletes one of the caller's received shares. @throws ApiError 404 when it is not one (someone else's, or unknown). */

@@ -9,14 +9,14 @@ import { callStripe, requireStripe, type Interval, type Plan } from "./stripe.ts
 import { isLiveStripeRow, syncStripeSubscription } from "./sync.ts";
 
 /**
- * Subscribing and cancelling (spec §4, §7). Both need STRIPE_SECRET_KEY (else 503). Neither writes what the user
+ * Subscribing and cancelling (docs/product.md §4, §7). Both need STRIPE_SECRET_KEY (else 503). Neither writes what the user
  * asked for into our database: checkout returns Stripe's payment page, and the webhook records what Stripe then
  * says; after a cancel or plan switch the subscription is re-read from Stripe and mirrored (sync.ts).
  */
 
-/** Plans that can be bought now (spec §1: Pro and Max cannot currently be purchased). */
+/** Plans that can be bought now (docs/product.md §1: Pro and Max cannot currently be purchased). */
 export const PURCHASABLE_PLANS: readonly Plan[] = ["plus"];
-/** Spec §1, §7: billed annually only. */
+/** docs/product.md §1, §7: billed annually only. */
 export const PURCHASABLE_INTERVALS: readonly Interval[] = ["annual"];
 
 export const PLAN_NOT_PURCHASABLE = "This plan cannot be purchased yet.";
@@ -27,7 +27,7 @@ export const ALREADY_SUBSCRIBED = "You are already subscribed to this plan.";
 export const PLAN_GRANTED = "Your plan was set up by an administrator. Please contact support to change it.";
 export const NOTHING_TO_CANCEL = "You have no paid subscription to cancel.";
 
-/** What POST /subscriptions/checkout receives (spec §3). */
+/** What POST /subscriptions/checkout receives (docs/product.md §3). */
 export interface CheckoutRequest {
   subscription_type: Plan;
   billing_interval: Interval;

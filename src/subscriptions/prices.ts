@@ -7,9 +7,14 @@ export interface PriceAmount {
   unit_amount: number;
 }
 
-/** GET /subscriptions/prices (spec §3): per plan, the monthly and annual price, null where Stripe has none. */
+/**
+ * GET /subscriptions/prices (docs/product.md §3): per plan, the monthly and annual price, null where Stripe has none, and
+ * whether this server can take payments at all (STRIPE_SECRET_KEY set): without it the pages say so once and
+ * disable the buttons that would start a checkout, instead of letting each one fail.
+ */
 export interface PricesRead {
   individual: Record<Plan, Record<Interval, PriceAmount | null>>;
+  payments_available: boolean;
 }
 
 /** A Stripe price this server can sell: its id (for checkout) and amount. */
@@ -18,7 +23,7 @@ export interface SellablePrice {
   unit_amount: number;
 }
 
-/** Spec §9: prices are cached one hour. */
+/** docs/product.md §9: prices are cached one hour. */
 export const PRICES_CACHE_MS = 60 * 60 * 1000;
 /** After a failed refresh, the last good list is served this long before Stripe is asked again. */
 const RETRY_AFTER_FAILURE_MS = 60 * 1000;
@@ -104,5 +109,10 @@ export async function readPrices(config: Config): Promise<PricesRead> {
   const individual = Object.fromEntries(
     PLANS.map((plan) => [plan, Object.fromEntries(INTERVALS.map((i) => [i, table[plan][i] ? { unit_amount: table[plan][i]!.unit_amount / 100 } : null]))]),
   ) as PricesRead["individual"];
-  return { individual };
+  return { individual, payments_available: paymentsAvailable(config) };
+}
+
+/** Whether checkouts can be started on this server: a payment provider is configured (STRIPE_SECRET_KEY). */
+export function paymentsAvailable(config: Config): boolean {
+  return stripeClient(config) !== null;
 }

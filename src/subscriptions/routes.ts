@@ -11,7 +11,7 @@ import { handleStripeEvent, verifyStripeEvent } from "./webhook.ts";
 import { CheckoutRequestSchema, CheckoutResponseSchema, PricesReadSchema, SubscriptionReadSchema, WebhookAckSchema } from "./schemas.ts";
 
 /**
- * /api/v1/subscriptions (spec §7): the signed-in user's subscription, the plans' prices, checkout, cancel, and
+ * /api/v1/subscriptions (docs/product.md §7): the signed-in user's subscription, the plans' prices, checkout, cancel, and
  * Stripe's webhook. docs/decisions/0018-billing-with-stripe.md explains the billing model.
  */
 export function subscriptionsRoutes(deps: AppDeps) {
@@ -56,7 +56,7 @@ export function subscriptionsRoutes(deps: AppDeps) {
       "Creates a Stripe Checkout session in subscription mode for the plan's annual price and returns its page; the browser goes there, " +
       "and Stripe sends it back to success_url or cancel_url (addresses of this site). Our records change only when Stripe's webhook says so. " +
       "Someone already paying for another plan or interval has that subscription switched instead, and checkout_url is success_url. " +
-      "Only Plus, billed annually, is on sale (spec §1).",
+      "Only Plus, billed annually, is on sale (docs/product.md §1).",
     request: { body: jsonBody(CheckoutRequestSchema) },
     responses: { 200: jsonContent(CheckoutResponseSchema, "Where to send the browser"), ...errorResponses(400, 409, 502) },
   });

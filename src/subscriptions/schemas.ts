@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { INTERVALS, PLANS, PRICE_LOOKUP_KEYS } from "./stripe.ts";
 
-/** GET /subscriptions/me (spec §3). Every field but `exists` is null when the user has no subscription. */
+/** GET /subscriptions/me (docs/product.md §3). Every field but `exists` is null when the user has no subscription. */
 export const SubscriptionReadSchema = z
   .object({
     exists: z.boolean(),
@@ -22,9 +22,14 @@ const PriceAmountSchema = z
 
 const PlanPricesSchema = z.object({ monthly: PriceAmountSchema, annual: PriceAmountSchema });
 
-/** GET /subscriptions/prices (spec §3). */
+/** GET /subscriptions/prices (docs/product.md §3). */
 export const PricesReadSchema = z
-  .object({ individual: z.object({ plus: PlanPricesSchema, pro: PlanPricesSchema, max: PlanPricesSchema }) })
+  .object({
+    individual: z.object({ plus: PlanPricesSchema, pro: PlanPricesSchema, max: PlanPricesSchema }),
+    payments_available: z.boolean().openapi({
+      description: "false when this server has no payment provider configured: no checkout can be started (the page says so once)",
+    }),
+  })
   .openapi("SubscriptionPrices", {
     description: `Prices of Stripe's active recurring prices found by lookup key: ${Object.values(PRICE_LOOKUP_KEYS)
       .flatMap((byInterval) => Object.values(byInterval))
@@ -37,11 +42,11 @@ const ReturnUrl = z
   .max(2048, "URL too long")
   .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), "Invalid URL");
 
-/** POST /subscriptions/checkout (spec §3, §7). */
+/** POST /subscriptions/checkout (docs/product.md §3, §7). */
 export const CheckoutRequestSchema = z
   .object({
     subscription_type: z.enum(PLANS),
-    billing_interval: z.enum(INTERVALS).openapi({ description: "Only annual is sold (spec §1)." }),
+    billing_interval: z.enum(INTERVALS).openapi({ description: "Only annual is sold (docs/product.md §1)." }),
     success_url: ReturnUrl.openapi({ example: "https://litreview.example/settings?tab=subscription&subscription_checkout=success" }),
     cancel_url: ReturnUrl.openapi({ example: "https://litreview.example/settings?tab=subscription&subscription_checkout=cancel" }),
   })

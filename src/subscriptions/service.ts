@@ -3,13 +3,13 @@ import type { Database } from "../db/database.ts";
 import type { SubscriptionReadSchema } from "./schemas.ts";
 import { expireTrialIfDue, findSubscriptionByUserId, insertSubscription, type SubscriptionView } from "./repository.ts";
 
-/** Plans that open the literature review and weekly suggestions (spec §1, §6). */
+/** Plans that open the literature review and weekly suggestions (docs/product.md §1, §6). */
 export const PAID_PLANS = ["plus", "pro", "max"] as const;
 
-/** Length of the free Plus trial every new account starts with (spec §9: one week). */
+/** Length of the free Plus trial every new account starts with (docs/product.md §9: one week). */
 export const TRIAL_DAYS = 7;
 
-/** The subscription as GET /subscriptions/me returns it (spec §3). All fields but `exists` are null when there is none. */
+/** The subscription as GET /subscriptions/me returns it (docs/product.md §3). All fields but `exists` are null when there is none. */
 export type SubscriptionRead = z.infer<typeof SubscriptionReadSchema>;
 
 const NO_SUBSCRIPTION: SubscriptionRead = {
@@ -23,11 +23,11 @@ const NO_SUBSCRIPTION: SubscriptionRead = {
   cancel_at_period_end: null,
 };
 
-/** The row as spec §3 shows it. */
+/** The row as docs/product.md §3 shows it. */
 export function toRead(row: SubscriptionView): SubscriptionRead {
   return {
     exists: true,
-    // The table's CHECK-free text columns only ever hold the values of spec §3 (written by this folder).
+    // The table's CHECK-free text columns only ever hold the values of docs/product.md §3 (written by this folder).
     status: row.status as SubscriptionRead["status"],
     subscription_type: row.subscription_type as SubscriptionRead["subscription_type"],
     billing_interval: row.billing_interval as SubscriptionRead["billing_interval"],
@@ -44,7 +44,7 @@ function isLapsedTrial(row: SubscriptionView, now: Date): boolean {
 }
 
 /**
- * THE access rule of the literature review and weekly suggestions (spec §1, §6), the only one: the subscription
+ * THE access rule of the literature review and weekly suggestions (docs/product.md §1, §6), the only one: the subscription
  * is of type plus, pro or max and either
  * - active, and not our free trial whose end has passed: access stops at trial_ends_at to the millisecond,
  *   whether or not the trial sweep has marked it trial_expired yet; or

@@ -16,18 +16,18 @@ export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured on this serv
 /** The detail of an answer when Stripe could not be reached or refused a well-formed request. */
 export const PAYMENT_PROVIDER_FAILED = "The payment provider could not be reached. Please try again later.";
 
-/** Plans of spec §1, in order (plus < pro < max). */
+/** Plans of docs/product.md §1, in order (plus < pro < max). */
 export const PLANS = ["plus", "pro", "max"] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** Billing intervals of spec §3. */
+/** Billing intervals of docs/product.md §3. */
 export const INTERVALS = ["monthly", "annual"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
 /**
  * The lookup key of each plan's price in Stripe. The operator gives each recurring price in the Stripe dashboard
  * (or API) one of these keys; moving a key to a new price changes what new checkouts charge, without a deploy.
- * Amounts are read in US dollars (spec §9 shows $).
+ * Amounts are read in US dollars (docs/product.md §9 shows $).
  */
 export const PRICE_LOOKUP_KEYS: Readonly<Record<Plan, Readonly<Record<Interval, string>>>> = {
   plus: { monthly: "litreview_plus_monthly", annual: "litreview_plus_annual" },

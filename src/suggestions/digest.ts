@@ -1,7 +1,7 @@
-import { SignJWT, jwtVerify } from "jose";
 import type { AppDeps } from "../deps.ts";
 import type { EmailMessage } from "../email/service.ts";
 import { escapeHtml } from "../email/templates.ts";
+import { listUnsubscribeHeaders, signUnsubscribeToken, verifyUnsubscribeToken } from "../email/list-unsubscribe.ts";
 import type { Section, SectionEntry } from "./sections.ts";
 
 /**
@@ -20,24 +20,19 @@ const TITLES: Record<Section, string> = {
   disruptive_articles: "Potentially Disruptive",
 };
 
-const PURPOSE = "weekly-digest-unsubscribe";
+const PURPOSE = "weekly-digest-unsubscribe" as const;
 
 /**
  * A signed, non-expiring token that unsubscribes `userId` from the digest (HS256 with the server's key). It grants
  * nothing else; it keeps working after the session ends, as RFC 8058 expects of an unsubscribe link.
  */
 export async function unsubscribeToken(secretKey: Uint8Array, userId: string): Promise<string> {
-  return new SignJWT({ purpose: PURPOSE }).setProtectedHeader({ alg: "HS256" }).setSubject(userId).setIssuedAt().sign(secretKey);
+  return signUnsubscribeToken(secretKey, userId, PURPOSE);
 }
 
 /** The user id of a valid unsubscribe token, or null (forged, altered, another kind of token). */
 export async function readUnsubscribeToken(secretKey: Uint8Array, token: string): Promise<string | null> {
-  try {
-    const { payload } = await jwtVerify(token, secretKey, { algorithms: ["HS256"] });
-    return payload.purpose === PURPOSE && typeof payload.sub === "string" ? payload.sub : null;
-  } catch {
-    return null;
-  }
+  return verifyUnsubscribeToken(secretKey, token, PURPOSE);
 }
 
 /** The site's origin for links in e-mails: PUBLIC_URL, else the local server. */
@@ -101,6 +96,6 @@ export function weeklyDigestEmail(opts: { to: string; name: string; week: string
     subject: `LitReview - Your weekly suggestions (${opts.week})`,
     html,
     text,
-    headers: { "List-Unsubscribe": `<${opts.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    headers: listUnsubscribeHeaders(opts.unsubscribeUrl),
   };
 }

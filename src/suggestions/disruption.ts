@@ -53,6 +53,26 @@ export async function refreshMeshStats(db: Database): Promise<number> {
   });
 }
 
+/**
+ * Computes mesh_heading_stats when it is empty while the index holds articles with headings: on a new installation
+ * the first batches come from readers entering interests, before the first weekly run has computed the statistics,
+ * and Potentially Disruptive was then empty for everyone (issue 24). Later runs find the table filled and pay one
+ * indexed one-row read. @returns whether it computed them.
+ */
+export async function ensureMeshStats(db: Database): Promise<boolean> {
+  if (await db.selectFrom("mesh_heading_stats").select("heading").limit(1).executeTakeFirst()) return false;
+  const any = await db
+    .selectFrom("articles")
+    .select("pmid")
+    .where("publication_year", "is not", null)
+    .where(sql<boolean>`cardinality(mesh_terms) > 0`)
+    .limit(1)
+    .executeTakeFirst();
+  if (!any) return false;
+  await refreshMeshStats(db);
+  return true;
+}
+
 /** The statistics of `headings` (those known), and the index's earliest year (null when it holds no dated heading). */
 export async function readHeadingStats(db: Database, headings: readonly string[]): Promise<{ stats: Map<string, HeadingStats>; earliestYear: number | null }> {
   const stats = new Map<string, HeadingStats>();

@@ -15,11 +15,23 @@ export interface RankedList<S> {
   pmids: readonly number[];
 }
 
-/** A fused candidate: its score and the source that contributed most to it (the why-line's reason). */
+/** What one source gave a fused candidate: its rank in that source's list (from 1) and weight / (k + rank). */
+export interface Contribution<S> {
+  source: S;
+  rank: number;
+  contribution: number;
+}
+
+/**
+ * A fused candidate: its score, the source that contributed most to it (the why-line's reason), and every source's
+ * contribution (which interest ranked it where: the per-interest quota of coverage.ts reads them). A candidate built
+ * by hand may leave `contributions` out: it then counts as ranked first by `best` alone.
+ */
 export interface FusedCandidate<S> {
   pmid: number;
   score: number;
   best: S;
+  contributions?: Contribution<S>[];
 }
 
 /**
@@ -27,15 +39,19 @@ export interface FusedCandidate<S> {
  * @param exclude PMIDs never returned (liked, recently suggested).
  */
 export function fuseRankings<S>(lists: readonly RankedList<S>[], exclude: ReadonlySet<number> = new Set(), k = RRF_K): FusedCandidate<S>[] {
-  const fused = new Map<number, { score: number; best: S; bestContribution: number }>();
+  type Entry = { score: number; best: S; bestContribution: number; contributions: Contribution<S>[] };
+  const fused = new Map<number, Entry>();
   for (const list of lists) {
     list.pmids.forEach((pmid, i) => {
       if (exclude.has(pmid)) return;
       const contribution = list.weight / (k + i + 1);
       const entry = fused.get(pmid);
-      if (!entry) fused.set(pmid, { score: contribution, best: list.source, bestContribution: contribution });
-      else {
+      const given = { source: list.source, rank: i + 1, contribution };
+      if (!entry) {
+        fused.set(pmid, { score: contribution, best: list.source, bestContribution: contribution, contributions: [given] });
+      } else {
         entry.score += contribution;
+        entry.contributions.push(given);
         if (contribution > entry.bestContribution) {
           entry.best = list.source;
           entry.bestContribution = contribution;
@@ -44,6 +60,6 @@ export function fuseRankings<S>(lists: readonly RankedList<S>[], exclude: Readon
     });
   }
   return [...fused.entries()]
-    .map(([pmid, e]) => ({ pmid, score: e.score, best: e.best }))
+    .map(([pmid, e]) => ({ pmid, score: e.score, best: e.best, contributions: e.contributions }))
     .sort((a, b) => b.score - a.score || a.pmid - b.pmid);
 }

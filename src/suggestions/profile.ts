@@ -37,7 +37,7 @@ export interface Profile {
   topic: string;
 }
 
-/** At most this many interests are read (spec §9: 5 slots). */
+/** At most this many interests are read (docs/product.md §9: 5 slots). */
 export const MAX_INTERESTS = 5;
 /** The most recent likes that become sources; older likes still exclude their articles. */
 export const MAX_LIKE_SOURCES = 5;

@@ -7,7 +7,7 @@ import { WeeklySuggestionsSchema } from "./schemas.ts";
 
 const DigestSettingSchema = z.object({ weekly_digest: z.boolean({ error: "weekly_digest must be true or false" }) }).openapi("DigestSetting");
 
-/** /api/v1/suggestions (spec §7): the latest weekly suggestions, and the weekly digest e-mail setting. */
+/** /api/v1/suggestions (docs/product.md §7): the latest weekly suggestions, and the weekly digest e-mail setting. */
 export function suggestionsRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
   const common = { tags: ["suggestions"], security: SIGNED_IN, middleware: [requireUser(deps)] };

@@ -11,7 +11,7 @@ export type SuggestedArticle = z.infer<typeof SuggestedArticleSchema>;
 const list = z.array(SuggestedArticleSchema);
 const summary = z.string().nullable().openapi({ description: "Cited summary of the section; [n] is the section's n-th article" });
 
-/** GET /suggestions/weekly/latest (spec §3 Weekly suggestions). */
+/** GET /suggestions/weekly/latest (docs/product.md §3 Weekly suggestions). */
 export const WeeklySuggestionsSchema = z
   .object({
     id: z.string(),

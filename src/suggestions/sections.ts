@@ -2,7 +2,7 @@
  * How a user's weekly suggestions are chosen (issue 11; docs/decisions/0017-weekly-suggestions.md): candidates come
  * from the SearchIndex (so either adapter serves them), one query per profile source (answers over any date shared
  * across users and weeks: source-cache.ts), fused by weighted reciprocal
- * rank fusion (fusion.ts), then split into the four sections of spec §2. Sections do not repeat an article: New This
+ * rank fusion (fusion.ts), then split into the four sections of docs/product.md §2. Sections do not repeat an article: New This
  * Week first, then New This Year, Potentially Disruptive, Pertinent For You.
  */
 import type { SearchIndex } from "../../search/search-index.ts";
@@ -11,13 +11,14 @@ import type { Profile, ProfileSource } from "./profile.ts";
 import { noveltyOf, type HeadingStats } from "./disruption.ts";
 import { isDisruptiveByCitations, type CdIndex } from "./cd-index.ts";
 import { rankedSources } from "./source-cache.ts";
+import { pickCovering, sourceHeads } from "./coverage.ts";
 import type { AppDeps } from "../deps.ts";
 
-/** The four sections, in the page's order (spec §2), by their API names (spec §3). */
+/** The four sections, in the page's order (docs/product.md §2), by their API names (docs/product.md §3). */
 export const SECTIONS = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"] as const;
 export type Section = (typeof SECTIONS)[number];
 
-/** Articles per section. The page shows 2 at a time (spec §9); ten is five pages, a week's reading. */
+/** Articles per section. The page shows 2 at a time (docs/product.md §9); ten is five pages, a week's reading. */
 export const SECTION_SIZE = 10;
 /** Candidates asked of the index per source and date range. */
 export const CANDIDATES_PER_SOURCE = 100;
@@ -47,6 +48,28 @@ export interface SectionEntry {
 export interface Candidates {
   anyDate: FusedCandidate<ProfileSource>[];
   recent: FusedCandidate<ProfileSource>[];
+  /**
+   * The profile's sources, whose groups (each interest, the likes) each get a quota in the sections ranked by match
+   * (coverage.ts). Left out, they are the candidates' sources in order of appearance.
+   */
+  sources?: readonly ProfileSource[];
+}
+
+/** How deep in each source's own ranking the per-interest quota looks (coverage.ts `sourceHeads`). */
+export const QUOTA_DEPTH = 4 * SECTION_SIZE;
+
+/**
+ * The PMIDs whose articles `chooseSections` needs: every recent candidate (their dates decide New This Week), the
+ * DISRUPTIVE_POOL best of any date (the disruptive signal examines them; Pertinent For You's fill takes its
+ * SECTION_SIZE from the same head, which the other sections' at most 3·SECTION_SIZE picks cannot exhaust), and each
+ * source's QUOTA_DEPTH best of any date (the quota's, when the likes outweigh an interest).
+ */
+export function candidatePmidsToRead(candidates: Candidates): number[] {
+  const anyDate = [
+    ...candidates.anyDate.slice(0, DISRUPTIVE_POOL).map((c) => c.pmid),
+    ...sourceHeads(candidates.anyDate, QUOTA_DEPTH),
+  ];
+  return [...new Set([...anyDate, ...candidates.recent.map((c) => c.pmid)])];
 }
 
 /**
@@ -103,7 +126,8 @@ export async function retrieveCandidates(
   const pooled = profile.sources.some((s) => s.kind === "likes");
   const recentSources = pooled ? profile.sources.filter((s) => s.kind !== "like") : profile.sources;
   const ranked = await rankedSources(deps, profile.sources.map((s) => s.text), now);
-  return { anyDate: fuseSources(profile.sources, ranked, exclude), recent: await rankProfile(deps.search, recentSources, exclude, { fromYear, toYear }) };
+  const recent = await rankProfile(deps.search, recentSources, exclude, { fromYear, toYear });
+  return { anyDate: fuseSources(profile.sources, ranked, exclude), recent, sources: profile.sources };
 }
 
 const TITLE_IN_REASON = 90;
@@ -151,6 +175,8 @@ export function newSince(a: Pick<CandidateArticle, "entrez_date" | "publication_
  *   first those the citation signal flags (CD index, cd-index.ts; highest first), then those the MeSH novelty signal
  *   flags (disruption.ts; youngest heading first), each then by match. The why-line names the signal that fired.
  * - Pertinent For You: the best matches of any date.
+ * New This Week, New This Year and Pertinent For You give each interest, and the likes, a quota before filling by
+ * score, interleaved (coverage.ts), so that one part of the profile cannot take a whole section.
  */
 export function chooseSections(
   candidates: Candidates,
@@ -159,16 +185,17 @@ export function chooseSections(
   now: Date,
 ): Record<Section, SectionEntry[]> {
   const taken = new Set<number>();
+  const sourcesOf = (list: FusedCandidate<ProfileSource>[]) =>
+    candidates.sources ?? [...new Set(list.flatMap((c) => c.contributions?.map((k) => k.source) ?? [c.best]))];
   const pick = (list: FusedCandidate<ProfileSource>[], keep: (a: CandidateArticle) => boolean): SectionEntry[] => {
-    const out: SectionEntry[] = [];
-    for (const c of list) {
-      if (out.length >= SECTION_SIZE) break;
+    const accept = (c: FusedCandidate<ProfileSource>) => {
       const a = articles.get(c.pmid);
-      if (!a || taken.has(c.pmid) || !keep(a)) continue;
-      taken.add(c.pmid);
-      out.push({ pmid: c.pmid, reason: matchReason(c.best), signal: c.best.kind });
-    }
-    return out;
+      return a !== undefined && !taken.has(c.pmid) && keep(a);
+    };
+    return pickCovering(list, sourcesOf(list), SECTION_SIZE, accept).map(({ candidate, source }) => {
+      taken.add(candidate.pmid);
+      return { pmid: candidate.pmid, reason: matchReason(source), signal: source.kind };
+    });
   };
   const year = now.getUTCFullYear();
   const new_weekly_articles = pick(candidates.recent, (a) => inLastWeek(newSince(a), now));

@@ -6,9 +6,18 @@ import type { Summarizer } from "../reviews/summary/types.ts";
 import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
 import { buildProfile } from "./profile.ts";
-import { readHeadingStats } from "./disruption.ts";
+import { ensureMeshStats, readHeadingStats } from "./disruption.ts";
 import { readCdIndexes } from "./cd-index.ts";
-import { DISRUPTIVE_POOL, SECTIONS, chooseSections, retrieveCandidates, type CandidateArticle, type Section, type SectionEntry } from "./sections.ts";
+import {
+  DISRUPTIVE_POOL,
+  SECTIONS,
+  candidatePmidsToRead,
+  chooseSections,
+  retrieveCandidates,
+  type CandidateArticle,
+  type Section,
+  type SectionEntry,
+} from "./sections.ts";
 import { siteOrigin, unsubscribeToken, weeklyDigestEmail } from "./digest.ts";
 import { isoWeek } from "./week.ts";
 import { fetchNewThisWeek, type WeeklyPubmedClient } from "./pubmed-new.ts";
@@ -18,7 +27,7 @@ import type { WeeklySuggestions } from "./schemas.ts";
 
 /** The detail of GET /suggestions/weekly/latest before the user's first batch (the page shows 'Suggestions Preparing'). */
 export const SUGGESTIONS_NOT_READY = "Suggestions not generated yet";
-/** The detail of a suggestions call without access (spec §2's gate text). */
+/** The detail of a suggestions call without access (docs/product.md §2's gate text). */
 export const SUGGESTIONS_ACCESS_REQUIRED = "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription.";
 
 /** What one user's run did. */
@@ -84,13 +93,12 @@ export async function computeWeeklySuggestions(
   // entered PubMed this week often carries the date of a journal issue still to come.
   const weekAgoYear = new Date(now.getTime() - 7 * 86_400_000).getUTCFullYear();
   const candidates = await retrieveCandidates(deps, profile, exclude, weekAgoYear, now.getUTCFullYear() + 1, now);
-  // Only the candidates a section can take are read: every recent one (their dates decide New This Week), and of any
-  // date the DISRUPTIVE_POOL best, which the disruptive signal examines; Pertinent For You takes its SECTION_SIZE from
-  // the same head, which the other sections' at most 3·SECTION_SIZE picks cannot exhaust.
+  // Only the candidates a section can take are read (candidatePmidsToRead).
   const pool = candidates.anyDate.slice(0, DISRUPTIVE_POOL);
-  const rows = await repo.readCandidateArticles(deps.db, [...new Set([...pool, ...candidates.recent].map((c) => c.pmid))]);
+  const rows = await repo.readCandidateArticles(deps.db, candidatePmidsToRead(candidates));
   const articles = new Map<number, CandidateArticle>(rows.map((r) => [r.pmid, r]));
   const poolPmids = new Set(pool.map((c) => c.pmid));
+  await ensureMeshStats(deps.db);
   const [meshStats, cdIndexes] = await Promise.all([
     readHeadingStats(deps.db, rows.filter((r) => poolPmids.has(r.pmid)).flatMap((r) => r.mesh_terms)),
     readCdIndexes(deps.db, [...poolPmids]),
@@ -147,7 +155,7 @@ export async function computeWeeklySuggestions(
 }
 
 /**
- * The user's latest batch in spec §3's shape.
+ * The user's latest batch in docs/product.md §3's shape.
  * @throws ApiError 403 without access to suggestions; 404 SUGGESTIONS_NOT_READY before the first batch.
  */
 export async function latestSuggestions(deps: Pick<AppDeps, "db">, userId: string): Promise<WeeklySuggestions> {

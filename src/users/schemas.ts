@@ -1,11 +1,19 @@
 import { z } from "@hono/zod-openapi";
+import { hasRefusedCharacter } from "../http/input-text.ts";
 // The pages' own pattern and limits, so that the server refuses exactly what the forms refuse, with the same messages.
-import { EMAIL_PATTERN } from "../../islands/auth/validation.ts";
-import { INTEREST_MAX, INTEREST_SLOTS, INTEREST_TOO_LONG, INTERESTS_TOTAL_MAX, TOTAL_TOO_LONG } from "../../islands/settings/interests.ts";
+import { EMAIL_PATTERN, FULL_NAME_MAX, FULL_NAME_MIN, isSingleLine, singleLineMessage } from "../../islands/auth/validation.ts";
+import {
+  INTEREST_MAX,
+  INTEREST_NOT_SINGLE_LINE,
+  INTEREST_SLOTS,
+  INTEREST_TOO_LONG,
+  INTERESTS_TOTAL_MAX,
+  TOTAL_TOO_LONG,
+} from "../../islands/settings/interests.ts";
 
 // Request and response shapes of the users API. Create, update and public shapes are separate (as in the
 // FastAPI full-stack template) so that a password or its hash can never leak into a response.
-// Messages are the ones the client shows (spec §5); unknown fields are dropped, not rejected.
+// Messages are the ones the client shows (docs/product.md §5); unknown fields are dropped, not rejected.
 
 /** Builds a zod error callback: "<label> is required" for a missing value, `invalid` for a value of the wrong type. */
 function requiredOr(label: string, invalid: string) {
@@ -20,7 +28,7 @@ export function emailField(label = "Email") {
     .toLowerCase()
     .min(1, `${label} is required`)
     .max(255, "Email must be at most 255 characters")
-    // One check, one message: the page's own pattern (spec §5), so an invalid address is reported once.
+    // One check, one message: the page's own pattern (docs/product.md §5), so an invalid address is reported once.
     .pipe(z.email({ pattern: EMAIL_PATTERN, error: "Invalid email address" }));
 }
 
@@ -34,18 +42,41 @@ export function passwordField(label = "Password") {
     .max(128, `${label} must be at most 128 characters`);
 }
 
+/**
+ * Whether a single-line field is free of what only single-line fields refuse: tab, line feed, carriage return and the
+ * Unicode line separators. The other control characters pass here and are refused for every field alike, with the
+ * API's own message, by the validation hook (src/http/input-text.ts).
+ */
+function lineBreakFree(value: string): boolean {
+  return hasRefusedCharacter(value) || isSingleLine(value);
+}
+
+/**
+ * A full name, the one rule of every endpoint that writes one (docs/product.md §9; the forms' fullNameRules): on one line, with no
+ * control character (checked before trimming, so a line break is refused, not silently cut off), and at most
+ * FULL_NAME_MAX characters after trimming. Sign-up adds its minimum (FULL_NAME_MIN).
+ */
+function fullNameField(label: string) {
+  return z
+    .string({ error: requiredOr(label, `${label} must be text`) })
+    .refine(lineBreakFree, singleLineMessage(label))
+    .trim()
+    .max(FULL_NAME_MAX, `${label} must be at most ${FULL_NAME_MAX} characters`);
+}
+
 /** An optional institutional address: null, or "" (sent by an emptied form field, read as null), or an address. */
 const institutionEmailField = z
   .union([z.literal("").transform(() => null), z.null(), emailField("Institutional email")])
   .optional();
 
 /**
- * Main interests: one comma-joined string of up to five interests (spec §3), at most 2000 characters, each interest
- * at most 100 (spec §5, §9), with the settings page's messages.
+ * Main interests: one comma-joined string of up to five interests (docs/product.md §3), at most 2000 characters, each interest
+ * at most 100 (docs/product.md §5, §9), with the settings page's messages.
  */
 const descriptionField = z
   .string({ error: "Description must be text" })
   .max(INTERESTS_TOTAL_MAX, TOTAL_TOO_LONG)
+  .refine(lineBreakFree, INTEREST_NOT_SINGLE_LINE)
   .refine((d) => interestsOf(d).every((i) => i.length <= INTEREST_MAX), INTEREST_TOO_LONG)
   .refine((d) => interestsOf(d).length <= INTEREST_SLOTS, `At most ${INTEREST_SLOTS} interests are allowed.`)
   .nullable()
@@ -62,12 +93,9 @@ function interestsOf(description: string): string[] {
 /** POST /users/signup. */
 export const userSignupSchema = z.object({
   email: emailField(),
-  full_name: z
-    .string({ error: requiredOr("Full Name", "Full Name must be text") })
-    .trim()
+  full_name: fullNameField("Full Name")
     .min(1, { error: "Full Name is required", abort: true })
-    .min(3, "Full Name must be at least 3 characters")
-    .max(255, "Full Name must be at most 255 characters"),
+    .min(FULL_NAME_MIN, `Full Name must be at least ${FULL_NAME_MIN} characters`),
   password: passwordField(),
 });
 export type UserSignup = z.infer<typeof userSignupSchema>;
@@ -76,7 +104,7 @@ export type UserSignup = z.infer<typeof userSignupSchema>;
 export const userCreateSchema = z.object({
   email: emailField(),
   password: passwordField(),
-  full_name: z.string().trim().max(255, "Full Name must be at most 255 characters").nullable().optional(),
+  full_name: fullNameField("Full Name").nullable().optional(),
   institution_email: institutionEmailField,
   description: descriptionField,
   is_active: z.boolean().default(true),
@@ -88,7 +116,7 @@ export type UserCreate = z.infer<typeof userCreateSchema>;
 export const userUpdateSchema = z.object({
   email: emailField().optional(),
   password: passwordField().optional(),
-  full_name: z.string().trim().max(255, "Full Name must be at most 255 characters").nullable().optional(),
+  full_name: fullNameField("Full Name").nullable().optional(),
   institution_email: institutionEmailField,
   description: descriptionField,
   is_active: z.boolean().optional(),
@@ -96,9 +124,9 @@ export const userUpdateSchema = z.object({
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
-/** PATCH /users/me: the profile fields a user may change (spec §5 "Profile"). */
+/** PATCH /users/me: the profile fields a user may change (docs/product.md §5 "Profile"). */
 export const userUpdateMeSchema = z.object({
-  full_name: z.string({ error: "Full name must be text" }).trim().max(30, "Full name must be at most 30 characters").nullable().optional(),
+  full_name: fullNameField("Full name").nullable().optional(),
   email: emailField().optional(),
   institution_email: institutionEmailField,
   description: descriptionField,
@@ -135,7 +163,7 @@ import { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../../islands/soci
 
 /**
  * GET /users/search/: `q` matched against the start of an address, of a full name or of a word in it; the client
- * asks for 5 at a time. A blank q answers [] (spec §5: a blank search clears the results); 1 or 2 characters are
+ * asks for 5 at a time. A blank q answers [] (docs/product.md §5: a blank search clears the results); 1 or 2 characters are
  * refused.
  */
 export const userSearchSchema = z.object({
@@ -149,7 +177,7 @@ export const userSearchSchema = z.object({
   limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(10, "limit must be at most 10").default(5),
 });
 
-/** A user as every response shows it (spec §3): never the password or its hash. */
+/** A user as every response shows it (docs/product.md §3): never the password or its hash. */
 export const UserPublicSchema = z
   .object({
     id: z.uuid(),

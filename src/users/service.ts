@@ -1,4 +1,5 @@
 import type { Updateable } from "kysely";
+import { archiveBilling } from "../privacy/archive.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Database } from "../db/database.ts";
 import type { UsersTable } from "../db/types.ts";
@@ -24,7 +25,7 @@ async function assertEmailFree(db: Database, email: string, status: 400 | 409, d
 }
 
 /**
- * Creates an account and, in the same transaction, its one-week Plus trial (spec §1: signup includes the trial),
+ * Creates an account and, in the same transaction, its one-week Plus trial (docs/product.md §1: signup includes the trial),
  * so that an account never exists without it.
  * @throws ApiError 400 when the address is taken (also when two signups race for it).
  */
@@ -158,12 +159,17 @@ export async function setPassword(db: Database, userId: string, newPassword: str
 
 /**
  * Deletes an account and, through the foreign keys' cascades, everything it owns (subscription, reviews, likes…).
+ * Its billing records, if it paid, are archived first, as the privacy policy says (src/privacy/archive.ts).
  * @throws ApiError 403 when a superuser tries to delete their own account (there must stay an administrator),
  * 404 for an unknown user.
  */
-export async function deleteUser(db: Database, id: string, actingUser: { id: string; is_superuser: boolean }): Promise<void> {
+export async function deleteUser(db: Database, id: string, actingUser: { id: string; is_superuser: boolean }, now = new Date()): Promise<void> {
   if (id === actingUser.id && actingUser.is_superuser) throw new ApiError(403, SUPERUSER_SELF_DELETE);
-  if (!(await repo.deleteUser(db, id))) throw new ApiError(404, USER_NOT_FOUND);
+  const deleted = await db.transaction().execute(async (trx) => {
+    await archiveBilling(trx, id, "account_deleted", now);
+    return repo.deleteUser(trx, id);
+  });
+  if (!deleted) throw new ApiError(404, USER_NOT_FOUND);
 }
 
 /** A page of all accounts for superusers. */
@@ -181,7 +187,7 @@ export async function getUser(db: Database, id: string): Promise<UserRow> {
 /**
  * Finds share recipients for the signed-in user: other active, non-administrator accounts whose address, name or
  * a word of the name starts with `q` (at least 3 characters, checked by the route's schema).
- * A blank query answers [] without touching the database (spec §5: blank search makes no call).
+ * A blank query answers [] without touching the database (docs/product.md §5: blank search makes no call).
  */
 export async function searchUsers(db: Database, q: string, userId: string, skip: number, limit: number): Promise<UserSearchResult[]> {
   const needle = q.trim();

@@ -79,7 +79,8 @@ test.describe("password recovery", () => {
     await page.getByLabel("New Password").fill("yet-another-passphrase-8");
     await page.getByLabel("Confirm Password").fill("yet-another-passphrase-8");
     await page.getByRole("button", { name: "Reset Password" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Invalid token" })).toBeVisible();
+    // Said above the form (and in the error toast).
+    await expect(page.locator("form").getByRole("alert").filter({ hasText: "Invalid token" })).toBeVisible();
     await expect(page).toHaveURL(/\/reset-password\?token=/);
   });
 
@@ -301,10 +302,11 @@ test("a rejected token in any call ends the session: the token goes and the brow
   await profile.getByRole("button", { name: "Edit Profile" }).click();
   await profile.getByLabel("Full name").fill("Anyone");
   await profile.getByRole("button", { name: "Save" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  // The page the session ended on is kept as next, for after logging in again.
+  await expect(page).toHaveURL(/\/login\?next=%2Fsettings$/);
   expect(await page.evaluate(() => localStorage.getItem("access_token"))).toBeNull();
   await page.goto("/settings");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fsettings$/);
 });
 
 test("a signed-in user is sent from / to /home and from the account forms to /, keeping the query string", async ({ page }) => {

@@ -11,7 +11,7 @@ test("sign up, log in, land on /home, use the menus and log out", async ({ page 
   await islandsReady(page);
   await expect(page.getByText("Your account includes a free week trial of our Plus plan.")).toBeVisible();
 
-  // Validation shows on blur, with the spec's messages.
+  // Validation shows on blur, with the product's messages.
   await page.getByLabel("Email").fill("not-an-email");
   await page.getByLabel("Email").blur();
   await expect(page.getByText("Invalid email address")).toBeVisible();
@@ -73,12 +73,13 @@ test("sign up, log in, land on /home, use the menus and log out", async ({ page 
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem("access_token"))).toBeNull();
   await page.goto("/home");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fhome$/);
 });
 
 test("signed-out visitors are sent to /login from signed-in pages and to /landing from /", async ({ page }) => {
   await page.goto("/literature_management");
-  await expect(page).toHaveURL(/\/login$/);
+  // The page asked for is kept as next, for after logging in.
+  await expect(page).toHaveURL(/\/login\?next=%2Fliterature_management$/);
   await expect(page.getByRole("heading", { name: "Log In" })).toBeVisible();
 
   await page.goto("/?utm=test");
@@ -88,7 +89,7 @@ test("signed-out visitors are sent to /login from signed-in pages and to /landin
   await expect(page.locator("script[src], script[type=module]")).toHaveCount(0);
 });
 
-test("login validates on blur with the spec's messages", async ({ page }) => {
+test("login validates on blur with the product's messages", async ({ page }) => {
   await page.goto("/login");
   await islandsReady(page);
   await page.getByLabel("Email").focus();

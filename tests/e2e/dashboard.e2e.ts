@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { createAccount, expect, expectNoSeriousA11yViolations, islandsReady, signIn, test, waitForMail, type Account } from "./fixtures.ts";
 
-// Likes, shares and the dashboard (spec §2, §3, §8) in Chromium against the running app: the like state shared by
+// Likes, shares and the dashboard (docs/product.md §2, §3, §8) in Chromium against the running app: the like state shared by
 // every card of a PMID, a refused like rolled back with its toast, a share found through the user search and received
 // by a second user (with its e-mail and link), page sizes by screen width, deleting a share, the tab list's keys.
 
@@ -75,7 +75,7 @@ test("like and unlike from a review: every card of the article follows, and the 
   expect(((await status.json()) as { liked: boolean }).liked).toBe(false);
 });
 
-test("a like the server refuses comes back unliked with the spec's toast", async ({ page }) => {
+test("a like the server refuses comes back unliked with the product's toast", async ({ page }) => {
   test.setTimeout(90_000);
   const ann = await createAccount(page, "Ann Refused");
   await completedReview(page.request, ann);
@@ -115,7 +115,7 @@ test("share with a colleague found by name: they get the e-mail, see it under Re
   await expect(popover).toBeVisible();
   const search = popover.getByTestId("share-search");
   await expect(search).toBeFocused();
-  // A name nobody has: the spec's text; then the colleague's surname.
+  // A name nobody has: the product's text; then the colleague's surname.
   await search.fill("Qqqxyz");
   await expect(popover.getByTestId("share-status")).toHaveText('No users found matching "Qqqxyz".');
   await search.fill("");

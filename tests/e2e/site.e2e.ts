@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, islandsReady, signInNewUser, test } from "./fixtures.ts";
 
-// What every page has, in a real browser: the theme toggle, the cookie banner and « Gérer mes cookies », the
+// What every page has, in a real browser: the theme toggle, the cookie banner and "Manage cookies", the
 // compact navigation of small screens, a Content-Security-Policy the pages keep to, and accessibility (axe-core).
 
 /** Waits until the page is fully loaded, and its islands hydrated when it has any. */
@@ -40,7 +40,7 @@ test.describe("theme", () => {
 test.describe("cookie consent", () => {
   test.use({ consentAnswered: false });
 
-  test("the banner asks first, sets nothing before an answer, and « Gérer mes cookies » changes or withdraws the choice", async ({ page }) => {
+  test("the banner asks first, sets nothing before an answer, and Manage cookies changes or withdraws the choice", async ({ page }) => {
     await page.goto("/landing");
     const banner = page.getByRole("region", { name: "Your cookie choices" });
     await expect(banner).toBeVisible();
@@ -65,7 +65,7 @@ test.describe("cookie consent", () => {
     await page.evaluate(() => {
       document.cookie = "lang=fr; Path=/; SameSite=Lax";
     });
-    const manage = page.getByRole("button", { name: "Gérer mes cookies" });
+    const manage = page.getByRole("button", { name: "Manage cookies" });
     await manage.click();
     await expect(banner).toBeVisible();
     await expect(banner.getByRole("button", { name: "Refuse" })).toBeFocused();
@@ -94,7 +94,7 @@ test.describe("cookie consent", () => {
     await expect(banner).toBeHidden();
     await page.goto("/settings");
     await expect(page).toHaveURL(/\/settings$/);
-    await expect(page.getByRole("button", { name: "Gérer mes cookies" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Manage cookies" })).toBeVisible();
   });
 });
 
@@ -113,7 +113,7 @@ test.describe("small screens", () => {
     await page.getByRole("menuitem", { name: "Settings" }).click();
     await expect(page).toHaveURL(/\/settings$/);
     await islandsReady(page);
-    await expect(page.getByRole("button", { name: "Gérer mes cookies" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Manage cookies" })).toBeVisible();
     await page.getByRole("button", { name: "Menu" }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/login$/);

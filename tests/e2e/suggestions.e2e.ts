@@ -35,7 +35,7 @@ test("entering interests computes suggestions within a minute: sections, why-lin
   await expect(sections).toHaveCount(4);
   await expect(sections.locator("summary")).toHaveText([/^New This Week/, /^New This Year/, /^Pertinent For You/, /^Potentially Disruptive/]);
 
-  // The sample holds nothing from this week: the spec's empty text and its follow-up.
+  // The sample holds nothing from this week: the product's empty text and its follow-up.
   const weekly = page.locator('[data-section="new_weekly_articles"]');
   await expect(weekly.getByTestId("section-count")).toHaveText("0");
   await expect(weekly.getByTestId("section-empty")).toContainText("No new articles this week that currently match your profile. Don't worry, your profile might not have fetched relevant content yet.");
@@ -49,6 +49,24 @@ test("entering interests computes suggestions within a minute: sections, why-lin
   await expect(cards.first().getByTestId("article-note")).toHaveText(/^(Matches your interest "(nasopharyngeal carcinoma|radiotherapy)"|Similar to .+)$/);
   // Its citations are numbered within the section (an evidence-first summary need not cite the best match first).
   await expect(pertinent.getByTestId("section-summary")).toContainText(/\[\d+(?:, \d+)*\]/);
+  // Each is the review page's citation, for every article of the section, not only the 2 cards shown (issue 24):
+  // hovering shows the article's preview, activating it opens its dialog with the abstract.
+  const refs = pertinent.getByTestId("section-summary").getByTestId("citation-ref");
+  expect(await refs.count()).toBeGreaterThan(0);
+  await expect(pertinent.getByTestId("section-summary").getByTestId("citation-invalid")).toHaveCount(0);
+  const highest = Math.max(...(await refs.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-ref"))))));
+  const ref = pertinent.locator(`[data-testid="citation-ref"][data-ref="${highest}"]`).first();
+  const citedTitle = (await ref.getAttribute("aria-label"))!.replace(/^Reference \d+: /, "");
+  await ref.hover();
+  const preview = page.locator(`[data-testid="citation-preview"][data-ref="${highest}"]`);
+  await expect(preview).toBeVisible();
+  await expect(preview).toContainText(citedTitle.slice(0, 40));
+  await ref.click();
+  const dialog = page.getByTestId("article-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("heading").first()).toContainText(citedTitle.slice(0, 40));
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
   await expect(pertinent.getByTestId("section-pagination")).toContainText(`Page 1 of ${Math.ceil(total / 2)}`);
   const firstPmid = await cards.first().getAttribute("data-pmid");
   await pertinent.getByTestId("section-pagination").getByRole("button", { name: "Next page" }).click();

@@ -98,13 +98,17 @@ for (const backend of BACKENDS) {
       await expectFieldRefused(await t.app.request(`/api/v1/users/${user.user.id}%00`, { headers: admin.headers }), ["path", "user_id"]);
     });
 
-    test("other control characters and lone surrogates are refused too; tab and line breaks are allowed", async () => {
+    test("other control characters and lone surrogates are refused too; tab and line breaks only in multi-line text", async () => {
       for (const bad of ["\u0007", "\u001b[31m", "\u007f", "\u0085", "\ud800", "x\udc00"]) {
         const res = await t.app.request("/api/v1/users/me", json("PATCH", { description: `interest ${bad}` }, user.headers));
         await expectControlRefused(res, ["body", "description"]);
       }
+      // Interests are single-line fields (ADR 0032); a review topic (a pasted search strategy) may span lines.
       const res = await t.app.request("/api/v1/users/me", json("PATCH", { description: "line one\twith tab\r\nline two" }, user.headers));
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(422);
+      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
+      const topic = encodeURIComponent("asthma\tin children\r\nAND inhaled corticosteroids");
+      expect((await t.app.request(`/api/v1/literature_review/start/${id}?user_query=${topic}`, { method: "POST", headers: user.headers })).status).toBe(200);
     });
 
     test("a password with NUL is refused at the change-password call before anything is checked", async () => {

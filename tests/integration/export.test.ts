@@ -8,15 +8,21 @@ import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { parseMedline } from "../../src/export/medline.ts";
-import { exportFileName, topicSlug } from "../../src/export/formats.ts";
+import { EXPORT_FORMATS, exportFileName, topicSlug, writeReferences } from "../../src/export/formats.ts";
+import type { ExportFormat } from "../../src/export/formats.ts";
+import { toCsl } from "../../src/export/csl.ts";
+import { MAX_EXPORT_RECORDS, articlesForExport, likedBatches } from "../../src/export/repository.ts";
+import { referenceStream } from "../../src/export/stream.ts";
 import { exportRoutes } from "../../src/export/routes.ts";
+import { sql } from "kysely";
 import { onError } from "../../src/http/errors.ts";
 
 // Exports for reference managers (issue 13), on real PubMed records: each file is parsed back with the citation
 // library (RIS, BibTeX, CSL-JSON) or the MEDLINE reader, and must give back the articles, in their list's order, with
 // their titles, authors, journal, year, DOI and PMID. Another user's review is 404. File names say what they hold, from
 // an injected clock (no test depends on today's date). Field-by-field fidelity over the whole sample:
-// export-fidelity.test.ts.
+// export-fidelity.test.ts. Issue 22: a long list is sent in batches that give the event loop back, byte for byte the
+// file written at once, at most MAX_EXPORT_RECORDS records per file (skip and limit choose the part).
 
 /** The clock of the routes mounted by `clocked`: 26 November 2026, late in the UTC day. */
 const NOW = new Date("2026-11-26T23:30:00Z");
@@ -81,7 +87,10 @@ for (const backend of BACKENDS) {
       expect(cited.length).toBeGreaterThan(2);
       const bib = await (await get(alice, `/reviews/${reviewId}?format=bibtex`)).text();
       const fromBib = new Cite(bib).data as { title: string }[];
-      expect(fromBib.map((i) => i.title)).toEqual(await Promise.all(cited.map(async (c) => (await articleOf(c.pmid)).title!)));
+      // A BibTeX reader takes TeX's "--" for an en dash, as TeX prints it.
+      const asTexReadsIt = (title: string) => title.replace(/(?<!-)--(?!-)/g, "\u2013");
+      const titles = await Promise.all(cited.map(async (c) => asTexReadsIt((await articleOf(c.pmid)).title!)));
+      expect(fromBib.map((i) => i.title)).toEqual(titles);
       const csl = (await (await get(alice, `/reviews/${reviewId}?format=csl-json&list=cited`)).json()) as { PMID: string; type: string }[];
       expect(csl.map((i) => Number(i.PMID))).toEqual(cited.map((c) => c.pmid));
       expect(csl[0]!.type).toBe("article-journal");
@@ -120,6 +129,90 @@ for (const backend of BACKENDS) {
       const cited = await t.db.selectFrom("literature_review_articles as r").innerJoin("articles as a", "a.pmid", "r.pmid").select(["a.volume", "a.issue", "a.medline_pages"]).where("r.review_id", "=", reviewId).where("r.citation_number", "is not", null).orderBy("r.citation_number").execute();
       for (const [i, c] of cited.entries()) if (c.volume && c.issue && c.medline_pages) expect(references[i]).toContain(`;${c.volume}(${c.issue}):${c.medline_pages}.`);
       expect(references.at(-1)).toMatch(new RegExp(`^${citedCount}\\. `));
+    });
+
+    /** `n` likes by a new user, newest first as the export lists them (pairs share a timestamp: PMID breaks ties). */
+    async function manyLikes(n: number): Promise<{ user: TestUser; newestFirst: number[] }> {
+      const user = await t.signup();
+      await sql`
+        INSERT INTO likes (user_id, article_pmid, liked_at)
+        SELECT ${user.user.id}::uuid, pmid,
+               timestamptz '2026-01-01' + ((row_number() OVER (ORDER BY pmid)) / 2) * interval '1.000001 second'
+        FROM (SELECT pmid FROM articles ORDER BY pmid LIMIT ${n}) a`.execute(t.db);
+      const rows = await t.db
+        .selectFrom("likes")
+        .select("article_pmid")
+        .where("user_id", "=", user.user.id)
+        .orderBy("liked_at", "desc")
+        .orderBy("article_pmid", "desc")
+        .execute();
+      return { user, newestFirst: rows.map((r) => r.article_pmid) };
+    }
+
+    test("a long list is streamed in batches that give the loop back, byte for byte the whole file", async () => {
+      const { user, newestFirst } = await manyLikes(210);
+      const articles = await articlesForExport(t.db, newestFirst);
+      for (const format of Object.keys(EXPORT_FORMATS) as ExportFormat[]) {
+        const res = await get(user, `/likes?format=${format}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-total-count")).toBe("210");
+        const reader = res.body!.getReader();
+        const chunks: Uint8Array[] = [];
+        let timerRan = false;
+        let timerRanBeforeLast = false;
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          if (chunks.length === 1) timerRanBeforeLast = timerRan;
+          chunks.push(chunk.value);
+          // A timer set once the first part has arrived runs before the file is complete: the loop was given back.
+          if (chunks.length === 1) setTimeout(() => (timerRan = true), 0);
+        }
+        // 210 records in batches of 100: at least three parts (CSL-JSON and MEDLINE add their closing part).
+        expect(chunks.length, format).toBeGreaterThanOrEqual(3);
+        expect(timerRan || timerRanBeforeLast, format).toBe(true);
+        expect(Buffer.concat(chunks).toString("utf8"), format).toBe(writeReferences(articles, format));
+      }
+    });
+
+    test("batch boundaries change nothing: BibTeX keys unique over the file, CSL-JSON as JSON.stringify", async () => {
+      const { user, newestFirst } = await manyLikes(60);
+      const articles = await articlesForExport(t.db, newestFirst);
+      const whole = (format: ExportFormat) => writeReferences(articles.slice(3, 53), format);
+      for (const format of Object.keys(EXPORT_FORMATS) as ExportFormat[]) {
+        const stream = await referenceStream(likedBatches(t.db, user.user.id, { skip: 3, limit: 50 }, 7), format);
+        expect(await new Response(stream).text(), format).toBe(whole(format));
+      }
+      // Written one record at a time, CSL-JSON is still JSON.stringify's array, also for text holding U+2028 and U+2029
+      // (which JSON leaves raw, and which a multiline regular expression takes for line ends).
+      const odd = { ...articles[0]!, abstract: "First line\u2028second\u2029third\nfourth" };
+      const items = [articles[1]!, odd, articles[2]!];
+      expect(writeReferences(items, "csl-json")).toBe(`${JSON.stringify(items.map(toCsl), null, 2)}\n`);
+      expect(writeReferences([], "csl-json")).toBe("[]\n");
+      expect(writeReferences([], "nbib")).toBe("\n");
+      expect(writeReferences([], "ris")).toBe("");
+    });
+
+    test(`at most ${MAX_EXPORT_RECORDS} records a file: skip and limit choose, X-Total-Count tells`, async () => {
+      const { user, newestFirst } = await manyLikes(12);
+      const pmidsOf = async (res: Response) => ((await res.json()) as { PMID: string }[]).map((i) => Number(i.PMID));
+      expect(await pmidsOf(await get(user, "/likes?format=csl-json&limit=5"))).toEqual(newestFirst.slice(0, 5));
+      const tail = await get(user, "/likes?format=csl-json&skip=10&limit=5");
+      expect(tail.headers.get("x-total-count")).toBe("12");
+      expect(await pmidsOf(tail)).toEqual(newestFirst.slice(10));
+      expect(await pmidsOf(await get(user, "/likes?format=csl-json&skip=12"))).toEqual([]);
+      expect((await get(user, `/likes?format=ris&limit=${MAX_EXPORT_RECORDS + 1}`)).status).toBe(422);
+      expect((await get(user, "/likes?format=ris&limit=0")).status).toBe(422);
+      expect((await get(user, "/likes?format=ris&skip=-1")).status).toBe(422);
+      // A review's lists too, in rank order.
+      const rankedRows = await t.db
+        .selectFrom("literature_review_articles")
+        .select("pmid")
+        .where("review_id", "=", reviewId)
+        .orderBy("rank")
+        .execute();
+      const ranked = rankedRows.map((r) => r.pmid);
+      const part = await get(alice, `/reviews/${reviewId}?format=csl-json&list=relevant&skip=1&limit=2`);
+      expect(part.headers.get("x-total-count")).toBe(String(ranked.length));
+      expect(await pmidsOf(part)).toEqual(ranked.slice(1, 3));
     });
 
     test("only the caller's own review: another user's is 404; a bad format or list is 422", async () => {

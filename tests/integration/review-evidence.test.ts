@@ -163,12 +163,62 @@ for (const backend of BACKENDS) {
       for (const [query, message] of cases) {
         const { id, res } = await start(`user_query=asthma&${query}`);
         expect(res.status).toBe(422);
-        // Validation errors in the spec's shape: {"detail": [{loc, msg, type}]}.
+        // Validation errors in the product's shape: {"detail": [{loc, msg, type}]}.
         const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
         expect(detail.map((d) => d.msg).join(" ")).toMatch(message);
         const status = (await (await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: user.headers })).json()) as { status: string };
         expect(status.status).toBe("initial");
       }
+    });
+
+    test("one article under 30 PMIDs is one source: cited once, its other PMIDs listed (issue 21)", async () => {
+      // PubMed's "Low back pain." (PMID 2930949, a three-word title) copied under 29 more PMIDs, as duplicate
+      // publications and republished records appear in a large corpus.
+      const articles = t.db.selectFrom("articles").selectAll();
+      const original = await articles.where("pmid", "=", 2930949).executeTakeFirstOrThrow();
+      const copies = Array.from({ length: 29 }, (_, i) => 95_000_001 + i);
+      const { pmid: _pmid, ...fields } = original as typeof original & { search_vector?: unknown };
+      delete (fields as { search_vector?: unknown }).search_vector;
+      const sections = JSON.stringify(original.abstract_sections ?? []);
+      const row = (pmid: number) => ({ ...fields, pmid, content_hash: `copy-${pmid}`, abstract_sections: sections });
+      await t.db.insertInto("articles").values(copies.map(row) as never).execute();
+      await t.deps.search.index(copies);
+      await t.deps.search.refresh();
+      try {
+        const d = (await review(`user_query=${encodeURIComponent("low back pain herniated disc")}`)) as Details & {
+          evidence_table: { pmid: number; duplicate_pmids: number[] }[] | null;
+        };
+        expect(d.status).toBe("complete");
+        const group = new Set([2930949, ...copies]);
+        // The copies are in the relevant list: the search found them all.
+        expect(d.fts_articles_refs.filter((a) => group.has(a.pmid)).length).toBe(30);
+        const cited = d.articles_refs.map((a) => a.pmid).filter((p) => group.has(p));
+        expect(cited).toHaveLength(1);
+        const row = d.evidence_table?.find((r) => r.pmid === cited[0]);
+        expect(new Set([cited[0], ...(row?.duplicate_pmids ?? [])])).toEqual(group);
+        // No sentence carries more than a handful of citations.
+        const lists = (d.summary ?? "").match(/\[\d+(?:, \d+)*\]/gu) ?? [];
+        for (const list of lists) expect(list.split(",").length).toBeLessThanOrEqual(3);
+        // The report counts works: the 29 copies are not "read for the summary" again.
+        expect(d.search_report!.counts.summarized).toBeLessThanOrEqual(30);
+      } finally {
+        await t.deps.search.delete(copies);
+        await t.db.deleteFrom("articles").where("pmid", "in", copies).execute();
+      }
+    });
+
+    test("a study that excluded spinal infections is not cited for vertebral osteomyelitis (issue 21)", async () => {
+      // PMID 20488146, acute osteomyelitis in children: "… spinal and sacroiliac joint infections were all excluded."
+      // It covers the topic only through the "vertebral → spinal" synonym, and was cited for it before.
+      const d = await review(`user_query=${encodeURIComponent("vertebral osteomyelitis diagnosis")}`);
+      expect(d.status).toBe("complete");
+      expect(d.fts_articles_refs.map((a) => a.pmid)).toContain(20488146);
+      expect(d.articles_refs.map((a) => a.pmid)).not.toContain(20488146);
+      expect(d.articles_refs.length).toBeGreaterThan(0);
+      // The overview opens with a diagnostic finding (imaging, tests, sensitivity …).
+      const overview = (d.summary ?? "").split("\n\n").find((b) => b.startsWith("**Overview.**")) ?? "";
+      const first = overview.replace("**Overview.** ", "").split(/(?<=\]\.) /u)[0] ?? "";
+      expect(first).toMatch(/\b(?:diagnos\w*|imaging|scan|MRI|CT|culture|PCR|biopsy|sensitivity|specificity)\b/iu);
     });
 
     test("a review re-run on the same corpus with the same parameters gives the same summary, byte for byte", async () => {

@@ -23,6 +23,7 @@ interface Review {
   id: string;
   user_query: string | null;
   status: string;
+  filters: string[];
   created_at: string;
   updated_at: string;
 }
@@ -45,6 +46,7 @@ interface Details {
   articles_refs: Article[];
   fts_articles_refs: Article[];
   fts_articles_total_count: number;
+  filters: string[];
   created_at: string;
   updated_at: string;
 }
@@ -137,6 +139,25 @@ for (const backend of BACKENDS) {
       expect(((await again.json()) as { detail: string }).detail).toMatch(/already been started/);
     });
 
+    test("a review's filters show in its history entry and the start response: two reviews of a topic differ", async () => {
+      const dana = await t.signup();
+      const plain = await create(dana);
+      const filtered = await create(dana);
+      expect(filtered.filters).toEqual([]);
+      expect((await start(dana, plain.id, TOPIC)).status).toBe(200);
+      const query = new URLSearchParams({ user_query: TOPIC, year_from: "2010", year_to: "2020", humans_only: "true" });
+      const started = await json<Review>(await api(`/start/${filtered.id}?${query}`, dana, { method: "POST" }));
+      expect(started.filters).toEqual(["Published 2010–2020", "Humans only"]);
+
+      const history = await json<{ data: Review[] }>(await api("/history", dana));
+      const byId = new Map(history.data.map((r) => [r.id, r]));
+      expect(byId.get(plain.id)).toMatchObject({ user_query: TOPIC, filters: [] });
+      const shown = ["Published 2010–2020", "Humans only"];
+      expect(byId.get(filtered.id)).toMatchObject({ user_query: TOPIC, filters: shown });
+      // The details say the same.
+      expect((await details(dana, filtered.id)).filters).toEqual(started.filters);
+    });
+
     test("history lists the user's own reviews newest first, paged, with the total count", async () => {
       const carol = await t.signup();
       const ids: string[] = [];
@@ -146,7 +167,9 @@ for (const backend of BACKENDS) {
       const all = await json<{ data: Review[]; count: number }>(await api("/history", carol));
       expect(all.count).toBe(4);
       expect(all.data.map((r) => r.id)).toEqual([...ids].reverse());
-      expect(Object.keys(all.data[0]!).sort()).toEqual(["created_at", "id", "status", "updated_at", "user_query"]);
+      const keys = ["created_at", "filters", "id", "status", "updated_at", "user_query"];
+      expect(Object.keys(all.data[0]!).sort()).toEqual(keys);
+      expect(all.data.map((r) => r.filters)).toEqual([[], [], [], []]);
 
       const page = await json<{ data: Review[]; count: number }>(await api("/history?skip=1&limit=2", carol));
       expect(page.count).toBe(4);

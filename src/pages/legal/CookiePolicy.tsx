@@ -83,9 +83,10 @@ export function CookiePolicy({ contactEmail }: CookiePolicyProps) {
           Le site utilise aussi le stockage local de votre navigateur, qui n’est pas transmis à nos serveurs&nbsp;:
           l’entrée <code>access_token</code> conserve le jeton d’accès pendant que vous êtes connecté et est effacée
           à la déconnexion&nbsp;; l’entrée <code>theme</code> mémorise le thème clair ou sombre, seulement si vous le
-          choisissez avec le bouton prévu à cet effet&nbsp;; l’entrée <code>cookie_consent</code> conserve votre
-          choix en matière de cookies (voir ci-dessous). Ces réglages, nécessaires au service ou demandés par vous,
-          ne sont pas soumis à consentement.
+          choisissez avec le bouton prévu à cet effet&nbsp;; l’entrée <code>banner_collapsed</code> mémorise, si vous
+          le demandez, que le bandeau d’information est replié sur téléphone&nbsp;; l’entrée{" "}
+          <code>cookie_consent</code> conserve votre choix en matière de cookies (voir ci-dessous). Ces réglages,
+          nécessaires au service ou demandés par vous, ne sont pas soumis à consentement.
         </p>
       </section>
 
@@ -108,9 +109,10 @@ export function CookiePolicy({ contactEmail }: CookiePolicyProps) {
       <section>
         <h2>4. Retirer votre consentement&nbsp;: l’icône «&nbsp;Gérer mes cookies&nbsp;»</h2>
         <p>
-          Une icône «&nbsp;Gérer mes cookies&nbsp;» est présente sur chaque page du site, en pied de page. Elle
-          rouvre le panneau de choix et vous permet, à tout moment, de retirer le consentement donné ou, au
-          contraire, d’accepter les cookies que vous aviez refusés. Retirer votre consentement est aussi simple que de
+          Une icône «&nbsp;Gérer mes cookies&nbsp;» est présente sur chaque page du site, en pied de page (libellée
+          «&nbsp;Manage cookies&nbsp;» dans l’interface en anglais). Elle rouvre le panneau de choix et vous permet,
+          à tout moment, de retirer le consentement donné ou, au contraire, d’accepter les cookies que vous aviez
+          refusés. Retirer votre consentement est aussi simple que de
           le donner&nbsp;: les cookies soumis à consentement sont alors supprimés. Le retrait vaut pour
           l’avenir&nbsp;; il ne remet pas en cause l’utilisation des cookies faite auparavant.
         </p>

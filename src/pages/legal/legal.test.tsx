@@ -86,7 +86,7 @@ describe("legal pages: common structure", () => {
 describe("PrivacyPolicy", () => {
   const text = toText(pages[0]!.html);
 
-  test("effective date in the spec's exact form", () => {
+  test("effective date in the product's exact form", () => {
     expect(text).toContain("Date d'entrée en vigueur : 01.01.2023");
   });
 
@@ -117,7 +117,7 @@ describe("PrivacyPolicy", () => {
     }
   });
 
-  test("retention periods (spec §9)", () => {
+  test("retention periods (docs/product.md §9)", () => {
     expect(text).toContain("un compte inactif depuis 2 ans est supprimé");
     expect(text).toContain("5 ans en archive");
     expect(text).toContain("Données de prospects 3 ans");
@@ -159,7 +159,7 @@ describe("TermsOfUse", () => {
   const html = pages[1]!.html;
   const text = toText(html);
 
-  test("effective date in the spec's exact form", () => {
+  test("effective date in the product's exact form", () => {
     expect(text).toContain("Date d'entrée en vigueur : 01/01/2023");
   });
 

@@ -1,10 +1,15 @@
 import { splitSentences } from "../sentences.ts";
+import { citedNumbers, hasStrayBracket, withoutCitations } from "../citation-grammar.ts";
+import { isNumberWord, numberWordsOf } from "./number-words.ts";
 
 /**
  * Verification of a language model's synthesis (issue 13: "an optional language model that cannot invent"). Every
  * sentence is checked against the abstracts it cites before it may be shown:
+ * - it holds no bracketed text but well-formed citations (src/reviews/citation-grammar.ts, the grammar the page reads
+ *   them with), and no link or markup: a bracketed aside, a URL or a tag is where an injected instruction hides;
  * - it cites at least one source, and every [n] is a supplied source (1..sources);
- * - every number it states (integers, decimals, percentages, ranges' ends) appears in the text of a cited source;
+ * - every number it states (integers, decimals, percentages, ranges' ends, and numbers in words: "seventy-three")
+ *   appears in the text of a cited source, in digits or in words;
  * - its content words (not stop words, 4 letters or more, compared by a crude stem) are found in the cited sources'
  *   text: at least CONTENT_WORD_SHARE of them, which allows the joining words of a paraphrase and nothing more.
  * A sentence that fails any rule is dropped, never repaired. Pure.
@@ -27,36 +32,40 @@ export function stem(word: string): string {
     .slice(0, 7);
 }
 
+/** Content words; numbers in words and "percent" are left to the number check ("eighty percent" is "80%"). */
 function contentWords(text: string): string[] {
-  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}-]*/gu) ?? []).filter((w) => w.length >= 4 && !STOP.has(w));
+  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}-]*/gu) ?? []).filter(
+    (w) => w.length >= 4 && !STOP.has(w) && w !== "percent" && !w.split("-").every(isNumberWord),
+  );
 }
 
-/** Numbers a text states: "12", "3.5", "45%" (as "45"), "1,200" (as "1200"). */
+/**
+ * Numbers a text states: "12", "3.5", "45%" (as "45"), "1,200" (as "1200"), and cardinals in words ("seventy-three"
+ * as "73"; see number-words.ts for what is covered).
+ */
 export function numbersOf(text: string): string[] {
-  return (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => n.replace(/,(?=\d{3}\b)/g, ""));
+  const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => n.replace(/,(?=\d{3}\b)/g, ""));
+  return [...digits, ...numberWordsOf(text)];
 }
 
-/** The [n] citations of a sentence (from "[1]", "[1, 3]", "[2-4]"). */
+/** The [n] citations of a sentence, as the page reads them ("[1]", "[ 1, 3 ]", "[2-4]"). */
 export function citationsOf(sentence: string): number[] {
-  const out: number[] = [];
-  for (const m of sentence.matchAll(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g)) {
-    for (const part of m[1]!.split(/\s*,\s*/)) {
-      const range = /^(\d+)\s*[–-]\s*(\d+)$/.exec(part);
-      if (range) for (let i = Number(range[1]); i <= Number(range[2]) && i - Number(range[1]) < 50; i++) out.push(i);
-      else out.push(Number(part));
-    }
-  }
-  return out;
+  return citedNumbers(sentence);
 }
+
+// A scheme ("https://", "javascript:" before "//"), a bare "www." host, or the start of an HTML tag or comment.
+const LINK_OR_MARKUP = /\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.|<\/?[a-z!?]/i;
 
 /** Why a sentence was dropped (for the review's "how it was made" and for tests), or null when it stands. */
 export function sentenceProblem(sentence: string, sources: readonly string[]): string | null {
+  if (hasStrayBracket(sentence)) return "holds bracketed text that is not a citation";
+  if (LINK_OR_MARKUP.test(sentence)) return "holds a link or markup";
   const cited = citationsOf(sentence);
   if (cited.length === 0) return "cites no source";
   const invalid = cited.filter((n) => !Number.isInteger(n) || n < 1 || n > sources.length);
   if (invalid.length > 0) return `cites [${invalid.join(", ")}], which was not supplied`;
   const evidence = cited.map((n) => sources[n - 1]!).join(" ");
-  const body = sentence.replace(/\[[^\]]*\]/g, " ");
+  const body = withoutCitations(sentence);
   const evidenceNumbers = new Set(numbersOf(evidence));
   const invented = numbersOf(body).filter((n) => !evidenceNumbers.has(n));
   if (invented.length > 0) return `states ${invented.join(", ")}, found in no cited source`;
@@ -68,12 +77,20 @@ export function sentenceProblem(sentence: string, sources: readonly string[]): s
   return null;
 }
 
-/** The sentences of `text` that pass, and the reasons of those that do not. */
-export function verifySynthesis(text: string, sources: readonly string[]): { kept: string[]; dropped: { sentence: string; reason: string }[] } {
+/**
+ * The sentences of `text` that pass, in order, and the reasons of those that do not. Once `maxKept` sentences pass,
+ * the rest are not examined (nor listed as dropped): they would not be kept anyway.
+ */
+export function verifySynthesis(
+  text: string,
+  sources: readonly string[],
+  maxKept = Number.POSITIVE_INFINITY,
+): { kept: string[]; dropped: { sentence: string; reason: string }[] } {
   const kept: string[] = [];
   const dropped: { sentence: string; reason: string }[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
     for (const sentence of splitSentences(paragraph.replace(/^[-*•]\s+/gm, ""))) {
+      if (kept.length >= maxKept) return { kept, dropped };
       const reason = sentenceProblem(sentence, sources);
       if (reason) dropped.push({ sentence, reason });
       else kept.push(sentence);

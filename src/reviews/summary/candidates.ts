@@ -14,7 +14,13 @@ import {
 import { findAbbreviations } from "../../../search/abbreviations.ts";
 import { designTier, isRetracted, studyDesign, type StudyDesign } from "../../articles/evidence.ts";
 import { rawTokens, termsOfToken, textTerms } from "./terms.ts";
+import { classifySentenceRoles, type SentenceRole } from "../roles/classifier.ts";
+import { isCallForResearch, isPublisherNotice, isScopeStatement } from "../roles/cues.ts";
 import type { SummaryArticle } from "./types.ts";
+import { scopedArticleTerms, type ScopedTerms } from "./fidelity.ts";
+
+/** Placeholder until an article's sentences are read. */
+const NO_SCOPED_TERMS: ScopedTerms = { affirmed: new Set(), excluded: new Set() };
 
 // Score weights. Relevance (scoring.ts, W_RELEVANCE 0.55) dominates so that what is selected is on topic; the
 // section weight decides between equally relevant sentences (a finding beats a statement of the study's aim); the
@@ -54,11 +60,15 @@ export interface Candidate {
   design: StudyDesign | null;
   /** Evidence tier of the design, 1 (systematic reviews, meta-analyses) .. 6 (opinion). */
   tier: number;
+  /** Whether the sentence answers the topic's question type (fidelity.ts); set when scored. */
+  answers: boolean;
 }
 
 export interface ArticleTerms {
   title: Set<string>;
   abstract: Set<string>;
+  /** Terms split by negation scope, for topic fidelity (fidelity.ts). */
+  scoped: ScopedTerms;
 }
 
 const SECTION_WEIGHT: Record<SectionKind, number> = {
@@ -70,15 +80,54 @@ const SECTION_WEIGHT: Record<SectionKind, number> = {
   METHODS: 0,
 };
 
-// Cue phrases used to guess the role of a sentence in an unstructured
-// abstract, where there is no label to go by.
-const CONCLUSION_CUE = /\b(?:suggest|conclu|indicat|implicat|suppor|demonstrat|these (?:results|findings|data)|our (?:results|findings|data)|may (?:be|play|contribute|explain)|should be|it is estimated|can be attributed|appears? to)/iu;
-const RESULT_CUE = /\b(?:significant|associated with|association|increase|decrease|reduc|higher|lower|elevated|odds ratios?|relative risks?|hazard ratios?|compared (?:with|to)|was found|were found|showed|observed|correlat)/iu;
-const METHOD_CUE = /\b(?:(?:was|were) (?:also |then |further |prospectively |retrospectively )?(?:interviewed|recruited|enrolled|included|selected|randomi[sz]ed|identified|collected|analy[sz]ed|matched|obtained|assigned|investigated|examined|studied|assessed|evaluated|measured|reviewed|estimated|calculated|divided|followed|monitored|allocated)\b|underwent|was (?:conducted|performed|carried out|administered|used)|we (?:conducted|performed|interviewed|recruited|enrolled|analy[sz]ed|used|studied|reviewed|retrospectively)|using (?:a|an) |questionnaire|logistic regression model)/iu;
-const OBJECTIVE_CUE = /^(?:to (?:evaluate|investigate|assess|determine|examine|explore|compare|describe|identify|estimate)|the (?:aim|purpose|objective|goal)s? of|this study (?:aimed|was designed|sought)|we (?:aimed|sought|hypothesi[sz]ed))/iu;
-// A purpose clause anywhere ("… was conducted to determine …") marks a design
-// statement unless the sentence also reports an effect.
-const PURPOSE_CLAUSE = /\b(?:in order )?to (?:evaluate|investigate|assess|determine|examine|explore|identify|estimate|clarify|elucidate)\b/iu;
+/**
+ * Weight of a role the classifier gave a sentence of an unlabelled abstract: a little below a label's, since a
+ * prediction is wrong about one time in five (docs/decisions/0027-sentence-role-classifier.md).
+ */
+const CLASSIFIED_WEIGHT: Record<SentenceRole, number> = {
+  CONCLUSIONS: 0.9,
+  RESULTS: 0.75,
+  BACKGROUND: 0.3,
+  OBJECTIVE: 0.1,
+  METHODS: 0,
+};
+/** Weights of the roles of a sentence without a label: predicted, else (no prediction) UNLABELLED's. */
+const UNLABELLED_WEIGHT: Record<SectionKind, number> = { ...CLASSIFIED_WEIGHT, UNLABELLED: SECTION_WEIGHT.UNLABELLED };
+
+// Cue phrases that override a role where the words leave no doubt: a stated aim, or a recruitment or procedure
+// sentence ("Fifty-nine patients were identified.", "All patients received radiotherapy …") filed under RESULTS or
+// predicted as a result. A sentence that also reports an effect (STRONG_RESULT_CUE) keeps its role.
+const METHOD_CUE = new RegExp(
+  [
+    String.raw`\b(?:(?:was|were) (?:also |then |further |prospectively |retrospectively )?(?:interviewed|recruited|` +
+      String.raw`enrolled|included|selected|randomi[sz]ed|identified|collected|analy[sz]ed|matched|obtained|` +
+      String.raw`assigned|investigated|examined|studied|assessed|evaluated|measured|reviewed|estimated|calculated|` +
+      String.raw`divided|followed|monitored|allocated)\b|underwent|was (?:conducted|performed|carried out|` +
+      String.raw`administered|used)|we (?:have )?(?:conducted|performed|interviewed|recruited|enrolled|` +
+      String.raw`analy[sz]ed|used|studied|reviewed|retrospectively|prospectively)|using (?:a|an) |questionnaire|` +
+      String.raw`logistic regression model)`,
+    // "All patients received radiotherapy …", "Each participant was randomised …"
+    String.raw`^(?:all|each|every|the) (?:\p{L}+ )?` +
+      String.raw`(?:patients?|participants?|subjects?|child(?:ren)?|wom[ae]n|m[ae]n|animals?|mice|rats?) ` +
+      String.raw`(?:(?:also |then )?received|(?:were|was) (?:given|treated|randomi[sz]ed|assigned)|fit|met|` +
+      String.raw`fulfill?ed)\b`,
+    // "We report two cases of ilio-psoas abscess in … infants successfully treated by …" (PMID 11075599): a case's
+    // presentation and management is what was done, not a finding (issue 21: case reports are never findings).
+    String.raw`^(?:here,? )?we (?:report|present|describe)(?: here(?:in)?)? ` +
+      String.raw`(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:[\p{L}\p{N}-]+ ){0,4}?` +
+      String.raw`(?:cases?|patients?|child(?:ren)?|infants?|neonates?|m[ae]n|wom[ae]n|boys?|girls?)\b`,
+  ].join("|"),
+  "iu",
+);
+// "We therefore hypothesized that …" (PMID 27236187) states an aim as much as "We hypothesized that …" does.
+const OBJECTIVE_CUE = new RegExp(
+  String.raw`^(?:(?:here|therefore|thus|hence|in (?:this|the present) study),? )?` +
+    String.raw`(?:to (?:evaluate|investigate|assess|determine|examine|explore|compare|describe|identify|estimate)|` +
+    String.raw`the (?:aim|purpose|objective|goal)s? of|` +
+    String.raw`this study (?:aimed|was designed|sought)|` +
+    String.raw`we (?:therefore |thus |also |then |first |further |next )?(?:aimed|sought|hypothesi[sz]ed))`,
+  "iu",
+);
 const STRONG_RESULT_CUE = /\b(?:[Ss]ignificantly|[Oo]dds ratios?|[Rr]elative risks?|[Hh]azard ratios?|\b(?:OR|RR|HR)\b\s*[=:(]|[pP]\s*[<=≤]|(?:was|were) (?:not )?(?:significantly )?associated|[Ii]ncreased|[Dd]ecreased|[Rr]educed|[Ee]levated)/u;
 
 // Openers that only make sense with the preceding sentence. "These results"
@@ -94,6 +143,19 @@ const CONTEXT_DEPENDENT =
   /^(?:(?:the|this|these|those|our|both|such) (?:\p{L}+ ){0,2}?(?:patients?|cases?|child(?:ren)?|boys?|girls?|m[ae]n|wom[ae]n|infants?|neonates?|subjects?|participants?|animals?|mice|rats|authors?|findings?|results?|data|observations?|differences?|changes?|effects?|associations?|stud(?:y|ies)|reports?|trials?|methods?|approach(?:es)?|techniques?|models?|compounds?|drugs?|agents?|treatments?|procedures?|strategy|strategies|interventions?|cohorts?|series|lesions?|tumou?rs?|conditions?|diseases?|disorders?|infections?|mutations?|genes?|proteins?|values?|levels?|factors?|outcomes?|analys[ie]s|samples?|groups?)\b|(?:it|they|he|she|his|her|its|their|this|these|those|such|here|herein)\b|(?:in|from) (?:this|the present|our|the current|the|these) (?:\p{L}+ ){0,3}?(?:study|studies|report|paper|work|case|series|trial|review|article|analysis|cohort|investigation|patient)\b(?!,?\s+(?:of|in|among|including|involving|with)\b))/iu;
 const FUTURE_WORK = /\b(?:further (?:studies|research|investigations?|work)|more (?:research|studies)|(?:are|is) (?:needed|warranted|required) to|remains? to be (?:elucidated|determined|clarified))/iu;
 
+/**
+ * How an abstract says it reports a single case ("We report a case of …", "We describe a 45-year-old man …", "A case of
+ * … is presented"), for records whose publication types name no design.
+ */
+const CASE_REPORT_TEXT = new RegExp(
+  [
+    String.raw`\bwe (?:report|present|describe)(?: herein| here)? (?:a|an|the|one) (?:[\p{L}\p{N}-]+ ){0,5}?`,
+    String.raw`(?:case(?!s| series)|patient|man|woman|boy|girl|infant|child)\b`,
+    String.raw`|\b(?:a|this) case (?:of [^.]{1,120} )?(?:is|was) (?:reported|presented|described)|\bcase report\b`,
+  ].join(""),
+  "iu",
+);
+
 // A bracketed number list inside an abstract ("[12]", "[3, 4]") would be read
 // as one of our citations by the summary renderer; such sentences are skipped
 // rather than altered, so the text stays verbatim and no citation is invented.
@@ -104,13 +166,37 @@ function evidenceLevel(tier: number): number {
   return 1 - ((tier - 1) / 5) * 0.75;
 }
 
+/**
+ * Punctuation a publisher left between a section's label and its text: PubMed stores "CONCLUSION" as the label and
+ * ": Weak evidence (Level IV) exists …" as the text (PMID 17728675), which quoted after another sentence read
+ * "… domain scores [2]. : Weak evidence …" (issue 21).
+ */
+const LABEL_PUNCTUATION = /^(?:[:;,.]|[-–—](?=\s))+\s*/u;
+
+/** A section's text, whitespace normalised, without the punctuation that separated it from its label. */
+export function sectionText(text: string): string {
+  return normalizeWhitespace(text).replace(LABEL_PUNCTUATION, "");
+}
+
+/**
+ * An enumeration marker opening a sentence ("6) Abscess cultures and CT are …", "(ii) Mortality was …", "2. The …"):
+ * the abstract numbered its statements, and quoted alone the number reads as stray punctuation (PMID 1507908).
+ */
+const LIST_MARKER_PREFIX =
+  /^(?:\(?\d{1,2}\)|\d{1,2}\.(?!\d)|\((?:[ivx]{1,4}|[a-h])\)|[ivx]{1,4}\))\s+(?=[\p{L}\p{N}])/u;
+
+/** A sentence without the enumeration marker that opens it, if any (the rest is still a verbatim span). */
+export function withoutListMarker(sentence: string): string {
+  return sentence.replace(LIST_MARKER_PREFIX, "");
+}
+
 /** Sections of an article's abstract, each with its kind; [] when it has no text. */
 export function articleSections(article: SummaryArticle): LabelledText[] {
   // Rows read through a driver that leaves JSON columns as text would give a string here; treat as absent.
   const raw = Array.isArray(article.abstract_sections) ? article.abstract_sections : [];
   const sections = raw
     .filter((s) => typeof s?.text === "string")
-    .map((s) => ({ kind: classifySection(s.label ?? "", s.nlm_category ?? null), text: normalizeWhitespace(s.text) }))
+    .map((s) => ({ kind: classifySection(s.label ?? "", s.nlm_category ?? null), text: sectionText(s.text) }))
     .filter((s) => s.text !== "");
   if (sections.some((s) => s.kind !== "UNLABELLED")) return sections;
   // Unlabelled sections, or only a plain abstract: headings may be inline.
@@ -119,27 +205,28 @@ export function articleSections(article: SummaryArticle): LabelledText[] {
 }
 
 /**
- * Role of a sentence for weighting: its section's kind, or for an unlabelled
- * abstract a guess from cue phrases and position (the last sentences of an
- * abstract usually carry the conclusion, the first ones the background).
+ * Role of a sentence for weighting, and whether it may be quoted as a finding.
+ * @param kind The kind of its section: a structured-abstract label, or UNLABELLED.
+ * @param predicted For a sentence of an unlabelled section, the role the classifier gave it (classifySentenceRoles,
+ *   run over the whole abstract); null otherwise.
+ * @returns The role (UNLABELLED only when nothing was predicted), its weight, and `finding`: true only for a result
+ *   or conclusion that is neither a method in disguise, a call for more research nor a publisher's notice.
  */
-function sentenceRole(kind: SectionKind, text: string, position: number, count: number): { kind: SectionKind; weight: number } {
-  // Aims are often filed under BACKGROUND ("The objective of this study was …"),
-  // and RESULTS sections often open by describing the cohort or procedure.
-  if (kind === "BACKGROUND" && OBJECTIVE_CUE.test(text)) return { kind: "OBJECTIVE", weight: SECTION_WEIGHT.OBJECTIVE };
-  if (kind === "RESULTS" && METHOD_CUE.test(text) && !STRONG_RESULT_CUE.test(text)) return { kind: "METHODS", weight: SECTION_WEIGHT.METHODS };
-  if (kind !== "UNLABELLED") return { kind, weight: SECTION_WEIGHT[kind] };
-  const isLast = position === count - 1;
-  const fromEnd = count - 1 - position;
-  if (OBJECTIVE_CUE.test(text)) return { kind: "OBJECTIVE", weight: SECTION_WEIGHT.OBJECTIVE };
-  const reportsEffect = STRONG_RESULT_CUE.test(text);
-  if (METHOD_CUE.test(text) && !reportsEffect) return { kind: "METHODS", weight: SECTION_WEIGHT.METHODS };
-  if (PURPOSE_CLAUSE.test(text) && !reportsEffect) return { kind: "OBJECTIVE", weight: SECTION_WEIGHT.OBJECTIVE };
-  if (count > 2 && (isLast || (fromEnd === 1 && CONCLUSION_CUE.test(text)))) return { kind: "CONCLUSIONS", weight: 0.9 };
-  if (CONCLUSION_CUE.test(text)) return { kind: "CONCLUSIONS", weight: 0.85 };
-  if (RESULT_CUE.test(text)) return { kind: "RESULTS", weight: 0.75 };
-  if (position === 0 && count > 2) return { kind: "BACKGROUND", weight: 0.4 };
-  return { kind: "UNLABELLED", weight: SECTION_WEIGHT.UNLABELLED };
+export function sentenceRole(
+  kind: SectionKind,
+  text: string,
+  predicted: SentenceRole | null,
+): { kind: SectionKind; weight: number; finding: boolean } {
+  const weights = kind === "UNLABELLED" ? UNLABELLED_WEIGHT : SECTION_WEIGHT;
+  let role: SectionKind = kind === "UNLABELLED" && predicted !== null ? predicted : kind;
+  // Aims are often filed under BACKGROUND ("The objective of this study was …") or predicted as something else;
+  // RESULTS sections often open by describing the cohort or procedure.
+  if ((role === "BACKGROUND" || kind === "UNLABELLED") && OBJECTIVE_CUE.test(text)) role = "OBJECTIVE";
+  if (kind === "UNLABELLED" && isScopeStatement(text)) role = "OBJECTIVE"; // "In this review, we describe …"
+  if (role === "RESULTS" && METHOD_CUE.test(text) && !STRONG_RESULT_CUE.test(text)) role = "METHODS";
+  const finding =
+    (role === "RESULTS" || role === "CONCLUSIONS") && !isCallForResearch(text) && !isPublisherNotice(text);
+  return { kind: role, weight: weights[role], finding };
 }
 
 /**
@@ -149,6 +236,9 @@ function sentenceRole(kind: SectionKind, text: string, position: number, count: 
 function sentencePenalty(text: string, words: string[]): number | null {
   const n = words.length;
   if (n < 6 || n > 90) return null;
+  // A sentence that opens with punctuation lost its first part (a label, a split gone wrong): it would read as a
+  // stray ": …" after the previous quote.
+  if (/^[:;,.)\]]/u.test(text)) return null;
   if (!/[.!?)\]"”%]$/u.test(text)) return null; // a heading or a cut-off fragment
   // Text the summary renderer would misread: "[12]" as a citation, "**" as bold.
   if (CITATION_LOOKALIKE.test(text) || text.includes("**")) return null;
@@ -182,11 +272,13 @@ export function buildCandidates(articles: readonly SummaryArticle[]): { candidat
     seen.add(article.pmid);
     // A retracted article is never cited as support, whatever it says.
     if (isRetracted(article.publication_types ?? [], article.retraction_notice_pmid)) return;
-    const design = studyDesign(article.publication_types ?? [], article.mesh_terms ?? []);
-    const tier = designTier(design);
     const sections = articleSections(article);
     if (sections.length === 0) return;
     const fullText = sections.map((s) => s.text).join(" ");
+    // A record that names no design but whose abstract presents one case is a case report: named, never quoted.
+    const recordDesign = studyDesign(article.publication_types ?? [], article.mesh_terms ?? []);
+    const design = recordDesign ?? (CASE_REPORT_TEXT.test(fullText) ? "case-report" : null);
+    const tier = designTier(design);
     const abbreviations = findAbbreviations(`${article.title ?? ""} ${fullText}`);
     const expansions = new Map<string, string[]>();
     for (const [sf, lf] of abbreviations) {
@@ -194,10 +286,17 @@ export function buildCandidates(articles: readonly SummaryArticle[]): { candidat
       if (!globalAbbreviations.has(sf)) globalAbbreviations.set(sf, lf);
     }
     const title = article.title ?? "";
-    const articleTerms: ArticleTerms = { title: new Set(textTerms(title)), abstract: new Set() };
+    const articleTerms: ArticleTerms = {
+      title: new Set(textTerms(title)),
+      abstract: new Set(),
+      scoped: NO_SCOPED_TERMS,
+    };
     for (const [sf, terms] of expansions) if (title.includes(sf)) for (const t of terms) articleTerms.title.add(t);
     const sentences: { text: string; kind: SectionKind }[] = [];
-    for (const s of sections) for (const text of splitSentences(s.text)) sentences.push({ text, kind: s.kind });
+    for (const s of sections) {
+      for (const text of splitSentences(s.text)) sentences.push({ text: withoutListMarker(text), kind: s.kind });
+    }
+    articleTerms.scoped = scopedArticleTerms(title, article.mesh_terms ?? [], sentences.map((s) => s.text));
     // Each sentence is tokenised once; the article's abstract terms are the
     // union over all of its sentences, usable or not.
     const sentenceTerms = sentences.map(({ text }) => {
@@ -210,6 +309,10 @@ export function buildCandidates(articles: readonly SummaryArticle[]): { candidat
       for (const t of terms) articleTerms.abstract.add(t);
       return terms;
     });
+    // An abstract with unlabelled text has its sentences' roles predicted all at once (position and neighbours count).
+    const predicted = sentences.some((x) => x.kind === "UNLABELLED")
+      ? classifySentenceRoles(sentences.map((x) => x.text))
+      : null;
     sentences.forEach(({ text, kind }, index) => {
       const words = text.split(" ");
       const penalty = sentencePenalty(text, words);
@@ -217,7 +320,7 @@ export function buildCandidates(articles: readonly SummaryArticle[]): { candidat
       const terms = sentenceTerms[index] ?? [];
       const tf = new Map<string, number>();
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      const role = sentenceRole(kind, text, index, sentences.length);
+      const role = sentenceRole(kind, text, kind === "UNLABELLED" ? (predicted?.[index] ?? null) : null);
       // Aims and methods say what was done, not what was found: beyond their
       // low section weight they give way to any finding of similar relevance.
       const designPenalty = role.kind === "METHODS" || role.kind === "OBJECTIVE" ? DESIGN_PENALTY : 0;
@@ -240,9 +343,10 @@ export function buildCandidates(articles: readonly SummaryArticle[]): { candidat
         vectorIds: new Int32Array(0),
         vectorWeights: new Float64Array(0),
         articleTerms,
-        finding: role.kind === "RESULTS" || role.kind === "CONCLUSIONS",
+        finding: role.finding,
         design,
         tier,
+        answers: false,
       });
     });
   });

@@ -3,15 +3,16 @@
  *
  * Pipeline (all pure, deterministic, no I/O):
  *  1. Split each abstract into labelled sentences and give each its features (candidates.ts): the role of the
- *     sentence (a finding or conclusion, background, aim, method; from structured-abstract labels, else cue phrases
- *     and position), the study design of its article (src/articles/evidence.ts), and penalties for sentences a
- *     reader cannot use on their own. Sentences that lean on context the reader will not see ("The patient …",
- *     "These findings …", "In this study …") are not used at all; neither is any retracted article.
+ *     sentence (a finding or conclusion, background, aim, method; from structured-abstract labels, else the
+ *     sentence-role classifier of src/reviews/roles/), the study design of its article (src/articles/evidence.ts), and
+ *     penalties for sentences a reader cannot use on their own. Sentences that lean on context the reader will not
+ *     see ("The patient …", "These findings …", "In this study …") are not used at all; neither is any retracted
+ *     article.
  *  2. Score each sentence (scoring.ts): BM25 relevance to the query plus query-term coverage and how well the whole
  *     article covers the query; the weight of its section; the article's rank; its evidence tier. Terms are lightly
  *     stemmed (terms.ts), and an abbreviation an abstract defines counts as its long form too.
- *  3. Keep findings only (result and conclusion statements) from articles above a relevance floor, and set case
- *     reports aside; select with maximal marginal relevance (selection.ts).
+ *  3. Keep findings only (result and conclusion statements, however few) from articles above a relevance floor, and
+ *     set case reports aside; select with maximal marginal relevance (selection.ts).
  *  4. Compose (compose.ts): "Overview", "Key findings" led by the strongest evidence, and a "Case reports" line.
  *
  * A citation is never invented: a sentence cites the article it was taken from, plus any other article whose
@@ -19,7 +20,7 @@
  */
 import { buildCandidates, queryTerms, type Candidate } from "./candidates.ts";
 import { composeSummary } from "./compose.ts";
-import { byScore, scoreCandidates } from "./scoring.ts";
+import { applyTopicFidelity, scoreCandidates } from "./scoring.ts";
 import { selectMmr } from "./selection.ts";
 import { EXTRACTIVE_DEFAULTS, type ExtractiveOptions, type Summarizer, type SummaryArticle, type SummaryResult } from "./types.ts";
 
@@ -32,9 +33,6 @@ import { EXTRACTIVE_DEFAULTS, type ExtractiveOptions, type Summarizer, type Summ
  */
 export const ARTICLE_RELEVANCE_FRACTION = 0.3;
 
-/** Fewest on-topic findings for the summary to be written from findings only (else it takes any on-topic sentence). */
-const MIN_FINDINGS = 3;
-
 /**
  * Summarises the ranked articles of a review for the user's query.
  *
@@ -43,8 +41,10 @@ const MIN_FINDINGS = 3;
  * @param articles Ranked articles, best first (the product passes up to ~30). Articles without abstract text and
  *   retracted articles are never cited; a PMID given twice counts once.
  * @param options Tuning; see ExtractiveOptions for defaults.
- * @returns The summary text and the PMIDs behind its citation numbers. The summary is null, with no PMIDs, when no
- *   article has a usable sentence. Never throws on odd input (empty strings, missing sections).
+ * @returns The summary text and the PMIDs behind its citation numbers. Only findings (result and conclusion
+ *   sentences) are quoted, so the summary may hold fewer sentences than maxSentences; it is null, with no PMIDs,
+ *   when no on-topic article has a usable finding and no case report on the topic can be named. Never throws on odd
+ *   input (empty strings, missing sections).
  *
  * Deterministic: the same input gives the same output, byte for byte. Runs in a few milliseconds for 30 abstracts
  * (see scripts/bench/bench-summarizer.ts).
@@ -54,21 +54,19 @@ export function summarizeExtractive(query: string, articles: readonly SummaryArt
   const { candidates, abbreviations } = buildCandidates(articles);
   if (candidates.length === 0) return { summary: null, citedPmids: [] };
   scoreCandidates(candidates, queryTerms(query, abbreviations));
+  applyTopicFidelity(candidates, query);
 
   const hasQuery = candidates.some((c) => c.relevance > 0);
-  // Sentences that share no term with the query, or come from an article that barely touches it, are kept out while
-  // there are enough that do; otherwise the best of the rest make up a short summary.
+  // Sentences that share no term with the query, or come from an article that barely touches it, are kept out.
   const bestArticle = Math.max(0, ...candidates.map((c) => c.articleRelevance));
   const floor = ARTICLE_RELEVANCE_FRACTION * bestArticle;
   const onTopic = hasQuery ? candidates.filter((c) => c.relevance > 0 && c.articleRelevance >= floor) : candidates;
   const caseReports = caseReportsOf(onTopic);
   const studies = onTopic.filter((c) => c.design !== "case-report");
+  // Findings only (results and conclusions; never an aim, a method or a call for more research), however few: a short
+  // summary, or none but the case-report line, is better than one that quotes a non-finding as a finding.
   const findings = studies.filter((c) => c.finding);
-  let pool: Candidate[];
-  if (findings.length >= MIN_FINDINGS) pool = findings;
-  else if (studies.length >= MIN_FINDINGS || caseReports.length > 0) pool = studies;
-  else pool = [...studies, ...candidates.filter((c) => !studies.includes(c) && c.design !== "case-report").sort(byScore).slice(0, MIN_FINDINGS - studies.length)];
-  const selected = selectMmr(pool, opts);
+  const selected = selectMmr(findings, opts);
   const designs = new Map(candidates.map((c) => [c.article, c.design]));
   return composeSummary(selected, caseReports, articles, (i) => designs.get(i) ?? null);
 }

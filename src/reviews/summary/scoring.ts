@@ -4,8 +4,16 @@
  * (Salton & Buckley 1988) that selection compares sentences with.
  */
 import type { ArticleTerms, Candidate } from "./candidates.ts";
+import { answersQuestion, excludedConcept, questionType, topicConcepts } from "./fidelity.ts";
 
 const W_RELEVANCE = 0.55;
+/**
+ * Bonus of a sentence that answers the topic's question type (a diagnostic finding for a diagnosis topic): about a
+ * tenth of the relevance weight, enough to decide between near-equals, not to lift an off-topic sentence.
+ */
+const W_ANSWER = 0.05;
+/** Cost of a sentence from an article that excludes the topic: larger than any score, so it always loses. */
+const EXCLUDES_TOPIC_PENALTY = 2;
 
 /** Adds BM25 relevance and coverage to each candidate's score and fills its tf-idf vector. */
 export function scoreCandidates(candidates: Candidate[], query: string[]): void {
@@ -77,6 +85,37 @@ export function scoreCandidates(candidates: Candidate[], query: string[]): void 
     c.vectorIds = Int32Array.from(entries, ([id]) => id);
     c.vectorWeights = Float64Array.from(entries, ([, w]) => w / norm);
   });
+}
+
+/**
+ * Topic fidelity (fidelity.ts), after scoreCandidates: a sentence from an article that mentions a concept of the
+ * topic only where it excludes or negates it ("spinal … infections were all excluded" for "vertebral osteomyelitis")
+ * gets relevance 0, is no finding and drops below every other sentence, so the summarizer does not quote it while
+ * anything else is on topic; a sentence that answers the topic's question type gets a small bonus and is marked
+ * (`answers`) for the overview.
+ * @param query The user's topic as typed; its concepts are read with search/concepts.ts readTopic.
+ */
+export function applyTopicFidelity(candidates: Candidate[], query: string): void {
+  const concepts = topicConcepts(query);
+  const type = questionType(query);
+  const excludes = new Map<ArticleTerms, boolean>();
+  for (const c of candidates) {
+    let out = excludes.get(c.articleTerms);
+    if (out === undefined) {
+      out = excludedConcept(concepts, c.articleTerms.scoped) !== null;
+      excludes.set(c.articleTerms, out);
+    }
+    if (out) {
+      c.relevance = 0;
+      c.finding = false;
+      c.score -= EXCLUDES_TOPIC_PENALTY;
+      continue;
+    }
+    if (type !== null && c.relevance > 0 && answersQuestion(type, c.text)) {
+      c.answers = true;
+      c.score += W_ANSWER;
+    }
+  }
 }
 
 /** Cosine similarity of two candidates' tf-idf vectors, 0..1. */

@@ -13,6 +13,14 @@ const MIN_SCORE_FRACTION = 0.3;
 // How many of the best-scoring sentences MMR re-ranks.
 const MMR_POOL = 150;
 
+/**
+ * Most articles one sentence cites (its source and up to two others that state it almost word for word). Records of
+ * the same work are grouped before the summarizer runs (src/reviews/evidence/duplicates.ts), but abstracts that share
+ * boilerplate sentences, or copies the grouping missed, must still not make a sentence read "[1, 2, 3, … 30]"
+ * (issue 21): a reader takes three numbers as "several studies say so"; more add nothing but noise.
+ */
+export const MAX_SOURCES_PER_SENTENCE = 3;
+
 export interface Selected {
   candidate: Candidate;
   /** Input indices of the articles that state this sentence; the source first. */
@@ -58,7 +66,9 @@ export function selectMmr(candidates: Candidate[], opts: Required<ExtractiveOpti
     if (duplicate !== undefined) {
       // The same statement again: cite its article beside the first source
       // instead of repeating the sentence.
-      if (!duplicate.sources.includes(chosen.article)) duplicate.sources.push(chosen.article);
+      if (!duplicate.sources.includes(chosen.article) && duplicate.sources.length < MAX_SOURCES_PER_SENTENCE) {
+        duplicate.sources.push(chosen.article);
+      }
       continue;
     }
     selected.push({ candidate: chosen, sources: [chosen.article] });
@@ -73,6 +83,7 @@ export function selectMmr(candidates: Candidate[], opts: Required<ExtractiveOpti
   // it as well: cite them too.
   for (const s of selected) {
     for (const c of pool) {
+      if (s.sources.length >= MAX_SOURCES_PER_SENTENCE) break;
       if (s.sources.includes(c.article) || c.relevance === 0) continue;
       if (similarity(s.candidate, c) >= opts.duplicateThreshold) s.sources.push(c.article);
     }
