@@ -65,6 +65,13 @@ describe("classifySentenceRoles on real unstructured abstracts", () => {
     expect(sentences.slice(0, 4).some(isScopeStatement)).toBe(false);
   });
 
+  test("a review that 'provides an in-depth review' states its scope, not a finding (PMID 26215189)", () => {
+    const sentence =
+      "We provide an in-depth review on the role of gene expression-based predictors in early stage breast cancer and an overview of future directions, including next-generation sequencing.";
+    expect(isScopeStatement(sentence)).toBe(true);
+    expect(isScopeStatement("We provide evidence that the 70-gene profile spares chemotherapy in 40% of patients.")).toBe(false);
+  });
+
   test("a paper that discusses, and what 'is discussed', are scope too (PMIDs 20868883, 55)", () => {
     const review = handAbstract(20868883).sentences;
     expect(review[2]).toStartWith("This article discusses the incidence, causes, natural history");

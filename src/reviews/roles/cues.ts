@@ -40,7 +40,9 @@ const SCOPE_STATEMENT = new RegExp(
       String.raw`(?:review|article|paper|chapter|overview|commentary|essay|editorial),? |here,? )?` +
       String.raw`(?:we|the authors?) (?:also |further |then |briefly |first )?` +
       String.raw`(?:describe|discuss|summari[sz]e|review|focus on|highlight|outline|` +
-      String.raw`provide an? (?:overview|summary|update)|consider|examine the (?:literature|evidence))\b`,
+      // "We provide an in-depth review on …" (PMID 26215189): up to two words may qualify the review.
+      String.raw`(?:provide|present|give|offer) an? (?:[\p{L}-]+ ){0,2}(?:overview|summary|update|review|account)|` +
+      String.raw`consider|examine the (?:literature|evidence))\b`,
     // The paper as the subject: "This article discusses the incidence, causes, …" (PMID 20868883). Not "highlights"
     // or "shows": "Our report highlights the importance of …" is a conclusion.
     String.raw`^(?:this|the present|our) (?:review|article|paper|chapter|overview|commentary|essay|editorial) ` +
