@@ -14,7 +14,7 @@ import { loadConfig, type Config } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
 import { ingestFiles, type IngestProgress } from "../search/ingest.ts";
-import { openSearchIndex } from "../search/open-index.ts";
+import { openSearchIndex } from "../src/search/open-index.ts";
 
 const USAGE = "usage: npm run ingest -- FILE.xml[.gz] [FILE…]";
 

@@ -25,7 +25,7 @@ import { loadConfig, type Config } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
 import { eutilsClientFor } from "../src/pubmed/client.ts";
-import { openSearchIndex } from "../search/open-index.ts";
+import { openSearchIndex } from "../src/search/open-index.ts";
 import { EutilsError } from "../search/pubmed/eutils.ts";
 import { fetchQuery, fetchRecords, parseDay, type FetchRecordsResult } from "../search/pubmed/fetch-records.ts";
 

@@ -12,7 +12,7 @@
 import { loadConfig, type Config } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
-import { openSearchIndex } from "../search/open-index.ts";
+import { openSearchIndex } from "../src/search/open-index.ts";
 import { syncPubmed } from "../search/pubmed/sync.ts";
 
 async function main(argv: string[]): Promise<number> {

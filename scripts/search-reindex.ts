@@ -11,7 +11,7 @@
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
-import { openElasticsearchIndex } from "../search/open-index.ts";
+import { openElasticsearchIndex } from "../src/search/open-index.ts";
 
 const args = process.argv.slice(2).filter((a) => a !== "--");
 if (args.some((a) => a !== "--keep-old" && a !== "--if-missing")) {

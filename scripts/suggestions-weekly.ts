@@ -12,7 +12,7 @@ import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
 import { PgJobQueue } from "../src/jobs/queue-pg.ts";
 import { runJobsUntilIdle } from "../src/jobs/worker.ts";
-import { openSearchIndex } from "../search/open-index.ts";
+import { openSearchIndex } from "../src/search/open-index.ts";
 import type { AppDeps } from "../src/deps.ts";
 import { resolveSecretKey } from "../src/server.ts";
 import { PREPARE_RUN_JOB, suggestionJobHandlers, WEEKLY_RUN_JOB } from "../src/suggestions/jobs.ts";

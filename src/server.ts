@@ -6,7 +6,7 @@ import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrator.ts";
 import { createApp } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
-import { openSearchIndex } from "../search/open-index.ts";
+import { openSearchIndex } from "./search/open-index.ts";
 import { PgJobQueue } from "./jobs/queue-pg.ts";
 import { startWorker } from "./jobs/worker.ts";
 import { workerConcurrency } from "./reviews/llm/llm-summarizer.ts";

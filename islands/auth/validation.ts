@@ -3,11 +3,20 @@
  * without a browser.
  */
 
-/** The standard address pattern the original forms used. */
-export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
+import { EMAIL_PATTERN, FULL_NAME_MAX, FULL_NAME_MIN, isSingleLine, PASSWORD_MIN, singleLineMessage } from
+  "../../src/rules/account.ts";
 
-/** Minimum password length (docs/product.md §9). */
-export const PASSWORD_MIN = 8;
+// The field rules themselves live in src/rules/ (shared with the server's validation, docs/decisions/0038); they are
+// re-exported here so that the forms keep one import.
+export {
+  EMAIL_PATTERN,
+  FULL_NAME_MAX,
+  FULL_NAME_MIN,
+  isSingleLine,
+  NOT_SINGLE_LINE,
+  PASSWORD_MIN,
+  singleLineMessage,
+} from "../../src/rules/account.ts";
 
 /** One rule: `valid` gets the field's value and all the form's values. */
 export interface Rule<V extends Record<string, string>> {
@@ -41,26 +50,6 @@ export function formErrors<V extends Record<string, string>>(rules: Rules<V>, va
 
 /** The e-mail pattern rule ('Invalid email address'), for any form. */
 export const email = <V extends Record<string, string>>(): Rule<V> => ({ valid: (v) => EMAIL_PATTERN.test(v.trim()), message: "Invalid email address" });
-
-/** Full name minimum on sign-up (docs/product.md §9). */
-export const FULL_NAME_MIN = 3;
-/** Full name maximum, wherever a name is written: sign-up, profile, administrators (docs/product.md §9: at most 30). */
-export const FULL_NAME_MAX = 30;
-
-/**
- * What a single-line field (a name, an address, an interest) must not hold: any C0 or C1 control character, tab, line
- * feed and carriage return included, DEL, and the Unicode line and paragraph separators (U+2028, U+2029). A line
- * break in a name would split the e-mail subjects and headers it is written into, and the lists it is shown in.
- */
-export const NOT_SINGLE_LINE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
-
-/** Whether `value` fits on one line (see NOT_SINGLE_LINE). */
-export function isSingleLine(value: string): boolean {
-  return !NOT_SINGLE_LINE.test(value);
-}
-
-/** The message of a single-line field holding a line break or a control character. */
-export const singleLineMessage = (label: string) => `${label} must be on one line, without control characters`;
 
 /** The full name rules of every form that writes one: on one line, at most FULL_NAME_MAX characters after trimming. */
 export const fullNameRules = <V extends Record<string, string>>(label: string): Rule<V>[] => [

@@ -2,20 +2,25 @@
  * Main interests (docs/product.md §3, §5, §9): up to five interests kept as one `description` string joined by commas.
  * Pure, so the rules are tested without a browser.
  */
-import { isSingleLine } from "../auth/validation.ts";
+import { isSingleLine } from "../../src/rules/account.ts";
+import {
+  COMMA_MESSAGE,
+  INTEREST_MAX,
+  INTEREST_NOT_SINGLE_LINE,
+  INTEREST_SLOTS,
+  INTEREST_TOO_LONG,
+} from "../../src/rules/interests.ts";
 
-/** Number of interest slots. */
-export const INTEREST_SLOTS = 5;
-/** Most characters in one interest. */
-export const INTEREST_MAX = 100;
-/** Most characters in the joined description. */
-export const INTERESTS_TOTAL_MAX = 2000;
-
-export const COMMA_MESSAGE = "Commas are not allowed.";
-export const INTEREST_TOO_LONG = `Each interest must be at most ${INTEREST_MAX} characters.`;
-export const TOTAL_TOO_LONG = "Total length of interests cannot exceed 2000 characters.";
-/** An interest is one line: no line break, tab or other control character. */
-export const INTEREST_NOT_SINGLE_LINE = "Each interest must be on one line, without control characters.";
+// The limits and messages live in src/rules/ (shared with the server's validation, docs/decisions/0038).
+export {
+  COMMA_MESSAGE,
+  INTEREST_MAX,
+  INTEREST_NOT_SINGLE_LINE,
+  INTEREST_SLOTS,
+  INTEREST_TOO_LONG,
+  INTERESTS_TOTAL_MAX,
+  TOTAL_TOO_LONG,
+} from "../../src/rules/interests.ts";
 
 /**
  * The five slots of a stored description: split on commas, trimmed, empty entries dropped, padded with "" to five.

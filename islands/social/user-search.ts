@@ -3,12 +3,11 @@
  * clears the results without a call. Pure parts here (shared with the server's validation); the hook in ShareForm.
  */
 import { api } from "../lib/api.ts";
+import { USER_SEARCH_LIMIT, USER_SEARCH_MIN_CHARS } from "../../src/rules/user-search.ts";
 
-/** Fewest characters of a user search (shorter ones would enumerate the accounts letter by letter). */
-export const USER_SEARCH_MIN_CHARS = 3;
-export const USER_SEARCH_TOO_SHORT = `Type at least ${USER_SEARCH_MIN_CHARS} characters to search for a user.`;
-/** Results asked for (docs/product.md §7: the client uses limit 5). */
-export const USER_SEARCH_LIMIT = 5;
+// The limits live in src/rules/ (shared with the server's validation, docs/decisions/0038).
+export { USER_SEARCH_LIMIT, USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../../src/rules/user-search.ts";
+
 /** Pause after the last keystroke before searching (docs/product.md §9). */
 export const USER_SEARCH_DEBOUNCE_MS = 300;
 /** The store default of a failed search (docs/product.md §8). */

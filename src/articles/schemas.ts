@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { STUDY_DESIGNS } from "./evidence.ts";
+import { RECORD_KINDS } from "../db/column-types.ts";
 
 /** What a card shows of an article's evidence (src/articles/evidence.ts), derived from its PubMed record. */
 export const ArticleEvidenceSchema = z
@@ -51,7 +52,7 @@ export const ArticleCitationSchema = z.object({
     .nullable()
     .openapi({ description: "The citation line as PubMed shows it (NLM style)", example: "Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5." }),
   author_list: z.array(AuthorEntrySchema).openapi({ description: "The authors, structured, in order; `authors` is the same list as one display string" }),
-  record_kind: z.enum(["article", "book", "chapter"]).openapi({ description: "A journal article, a whole book, or a part of a book" }),
+  record_kind: z.enum(RECORD_KINDS).openapi({ description: "A journal article, a whole book, or a part of a book" }),
 });
 export type ArticleCitation = z.infer<typeof ArticleCitationSchema>;
 

@@ -5,7 +5,7 @@ import { subscriptionJobHandlers } from "../subscriptions/trials.ts";
 import { emailJobHandlers } from "../email/jobs.ts";
 import { maintenanceJobHandlers } from "../db/maintenance.ts";
 import { suggestionJobHandlers } from "../suggestions/jobs.ts";
-import { pubmedSyncJobHandlers } from "../../search/pubmed/sync-jobs.ts";
+import { pubmedSyncJobHandlers } from "../pubmed/sync-jobs.ts";
 import { pubmedJobHandlers } from "../pubmed/jobs.ts";
 import { privacyJobHandlers } from "../privacy/jobs.ts";
 import { shareJobHandlers } from "../shares/notify.ts";

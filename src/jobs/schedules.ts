@@ -3,7 +3,7 @@ import type { Schedule } from "./schedule.ts";
 import { subscriptionSchedules } from "../subscriptions/trials.ts";
 import { maintenanceSchedules } from "../db/maintenance.ts";
 import { suggestionSchedules } from "../suggestions/jobs.ts";
-import { pubmedSyncSchedules } from "../../search/pubmed/sync-jobs.ts";
+import { pubmedSyncSchedules } from "../pubmed/sync-jobs.ts";
 import { pubmedSchedules } from "../pubmed/jobs.ts";
 import { privacySchedules } from "../privacy/jobs.ts";
 

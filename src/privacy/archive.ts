@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
+import type { ArchiveReason } from "../db/column-types.ts";
 import { ARCHIVE_YEARS, addYears } from "./policy.ts";
 
 /**
@@ -9,8 +10,8 @@ import { ARCHIVE_YEARS, addYears } from "./policy.ts";
  * the retention job (retention.ts).
  */
 
-/** Why an archive was written. */
-export type ArchiveReason = "account_deleted" | "inactive";
+/** Why an archive was written (the values of account_archives.reason). */
+export type { ArchiveReason };
 
 /**
  * Writes the archive of `userId`'s billing records, if any, before the account is deleted (call it in the deleting

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import type { Database } from "../db/database.ts";
-import type { ArticlesTable, LiteratureReviewsTable } from "../db/types.ts";
+import type { ArticlesTable, LiteratureReviewsTable, ReviewStatus } from "../db/types.ts";
 import { PIPELINE_STATUSES, type ReviewArticle } from "./schemas.ts";
 import { articleColumns, toArticlePublic } from "../articles/repository.ts";
 import type { ArticlePublic } from "../articles/schemas.ts";
@@ -141,8 +141,8 @@ export async function deleteUserReview(db: Database, userId: string, id: string,
 export async function advanceReview(
   db: Database,
   id: string,
-  from: readonly string[],
-  to: string,
+  from: readonly ReviewStatus[],
+  to: ReviewStatus,
   extra: {
     summary?: string | null;
     summary_engine?: string | null;
@@ -170,7 +170,7 @@ export async function advanceReview(
  * Sets the progress line of a review in one of the `during` statuses (null clears it); updated_at moves on, so status
  * streams and polls see the change. @returns false when the review is gone or has moved to another status.
  */
-export async function setReviewProgress(db: Database, id: string, during: readonly string[], progress: string | null): Promise<boolean> {
+export async function setReviewProgress(db: Database, id: string, during: readonly ReviewStatus[], progress: string | null): Promise<boolean> {
   const result = await db
     .updateTable("literature_reviews")
     .set({ progress, updated_at: sql`now()` })

@@ -6,6 +6,7 @@ import { filterQueryFields, YEAR_RANGE_BACKWARDS } from "./filters.ts";
 import { SearchReportSchema } from "./report.ts";
 import { STUDY_DESIGNS } from "../articles/evidence.ts";
 import { EFFECT_MEASURES, type EvidenceRow } from "./evidence/types.ts";
+import { REVIEW_STATUSES } from "../db/column-types.ts";
 
 export { ArticlePublicSchema, type ArticlePublic } from "../articles/schemas.ts";
 
@@ -84,7 +85,7 @@ export const detailsQuerySchema = z.object({
 });
 
 /** The status of a review (docs/product.md §4). */
-const StatusSchema = z.enum(["initial", "searching", "sorting", "summarizing", "complete", "canceled", "error", "no_articles_found"]);
+const StatusSchema = z.enum(REVIEW_STATUSES);
 
 /** A review as the history list and create/start responses show it (docs/product.md §3). */
 export const ReviewPublicSchema = z

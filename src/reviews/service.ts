@@ -4,9 +4,6 @@ import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import * as repo from "./repository.ts";
 import { storedEvidenceTable, type ReviewDetails, type ReviewPublic, type ReviewStatusPublic } from "./schemas.ts";
-
-/** A stored status as the API types it (the pipeline only ever writes the statuses of docs/product.md §4). */
-const statusOf = (status: string) => status as ReviewPublic["status"];
 import { REVIEW_JOB_KIND } from "./pipeline.ts";
 import { storedConcepts } from "./topic.ts";
 import { describeFilters, storedFilters, type ReviewFilters } from "./filters.ts";
@@ -37,7 +34,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function toPublic(row: repo.ReviewRow): ReviewPublic {
   const filters = describeFilters(storedFilters(row.search_filters));
   const { id, user_query, created_at, updated_at } = row;
-  return { id, user_query, status: statusOf(row.status), filters, created_at, updated_at };
+  return { id, user_query, status: row.status, filters, created_at, updated_at };
 }
 
 /**
@@ -96,7 +93,7 @@ export async function startReview(deps: AppDeps, userId: string, id: string, use
 /** The status of the user's review, for polling. @throws ApiError 404. */
 export async function reviewStatus(deps: AppDeps, userId: string, id: string): Promise<ReviewStatusPublic> {
   const row = await ownReview(deps.db, userId, id);
-  return { id: row.id, status: statusOf(row.status), user_query: row.user_query, progress: row.progress ?? null, updated_at: row.updated_at };
+  return { id: row.id, status: row.status, user_query: row.user_query, progress: row.progress ?? null, updated_at: row.updated_at };
 }
 
 /** The review with its summary, cited articles and one page of relevant articles. @throws ApiError 404. */
@@ -105,7 +102,7 @@ export async function reviewDetails(deps: AppDeps, userId: string, id: string, f
   const [cited, page] = await Promise.all([repo.citedArticles(deps.db, row.id), repo.rankedArticlesPage(deps.db, row.id, ftsSkip, ftsLimit)]);
   return {
     id: row.id,
-    status: statusOf(row.status),
+    status: row.status,
     user_query: row.user_query,
     progress: row.progress ?? null,
     summary: row.summary,

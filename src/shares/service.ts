@@ -3,6 +3,7 @@ import { ApiError } from "../http/errors.ts";
 import { readArticle } from "../articles/repository.ts";
 import { LIMITS, hit, peekState, tooManyRequests } from "../auth/rate-limit.ts";
 import type { CurrentUser } from "../auth/middleware.ts";
+import * as preferences from "../users/preferences.ts";
 import * as repo from "./repository.ts";
 import { insertInvitation, recipientHash } from "./invitations.ts";
 import { SHARE_NOTIFY_JOB } from "./notify.ts";
@@ -85,17 +86,12 @@ export async function shareArticle(
 
 /** Whether the user is e-mailed when someone shares an article with them. */
 export async function shareEmailSetting(deps: Pick<AppDeps, "db">, userId: string): Promise<boolean> {
-  const row = await deps.db
-    .selectFrom("users")
-    .select("share_emails")
-    .where("id", "=", userId)
-    .executeTakeFirstOrThrow();
-  return row.share_emails;
+  return preferences.shareEmailsOf(deps.db, userId);
 }
 
 /** Turns share e-mails on or off for `userId` (settings, or the e-mail's one-click unsubscribe). */
 export async function setShareEmails(deps: Pick<AppDeps, "db">, userId: string, on: boolean): Promise<void> {
-  await deps.db.updateTable("users").set({ share_emails: on }).where("id", "=", userId).execute();
+  await preferences.setShareEmails(deps.db, userId, on);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AppDeps } from "../deps.ts";
 import * as repo from "./repository.ts";
 import { opensReviewAccess, toRead, type SubscriptionRead } from "./service.ts";
 import { enqueueUserSuggestions } from "../suggestions/queueing.ts";
+import { findUserByEmail } from "../users/repository.ts";
 import { callStripe, stripeClient, type Interval, type Plan } from "./stripe.ts";
 import { isLiveStripeRow, syncStripeSubscription } from "./sync.ts";
 
@@ -17,11 +18,7 @@ export class OperatorError extends Error {}
 type Deps = Pick<AppDeps, "config" | "db" | "jobs">;
 
 async function userByEmail(deps: Deps, email: string): Promise<{ id: string; email: string }> {
-  const user = await deps.db
-    .selectFrom("users")
-    .select(["id", "email"])
-    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.trim().toLowerCase()))
-    .executeTakeFirst();
+  const user = await findUserByEmail(deps.db, email);
   if (!user) throw new OperatorError(`No account has the address ${email}.`);
   return user;
 }

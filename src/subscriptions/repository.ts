@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from "kysely";
 import type { Database } from "../db/database.ts";
+import { findUserById } from "../users/repository.ts";
 import type { SubscriptionsTable } from "../db/types.ts";
 import type { UserLookup } from "../auth/middleware.ts";
 
@@ -203,8 +204,7 @@ export async function saveStripeCustomer(db: Database, userId: string, customerI
 /** True when a user with this id exists (the id need not be a well-formed uuid). */
 export async function userExists(db: Database, userId: string): Promise<boolean> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) return false;
-  const row = await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
-  return row !== undefined;
+  return (await findUserById(db, userId)) !== undefined;
 }
 
 // ---- Stripe events -----------------------------------------------------------------------------------------

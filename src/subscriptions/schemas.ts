@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { INTERVALS, PLANS, PRICE_LOOKUP_KEYS } from "./stripe.ts";
+import { SUBSCRIPTION_STATUSES } from "../db/column-types.ts";
 
 /** GET /subscriptions/me (docs/product.md §3). Every field but `exists` is null when the user has no subscription. */
 export const SubscriptionReadSchema = z
   .object({
     exists: z.boolean(),
-    status: z.enum(["active", "trialing", "trial_expired", "past_due", "canceled"]).nullable(),
+    status: z.enum(SUBSCRIPTION_STATUSES).nullable(),
     subscription_type: z.enum(PLANS).nullable(),
     billing_interval: z.enum(INTERVALS).nullable(),
     is_trial: z.boolean().nullable(),

@@ -27,10 +27,9 @@ const NO_SUBSCRIPTION: SubscriptionRead = {
 export function toRead(row: SubscriptionView): SubscriptionRead {
   return {
     exists: true,
-    // The table's CHECK-free text columns only ever hold the values of docs/product.md §3 (written by this folder).
-    status: row.status as SubscriptionRead["status"],
-    subscription_type: row.subscription_type as SubscriptionRead["subscription_type"],
-    billing_interval: row.billing_interval as SubscriptionRead["billing_interval"],
+    status: row.status,
+    subscription_type: row.subscription_type,
+    billing_interval: row.billing_interval,
     is_trial: row.is_trial,
     trial_ends_at: row.trial_ends_at,
     current_period_end: row.current_period_end,

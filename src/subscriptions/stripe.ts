@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import type { Config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
+import { BILLING_INTERVALS, SUBSCRIPTION_TYPES } from "../db/column-types.ts";
 
 /**
  * The Stripe client of this server (docs/decisions/0018-billing-with-stripe.md), built from the configuration:
@@ -16,12 +17,12 @@ export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured on this serv
 /** The detail of an answer when Stripe could not be reached or refused a well-formed request. */
 export const PAYMENT_PROVIDER_FAILED = "The payment provider could not be reached. Please try again later.";
 
-/** Plans of docs/product.md §1, in order (plus < pro < max). */
-export const PLANS = ["plus", "pro", "max"] as const;
+/** Plans of docs/product.md §1, in order (plus < pro < max): the values subscriptions.subscription_type holds. */
+export const PLANS = SUBSCRIPTION_TYPES;
 export type Plan = (typeof PLANS)[number];
 
-/** Billing intervals of docs/product.md §3. */
-export const INTERVALS = ["monthly", "annual"] as const;
+/** Billing intervals of docs/product.md §3: the values subscriptions.billing_interval holds. */
+export const INTERVALS = BILLING_INTERVALS;
 export type Interval = (typeof INTERVALS)[number];
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
+import { findUserById } from "../users/repository.ts";
 import type { JobHandlers } from "../jobs/worker.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { sendEmail } from "../email/service.ts";
@@ -61,7 +62,7 @@ export async function sweepTrials(deps: Pick<AppDeps, "db" | "jobs">, now: Date 
 
 /** Sends one trial e-mail (a TRIAL_EMAIL job). An account deleted or deactivated meanwhile gets nothing. */
 export async function sendTrialEmail(deps: Pick<AppDeps, "config" | "db">, payload: { userId: string; kind: TrialEmailKind; trialEndsAt: string }): Promise<void> {
-  const user = await deps.db.selectFrom("users").select(["email", "full_name", "is_active"]).where("id", "=", payload.userId).executeTakeFirst();
+  const user = await findUserById(deps.db, payload.userId);
   if (!user || !user.is_active) return;
   const origin = (deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`).replace(/\/+$/, "");
   const options = {

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
+import { findUserById } from "../users/repository.ts";
 import { keptArticleColumns, toKeptArticle } from "../articles/repository.ts";
 import { PAID_PLANS } from "../subscriptions/service.ts";
 import type { Section, SectionEntry } from "./sections.ts";
@@ -13,7 +14,7 @@ export const RESUGGEST_AFTER_DAYS = 28;
 
 /** What a user's job reads of the user. */
 export async function readSuggestionUser(db: Database, userId: string) {
-  return db.selectFrom("users").select(["id", "email", "full_name", "description", "weekly_digest", "is_active"]).where("id", "=", userId).executeTakeFirst();
+  return findUserById(db, userId);
 }
 
 /** The user's liked articles still in the index, with what the profile reads of them. */

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
+import { weeklyDigestOf } from "../users/preferences.ts";
 import * as suggestions from "./service.ts";
 import { WeeklySuggestionsSchema } from "./schemas.ts";
 
@@ -30,8 +31,7 @@ export function suggestionsRoutes(deps: AppDeps) {
     responses: { 200: jsonContent(DigestSettingSchema, "The setting") },
   });
   app.openapi(readDigest, async (c) => {
-    const row = await deps.db.selectFrom("users").select("weekly_digest").where("id", "=", c.get("user").id).executeTakeFirstOrThrow();
-    return c.json({ weekly_digest: row.weekly_digest }, 200);
+    return c.json({ weekly_digest: await weeklyDigestOf(deps.db, c.get("user").id) }, 200);
   });
 
   const writeDigest = apiRoute({

@@ -5,6 +5,7 @@ import { extractiveSummarizer } from "../reviews/summary/extractive.ts";
 import type { Summarizer } from "../reviews/summary/types.ts";
 import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
+import * as preferences from "../users/preferences.ts";
 import { buildProfile } from "./profile.ts";
 import { ensureMeshStats, readHeadingStats } from "./disruption.ts";
 import { readCdIndexes } from "./cd-index.ts";
@@ -180,5 +181,5 @@ export async function latestSuggestions(deps: Pick<AppDeps, "db">, userId: strin
 
 /** Turns the weekly digest on or off for `userId`. */
 export async function setWeeklyDigest(deps: Pick<AppDeps, "db">, userId: string, on: boolean): Promise<void> {
-  await deps.db.updateTable("users").set({ weekly_digest: on }).where("id", "=", userId).execute();
+  await preferences.setWeeklyDigest(deps.db, userId, on);
 }

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { hasRefusedCharacter } from "../http/input-text.ts";
-// The pages' own pattern and limits, so that the server refuses exactly what the forms refuse, with the same messages.
-import { EMAIL_PATTERN, FULL_NAME_MAX, FULL_NAME_MIN, isSingleLine, singleLineMessage } from "../../islands/auth/validation.ts";
+// The pages' own pattern and limits (src/rules/, shared with the forms), so that the server refuses exactly what the
+// forms refuse, with the same messages.
+import { EMAIL_PATTERN, FULL_NAME_MAX, FULL_NAME_MIN, isSingleLine, PASSWORD_MIN, singleLineMessage } from "../rules/account.ts";
 import {
   INTEREST_MAX,
   INTEREST_NOT_SINGLE_LINE,
@@ -9,7 +10,7 @@ import {
   INTEREST_TOO_LONG,
   INTERESTS_TOTAL_MAX,
   TOTAL_TOO_LONG,
-} from "../../islands/settings/interests.ts";
+} from "../rules/interests.ts";
 
 // Request and response shapes of the users API. Create, update and public shapes are separate (as in the
 // FastAPI full-stack template) so that a password or its hash can never leak into a response.
@@ -38,7 +39,7 @@ export function passwordField(label = "Password") {
     .string({ error: requiredOr(label, `${label} must be text`) })
     // An empty password is reported as missing, as the forms do, not as too short as well.
     .min(1, { error: `${label} is required`, abort: true })
-    .min(8, `${label} must be at least 8 characters`)
+    .min(PASSWORD_MIN, `${label} must be at least ${PASSWORD_MIN} characters`)
     .max(128, `${label} must be at most 128 characters`);
 }
 
@@ -158,8 +159,8 @@ export const paginationSchema = z.object({
 });
 
 // The share popover's own rule and message, so that the server refuses exactly what the popover does not send.
-export { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../../islands/social/user-search.ts";
-import { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../../islands/social/user-search.ts";
+export { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../rules/user-search.ts";
+import { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../rules/user-search.ts";
 
 /**
  * GET /users/search/: `q` matched against the start of an address, of a full name or of a word in it; the client

@@ -5,14 +5,15 @@
  * The seed signs an access token for each and writes them to E2E_FIXTURES_FILE, so that tests need no login (the
  * login rate limit counts every test's logins from 127.0.0.1).
  */
+import type { BillingInterval, SubscriptionSource, SubscriptionStatus, SubscriptionType } from "../../src/db/column-types.ts";
 
 /** A subscription row to seed; times are offsets from the moment of seeding, in days. */
 export interface SeededSubscription {
-  status: string;
-  subscription_type: string;
-  billing_interval: string;
+  status: SubscriptionStatus;
+  subscription_type: SubscriptionType;
+  billing_interval: BillingInterval;
   is_trial: boolean;
-  source: "trial" | "stripe" | "operator";
+  source: SubscriptionSource;
   trialEndsInDays?: number;
   periodEndsInDays?: number;
   cancel_at_period_end?: boolean;

@@ -7,7 +7,7 @@ import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { listPubmedFiles, parseMd5File, syncPubmed } from "../../search/pubmed/sync.ts";
-import { PUBMED_SYNC_JOB } from "../../search/pubmed/sync-jobs.ts";
+import { PUBMED_SYNC_JOB } from "../../src/pubmed/sync-jobs.ts";
 import { applicationSchedules } from "../../src/jobs/schedules.ts";
 
 // `npm run pubmed:sync` against a local HTTP server that serves NLM-style update files made from the real sample, each

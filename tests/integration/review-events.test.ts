@@ -5,6 +5,7 @@ import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import type { KyselyPlugin } from "kysely";
+import type { ReviewStatus } from "../../src/db/types.ts";
 import postgres from "postgres";
 import { createApp } from "../../src/app.ts";
 import { announceReviewChange, startReviewChangeFeed } from "../../src/reviews/events.ts";
@@ -81,7 +82,7 @@ for (const backend of BACKENDS) {
       return id;
     }
     /** Stores a status as the pipeline would, without announcing it. */
-    async function setStatus(id: string, status: string): Promise<void> {
+    async function setStatus(id: string, status: ReviewStatus): Promise<void> {
       await t.db
         .updateTable("literature_reviews")
         .set({ status, user_query: "x", updated_at: new Date() })

@@ -155,7 +155,7 @@ export async function createTestApp(
     if (preset !== "none") {
       const now = Date.now();
       const trialEnd = new Date(preset === "expired_trial" ? now - DAY_MS : now + 7 * DAY_MS);
-      const values =
+      const values: Omit<Insertable<SubscriptionsTable>, "user_id"> =
         typeof preset === "object"
           ? preset
           : { status: "active", subscription_type: "plus", billing_interval: "annual", is_trial: true, trial_ends_at: trialEnd, current_period_end: trialEnd };

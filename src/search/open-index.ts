@@ -1,8 +1,8 @@
-import type { Config } from "../src/config.ts";
-import type { Database } from "../src/db/database.ts";
-import type { SearchIndex } from "./search-index.ts";
-import { PostgresSearchIndex } from "./postgres-index.ts";
-import { ElasticsearchSearchIndex } from "./elasticsearch-index.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { SearchIndex } from "../../search/search-index.ts";
+import { PostgresSearchIndex } from "../../search/postgres-index.ts";
+import { ElasticsearchSearchIndex } from "../../search/elasticsearch-index.ts";
 
 /**
  * The configured SearchIndex: Elasticsearch when ELASTICSEARCH_URL is set (alias ELASTICSEARCH_INDEX), else PostgreSQL

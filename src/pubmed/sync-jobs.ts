@@ -1,6 +1,6 @@
-import type { JobHandlers } from "../../src/jobs/worker.ts";
-import { enqueueUnlessWaiting, type Schedule } from "../../src/jobs/schedule.ts";
-import { syncPubmed } from "./sync.ts";
+import type { JobHandlers } from "../jobs/worker.ts";
+import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
+import { syncPubmed } from "../../search/pubmed/sync.ts";
 
 /** The daily update sync as a job (PUBMED_SYNC=daily). */
 export const PUBMED_SYNC_JOB = "pubmed.sync";
