@@ -190,7 +190,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ["jobs", "literature_review_articles", "literature_reviews", "search_lexeme_stats", "article_search", "articles", "subscriptions", "users"])
+  for (const t of [
+    "jobs",
+    "literature_review_articles",
+    "literature_reviews",
+    "search_lexeme_stats",
+    "article_search",
+    "articles",
+    "subscriptions",
+    "users",
+  ])
     await sql`DROP TABLE IF EXISTS ${sql.ref(t)} CASCADE`.execute(db);
   await sql`DROP FUNCTION IF EXISTS article_search_stats_maintain()`.execute(db);
 }

@@ -47,5 +47,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Drops the three tables again. */
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ["rate_limits", "password_reset_tokens", "email_outbox"]) await sql`DROP TABLE IF EXISTS ${sql.ref(t)}`.execute(db);
+  for (const t of ["rate_limits", "password_reset_tokens", "email_outbox"])
+    await sql`DROP TABLE IF EXISTS ${sql.ref(t)}`.execute(db);
 }

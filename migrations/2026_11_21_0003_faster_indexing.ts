@@ -157,7 +157,9 @@ async function setCompression(db: Kysely<any>, method: "lz4" | "pglz"): Promise<
   if (!lz4.rows[0]?.available) return;
   for (const [table, columns] of COMPRESSED_COLUMNS) {
     for (const column of columns) {
-      await sql`ALTER TABLE ${sql.id(table)} ALTER COLUMN ${sql.id(column)} SET COMPRESSION ${sql.raw(method)}`.execute(db);
+      await sql`ALTER TABLE ${sql.id(table)} ALTER COLUMN ${sql.id(column)} SET COMPRESSION ${sql.raw(method)}`.execute(
+        db,
+      );
     }
   }
 }

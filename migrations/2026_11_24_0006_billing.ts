@@ -22,7 +22,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       WHEN is_trial THEN 'trial'
       ELSE 'operator' END`.execute(db);
   // Trials that ended before this release get no "your trial has ended" message weeks later.
-  await sql`UPDATE subscriptions SET trial_ended_notice_at = now() WHERE is_trial AND trial_ends_at <= now()`.execute(db);
+  await sql`UPDATE subscriptions SET trial_ended_notice_at = now() WHERE is_trial AND trial_ends_at <= now()`.execute(
+    db,
+  );
   await sql`
     CREATE UNIQUE INDEX subscriptions_stripe_subscription_key ON subscriptions (stripe_subscription_id)
       WHERE stripe_subscription_id IS NOT NULL`.execute(db);

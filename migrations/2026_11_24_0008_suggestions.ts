@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       digest_queued_at timestamptz,
       UNIQUE (user_id, week)
     )`.execute(db);
-  await sql`CREATE INDEX weekly_suggestions_user_recent_idx ON weekly_suggestions (user_id, created_at DESC)`.execute(db);
+  await sql`CREATE INDEX weekly_suggestions_user_recent_idx ON weekly_suggestions (user_id, created_at DESC)`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE suggestion_articles (
       suggestion_id uuid NOT NULL REFERENCES weekly_suggestions(id) ON DELETE CASCADE,

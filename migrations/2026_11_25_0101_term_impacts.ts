@@ -50,7 +50,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$SELECT cardinality(weights)::float8
       + CASE WHEN 'A' = ANY(weights) THEN 2 * cardinality(array_positions(weights, 'A')) ELSE 0 END
-      + CASE WHEN 'B' = ANY(weights) THEN 0.5::float8 * cardinality(array_positions(weights, 'B')) ELSE 0 END$$`.execute(db);
+      + CASE WHEN 'B' = ANY(weights) THEN 0.5::float8 * cardinality(array_positions(weights, 'B')) ELSE 0 END$$`.execute(
+    db,
+  );
   // Whether an occurrence list can lift a document above a list's floor, tested cheaply first with 3 per occurrence
   // (every occurrence in the title: an upper bound of tf), then exactly.
   await sql`
@@ -116,14 +118,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     END $$`.execute(db);
   await sql`
     CREATE TRIGGER article_search_impacts_insert AFTER INSERT ON article_search
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION article_search_impacts_maintain()`.execute(db);
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION article_search_impacts_maintain()`.execute(
+    db,
+  );
   await sql`
     CREATE TRIGGER article_search_impacts_update AFTER UPDATE ON article_search
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
     FOR EACH STATEMENT EXECUTE FUNCTION article_search_impacts_maintain()`.execute(db);
   await sql`
     CREATE TRIGGER article_search_impacts_delete AFTER DELETE ON article_search
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION article_search_impacts_maintain()`.execute(db);
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION article_search_impacts_maintain()`.execute(
+    db,
+  );
 }
 
 /** Drops the triggers, the functions and the tables. */

@@ -32,7 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       pmid integer PRIMARY KEY REFERENCES article_search(pmid) ON DELETE CASCADE,
       tiers tsvector NOT NULL
     )`.execute(db);
-  await sql`INSERT INTO article_search_tiers (pmid, tiers) SELECT pmid, search_tiers(document, doc_length) FROM article_search`.execute(db);
+  await sql`INSERT INTO article_search_tiers (pmid, tiers) SELECT pmid, search_tiers(document, doc_length) FROM article_search`.execute(
+    db,
+  );
   await sql`CREATE INDEX article_search_tiers_idx ON article_search_tiers USING gin (tiers)`.execute(db);
 }
 

@@ -41,5 +41,7 @@ export async function down(db: Kysely<any>): Promise<void> {
       DROP COLUMN IF EXISTS start_page, DROP COLUMN IF EXISTS end_page, DROP COLUMN IF EXISTS elocation_pii,
       DROP COLUMN IF EXISTS journal_iso_abbreviation, DROP COLUMN IF EXISTS journal_medline_ta, DROP COLUMN IF EXISTS issn,
       DROP COLUMN IF EXISTS epub_date, DROP COLUMN IF EXISTS author_list, DROP COLUMN IF EXISTS book_publisher,
-      DROP COLUMN IF EXISTS book_publisher_place, DROP COLUMN IF EXISTS book_title, DROP COLUMN IF EXISTS record_kind`.execute(db);
+      DROP COLUMN IF EXISTS book_publisher_place, DROP COLUMN IF EXISTS book_title, DROP COLUMN IF EXISTS record_kind`.execute(
+    db,
+  );
 }

@@ -18,7 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     UPDATE users u SET last_active_at = greatest(
       u.updated_at,
-      coalesce((SELECT max(k.last_login_at) FROM known_login_clients k WHERE k.user_id = u.id), u.updated_at))`.execute(db);
+      coalesce((SELECT max(k.last_login_at) FROM known_login_clients k WHERE k.user_id = u.id), u.updated_at))`.execute(
+    db,
+  );
   await sql`CREATE INDEX users_last_active_idx ON users (last_active_at)`.execute(db);
   await sql`
     CREATE TABLE account_archives (
@@ -50,5 +52,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP TABLE IF EXISTS data_exports`.execute(db);
   await sql`DROP TABLE IF EXISTS account_archives`.execute(db);
   await sql`DROP INDEX IF EXISTS users_last_active_idx`.execute(db);
-  await sql`ALTER TABLE users DROP COLUMN IF EXISTS retention_notice_at, DROP COLUMN IF EXISTS last_active_at`.execute(db);
+  await sql`ALTER TABLE users DROP COLUMN IF EXISTS retention_notice_at, DROP COLUMN IF EXISTS last_active_at`.execute(
+    db,
+  );
 }

@@ -14,8 +14,17 @@ const ROOT = resolve(import.meta.dir, "..");
  */
 export function compiledStylePath(sourcePath: string): string {
   const rel = relative(ROOT, sourcePath);
-  if (rel.startsWith("..")) throw new Error(`${sourcePath}: style files outside ${ROOT} are not compiled by npm run build`);
-  return join(ROOT, "dist", "css", rel.split(sep).join("/").replace(/\.css\.ts$/, ".css.js"));
+  if (rel.startsWith(".."))
+    throw new Error(`${sourcePath}: style files outside ${ROOT} are not compiled by npm run build`);
+  return join(
+    ROOT,
+    "dist",
+    "css",
+    rel
+      .split(sep)
+      .join("/")
+      .replace(/\.css\.ts$/, ".css.js"),
+  );
 }
 
 plugin({
@@ -25,12 +34,16 @@ plugin({
       const compiled = compiledStylePath(args.path);
       const rel = relative(ROOT, args.path);
       if (!existsSync(compiled)) {
-        throw new Error(`Styles of ${rel} are not compiled (${relative(ROOT, compiled)} is missing): run npm run build`);
+        throw new Error(
+          `Styles of ${rel} are not compiled (${relative(ROOT, compiled)} is missing): run npm run build`,
+        );
       }
       // A stale module would give the server class names that the stylesheet no longer has. Production images ship
       // sources and dist/ from one build, where copying may not keep file times: there the check is left out.
       if (process.env.NODE_ENV !== "production" && statSync(args.path).mtimeMs > statSync(compiled).mtimeMs) {
-        throw new Error(`Styles of ${rel} changed since the last build (${relative(ROOT, compiled)} is older): run npm run build`);
+        throw new Error(
+          `Styles of ${rel} changed since the last build (${relative(ROOT, compiled)} is older): run npm run build`,
+        );
       }
       return { contents: readFileSync(compiled, "utf8"), loader: "js" };
     });

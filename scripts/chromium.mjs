@@ -57,7 +57,10 @@ export function ensureChromium(path, defaultPath = "/usr/bin/chromium") {
     console.log("e2e: Chromium is missing; installing Debian's package (apt-get install chromium)…");
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     const update = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-    const install = update.status === 0 ? spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env }) : update;
+    const install =
+      update.status === 0
+        ? spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env })
+        : update;
     if (install.status === 0 && executable(path)) return null;
     return `Installing Chromium with apt-get failed (exit code ${install.status}). ${instructions(path)}`;
   }

@@ -22,7 +22,12 @@ const RUN_SECONDS = Number(process.env.FAULT_TEST_SECONDS ?? 30);
 const RECOVERY_LIMIT_MS = 5_000;
 const CLUSTER = readdirSync("/etc/postgresql")[0]!;
 const TERMINAL = new Set(["complete", "no_articles_found", "error", "canceled"]);
-const TOPICS = ["nasopharyngeal carcinoma risk factors", "spinal fusion complications", "vertebral osteomyelitis", "metagenomic anomaly detection"];
+const TOPICS = [
+  "nasopharyngeal carcinoma risk factors",
+  "spinal fusion complications",
+  "vertebral osteomyelitis",
+  "metagenomic anomaly detection",
+];
 
 function pgctl(action: "start" | "stop"): void {
   const args = ["--skip-systemctl-redirect", CLUSTER, "main", action, ...(action === "stop" ? ["-m", "fast"] : [])];
@@ -59,7 +64,15 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const log: string[] = [];
 const server = spawn("npx", ["bun", "--max-http-header-size=262144", "src/server.ts"], {
-  env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl.toString(), SECRET_KEY: randomBytes(32).toString("hex"), SEED_SAMPLE: "true", LOG_LEVEL: "warn", NODE_ENV: "production" },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    DATABASE_URL: dbUrl.toString(),
+    SECRET_KEY: randomBytes(32).toString("hex"),
+    SEED_SAMPLE: "true",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+  },
   detached: true,
   stdio: ["ignore", "pipe", "pipe"],
 });
@@ -97,8 +110,15 @@ try {
   const clients = await Promise.all(
     Array.from({ length: 4 }, async (_, i) => {
       const email = `fault-${i}-${Date.now()}@example.org`;
-      await fetch(`${base}/api/v1/users/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, full_name: `Fault Client ${i}`, password: "long-enough-1" }) });
-      const r = await fetch(`${base}/api/v1/login/access-token`, { method: "POST", body: new URLSearchParams({ username: email, password: "long-enough-1" }) });
+      await fetch(`${base}/api/v1/users/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, full_name: `Fault Client ${i}`, password: "long-enough-1" }),
+      });
+      const r = await fetch(`${base}/api/v1/login/access-token`, {
+        method: "POST",
+        body: new URLSearchParams({ username: email, password: "long-enough-1" }),
+      });
       return { authorization: `Bearer ${((await r.json()) as { access_token: string }).access_token}` };
     }),
   );
@@ -110,7 +130,8 @@ try {
       const res = await fetch(`${base}/api/v1${path}`, { method, headers, signal: AbortSignal.timeout(20_000) });
       count(String(res.status));
       if (res.status === 401) failures.push(`401 on ${method} ${path}`);
-      if (res.status >= 500 && res.status !== 503) failures.push(`${res.status} on ${method} ${path}: ${(await res.clone().text()).slice(0, 200)}`);
+      if (res.status >= 500 && res.status !== 503)
+        failures.push(`${res.status} on ${method} ${path}: ${(await res.clone().text()).slice(0, 200)}`);
       return res;
     } catch (err) {
       count("no answer");
@@ -126,7 +147,11 @@ try {
         const created = await call("POST", "/literature_review/create", headers);
         if (created?.status === 200) {
           const { id } = (await created.json()) as { id: string };
-          const started = await call("POST", `/literature_review/start/${id}?user_query=${encodeURIComponent(TOPICS[(i + n) % TOPICS.length]!)}`, headers);
+          const started = await call(
+            "POST",
+            `/literature_review/start/${id}?user_query=${encodeURIComponent(TOPICS[(i + n) % TOPICS.length]!)}`,
+            headers,
+          );
           if (started?.status === 200) reviews.push({ id, headers });
         }
       }
@@ -176,7 +201,8 @@ try {
     if (pending.length) await Bun.sleep(1000);
   }
   if (pending.length) failures.push(`${pending.length} review(s) not terminal after 90 s`);
-  if (!(recoveryMs <= RECOVERY_LIMIT_MS)) failures.push(`recovery took ${recoveryMs} ms (limit ${RECOVERY_LIMIT_MS} ms)`);
+  if (!(recoveryMs <= RECOVERY_LIMIT_MS))
+    failures.push(`recovery took ${recoveryMs} ms (limit ${RECOVERY_LIMIT_MS} ms)`);
 
   console.log(`answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   console.log(`reviews started: ${reviews.length}; terminal: ${JSON.stringify(Object.fromEntries(outcome))}`);

@@ -61,7 +61,9 @@ try {
     console.error(`cannot read the outbox: ${embeddedInUseMessage(config.DATA_DIR, null)}`);
   } else {
     // The usual cause: a database that has not been migrated yet.
-    console.error(`cannot read the outbox: ${err instanceof Error ? err.message : String(err)} (run \`npm run migrate\` first?)`);
+    console.error(
+      `cannot read the outbox: ${err instanceof Error ? err.message : String(err)} (run \`npm run migrate\` first?)`,
+    );
   }
   process.exitCode = 1;
 } finally {

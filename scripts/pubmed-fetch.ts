@@ -34,7 +34,9 @@ const USAGE = `usage: npm run pubmed:fetch -- --query "QUERY" [--max N] [--minda
 
 class UsageError extends Error {}
 
-type Args = { kind: "query"; term: string; max?: number; mindate?: string; maxdate?: string } | { kind: "pmids"; file: string };
+type Args =
+  | { kind: "query"; term: string; max?: number; mindate?: string; maxdate?: string }
+  | { kind: "pmids"; file: string };
 
 /** Reads the command line. @throws UsageError. */
 export function parseArgs(argv: string[]): Args {
@@ -44,7 +46,8 @@ export function parseArgs(argv: string[]): Args {
     const a = args[i]!;
     const eq = a.indexOf("=");
     const [name, inline] = a.startsWith("--") && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
-    if (!["--query", "--max", "--mindate", "--maxdate", "--pmids"].includes(name)) throw new UsageError(`unknown argument ${JSON.stringify(a)}`);
+    if (!["--query", "--max", "--mindate", "--maxdate", "--pmids"].includes(name))
+      throw new UsageError(`unknown argument ${JSON.stringify(a)}`);
     const value = inline ?? args[++i];
     if (value === undefined || value === "") throw new UsageError(`${name} needs a value`);
     if (values.has(name)) throw new UsageError(`${name} given twice`);
@@ -61,7 +64,8 @@ export function parseArgs(argv: string[]): Args {
   if (out.term === "") throw new UsageError("--query is empty");
   const max = values.get("--max");
   if (max !== undefined) {
-    if (!/^\d+$/.test(max) || Number(max) < 1) throw new UsageError(`--max must be a positive whole number, not ${JSON.stringify(max)}`);
+    if (!/^\d+$/.test(max) || Number(max) < 1)
+      throw new UsageError(`--max must be a positive whole number, not ${JSON.stringify(max)}`);
     out.max = Number(max);
   }
   for (const key of ["mindate", "maxdate"] as const) {
@@ -74,7 +78,8 @@ export function parseArgs(argv: string[]): Args {
     }
     out[key] = v.replaceAll("-", "/");
   }
-  if (out.mindate && out.maxdate && parseDay(out.mindate, "start") > parseDay(out.maxdate, "end")) throw new UsageError("--mindate is after --maxdate");
+  if (out.mindate && out.maxdate && parseDay(out.mindate, "start") > parseDay(out.maxdate, "end"))
+    throw new UsageError("--mindate is after --maxdate");
   return out;
 }
 
@@ -92,7 +97,8 @@ export function parsePmidList(text: string): number[] {
     for (const token of line.split(/[\s,;]+/)) {
       if (token === "") continue;
       const n = Number(token);
-      if (!/^\d+$/.test(token) || n < 1 || n > 2_147_483_647) throw new UsageError(`line ${i + 1}: ${JSON.stringify(raw.trim().slice(0, 60))} is not a PMID`);
+      if (!/^\d+$/.test(token) || n < 1 || n > 2_147_483_647)
+        throw new UsageError(`line ${i + 1}: ${JSON.stringify(raw.trim().slice(0, 60))} is not a PMID`);
       pmids.add(n);
     }
   }
@@ -117,7 +123,9 @@ async function main(argv: string[]): Promise<number> {
       try {
         text = await readFile(args.file, "utf8");
       } catch (error) {
-        throw new UsageError(`cannot read ${args.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw new UsageError(
+          `cannot read ${args.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
       listed = parsePmidList(text);
     }
@@ -146,7 +154,9 @@ async function main(argv: string[]): Promise<number> {
     if (tty) {
       const width = 30;
       const full = Math.round(share * width);
-      process.stderr.write(`\r\x1b[K[${"#".repeat(full)}${"-".repeat(width - full)}] ${fmt(p.fetched)}/${fmt(p.total)} records  ${seconds.toFixed(0)} s`);
+      process.stderr.write(
+        `\r\x1b[K[${"#".repeat(full)}${"-".repeat(width - full)}] ${fmt(p.fetched)}/${fmt(p.total)} records  ${seconds.toFixed(0)} s`,
+      );
       drawn = true;
     } else if (performance.now() - lastLine >= 5000 || p.fetched >= p.total) {
       lastLine = performance.now();
@@ -168,10 +178,16 @@ async function main(argv: string[]): Promise<number> {
   let interrupted = false;
   try {
     await migrateToLatest(handle.db);
-    const deps = { db: handle.db, search: await openSearchIndex(config, handle.db), client: eutilsClientFor(config, handle.db, { log }) };
+    const deps = {
+      db: handle.db,
+      search: await openSearchIndex(config, handle.db),
+      client: eutilsClientFor(config, handle.db, { log }),
+    };
     const opts = { signal: controller.signal, onProgress: progress, log };
     if (args.kind === "query") {
-      log(`asking PubMed for ${JSON.stringify(args.term)}${args.mindate || args.maxdate ? ` published ${args.mindate ?? "…"}–${args.maxdate ?? "…"}` : ""}`);
+      log(
+        `asking PubMed for ${JSON.stringify(args.term)}${args.mindate || args.maxdate ? ` published ${args.mindate ?? "…"}–${args.maxdate ?? "…"}` : ""}`,
+      );
       const r = await fetchQuery(deps, args, opts);
       matched = r.matched;
       if (r.queryTranslation) log(`PubMed read it as: ${r.queryTranslation}`);

@@ -32,10 +32,14 @@ async function main(argv: string[]): Promise<number> {
   const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     await migrateToLatest(handle.db);
-    const result = await syncPubmed({ db: handle.db, search: await openSearchIndex(config, handle.db) }, baseline ? config.PUBMED_BASELINE_URL : config.PUBMED_UPDATES_URL, {
-      kind: baseline ? "baseline" : "update",
-      onLog: (line) => process.stderr.write(`${line}\n`),
-    });
+    const result = await syncPubmed(
+      { db: handle.db, search: await openSearchIndex(config, handle.db) },
+      baseline ? config.PUBMED_BASELINE_URL : config.PUBMED_UPDATES_URL,
+      {
+        kind: baseline ? "baseline" : "update",
+        onLog: (line) => process.stderr.write(`${line}\n`),
+      },
+    );
     const ingested = result.files.filter((f) => f.status === "ingested");
     const sum = (k: "records" | "inserted" | "updated" | "deleted") => ingested.reduce((a, f) => a + f[k], 0);
     console.log(

@@ -13,7 +13,11 @@ import { PgJobQueue } from "../src/jobs/queue-pg.ts";
 import { applyRetention, planRetention, type RetentionReport } from "../src/privacy/retention.ts";
 
 const { values } = parseArgs({
-  options: { "dry-run": { type: "boolean", default: false }, now: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+  options: {
+    "dry-run": { type: "boolean", default: false },
+    now: { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
+  },
 });
 if (values.help) {
   console.log("usage: npm run retention -- [--dry-run] [--now ISO-8601]");

@@ -93,7 +93,11 @@ async function startMailCatcher(dir) {
  * with the settings it prints as its first JSON line (`{"ready": true, …settings}`), which point the app at it.
  */
 async function startStandIn(name, script, args) {
-  const proc = spawn("npx", ["bun", script, ...args], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn("npx", ["bun", script, ...args], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const env = await new Promise((resolveEnv, reject) => {
     let out = "";
     proc.stdout.on("data", (d) => {
@@ -119,7 +123,14 @@ async function startStandIn(name, script, args) {
  * sends the browser back, as Stripe's own deliveries trail the redirect.
  */
 async function startStripeStandIn(webhookUrl) {
-  return startStandIn("Stripe", "tests/support/stripe-stand-in.ts", ["--port", String(await freePort()), "--webhook", webhookUrl, "--delay-ms", "500"]);
+  return startStandIn("Stripe", "tests/support/stripe-stand-in.ts", [
+    "--port",
+    String(await freePort()),
+    "--webhook",
+    webhookUrl,
+    "--delay-ms",
+    "500",
+  ]);
 }
 
 /**
@@ -224,17 +235,37 @@ const started = Date.now();
 if (!(await waitForServer(`${baseUrl}/landing`, server))) {
   console.error(serverLog.join("").slice(-4000));
   await stopServer();
-  fail(server.exitCode !== null ? `the app exited with code ${server.exitCode} before answering` : `the app did not answer within ${STARTUP_TIMEOUT_MS} ms`);
+  fail(
+    server.exitCode !== null
+      ? `the app exited with code ${server.exitCode} before answering`
+      : `the app did not answer within ${STARTUP_TIMEOUT_MS} ms`,
+  );
 }
 console.log(`e2e: app ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 const resultsFile = join(ROOT, "test-results", "e2e-results.json");
 rmSync(resultsFile, { force: true }); // never report an older run's numbers
-const runner = spawn(process.execPath, [join(ROOT, "node_modules", "@playwright", "test", "cli.js"), "test", "--config", join(ROOT, "playwright.config.ts"), ...process.argv.slice(2)], {
-  cwd: ROOT,
-  env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_MAIL_DIR: mailDir, E2E_FIXTURES_FILE: fixturesFile, CHROMIUM_PATH: CHROMIUM },
-  stdio: "inherit",
-});
+const runner = spawn(
+  process.execPath,
+  [
+    join(ROOT, "node_modules", "@playwright", "test", "cli.js"),
+    "test",
+    "--config",
+    join(ROOT, "playwright.config.ts"),
+    ...process.argv.slice(2),
+  ],
+  {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      E2E_BASE_URL: baseUrl,
+      E2E_MAIL_DIR: mailDir,
+      E2E_FIXTURES_FILE: fixturesFile,
+      CHROMIUM_PATH: CHROMIUM,
+    },
+    stdio: "inherit",
+  },
+);
 const code = await new Promise((r) => runner.on("exit", (c, signal) => r(c ?? (signal ? 1 : 0))));
 await stopServer();
 await mail.close();
@@ -242,7 +273,9 @@ await mail.close();
 if (existsSync(resultsFile)) {
   const { stats } = JSON.parse(readFileSync(resultsFile, "utf8"));
   const failed = (stats.unexpected ?? 0) + (stats.flaky ?? 0);
-  console.log(`e2e: ${stats.expected ?? 0} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ""}`);
+  console.log(
+    `e2e: ${stats.expected ?? 0} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ""}`,
+  );
 }
 if (code !== 0) console.error(serverLog.join("").slice(-4000));
 process.exit(code);

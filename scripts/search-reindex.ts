@@ -33,11 +33,16 @@ try {
     process.exit(0);
   }
   const started = performance.now();
-  const result = await es.reindex({ keepOld: args.includes("--keep-old"), onProgress: (n) => process.stderr.write(`${n} articles indexed\n`) });
+  const result = await es.reindex({
+    keepOld: args.includes("--keep-old"),
+    onProgress: (n) => process.stderr.write(`${n} articles indexed\n`),
+  });
   const seconds = (performance.now() - started) / 1000;
   const rate = Math.round(result.articles / Math.max(seconds, 0.001));
   const layout = `${config.ELASTICSEARCH_SHARDS} shard(s), ${config.ELASTICSEARCH_REPLICAS} replica(s)`;
-  console.log(`reindexed ${result.articles} articles into ${result.index} in ${seconds.toFixed(1)} s (${rate} articles/s, ${layout}); ${config.ELASTICSEARCH_INDEX} now points to it`);
+  console.log(
+    `reindexed ${result.articles} articles into ${result.index} in ${seconds.toFixed(1)} s (${rate} articles/s, ${layout}); ${config.ELASTICSEARCH_INDEX} now points to it`,
+  );
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   code = 1;

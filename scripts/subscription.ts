@@ -57,13 +57,20 @@ const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
 try {
   await migrateToLatest(handle.db);
-  const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: new Uint8Array(32) };
+  const deps: AppDeps = {
+    config,
+    db: handle.db,
+    search: new PostgresSearchIndex(handle.db),
+    jobs: new PgJobQueue(handle.db),
+    secretKey: new Uint8Array(32),
+  };
   switch (command) {
     case "grant": {
       want(2);
       const [email, plan] = rest as [string, string];
       if (!(PLANS as readonly string[]).includes(plan)) usage(`PLAN must be one of ${PLANS.join(", ")}`);
-      if (!(INTERVALS as readonly string[]).includes(values.interval!)) usage(`--interval must be one of ${INTERVALS.join(", ")}`);
+      if (!(INTERVALS as readonly string[]).includes(values.interval!))
+        usage(`--interval must be one of ${INTERVALS.join(", ")}`);
       print(await grantPlan(deps, email, plan as Plan, values.interval as Interval));
       break;
     }

@@ -20,7 +20,12 @@ import { emailJobHandlers } from "../src/email/jobs.ts";
 import { isIsoWeek, isoWeek } from "../src/suggestions/week.ts";
 
 const { values } = parseArgs({
-  options: { week: { type: "string" }, run: { type: "boolean", default: false }, prepare: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+  options: {
+    week: { type: "string" },
+    run: { type: "boolean", default: false },
+    prepare: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
 });
 if (values.help) {
   console.log("usage: npm run suggestions:weekly [-- --week YYYY-Www] [--run] [--prepare]");
@@ -36,7 +41,13 @@ const config = loadConfig();
 const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
 try {
   await migrateToLatest(handle.db);
-  const deps: AppDeps = { config, db: handle.db, search: await openSearchIndex(config, handle.db), jobs: new PgJobQueue(handle.db), secretKey: resolveSecretKey(config) };
+  const deps: AppDeps = {
+    config,
+    db: handle.db,
+    search: await openSearchIndex(config, handle.db),
+    jobs: new PgJobQueue(handle.db),
+    secretKey: resolveSecretKey(config),
+  };
   if (values.prepare) {
     const id = await deps.jobs.enqueue(PREPARE_RUN_JOB, {});
     console.log(`queued the preparation of the suggestion sources' answers (job ${id})`);
@@ -50,7 +61,11 @@ try {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (values.prepare) console.log(`ran ${ran} jobs in ${seconds} s`);
     else {
-      const batches = await deps.db.selectFrom("weekly_suggestions").select((eb) => eb.fn.countAll<number>().as("n")).where("week", "=", week).executeTakeFirstOrThrow();
+      const batches = await deps.db
+        .selectFrom("weekly_suggestions")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("week", "=", week)
+        .executeTakeFirstOrThrow();
       console.log(`ran ${ran} jobs in ${seconds} s; ${Number(batches.n)} users have suggestions for ${week}`);
     }
   }

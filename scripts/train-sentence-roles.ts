@@ -174,15 +174,19 @@ const started = performance.now();
 const model = train(fit);
 const seconds = (performance.now() - started) / 1000;
 const sentences = fit.reduce((s, a) => s + a.sentences.length, 0);
-console.log(`trained on ${fit.length} abstracts (${sentences} sentences), ${EPOCHS} epochs, ${seconds.toFixed(1)} s; ` +
-  `${model.names.split("\n").length} features kept`);
+console.log(
+  `trained on ${fit.length} abstracts (${sentences} sentences), ${EPOCHS} epochs, ${seconds.toFixed(1)} s; ` +
+    `${model.names.split("\n").length} features kept`,
+);
 if (dev) {
   const loaded = modelFromFile(model);
   const tune = trainSet.filter((a) => (pmidHash(a.pmid) >>> 8) % 4 === 0);
-  const scores = scoreRoles(tune.flatMap((a) => {
-    const predicted = predict(loaded, a.sentences);
-    return a.roles.map((gold, i) => ({ gold, predicted: predicted[i] as SentenceRole }));
-  }));
+  const scores = scoreRoles(
+    tune.flatMap((a) => {
+      const predicted = predict(loaded, a.sentences);
+      return a.roles.map((gold, i) => ({ gold, predicted: predicted[i] as SentenceRole }));
+    }),
+  );
   console.log(`dev: ${tune.length} abstracts, ${scores.sentences} sentences, accuracy ${scores.accuracy.toFixed(3)}`);
   for (const r of SENTENCE_ROLES) {
     console.log(`  ${r.padEnd(12)} F1 ${scores.perClass[r].f1.toFixed(3)} (n=${scores.perClass[r].support})`);

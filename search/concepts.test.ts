@@ -9,7 +9,10 @@ describe("reading a topic as concepts", () => {
   });
 
   test("stop words and question words are never concepts", () => {
-    expect(readTopic("What is the effect of smoking on the lungs?").concepts.map((c) => c.label)).toEqual(["smoking", "lungs"]);
+    expect(readTopic("What is the effect of smoking on the lungs?").concepts.map((c) => c.label)).toEqual([
+      "smoking",
+      "lungs",
+    ]);
   });
 
   test("a quoted phrase is one concept", () => {

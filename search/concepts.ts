@@ -127,12 +127,18 @@ export function looksLikeAbbreviation(word: string, topic: string): boolean {
  * @returns the concepts in topic order, without duplicates; when every word is generic, the generic words become
  *   the concepts (a topic must cover something).
  */
-export function readTopic(topic: string, longForms: (abbreviation: string) => readonly string[] = () => []): TopicReading {
+export function readTopic(
+  topic: string,
+  longForms: (abbreviation: string) => readonly string[] = () => [],
+): TopicReading {
   const concepts: Concept[] = [];
   const generic: string[] = [];
   const seen = new Set<string>();
   const add = (label: string, alternatives: string[]) => {
-    const key = alternatives.map((a) => a.toLowerCase()).sort().join("|");
+    const key = alternatives
+      .map((a) => a.toLowerCase())
+      .sort()
+      .join("|");
     if (seen.has(key)) return;
     seen.add(key);
     concepts.push({ label, alternatives: [...new Set(alternatives)] });

@@ -21,7 +21,14 @@ if (url) {
         async write(articles) {
           await handle.db
             .insertInto("articles")
-            .values(articles.map((a) => ({ ...a, abstract_sections: "[]", publication_types: [], content_hash: "h" })) as never)
+            .values(
+              articles.map((a) => ({
+                ...a,
+                abstract_sections: "[]",
+                publication_types: [],
+                content_hash: "h",
+              })) as never,
+            )
             .execute();
           await index.index(articles.map((a) => a.pmid));
           await index.refresh();

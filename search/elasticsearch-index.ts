@@ -1,6 +1,12 @@
 import { errors as esErrors, type Client } from "@elastic/elasticsearch";
 import type { Database } from "../src/db/database.ts";
-import { MAX_RESULT_WINDOW, type SearchHit, type SearchIndex, type SearchOptions, type SearchResult } from "./search-index.ts";
+import {
+  MAX_RESULT_WINDOW,
+  type SearchHit,
+  type SearchIndex,
+  type SearchOptions,
+  type SearchResult,
+} from "./search-index.ts";
 import { FIELD_WEIGHTS, parseQuery } from "./query.ts";
 import { hasIndexableWord } from "./elasticsearch/analysis.ts";
 import { bulkWrite, type BulkAction } from "./elasticsearch/bulk.ts";
@@ -47,7 +53,12 @@ const PROFILE_CHARS = 20_000;
 /** Profile terms `similar()` queries: as many as the PostgreSQL adapter (MAX_PROFILE_TERMS). */
 const PROFILE_TERMS = 20;
 
-const FIELDS = [`title^${FIELD_WEIGHTS.title}`, `mesh_terms^${FIELD_WEIGHTS.tags}`, `keywords^${FIELD_WEIGHTS.tags}`, `abstract^${FIELD_WEIGHTS.abstract}`];
+const FIELDS = [
+  `title^${FIELD_WEIGHTS.title}`,
+  `mesh_terms^${FIELD_WEIGHTS.tags}`,
+  `keywords^${FIELD_WEIGHTS.tags}`,
+  `abstract^${FIELD_WEIGHTS.abstract}`,
+];
 const TEXT_FIELDS = ["title", "abstract", "mesh_terms", "keywords"];
 
 /** An article as the index stores it. */
@@ -117,12 +128,18 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       throw new ElasticsearchSetupError(describeConnectionError(err));
     }
     const indices = await this.aliasIndices();
-    if (indices.length === 0) throw new ElasticsearchSetupError(`The Elasticsearch index "${this.alias}" does not exist: run npm run search:reindex to build it from the articles table.`);
+    if (indices.length === 0)
+      throw new ElasticsearchSetupError(
+        `The Elasticsearch index "${this.alias}" does not exist: run npm run search:reindex to build it from the articles table.`,
+      );
     const mapping = await this.client.indices.getMapping({ index: this.alias });
     for (const [name, m] of Object.entries(mapping)) {
-      const version = (m.mappings._meta as { litreview_mapping_version?: number } | undefined)?.litreview_mapping_version;
+      const version = (m.mappings._meta as { litreview_mapping_version?: number } | undefined)
+        ?.litreview_mapping_version;
       if (version !== MAPPING_VERSION) {
-        throw new ElasticsearchSetupError(`The Elasticsearch index ${name} has mapping version ${version ?? "none"}, this release needs ${MAPPING_VERSION}: run npm run search:reindex.`);
+        throw new ElasticsearchSetupError(
+          `The Elasticsearch index ${name} has mapping version ${version ?? "none"}, this release needs ${MAPPING_VERSION}: run npm run search:reindex.`,
+        );
       }
     }
   }
@@ -142,7 +159,16 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     if (pmids.length === 0) return [];
     const rows = await this.db
       .selectFrom("articles")
-      .select(["pmid", "title", "abstract", "mesh_terms", "keywords", "publication_types", "publication_year", "journal"])
+      .select([
+        "pmid",
+        "title",
+        "abstract",
+        "mesh_terms",
+        "keywords",
+        "publication_types",
+        "publication_year",
+        "journal",
+      ])
       .select((eb) => eb.cast<string | null>("publication_date", "text").as("publication_date"))
       .where("pmid", "in", pmids)
       .execute();
@@ -166,12 +192,17 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   /** Writes documents to `index` (an index version or the alias). @throws Error naming the PMIDs it could not write. */
   async bulkIndex(index: string, docs: IndexedArticle[]): Promise<void> {
-    await this.write(index, docs.map((doc) => ({ op: "index", id: String(doc.pmid), doc })), "index");
+    await this.write(
+      index,
+      docs.map((doc) => ({ op: "index", id: String(doc.pmid), doc })),
+      "index",
+    );
   }
 
   /** Adds or replaces these articles (read from `articles`; PMIDs not there are ignored), in batches. */
   async index(pmids: number[]): Promise<void> {
-    for (let i = 0; i < pmids.length; i += INDEX_BATCH) await this.bulkIndex(this.alias, await this.readArticles(pmids.slice(i, i + INDEX_BATCH)));
+    for (let i = 0; i < pmids.length; i += INDEX_BATCH)
+      await this.bulkIndex(this.alias, await this.readArticles(pmids.slice(i, i + INDEX_BATCH)));
   }
 
   /**
@@ -180,7 +211,11 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    */
   async delete(pmids: number[]): Promise<void> {
     for (let i = 0; i < pmids.length; i += INDEX_BATCH) {
-      await this.write(this.alias, pmids.slice(i, i + INDEX_BATCH).map((pmid) => ({ op: "delete", id: String(pmid) })), "delete");
+      await this.write(
+        this.alias,
+        pmids.slice(i, i + INDEX_BATCH).map((pmid) => ({ op: "delete", id: String(pmid) })),
+        "delete",
+      );
     }
   }
 
@@ -196,11 +231,16 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const mustNot: object[] = [];
     for (const seg of parseQuery(query)) {
       if (seg.kind === "free") should.push({ combined_fields: { query: seg.text, fields: FIELDS, operator: "or" } });
-      else if (seg.kind === "phrase") should.push({ multi_match: { query: seg.text, type: "phrase", fields: FIELDS, boost: 2 } });
+      else if (seg.kind === "phrase")
+        should.push({ multi_match: { query: seg.text, type: "phrase", fields: FIELDS, boost: 2 } });
       else mustNot.push({ multi_match: { query: seg.text, type: "phrase", fields: TEXT_FIELDS } });
     }
     if (should.length === 0) return { hits: [], total: 0, totalIsLowerBound: false };
-    return this.run({ bool: { should, minimum_should_match: 1, must_not: mustNot, filter: this.filters(options) } }, options, paging);
+    return this.run(
+      { bool: { should, minimum_should_match: 1, must_not: mustNot, filter: this.filters(options) } },
+      options,
+      paging,
+    );
   }
 
   /**
@@ -216,7 +256,17 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     if (terms.length === 0) return { hits: [], total: 0, totalIsLowerBound: false };
     const query = { combined_fields: { query: terms.join(" "), fields: FIELDS, operator: "or" } };
     const exclude = (options.excludePmids ?? []).filter((p) => Number.isInteger(p)).map(String);
-    return this.run({ bool: { must: [query], must_not: exclude.length ? [{ ids: { values: exclude } }] : [], filter: this.filters(options) } }, options, paging);
+    return this.run(
+      {
+        bool: {
+          must: [query],
+          must_not: exclude.length ? [{ ids: { values: exclude } }] : [],
+          filter: this.filters(options),
+        },
+      },
+      options,
+      paging,
+    );
   }
 
   /**
@@ -242,18 +292,34 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private filters(options: SearchOptions): object[] {
     const filter: object[] = [];
     if (options.fromYear !== undefined || options.toYear !== undefined) {
-      filter.push({ range: { publication_year: { ...(options.fromYear !== undefined ? { gte: options.fromYear } : {}), ...(options.toYear !== undefined ? { lte: options.toYear } : {}) } } });
+      filter.push({
+        range: {
+          publication_year: {
+            ...(options.fromYear !== undefined ? { gte: options.fromYear } : {}),
+            ...(options.toYear !== undefined ? { lte: options.toYear } : {}),
+          },
+        },
+      });
     }
     for (const concept of options.requireAll ?? []) {
       // A stop-word-only alternative analyses to nothing, and match_phrase then matches no document at all.
       const alternatives = concept.alternatives.filter((a) => a.trim() && hasIndexableWord(a));
       if (alternatives.length === 0) continue;
-      filter.push({ bool: { should: alternatives.flatMap((a) => TEXT_FIELDS.map((f) => ({ match_phrase: { [f]: a } }))), minimum_should_match: 1 } });
+      filter.push({
+        bool: {
+          should: alternatives.flatMap((a) => TEXT_FIELDS.map((f) => ({ match_phrase: { [f]: a } }))),
+          minimum_should_match: 1,
+        },
+      });
     }
     return filter;
   }
 
-  private async run(query: object, options: SearchOptions, { skip, limit }: { skip: number; limit: number }): Promise<SearchResult> {
+  private async run(
+    query: object,
+    options: SearchOptions,
+    { skip, limit }: { skip: number; limit: number },
+  ): Promise<SearchResult> {
     const exact = (options.requireAll?.length ?? 0) > 0;
     const res = await this.client.search({
       index: this.alias,
@@ -276,13 +342,21 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    * deleted unless `keepOld` (and always kept when the swap did not apply in full). @returns the new index's name and
    * its count. @throws AliasSwapError (elasticsearch/versions.ts) when the swap failed.
    */
-  async reindex(opts: { keepOld?: boolean; onProgress?: (indexed: number) => void } = {}): Promise<{ index: string; articles: number }> {
+  async reindex(
+    opts: { keepOld?: boolean; onProgress?: (indexed: number) => void } = {},
+  ): Promise<{ index: string; articles: number }> {
     const index = await nextVersionName(this.client, this.alias);
     await createVersion(this.client, index, this.layout);
     let last = 0;
     let count = 0;
     for (;;) {
-      const page = await this.db.selectFrom("articles").select("pmid").where("pmid", ">", last).orderBy("pmid").limit(INDEX_BATCH).execute();
+      const page = await this.db
+        .selectFrom("articles")
+        .select("pmid")
+        .where("pmid", ">", last)
+        .orderBy("pmid")
+        .limit(INDEX_BATCH)
+        .execute();
       if (page.length === 0) break;
       await this.bulkIndex(index, await this.readArticles(page.map((r) => r.pmid)));
       last = page.at(-1)!.pmid;
@@ -302,7 +376,9 @@ function checkPaging(options: SearchOptions): { skip: number; limit: number } {
   const skip = options.skip ?? 0;
   const limit = options.limit ?? 20;
   if (!Number.isInteger(skip) || skip < 0) throw new RangeError("skip must be an integer ≥ 0");
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError("limit must be an integer in 1..1000");
-  if (skip + limit > MAX_RESULT_WINDOW) throw new RangeError(`skip + limit must be at most ${MAX_RESULT_WINDOW} (the result window), got ${skip + limit}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new RangeError("limit must be an integer in 1..1000");
+  if (skip + limit > MAX_RESULT_WINDOW)
+    throw new RangeError(`skip + limit must be at most ${MAX_RESULT_WINDOW} (the result window), got ${skip + limit}`);
   return { skip, limit };
 }

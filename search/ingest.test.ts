@@ -25,7 +25,10 @@ afterAll(async () => {
 /** A MedlineCitationSet document with these records (XML fragments). */
 async function writeXml(name: string, body: string): Promise<string> {
   const file = join(dir, name);
-  await Bun.write(file, `<?xml version="1.0" encoding="UTF-8"?>\n<MedlineCitationSet>\n${body}\n</MedlineCitationSet>\n`);
+  await Bun.write(
+    file,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<MedlineCitationSet>\n${body}\n</MedlineCitationSet>\n`,
+  );
   return file;
 }
 
@@ -54,13 +57,25 @@ for (const backend of BACKENDS) {
     test("a real file: every record stored and searchable, progress reported", async () => {
       const progress: IngestProgress[] = [];
       const result = await ingestFiles({ db: handle.db, search }, [MEDSAMP], { onProgress: (p) => progress.push(p) });
-      expect(result).toMatchObject({ ingested: 161, inserted: 161, updated: 0, unchanged: 0, deleted: 0, errors: 0, failedFiles: [] });
+      expect(result).toMatchObject({
+        ingested: 161,
+        inserted: 161,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        errors: 0,
+        failedFiles: [],
+      });
       expect(result.recordsPerSecond).toBeGreaterThan(0);
       expect(await articleCount()).toBe(161);
       expect(progress.at(-1)).toMatchObject({ file: null, records: 161 });
       expect(progress.some((p) => p.file === MEDSAMP && p.fileRecords === 161)).toBe(true);
 
-      const row = await handle.db.selectFrom("articles").selectAll().where("pmid", "=", 11237011).executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom("articles")
+        .selectAll()
+        .where("pmid", "=", 11237011)
+        .executeTakeFirstOrThrow();
       expect(row.title).toBe("Initial sequencing and analysis of the human genome.");
       expect(row.authors).toContain("International Human Genome Sequencing Consortium");
       expect(row.journal).toBe("Nature");
@@ -75,11 +90,23 @@ for (const backend of BACKENDS) {
       const file = join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz");
       expect(await ingestFiles({ db: handle.db, search }, [file])).toMatchObject({ inserted: 10, errors: 0 });
       const read = (pmid: number) =>
-        handle.db.selectFrom("articles").select([sql<string | null>`entrez_date::text`.as("entrez_date"), "mesh_major_terms"]).where("pmid", "=", pmid).executeTakeFirstOrThrow();
-      expect(await read(31807843)).toEqual({ entrez_date: "2019-12-07", mesh_major_terms: ["Carcinoma, Non-Small-Cell Lung", "Lung Neoplasms", "Tumor Burden"] });
-      expect(await read(11237011)).toEqual({ entrez_date: null, mesh_major_terms: ["Genome, Human", "Human Genome Project", "Sequence Analysis, DNA"] });
+        handle.db
+          .selectFrom("articles")
+          .select([sql<string | null>`entrez_date::text`.as("entrez_date"), "mesh_major_terms"])
+          .where("pmid", "=", pmid)
+          .executeTakeFirstOrThrow();
+      expect(await read(31807843)).toEqual({
+        entrez_date: "2019-12-07",
+        mesh_major_terms: ["Carcinoma, Non-Small-Cell Lung", "Lung Neoplasms", "Tumor Burden"],
+      });
+      expect(await read(11237011)).toEqual({
+        entrez_date: null,
+        mesh_major_terms: ["Genome, Human", "Human Genome Project", "Sequence Analysis, DNA"],
+      });
       // Out again, so the next tests see the MedlineCitationSet sample alone.
-      const added = (await handle.db.selectFrom("articles").select("pmid").where("pmid", ">", 30_000_000).execute()).map((r) => r.pmid);
+      const added = (
+        await handle.db.selectFrom("articles").select("pmid").where("pmid", ">", 30_000_000).execute()
+      ).map((r) => r.pmid);
       await search.delete(added);
       await handle.db.deleteFrom("articles").where("pmid", "in", added).execute();
     });
@@ -101,13 +128,20 @@ for (const backend of BACKENDS) {
       );
       const result = await ingestFiles({ db: handle.db, search }, [file]);
       expect(result).toMatchObject({ ingested: 1, inserted: 0, updated: 1, unchanged: 0 });
-      const row = await handle.db.selectFrom("articles").select(["title", "authors"]).where("pmid", "=", 11237011).executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom("articles")
+        .select(["title", "authors"])
+        .where("pmid", "=", 11237011)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ title: "Initial sequencing of the zebrafish quokka genome.", authors: null });
       expect(await hits("quokka")).toEqual([11237011]);
     });
 
     test("DeleteCitation removes the articles from the table and from search", async () => {
-      const file = await writeXml("delete.xml", `<DeleteCitation><PMID Version="1">11237011</PMID><PMID Version="1">99999999</PMID></DeleteCitation>`);
+      const file = await writeXml(
+        "delete.xml",
+        `<DeleteCitation><PMID Version="1">11237011</PMID><PMID Version="1">99999999</PMID></DeleteCitation>`,
+      );
       const result = await ingestFiles({ db: handle.db, search }, [file]);
       expect(result).toMatchObject({ ingested: 0, deleted: 1 });
       expect(await articleCount()).toBe(160);
@@ -122,7 +156,9 @@ for (const backend of BACKENDS) {
       );
       const result = await ingestFiles({ db: handle.db, search }, [file], { batchSize: 1 });
       expect(result).toMatchObject({ ingested: 1, inserted: 1, deleted: 1 });
-      expect(await handle.db.selectFrom("articles").select("pmid").where("pmid", "=", 77000001).executeTakeFirst()).toBeUndefined();
+      expect(
+        await handle.db.selectFrom("articles").select("pmid").where("pmid", "=", 77000001).executeTakeFirst(),
+      ).toBeUndefined();
       expect(await hits("wombat")).toEqual([]);
     });
 
@@ -147,7 +183,11 @@ for (const backend of BACKENDS) {
       );
       const result = await ingestFiles({ db: handle.db, search }, [file]);
       expect(result).toMatchObject({ ingested: 2, inserted: 1 });
-      const row = await handle.db.selectFrom("articles").select("title").where("pmid", "=", 77000002).executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom("articles")
+        .select("title")
+        .where("pmid", "=", 77000002)
+        .executeTakeFirstOrThrow();
       expect(row.title).toBe("Second version.");
     });
 
@@ -161,10 +201,18 @@ for (const backend of BACKENDS) {
         ...Array.from({ length: 3 }, (_, i) => record(78000020 + i, `Okapi browsing survey number ${i}.`)),
       ];
       const file = await writeXml("concurrent.xml", records.join("\n"));
-      const result = await ingestFiles({ db: handle.db, search }, [file], { batchSize: 1, concurrency: 3, indexChunk: 2 });
+      const result = await ingestFiles({ db: handle.db, search }, [file], {
+        batchSize: 1,
+        concurrency: 3,
+        indexChunk: 2,
+      });
       expect(result).toMatchObject({ ingested: 11, inserted: 10, updated: 1, errors: 0 });
 
-      const row = await handle.db.selectFrom("articles").select("title").where("pmid", "=", 78000001).executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom("articles")
+        .select("title")
+        .where("pmid", "=", 78000001)
+        .executeTakeFirstOrThrow();
       expect(row.title).toBe("Narwhal tusk sensitivity, second version.");
       expect(await hits("narwhal")).toEqual([78000001]);
       expect(await hits("capybara")).toEqual([]);
@@ -189,7 +237,8 @@ for (const backend of BACKENDS) {
         "index-failure.xml",
         Array.from(
           { length: 6 },
-          (_, i) => `<MedlineCitation><PMID Version="1">${79000001 + i}</PMID><Article><ArticleTitle>Pangolin scale keratin ${i}.</ArticleTitle></Article></MedlineCitation>`,
+          (_, i) =>
+            `<MedlineCitation><PMID Version="1">${79000001 + i}</PMID><Article><ArticleTitle>Pangolin scale keratin ${i}.</ArticleTitle></Article></MedlineCitation>`,
         ).join("\n"),
       );
       let calls = 0;
@@ -199,9 +248,9 @@ for (const backend of BACKENDS) {
           await search.index(pmids);
         },
       });
-      await expect(ingestFiles({ db: handle.db, search: failing }, [file], { batchSize: 1, indexChunk: 2, concurrency: 2 })).rejects.toThrow(
-        "index unavailable",
-      );
+      await expect(
+        ingestFiles({ db: handle.db, search: failing }, [file], { batchSize: 1, indexChunk: 2, concurrency: 2 }),
+      ).rejects.toThrow("index unavailable");
       expect((await hits("pangolin")).length).toBeLessThan(6);
 
       const again = await ingestFiles({ db: handle.db, search }, [file]);
@@ -217,12 +266,25 @@ describe("npm run ingest (scripts/ingest-pubmed.ts)", () => {
     const missing = join(dir, "nope.xml");
     const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir };
     delete env.DATABASE_URL;
-    const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", "ingest-pubmed.ts"), join(FIXTURES, "edge-cases.xml"), missing, join(FIXTURES, "medline-citation-set.xml")], {
-      env,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        join(ROOT, "scripts", "ingest-pubmed.ts"),
+        join(FIXTURES, "edge-cases.xml"),
+        missing,
+        join(FIXTURES, "medline-citation-set.xml"),
+      ],
+      {
+        env,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^ingested 6 records \(0 deleted\) in \d+\.\d s \(\d+ records\/s\)\n$/);
     expect(stderr).toContain(`${missing}: cannot read: no such file`);

@@ -20,7 +20,13 @@
 import { sql } from "kysely";
 import type { Database } from "../src/db/database.ts";
 import type { SearchIndex } from "./search-index.ts";
-import { parsePubmedFile, PubmedFileError, type ParsedArticle, type ParseEvent, type ParseFileOptions } from "./pubmed/parser.ts";
+import {
+  parsePubmedFile,
+  PubmedFileError,
+  type ParsedArticle,
+  type ParseEvent,
+  type ParseFileOptions,
+} from "./pubmed/parser.ts";
 
 export interface IngestDeps {
   db: Database;
@@ -111,7 +117,11 @@ interface BatchCounts {
  * @returns counts and timing; see IngestResult.
  * @throws a database or search-index error (the run stops; batches written before it stay written).
  */
-export async function ingestFiles(deps: IngestDeps, files: string[], options: IngestOptions = {}): Promise<IngestResult> {
+export async function ingestFiles(
+  deps: IngestDeps,
+  files: string[],
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const run = new IngestRun(deps, options);
   try {
     for (const file of files) {
@@ -292,7 +302,9 @@ class IngestRun {
     if (pending.length) {
       await sql`UPDATE articles SET content_hash = '' WHERE pmid = ANY(${`{${pending.join(",")}}`}::integer[])`
         .execute(this.deps.db)
-        .catch((error) => this.reportError(`could not mark ${pending.length} unindexed articles for the next run: ${error}`));
+        .catch((error) =>
+          this.reportError(`could not mark ${pending.length} unindexed articles for the next run: ${error}`),
+        );
     }
   }
 
@@ -311,7 +323,13 @@ class IngestRun {
     }
     result.seconds = this.elapsed();
     result.recordsPerSecond = Math.floor(result.ingested / Math.max(result.seconds, 1e-9));
-    this.options.onProgress?.({ file: null, records: result.ingested, fileRecords: 0, seconds: result.seconds, recordsPerSecond: result.recordsPerSecond });
+    this.options.onProgress?.({
+      file: null,
+      records: result.ingested,
+      fileRecords: 0,
+      seconds: result.seconds,
+      recordsPerSecond: result.recordsPerSecond,
+    });
     return result;
   }
 
@@ -451,7 +469,9 @@ class WriteScheduler {
   async submit(kind: JobKind, pmids: number[], work: () => Promise<void>): Promise<void> {
     if (this.failure) throw this.failure.error;
     const ids = new Set(pmids);
-    const earlier = [...this.jobs].filter((j) => j.kind === kind && pmids.some((p) => j.pmids.has(p))).map((j) => j.done);
+    const earlier = [...this.jobs]
+      .filter((j) => j.kind === kind && pmids.some((p) => j.pmids.has(p)))
+      .map((j) => j.done);
     const slot = this.acquire();
     const job = {
       kind,

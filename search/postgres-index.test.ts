@@ -33,7 +33,9 @@ for (const backend of BACKENDS) {
                   ${`{${a.mesh_terms.map((m) => JSON.stringify(m)).join(",")}}`}::text[],
                   ${`{${a.keywords.map((m) => JSON.stringify(m)).join(",")}}`}::text[], 'h')
           ON CONFLICT (pmid) DO UPDATE SET title = excluded.title, abstract = excluded.abstract,
-            publication_year = excluded.publication_year, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords`.execute(handle.db);
+            publication_year = excluded.publication_year, mesh_terms = excluded.mesh_terms, keywords = excluded.keywords`.execute(
+          handle.db,
+        );
       }
     }
 
@@ -42,7 +44,9 @@ for (const backend of BACKENDS) {
     }
 
     async function df(lexeme: string): Promise<number | null> {
-      const { rows } = await sql<{ df: number }>`SELECT df::integer AS df FROM search_lexeme_stats WHERE lexeme = ${lexeme}`.execute(handle.db);
+      const { rows } = await sql<{
+        df: number;
+      }>`SELECT df::integer AS df FROM search_lexeme_stats WHERE lexeme = ${lexeme}`.execute(handle.db);
       return rows[0]?.df ?? null;
     }
 
@@ -77,11 +81,16 @@ for (const backend of BACKENDS) {
     });
 
     test("an article with a rare query term outranks one with only a common term", async () => {
-      const filler = Array.from({ length: 8 }, (_, i) => article(100 + i, { title: `Outcomes report ${i}`, abstract: FILLER }));
+      const filler = Array.from({ length: 8 }, (_, i) =>
+        article(100 + i, { title: `Outcomes report ${i}`, abstract: FILLER }),
+      );
       await load([
         ...filler,
         article(1, { title: "Hospital outcomes", abstract: `${FILLER} ${FILLER} Most patients were discharged.` }),
-        article(2, { title: "Gastric acid suppression", abstract: "Ranitidine reduced gastric acid output in volunteers." }),
+        article(2, {
+          title: "Gastric acid suppression",
+          abstract: "Ranitidine reduced gastric acid output in volunteers.",
+        }),
       ]);
       const hits = await pmids("ranitidine in patients");
       expect(hits[0]).toBe(2);
@@ -117,7 +126,10 @@ for (const backend of BACKENDS) {
 
     test("OR semantics: an article matching some query words is found, more matches rank higher", async () => {
       await load([
-        article(1, { title: "Smoking and lung cancer in women", abstract: "Smoking is associated with lung cancer risk in women." }),
+        article(1, {
+          title: "Smoking and lung cancer in women",
+          abstract: "Smoking is associated with lung cancer risk in women.",
+        }),
         article(2, { title: "Lung function in children", abstract: "Spirometry in children with asthma." }),
         article(3, { title: "Diet in women", abstract: "Dietary fibre intake in women." }),
         article(4, { title: "Knee surgery", abstract: "Arthroscopy outcomes." }),
@@ -138,8 +150,14 @@ for (const backend of BACKENDS) {
 
     test("an exact quoted phrase ranks first, and a leading minus excludes", async () => {
       await load([
-        article(1, { title: "Kidney donors", abstract: "Acute failure of the transplanted kidney was rare; graft failure was treated early." }),
-        article(2, { title: "Kidney donors", abstract: "Acute kidney failure after the transplant was rare and treated early." }),
+        article(1, {
+          title: "Kidney donors",
+          abstract: "Acute failure of the transplanted kidney was rare; graft failure was treated early.",
+        }),
+        article(2, {
+          title: "Kidney donors",
+          abstract: "Acute kidney failure after the transplant was rare and treated early.",
+        }),
         article(3, { title: "Liver donors", abstract: "Case report: acute liver failure after donation." }),
       ]);
       // Unquoted, the first article wins on term frequency; quoted, the one with the exact phrase does.
@@ -153,7 +171,10 @@ for (const backend of BACKENDS) {
 
     test("hyphenated terms and odd input are handled", async () => {
       await load([
-        article(1, { title: "COVID-19 in non-small-cell lung cancer", abstract: "IL-6 levels rose in T-cell subsets." }),
+        article(1, {
+          title: "COVID-19 in non-small-cell lung cancer",
+          abstract: "IL-6 levels rose in T-cell subsets.",
+        }),
         article(2, { title: "Small cell lung cancer", abstract: "Chemotherapy response." }),
       ]);
       expect((await pmids("COVID-19"))[0]).toBe(1);
@@ -169,7 +190,10 @@ for (const backend of BACKENDS) {
     test("paging with skip and limit walks one consistent ranking", async () => {
       await load(
         Array.from({ length: 25 }, (_, i) =>
-          article(i + 1, { title: `Migraine study ${i}`, abstract: `Migraine ${"headache ".repeat(i % 5)} triptan response.` }),
+          article(i + 1, {
+            title: `Migraine study ${i}`,
+            abstract: `Migraine ${"headache ".repeat(i % 5)} triptan response.`,
+          }),
         ),
       );
       const all = await index.search("migraine headache", { limit: 100 });
@@ -197,10 +221,7 @@ for (const backend of BACKENDS) {
     });
 
     test("deleted PMIDs disappear from results and statistics; unknown PMIDs are ignored", async () => {
-      await load([
-        article(1, { title: "Leptospirosis in farmers" }),
-        article(2, { title: "Leptospirosis diagnosis" }),
-      ]);
+      await load([article(1, { title: "Leptospirosis in farmers" }), article(2, { title: "Leptospirosis diagnosis" })]);
       expect(await df("leptospirosi")).toBe(2);
       await index.delete([1, 999, 1]);
       expect(await pmids("leptospirosis")).toEqual([2]);
@@ -278,8 +299,14 @@ for (const backend of BACKENDS) {
 
     test("similar() ranks articles sharing the profile's distinctive terms and skips excluded PMIDs", async () => {
       await load([
-        article(1, { title: "Cochlear implants in children", abstract: "Speech perception after cochlear implantation." }),
-        article(2, { title: "Cochlear implant outcomes in adults", abstract: "Hearing and speech after implantation." }),
+        article(1, {
+          title: "Cochlear implants in children",
+          abstract: "Speech perception after cochlear implantation.",
+        }),
+        article(2, {
+          title: "Cochlear implant outcomes in adults",
+          abstract: "Hearing and speech after implantation.",
+        }),
         article(3, { title: "Hip arthroplasty", abstract: "Outcomes after hip replacement in adults." }),
       ]);
       const profile = "I study cochlear implants and speech perception in deaf children and adults.";
@@ -306,14 +333,19 @@ for (const backend of BACKENDS) {
       // Small thresholds so that a corpus of a few hundred articles has frequent words: lists for lexemes in more than
       // 20 articles, of 40 articles each; a search scores at most 20 drawn candidates.
       const options = { candidateBudget: 20, listMinDf: 20, listCapacity: 40 };
-      const long = "Fibroblasts were grown in culture medium with serum and antibiotics for several days before imaging, " +
+      const long =
+        "Fibroblasts were grown in culture medium with serum and antibiotics for several days before imaging, " +
         "and the plates were washed, fixed, stained and counted by two observers blinded to the condition.";
 
       /** 150 newer articles mentioning cells once in a long abstract, and the 5 best (short, cells repeated): the oldest. */
       function corpus(): IndexableArticle[] {
         return [
-          ...Array.from({ length: 5 }, (_, i) => article(1 + i, { title: `Cells ${"cells ".repeat(i % 2)}`, abstract: "Cells cells cells." })),
-          ...Array.from({ length: 150 }, (_, i) => article(101 + i, { title: `Cells in culture ${i}`, abstract: `${long} Cells were seen.` })),
+          ...Array.from({ length: 5 }, (_, i) =>
+            article(1 + i, { title: `Cells ${"cells ".repeat(i % 2)}`, abstract: "Cells cells cells." }),
+          ),
+          ...Array.from({ length: 150 }, (_, i) =>
+            article(101 + i, { title: `Cells in culture ${i}`, abstract: `${long} Cells were seen.` }),
+          ),
         ];
       }
 
@@ -338,40 +370,61 @@ for (const backend of BACKENDS) {
             SELECT pmid, 3 * ts_rank_cd('{0.1,0.3333333,0.5,1}'::float4[], document, ${q}::tsquery)::float8 AS tf, doc_length AS dl
             FROM article_search WHERE document @@ ${q}::tsquery`.execute(handle.db);
           const listed = await sql<{ pmid: number; tf: number; dl: number }>`
-            SELECT pmid, tf::float8 AS tf, doc_length AS dl FROM search_term_impacts WHERE lexeme = ${l.lexeme}`.execute(handle.db);
+            SELECT pmid, tf::float8 AS tf, doc_length AS dl FROM search_term_impacts WHERE lexeme = ${l.lexeme}`.execute(
+            handle.db,
+          );
           const inList = new Map(listed.rows.map((r) => [r.pmid, r]));
-          if (listed.rows.length !== l.entries) faults.push(`${l.lexeme}: ${listed.rows.length} rows, entries ${l.entries}`);
+          if (listed.rows.length !== l.entries)
+            faults.push(`${l.lexeme}: ${listed.rows.length} rows, entries ${l.entries}`);
           const present = new Set(docs.rows.map((d) => d.pmid));
-          for (const r of listed.rows) if (!present.has(r.pmid)) faults.push(`${l.lexeme}: ${r.pmid} listed but absent`);
+          for (const r of listed.rows)
+            if (!present.has(r.pmid)) faults.push(`${l.lexeme}: ${r.pmid} listed but absent`);
           for (const d of docs.rows) {
             const e = inList.get(d.pmid);
             const impact = (d.tf * 2.2) / (d.tf + 0.3 + (0.9 * d.dl) / l.avgdl);
-            if (e && (Math.abs(e.tf - d.tf) > 1e-4 || e.dl !== d.dl)) faults.push(`${l.lexeme}: ${d.pmid} listed with stale tf/length`);
-            if (!e && impact > l.floor * (1 + 1e-6)) faults.push(`${l.lexeme}: ${d.pmid} left out with impact ${impact} > floor ${l.floor}`);
+            if (e && (Math.abs(e.tf - d.tf) > 1e-4 || e.dl !== d.dl))
+              faults.push(`${l.lexeme}: ${d.pmid} listed with stale tf/length`);
+            if (!e && impact > l.floor * (1 + 1e-6))
+              faults.push(`${l.lexeme}: ${d.pmid} left out with impact ${impact} > floor ${l.floor}`);
           }
         }
         return faults;
       }
 
-      for (const [how, sampleMinDocuments] of [["read whole", undefined], ["sampled one article in 6", 20]] as const)
-      test(`a first build (postings ${how}) lists exactly the capacity best documents of each frequent word`, async () => {
-        // 120 articles whose impacts for "cells" all differ (1 to 4 mentions, abstracts of 10 to 39 filler words): the
-        // build keeps and sorts only the entries above a threshold (from a histogram of all postings, or of a sample
-        // of every 6th article), and must still keep exactly the 40 best.
-        const filler = (n: number) => Array.from({ length: n }, (_, k) => `word${k}`).join(" ");
-        const idx = new PostgresSearchIndex(handle.db, { ...options, listSampleMinDocuments: sampleMinDocuments });
-        await load(Array.from({ length: 120 }, (_, i) => article(1 + i, { abstract: `${"Cells ".repeat(1 + (i % 4))}${filler(10 + (i % 30))}.` })), idx);
-        await idx.refresh();
-        const list = await sql<{ entries: number; avgdl: number }>`SELECT entries, avgdl FROM search_term_lists WHERE lexeme = 'cell'`.execute(handle.db);
-        expect(list.rows).toHaveLength(1);
-        expect(list.rows[0]!.entries).toBe(options.listCapacity);
-        const best = await sql<{ pmid: number }>`
+      for (const [how, sampleMinDocuments] of [
+        ["read whole", undefined],
+        ["sampled one article in 6", 20],
+      ] as const)
+        test(`a first build (postings ${how}) lists exactly the capacity best documents of each frequent word`, async () => {
+          // 120 articles whose impacts for "cells" all differ (1 to 4 mentions, abstracts of 10 to 39 filler words): the
+          // build keeps and sorts only the entries above a threshold (from a histogram of all postings, or of a sample
+          // of every 6th article), and must still keep exactly the 40 best.
+          const filler = (n: number) => Array.from({ length: n }, (_, k) => `word${k}`).join(" ");
+          const idx = new PostgresSearchIndex(handle.db, { ...options, listSampleMinDocuments: sampleMinDocuments });
+          await load(
+            Array.from({ length: 120 }, (_, i) =>
+              article(1 + i, { abstract: `${"Cells ".repeat(1 + (i % 4))}${filler(10 + (i % 30))}.` }),
+            ),
+            idx,
+          );
+          await idx.refresh();
+          const list = await sql<{
+            entries: number;
+            avgdl: number;
+          }>`SELECT entries, avgdl FROM search_term_lists WHERE lexeme = 'cell'`.execute(handle.db);
+          expect(list.rows).toHaveLength(1);
+          expect(list.rows[0]!.entries).toBe(options.listCapacity);
+          const best = await sql<{ pmid: number }>`
           SELECT a.pmid FROM article_search a CROSS JOIN LATERAL unnest(a.document) u WHERE u.lexeme = 'cell'
-          ORDER BY search_impact(search_tf(u.weights), a.doc_length, ${list.rows[0]!.avgdl}) DESC, a.pmid DESC LIMIT ${options.listCapacity}`.execute(handle.db);
-        const listed = await sql<{ pmid: number }>`SELECT pmid FROM search_term_impacts WHERE lexeme = 'cell' ORDER BY pmid`.execute(handle.db);
-        expect(listed.rows.map((r) => r.pmid)).toEqual(best.rows.map((r) => r.pmid).sort((a, b) => a - b));
-        expect(await listFaults()).toEqual([]);
-      });
+          ORDER BY search_impact(search_tf(u.weights), a.doc_length, ${list.rows[0]!.avgdl}) DESC, a.pmid DESC LIMIT ${options.listCapacity}`.execute(
+            handle.db,
+          );
+          const listed = await sql<{
+            pmid: number;
+          }>`SELECT pmid FROM search_term_impacts WHERE lexeme = 'cell' ORDER BY pmid`.execute(handle.db);
+          expect(listed.rows.map((r) => r.pmid)).toEqual(best.rows.map((r) => r.pmid).sort((a, b) => a - b));
+          expect(await listFaults()).toEqual([]);
+        });
 
       test("a frequent word finds its best articles even when they are the oldest (fails without lists)", async () => {
         const idx = new PostgresSearchIndex(handle.db, options);
@@ -387,8 +440,12 @@ for (const backend of BACKENDS) {
         // Scores are exhaustive BM25's, and so is the order for two frequent words.
         const all = new PostgresSearchIndex(handle.db, { candidateBudget: Number.MAX_SAFE_INTEGER });
         expect(r.hits).toEqual((await all.search("cells", { limit: 5 })).hits);
-        expect((await idx.search("cells culture", { limit: 10 })).hits).toEqual((await all.search("cells culture", { limit: 10 })).hits);
-        expect((await idx.search("culture cells", { skip: 3, limit: 4 })).hits).toEqual((await all.search("culture cells", { skip: 3, limit: 4 })).hits);
+        expect((await idx.search("cells culture", { limit: 10 })).hits).toEqual(
+          (await all.search("cells culture", { limit: 10 })).hits,
+        );
+        expect((await idx.search("culture cells", { skip: 3, limit: 4 })).hits).toEqual(
+          (await all.search("culture cells", { skip: 3, limit: 4 })).hits,
+        );
         expect(await listFaults()).toEqual([]);
       });
 
@@ -400,17 +457,25 @@ for (const backend of BACKENDS) {
             // The best for both words together, and the oldest: each word weighs well, less than in the lists' articles.
             ...Array.from({ length: 10 }, (_, i) => article(1 + i, { title: `Cells in culture ${i}`, abstract: both })),
             // Each word alone, heavily: they fill the two lists (40 each).
-            ...Array.from({ length: 60 }, (_, i) => article(101 + i, { title: "Cells", abstract: "Cells cells cells cells." })),
-            ...Array.from({ length: 60 }, (_, i) => article(201 + i, { title: "Culture", abstract: "Culture culture culture culture." })),
+            ...Array.from({ length: 60 }, (_, i) =>
+              article(101 + i, { title: "Cells", abstract: "Cells cells cells cells." }),
+            ),
+            ...Array.from({ length: 60 }, (_, i) =>
+              article(201 + i, { title: "Culture", abstract: "Culture culture culture culture." }),
+            ),
             // Both words once in a long abstract, and the newest: what the conjunction branches read first.
-            ...Array.from({ length: 200 }, (_, i) => article(1001 + i, { title: `Observers ${i}`, abstract: `${long} Cells in culture were seen.` })),
+            ...Array.from({ length: 200 }, (_, i) =>
+              article(1001 + i, { title: `Observers ${i}`, abstract: `${long} Cells in culture were seen.` }),
+            ),
           ],
           idx,
         );
         await idx.refresh();
         const best = await exact("cells culture", 10);
         expect(best.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-        const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM search_term_impacts WHERE pmid <= 10`.execute(handle.db);
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::integer AS n FROM search_term_impacts WHERE pmid <= 10`.execute(handle.db);
         expect(rows[0]!.n).toBe(0); // in neither list
         const r = await idx.search("cells culture", { limit: 10 });
         expect(r.hits.map((h) => h.pmid).sort((a, b) => a - b)).toEqual(best);
@@ -437,7 +502,10 @@ for (const backend of BACKENDS) {
         await load([article(7, { title: "Cells cells cells", abstract: "Cells cells cells cells." })], idx);
         expect((await idx.search("cells", { limit: 1 })).hits[0]?.pmid).toBe(7);
         // 40 more newer and weaker articles: the list overflows its capacity and is cut back, its floor rising.
-        await load(Array.from({ length: 40 }, (_, i) => article(300 + i, { title: `Cells ${i}`, abstract: "Cells in a dish." })), idx);
+        await load(
+          Array.from({ length: 40 }, (_, i) => article(300 + i, { title: `Cells ${i}`, abstract: "Cells in a dish." })),
+          idx,
+        );
         const { rows } = await sql<{ entries: number; floor: number }>`
           SELECT entries, floor::float8 AS floor FROM search_term_lists WHERE lexeme = 'cell'`.execute(handle.db);
         expect(rows[0]!.entries).toBeLessThanOrEqual(60);
@@ -453,9 +521,17 @@ for (const backend of BACKENDS) {
         expect(await listFaults()).toEqual([]);
         const after = await idx.search("cells", { limit: 5 });
         expect(after.hits.map((h) => h.pmid)).not.toContain(7);
-        expect(after.hits).toEqual((await new PostgresSearchIndex(handle.db, { candidateBudget: Number.MAX_SAFE_INTEGER }).search("cells", { limit: 5 })).hits);
+        expect(after.hits).toEqual(
+          (
+            await new PostgresSearchIndex(handle.db, { candidateBudget: Number.MAX_SAFE_INTEGER }).search("cells", {
+              limit: 5,
+            })
+          ).hits,
+        );
         const stale = await sql<{ n: number }>`
-          SELECT count(*)::integer AS n FROM search_term_impacts WHERE pmid IN (1, 7, 300) OR (pmid = 2 AND lexeme = 'cell')`.execute(handle.db);
+          SELECT count(*)::integer AS n FROM search_term_impacts WHERE pmid IN (1, 7, 300) OR (pmid = 2 AND lexeme = 'cell')`.execute(
+          handle.db,
+        );
         expect(stale.rows[0]!.n).toBe(0);
       });
 
@@ -464,7 +540,9 @@ for (const backend of BACKENDS) {
         await load(corpus().slice(0, 15), idx);
         await idx.refresh();
         const listed = async () =>
-          (await sql<{ lexeme: string }>`SELECT lexeme FROM search_term_lists ORDER BY lexeme`.execute(handle.db)).rows.map((r) => r.lexeme);
+          (
+            await sql<{ lexeme: string }>`SELECT lexeme FROM search_term_lists ORDER BY lexeme`.execute(handle.db)
+          ).rows.map((r) => r.lexeme);
         expect(await listed()).toEqual([]);
         await load(corpus().slice(15), idx);
         expect(await listed()).toEqual([]);

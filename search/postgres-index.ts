@@ -105,7 +105,12 @@ export class PostgresSearchIndex implements SearchIndex {
    */
   constructor(
     private readonly db: Kysely<DB>,
-    options: { candidateBudget?: number; listMinDf?: number; listCapacity?: number; listSampleMinDocuments?: number } = {},
+    options: {
+      candidateBudget?: number;
+      listMinDf?: number;
+      listCapacity?: number;
+      listSampleMinDocuments?: number;
+    } = {},
   ) {
     this.budget = options.candidateBudget ?? CANDIDATE_BUDGET;
     this.lists = {
@@ -213,13 +218,29 @@ export class PostgresSearchIndex implements SearchIndex {
         const inRange = await countInYearRange(db, options, YEAR_FIRST_MAX + 1);
         if (inRange === 0) return empty;
         if (inRange <= YEAR_FIRST_MAX) {
-          const all = tsqueryOf(analysis.terms.map((t) => t.lexeme), "|");
-          const { hits, candidates } = await scoreBranches(db, analysis, [{ field: "document", query: all, access: "index" }], YEAR_FIRST_MAX, YEAR_FIRST_MAX, options, skip, limit, excludePmids);
+          const all = tsqueryOf(
+            analysis.terms.map((t) => t.lexeme),
+            "|",
+          );
+          const { hits, candidates } = await scoreBranches(
+            db,
+            analysis,
+            [{ field: "document", query: all, access: "index" }],
+            YEAR_FIRST_MAX,
+            YEAR_FIRST_MAX,
+            options,
+            skip,
+            limit,
+            excludePmids,
+          );
           return { hits, total: candidates, totalIsLowerBound: false };
         }
       }
       const hasFilter =
-        analysis.filter !== null || options.fromYear !== undefined || options.toYear !== undefined || excludePmids.length > 0;
+        analysis.filter !== null ||
+        options.fromYear !== undefined ||
+        options.toYear !== undefined ||
+        excludePmids.length > 0;
       const bounded = Math.max(Math.min(budget, Math.max(MIN_TARGET, 4 * depth)), Math.min(MAX_TARGET, depth));
       const plan = planCandidates(analysis.terms, {
         documents: analysis.documents,
@@ -229,17 +250,31 @@ export class PostgresSearchIndex implements SearchIndex {
         yearRange: options.fromYear !== undefined || options.toYear !== undefined,
         phrases: analysis.phrases.map((p) => ({ query: p.query, df: p.df })),
       });
-      const conjunction = tsqueryOf(analysis.terms.slice(0, 6).map((t) => t.lexeme), "&");
+      const conjunction = tsqueryOf(
+        analysis.terms.slice(0, 6).map((t) => t.lexeme),
+        "&",
+      );
       const target = plan.complete ? budget : bounded;
       const enough = plan.complete ? budget : Math.min(target, Math.max(MIN_ENOUGH, depth));
       const { hits, candidates } =
         !plan.complete && impactsApply(analysis, options, depth, budget, this.lists)
-          ? await scoreImpacts(db, analysis, skip, limit, excludePmids, plan.branches.filter((b) => b.query === conjunction))
+          ? await scoreImpacts(
+              db,
+              analysis,
+              skip,
+              limit,
+              excludePmids,
+              plan.branches.filter((b) => b.query === conjunction),
+            )
           : await scoreBranches(db, analysis, plan.branches, target, enough, options, skip, limit, excludePmids);
       if (plan.complete) return { hits, total: candidates, totalIsLowerBound: false };
       // Capped: every candidate matched, and without filters each term's df is itself a count of matches.
       const maxDf = hasFilter ? 0 : Math.max(...analysis.terms.map((t) => t.df));
-      return { hits, total: Math.max(candidates, maxDf), totalIsLowerBound: !(analysis.terms.length === 1 && !hasFilter) };
+      return {
+        hits,
+        total: Math.max(candidates, maxDf),
+        totalIsLowerBound: !(analysis.terms.length === 1 && !hasFilter),
+      };
     };
     // Transaction-local settings: JIT compilation (PostgreSQL's default above a plan cost these queries can
     // reach on a large corpus) costs tens of milliseconds; parallel workers cost more to start than they
@@ -304,7 +339,18 @@ export class PostgresSearchIndex implements SearchIndex {
       phrases: analysis.phrases.map((p) => ({ query: p.query, df: p.df })),
     });
     const enough = Math.min(bounded, Math.max(MIN_ENOUGH, depth));
-    const { hits } = await scoreBranches(db, analysis, plan.branches, bounded, enough, options, skip, limit, excludePmids, coverage);
+    const { hits } = await scoreBranches(
+      db,
+      analysis,
+      plan.branches,
+      bounded,
+      enough,
+      options,
+      skip,
+      limit,
+      excludePmids,
+      coverage,
+    );
     return { hits, total, totalIsLowerBound: false };
   }
 }
@@ -318,8 +364,10 @@ function checkPaging(options: SearchOptions): { skip: number; limit: number } {
   const skip = options.skip ?? 0;
   const limit = options.limit ?? 10;
   if (!Number.isInteger(skip) || skip < 0) throw new RangeError(`skip must be an integer ≥ 0, got ${skip}`);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`limit must be an integer in 1..1000, got ${limit}`);
-  if (skip + limit > MAX_RESULT_WINDOW) throw new RangeError(`skip + limit must be at most ${MAX_RESULT_WINDOW} (the result window), got ${skip + limit}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new RangeError(`limit must be an integer in 1..1000, got ${limit}`);
+  if (skip + limit > MAX_RESULT_WINDOW)
+    throw new RangeError(`skip + limit must be at most ${MAX_RESULT_WINDOW} (the result window), got ${skip + limit}`);
   for (const y of [options.fromYear, options.toYear])
     if (y !== undefined && !Number.isInteger(y)) throw new RangeError(`years must be integers, got ${y}`);
   return { skip, limit };

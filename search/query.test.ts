@@ -25,7 +25,9 @@ describe("parseQuery", () => {
   });
 
   test("hyphens inside words, dashes and numbers are plain text", () => {
-    expect(parseQuery("non-small-cell COVID-19 IL-6 - a dash")).toEqual([{ kind: "free", text: "non-small-cell COVID-19 IL-6 - a dash" }]);
+    expect(parseQuery("non-small-cell COVID-19 IL-6 - a dash")).toEqual([
+      { kind: "free", text: "non-small-cell COVID-19 IL-6 - a dash" },
+    ]);
   });
 
   test("curly quotes count; an unclosed quote runs to the end; empty quotes vanish", () => {
@@ -115,13 +117,21 @@ describe("candidate plan", () => {
     expect((1000 * N) / 10_000).toBeGreaterThan(MAX_SCANNED_ROWS);
     expect(sparse.branches.at(-1)?.access).toBe("index-first");
     // Few possible matches: all are fetched and the newest kept.
-    const few = planCandidates([t("a", 500, 5, 100), t("b", 900, 4, 200)], { documents: N, budget: 1000, target: 1000 });
+    const few = planCandidates([t("a", 500, 5, 100), t("b", 900, 4, 200)], {
+      documents: N,
+      budget: 1000,
+      target: 1000,
+    });
     expect(few.complete).toBe(false);
     expect(few.branches.every((b) => b.access === "index")).toBe(true);
   });
 
   test("a conjunction of frequent terms is scanned rather than intersected", () => {
-    const terms = [t("clinic", 290_000, 1.2, 40_000), t("result", 470_000, 0.8, 20_000), t("studi", 580_000, 0.6, 220_000)];
+    const terms = [
+      t("clinic", 290_000, 1.2, 40_000),
+      t("result", 470_000, 0.8, 20_000),
+      t("studi", 580_000, 0.6, 220_000),
+    ];
     const plan = planCandidates(terms, { documents: N, budget: 2000, target: 1000 });
     expect(plan.branches[1]).toEqual({ field: "document", query: "'clinic' & 'result' & 'studi'", access: "scan" });
   });

@@ -242,7 +242,8 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
   const sorted = [...terms].sort((a, b) => b.weight - a.weight || a.lexeme.localeCompare(b.lexeme));
   const all = sorted.map((t) => t.lexeme);
   const sumDf = sorted.reduce((s, t) => s + t.df, 0);
-  if (sumDf <= opts.budget) return { branches: [{ field: "document", query: tsqueryOf(all, "|"), access: "index" }], complete: true };
+  if (sumDf <= opts.budget)
+    return { branches: [{ field: "document", query: tsqueryOf(all, "|"), access: "index" }], complete: true };
 
   const n = Math.max(opts.documents, 1);
   const density = opts.filtered ? FILTER_SELECTIVITY : 1;
@@ -263,7 +264,8 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
     const matches =
       op === "all" ? Math.sqrt(n * p.reduce((a, x) => a * x, 1) * least) : n * (1 - p.reduce((a, x) => a * (1 - x), 1));
     const first =
-      (op === "all" ? COST.probedEntry * frequencies.length * least : COST.postingEntry * sum) + COST.fetchedRow * opts.target;
+      (op === "all" ? COST.probedEntry * frequencies.length * least : COST.postingEntry * sum) +
+      COST.fetchedRow * opts.target;
     const scannedRows = Math.min(MAX_SCANNED_ROWS, (opts.target * n) / (Math.max(matches, 1) * density));
     return !opts.yearRange && COST.scannedRow * scannedRows < first ? "scan" : "index-first";
   };
@@ -273,12 +275,35 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
     if (!branches.some((x) => x.field === b.field && x.query === b.query)) branches.push(b);
   };
   const combined = sorted.slice(0, MAX_COMBINED_TERMS);
-  const combinedQuery = tsqueryOf(combined.map((t) => t.lexeme), "&");
-  if (combined.length > 1) add({ field: "title", query: combinedQuery, access: access("all", combined.map((t) => t.titleDf)) });
-  if (combined.length > 1) add({ field: "document", query: combinedQuery, access: access("all", combined.map((t) => t.df)) });
+  const combinedQuery = tsqueryOf(
+    combined.map((t) => t.lexeme),
+    "&",
+  );
+  if (combined.length > 1)
+    add({
+      field: "title",
+      query: combinedQuery,
+      access: access(
+        "all",
+        combined.map((t) => t.titleDf),
+      ),
+    });
+  if (combined.length > 1)
+    add({
+      field: "document",
+      query: combinedQuery,
+      access: access(
+        "all",
+        combined.map((t) => t.df),
+      ),
+    });
   if (opts.phrases?.length) {
     const most = opts.phrases.reduce((sum, p) => sum + p.df, 0);
-    add({ field: "document", query: opts.phrases.map((p) => `(${p.query})`).join(" | "), access: most <= 2 * opts.target ? "index" : "index-first" });
+    add({
+      field: "document",
+      query: opts.phrases.map((p) => `(${p.query})`).join(" | "),
+      access: most <= 2 * opts.target ? "index" : "index-first",
+    });
   }
 
   const coordinated: WeightedTerm[] = [];
@@ -298,8 +323,22 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
       add({ field: "document", query: setsQuery(sets), access: most <= 2 * opts.target ? "index" : "index-first" });
     }
   }
-  add({ field: "title", query: tsqueryOf(all, "|"), access: access("any", sorted.map((t) => t.titleDf)) });
-  add({ field: "document", query: tsqueryOf(all, "|"), access: access("any", sorted.map((t) => t.df)) });
+  add({
+    field: "title",
+    query: tsqueryOf(all, "|"),
+    access: access(
+      "any",
+      sorted.map((t) => t.titleDf),
+    ),
+  });
+  add({
+    field: "document",
+    query: tsqueryOf(all, "|"),
+    access: access(
+      "any",
+      sorted.map((t) => t.df),
+    ),
+  });
   return { branches, complete: false };
 }
 
@@ -328,6 +367,13 @@ export function minimalSets(terms: readonly WeightedTerm[], threshold: number): 
 export function setsQuery(sets: readonly (readonly WeightedTerm[])[]): string {
   if (sets.length === 0) throw new Error("setsQuery needs at least one set");
   return sets
-    .map((set) => (set.length === 1 ? tsqueryLexeme(set[0]!.lexeme) : `(${tsqueryOf(set.map((t) => t.lexeme), "&")})`))
+    .map((set) =>
+      set.length === 1
+        ? tsqueryLexeme(set[0]!.lexeme)
+        : `(${tsqueryOf(
+            set.map((t) => t.lexeme),
+            "&",
+          )})`,
+    )
     .join(" | ");
 }

@@ -12,7 +12,14 @@ import {
 import { contentTerms } from "./words.ts";
 
 function art(pmid: number, fields: Partial<Omit<RankableArticle, "pmid">> = {}): RankableArticle {
-  return { pmid, title: `Unrelated title number ${pmid}`, doi: null, publication_year: 2020, publication_types: ["Journal Article"], ...fields };
+  return {
+    pmid,
+    title: `Unrelated title number ${pmid}`,
+    doi: null,
+    publication_year: 2020,
+    publication_types: ["Journal Article"],
+    ...fields,
+  };
 }
 
 const YEAR = 2026;
@@ -35,7 +42,15 @@ describe("rerank", () => {
       art(1, { publication_types: ["Meta-Analysis"] }),
       art(2, { publication_types: ["Case Reports"] }),
     ];
-    const ranked = rerank("statins", [{ pmid: 1, score: 2 }, { pmid: 2, score: 10 }], articles, { currentYear: YEAR });
+    const ranked = rerank(
+      "statins",
+      [
+        { pmid: 1, score: 2 },
+        { pmid: 2, score: 10 },
+      ],
+      articles,
+      { currentYear: YEAR },
+    );
     expect(order(ranked)).toEqual([2, 1]);
   });
 
@@ -45,7 +60,16 @@ describe("rerank", () => {
       art(2, { publication_types: ["Journal Article"] }),
       art(3, { publication_types: ["Published Erratum"] }),
     ];
-    const ranked = rerank("x", [{ pmid: 1, score: 10 }, { pmid: 2, score: 4 }, { pmid: 3, score: 10 }], articles, { currentYear: YEAR });
+    const ranked = rerank(
+      "x",
+      [
+        { pmid: 1, score: 10 },
+        { pmid: 2, score: 4 },
+        { pmid: 3, score: 10 },
+      ],
+      articles,
+      { currentYear: YEAR },
+    );
     expect(ranked[0]?.pmid).toBe(2);
     expect(ranked.find((r) => r.pmid === 1)?.penalty).toBe(PENALTY);
   });
@@ -55,7 +79,10 @@ describe("rerank", () => {
       art(1, { title: "Outcomes of a cohort followed for ten years" }),
       art(2, { title: "Vitamin D supplementation and fractures in older women" }),
     ];
-    const hits = [{ pmid: 1, score: 8 }, { pmid: 2, score: 8 }];
+    const hits = [
+      { pmid: 1, score: 8 },
+      { pmid: 2, score: 8 },
+    ];
     const ranked = rerank("Does vitamin D supplementation reduce fractures?", hits, articles, { currentYear: YEAR });
     expect(order(ranked)).toEqual([2, 1]);
     expect(ranked[0]!.titleMatch).toBeCloseTo(4 / 5);
@@ -63,8 +90,32 @@ describe("rerank", () => {
 
   test("recency is a gentle boost: newer wins a tie, but not against a clearly better match", () => {
     const articles = [art(1, { publication_year: 1995 }), art(2, { publication_year: 2024 })];
-    expect(order(rerank("x", [{ pmid: 1, score: 5 }, { pmid: 2, score: 5 }], articles, { currentYear: YEAR }))).toEqual([2, 1]);
-    expect(order(rerank("x", [{ pmid: 1, score: 5 }, { pmid: 2, score: 4 }], articles, { currentYear: YEAR }))).toEqual([1, 2]);
+    expect(
+      order(
+        rerank(
+          "x",
+          [
+            { pmid: 1, score: 5 },
+            { pmid: 2, score: 5 },
+          ],
+          articles,
+          { currentYear: YEAR },
+        ),
+      ),
+    ).toEqual([2, 1]);
+    expect(
+      order(
+        rerank(
+          "x",
+          [
+            { pmid: 1, score: 5 },
+            { pmid: 2, score: 4 },
+          ],
+          articles,
+          { currentYear: YEAR },
+        ),
+      ),
+    ).toEqual([1, 2]);
   });
 
   test("duplicates by DOI or near-identical title are removed, keeping the better-ranked record", () => {
@@ -86,29 +137,64 @@ describe("rerank", () => {
 
   test("a near-identical long title (one word dropped) is a duplicate", () => {
     const articles = [
-      art(1, { title: "Effect of early mobilisation on length of hospital stay after elective colorectal surgery in adults" }),
+      art(1, {
+        title: "Effect of early mobilisation on length of hospital stay after elective colorectal surgery in adults",
+      }),
       art(2, { title: "Effect of early mobilisation on length of hospital stay after colorectal surgery in adults" }),
     ];
-    expect(rerank("mobilisation", [{ pmid: 1, score: 3 }, { pmid: 2, score: 3 }], articles, { currentYear: YEAR })).toHaveLength(1);
+    expect(
+      rerank(
+        "mobilisation",
+        [
+          { pmid: 1, score: 3 },
+          { pmid: 2, score: 3 },
+        ],
+        articles,
+        { currentYear: YEAR },
+      ),
+    ).toHaveLength(1);
   });
 
   test("hits without an article row are dropped and repeated hits count once", () => {
-    const ranked = rerank("x", [{ pmid: 1, score: 1 }, { pmid: 1, score: 3 }, { pmid: 9, score: 5 }], [art(1)], { currentYear: YEAR });
+    const ranked = rerank(
+      "x",
+      [
+        { pmid: 1, score: 1 },
+        { pmid: 1, score: 3 },
+        { pmid: 9, score: 5 },
+      ],
+      [art(1)],
+      { currentYear: YEAR },
+    );
     expect(ranked).toHaveLength(1);
     expect(ranked[0]!.text).toBe(1);
   });
 
   test("scores are the documented weighted sum, in [0, 1]", () => {
-    const a = art(1, { title: "Statins in adults", publication_year: YEAR - 10, publication_types: ["Randomized Controlled Trial"] });
+    const a = art(1, {
+      title: "Statins in adults",
+      publication_year: YEAR - 10,
+      publication_types: ["Randomized Controlled Trial"],
+    });
     const [r] = rerank("statins", [{ pmid: 1, score: 7 }], [a], { currentYear: YEAR });
-    const expected = DEFAULT_WEIGHTS.text * 1 + DEFAULT_WEIGHTS.title * 1 + DEFAULT_WEIGHTS.evidence * 0.8 + DEFAULT_WEIGHTS.recency * 0.5;
+    const expected =
+      DEFAULT_WEIGHTS.text * 1 +
+      DEFAULT_WEIGHTS.title * 1 +
+      DEFAULT_WEIGHTS.evidence * 0.8 +
+      DEFAULT_WEIGHTS.recency * 0.5;
     expect(r!.score).toBeCloseTo(expected);
     expect(r!.score).toBeLessThanOrEqual(1);
   });
 
   test("custom weights can turn a signal off", () => {
-    const articles = [art(1, { publication_types: ["Meta-Analysis"] }), art(2, { publication_types: ["Case Reports"] })];
-    const hits = [{ pmid: 1, score: 5 }, { pmid: 2, score: 5.5 }];
+    const articles = [
+      art(1, { publication_types: ["Meta-Analysis"] }),
+      art(2, { publication_types: ["Case Reports"] }),
+    ];
+    const hits = [
+      { pmid: 1, score: 5 },
+      { pmid: 2, score: 5.5 },
+    ];
     expect(order(rerank("x", hits, articles, { currentYear: YEAR, weights: { evidence: 0 } }))).toEqual([2, 1]);
   });
 

@@ -144,7 +144,10 @@ export function recencyScore(year: number | null, currentYear: number): number {
 /** A DOI compared case-insensitively without a resolver prefix ("https://doi.org/", "doi:"). */
 export function normalizeDoi(doi: string | null): string | null {
   if (!doi) return null;
-  const d = doi.trim().toLowerCase().replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, "");
+  const d = doi
+    .trim()
+    .toLowerCase()
+    .replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, "");
   return d || null;
 }
 
@@ -198,7 +201,10 @@ export function rerank(
     };
     const score =
       signals.penalty *
-      (w.text * signals.text + w.title * signals.titleMatch + w.evidence * signals.evidence + w.recency * signals.recency);
+      (w.text * signals.text +
+        w.title * signals.titleMatch +
+        w.evidence * signals.evidence +
+        w.recency * signals.recency);
     return { pmid, score, ...signals };
   });
   ranked.sort((x, y) => y.score - x.score || y.text - x.text || y.pmid - x.pmid);

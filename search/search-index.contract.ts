@@ -15,7 +15,12 @@ export interface ContractSetup {
   open(): Promise<{ index: SearchIndex; write(articles: IndexableArticle[]): Promise<void>; close(): Promise<void> }>;
 }
 
-const art = (pmid: number, title: string, abstract: string, extra: Partial<IndexableArticle> = {}): IndexableArticle => ({
+const art = (
+  pmid: number,
+  title: string,
+  abstract: string,
+  extra: Partial<IndexableArticle> = {},
+): IndexableArticle => ({
   pmid,
   title,
   abstract,
@@ -27,15 +32,27 @@ const art = (pmid: number, title: string, abstract: string, extra: Partial<Index
 
 /** The contract corpus. */
 export const CONTRACT_CORPUS: IndexableArticle[] = [
-  art(1, "Risk factors for nasopharyngeal carcinoma in southern China", "Salted fish and smoking were associated with nasopharyngeal carcinoma."),
-  art(2, "Radiotherapy outcomes in NPC", "Patients with nasopharyngeal carcinoma (NPC) received intensity-modulated radiotherapy."),
-  art(3, "Nasopharyngeal neoplasms: a review", "Tumors of the nasopharynx are reviewed.", { mesh_terms: ["Nasopharyngeal Neoplasms"] }),
+  art(
+    1,
+    "Risk factors for nasopharyngeal carcinoma in southern China",
+    "Salted fish and smoking were associated with nasopharyngeal carcinoma.",
+  ),
+  art(
+    2,
+    "Radiotherapy outcomes in NPC",
+    "Patients with nasopharyngeal carcinoma (NPC) received intensity-modulated radiotherapy.",
+  ),
+  art(3, "Nasopharyngeal neoplasms: a review", "Tumors of the nasopharynx are reviewed.", {
+    mesh_terms: ["Nasopharyngeal Neoplasms"],
+  }),
   art(4, "Carcinoma of the lung", "Lung carcinoma and smoking."),
   art(5, "Spinal fusion outcomes", "Lumbar spinal fusion improved pain.", { publication_year: 2010 }),
   art(6, "Gene fusion in leukemia", "A fusion gene was found in leukemia cells."),
   art(7, "Quantum dots for imaging", "Quantum dots were used for fluorescence imaging."),
   art(8, "Long-term covid outcomes", "Persistent symptoms after infection.", { keywords: ["long covid"] }),
-  art(9, "Spinal cord injury and vertebral fusion", "Vertebral fusion after spinal cord injury.", { publication_year: 2022 }),
+  art(9, "Spinal cord injury and vertebral fusion", "Vertebral fusion after spinal cord injury.", {
+    publication_year: 2022,
+  }),
 ];
 
 /** Runs the contract suite for one adapter. */
@@ -52,8 +69,10 @@ export function describeSearchContract(label: string, setup: ContractSetup): voi
       await ctx?.close();
     });
 
-    const search = (q: string, o: Parameters<SearchIndex["search"]>[1] = {}) => ctx.index.search(q, { limit: 20, ...o });
-    const pmids = async (q: string, o: Parameters<SearchIndex["search"]>[1] = {}) => (await search(q, o)).hits.map((h) => h.pmid).sort((a, b) => a - b);
+    const search = (q: string, o: Parameters<SearchIndex["search"]>[1] = {}) =>
+      ctx.index.search(q, { limit: 20, ...o });
+    const pmids = async (q: string, o: Parameters<SearchIndex["search"]>[1] = {}) =>
+      (await search(q, o)).hits.map((h) => h.pmid).sort((a, b) => a - b);
 
     test("without coverage, any article sharing a term with the query is a hit", async () => {
       expect(await pmids("quantum unicorn")).toEqual([7]);
@@ -77,7 +96,9 @@ export function describeSearchContract(label: string, setup: ContractSetup): voi
 
     test("coverage: any alternative of a concept covers it (synonyms, an abbreviation's long form, MeSH headings, keywords)", async () => {
       // "cancer" is covered by carcinoma (1, 2, 4) and by the MeSH heading "Nasopharyngeal Neoplasms" (3).
-      expect(await pmids("nasopharyngeal cancer", { requireAll: readTopic("nasopharyngeal cancer").concepts })).toEqual([1, 2, 3]);
+      expect(await pmids("nasopharyngeal cancer", { requireAll: readTopic("nasopharyngeal cancer").concepts })).toEqual(
+        [1, 2, 3],
+      );
       const npc = readTopic("NPC radiotherapy", () => ["nasopharyngeal carcinoma"]).concepts;
       expect(await pmids("NPC radiotherapy", { requireAll: npc })).toEqual([2]);
       expect(await pmids('"long covid"', { requireAll: readTopic('"long covid"').concepts })).toEqual([8]);

@@ -16,7 +16,12 @@ describe("impact tier boxes", () => {
     const boxes = tierBoxes([cancer, treatment]);
     expect(boxes.length).toBeGreaterThan(2);
     expect(boxes.length).toBeLessThanOrEqual(MAX_BOXES);
-    expect(lowest(boxes[0]!)).toEqual(new Map([["cancer", tierLevel(2.01)], ["treatment", tierLevel(1.97)]]));
+    expect(lowest(boxes[0]!)).toEqual(
+      new Map([
+        ["cancer", tierLevel(2.01)],
+        ["treatment", tierLevel(1.97)],
+      ]),
+    );
     // Every box is a conjunction of each word's levels from its lowest up to the top.
     expect(boxes[0]).toContain(`'${tierToken("cancer", TIER_MAX_LEVEL)}'`);
     for (let i = 1; i < boxes.length; i++) {
@@ -38,6 +43,8 @@ describe("impact tier boxes", () => {
 
   test("one word, or more than four, has no boxes", () => {
     expect(tierBoxes([cancer])).toEqual([]);
-    expect(tierBoxes(["a", "b", "c", "d", "e"].map((lexeme) => ({ lexeme, weight: 1, floor: 2, share: 0.1 })))).toEqual([]);
+    expect(tierBoxes(["a", "b", "c", "d", "e"].map((lexeme) => ({ lexeme, weight: 1, floor: 2, share: 0.1 })))).toEqual(
+      [],
+    );
   });
 });

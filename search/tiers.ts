@@ -77,5 +77,8 @@ export function tierBoxes(terms: readonly TierTerm[]): string[] {
   }
   boxes.sort((a, b) => b.expected - a.expected);
   const seen = new Set<string>();
-  return boxes.map((b) => b.query).filter((q) => !seen.has(q) && seen.add(q)).slice(0, MAX_BOXES);
+  return boxes
+    .map((b) => b.query)
+    .filter((q) => !seen.has(q) && seen.add(q))
+    .slice(0, MAX_BOXES);
 }

@@ -7,9 +7,11 @@
 
 /** Function words left out of a text's content terms. */
 const STOP_WORDS = new Set(
-  ("a an and are as at be been but by can do does did for from has have how in into is it its of on or " +
+  (
+    "a an and are as at be been but by can do does did for from has have how in into is it its of on or " +
     "than that the their there these this those to was were what when where which who whom why will with " +
-    "within without versus vs").split(" "),
+    "within without versus vs"
+  ).split(" "),
 );
 
 /**
@@ -40,5 +42,11 @@ export function lightStem(word: string): string {
 
 /** Content words of a text (stop words out), lightly stemmed, without repeats. */
 export function contentTerms(text: string): string[] {
-  return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)).map(lightStem))];
+  return [
+    ...new Set(
+      words(text)
+        .filter((w) => !STOP_WORDS.has(w))
+        .map(lightStem),
+    ),
+  ];
 }

@@ -47,8 +47,12 @@ export function createApiApp(deps: AppDeps) {
       path: "/health",
       tags: ["utils"],
       summary: "Health check",
-      description: "200 when this process answers and its database does (compose and load balancers probe it); 503 while the database is unavailable.",
-      responses: { 200: jsonContent(z.object({ status: z.literal("ok") }).openapi("Health"), "Healthy"), ...errorResponses(503) },
+      description:
+        "200 when this process answers and its database does (compose and load balancers probe it); 503 while the database is unavailable.",
+      responses: {
+        200: jsonContent(z.object({ status: z.literal("ok") }).openapi("Health"), "Healthy"),
+        ...errorResponses(503),
+      },
     }),
     async (c) => {
       await sql`SELECT 1`.execute(deps.db);

@@ -9,13 +9,20 @@ describe("PUBLIC_URL in production", () => {
   });
 
   test("https, and http on this machine, are accepted", () => {
-    for (const url of ["https://litreview.example.org", "http://localhost:3000", "http://127.0.0.1:8080", "http://[::1]:3000"]) {
+    for (const url of [
+      "https://litreview.example.org",
+      "http://localhost:3000",
+      "http://127.0.0.1:8080",
+      "http://[::1]:3000",
+    ]) {
       expect(loadConfig({ NODE_ENV: "production", PUBLIC_URL: url }).PUBLIC_URL).toBe(url);
     }
   });
 
   test("outside production any http origin is allowed (development, tests)", () => {
-    expect(loadConfig({ NODE_ENV: "development", PUBLIC_URL: "http://dev.internal:3000" }).PUBLIC_URL).toBe("http://dev.internal:3000");
+    expect(loadConfig({ NODE_ENV: "development", PUBLIC_URL: "http://dev.internal:3000" }).PUBLIC_URL).toBe(
+      "http://dev.internal:3000",
+    );
   });
 
   test("a host that only starts like a loopback name is not loopback", () => {

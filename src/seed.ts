@@ -11,7 +11,10 @@ export const SAMPLE_DIR = join(import.meta.dir, "..", "sample", "pubmed");
  * so that a fresh install can run reviews at once. Prints progress on stderr.
  * @returns number of records ingested (0 when articles already existed).
  */
-export async function seedSampleIfEmpty(deps: Pick<AppDeps, "db" | "search">, log: (line: string) => void = (l) => console.error(l)): Promise<number> {
+export async function seedSampleIfEmpty(
+  deps: Pick<AppDeps, "db" | "search">,
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<number> {
   const any = await deps.db.selectFrom("articles").select("pmid").limit(1).executeTakeFirst();
   if (any) return 0;
   const files = readdirSync(SAMPLE_DIR)
@@ -21,7 +24,8 @@ export async function seedSampleIfEmpty(deps: Pick<AppDeps, "db" | "search">, lo
   log(`empty database: ingesting the PubMed sample (${files.length} files)…`);
   const result = await ingestFiles(deps, files, {
     // Per file, with the running total apart, so the lines do not read as one file's count.
-    onProgress: (p) => p.file && log(`  ${basename(p.file)}: ${p.fileRecords} records read (${p.records} in all so far)`),
+    onProgress: (p) =>
+      p.file && log(`  ${basename(p.file)}: ${p.fileRecords} records read (${p.records} in all so far)`),
   });
   log(`ingested ${result.ingested} records (${result.deleted} deleted) in ${result.seconds.toFixed(1)} s`);
   return result.ingested;

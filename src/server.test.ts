@@ -15,7 +15,9 @@ describe("the access-token signing key", () => {
   });
 
   test("with DATABASE_URL and no SECRET_KEY the server refuses with a clear message, writing nothing", () => {
-    expect(() => resolveSecretKey(loadConfig({ DATABASE_URL: "postgres://db/x", DATA_DIR: "/nonexistent-dir/x" }))).toThrow(
+    expect(() =>
+      resolveSecretKey(loadConfig({ DATABASE_URL: "postgres://db/x", DATA_DIR: "/nonexistent-dir/x" })),
+    ).toThrow(
       /SECRET_KEY is not set\. With DATABASE_URL every server process must sign access tokens with the same key/,
     );
   });
@@ -44,6 +46,8 @@ describe("the access-token signing key", () => {
   });
 
   test("a DATA_DIR where the key cannot be written gives a message naming the folder and the way out", () => {
-    expect(() => resolveSecretKey(loadConfig({ DATA_DIR: "/dev/null/data" }))).toThrow(/cannot be kept in DATA_DIR \(\/dev\/null\/data\/\.secret-key.*Make DATA_DIR writable by this user, or set SECRET_KEY/);
+    expect(() => resolveSecretKey(loadConfig({ DATA_DIR: "/dev/null/data" }))).toThrow(
+      /cannot be kept in DATA_DIR \(\/dev\/null\/data\/\.secret-key.*Make DATA_DIR writable by this user, or set SECRET_KEY/,
+    );
   });
 });

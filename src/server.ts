@@ -52,7 +52,9 @@ export function resolveSecretKey(config: Config): Uint8Array {
 async function main() {
   const config = loadConfig();
   if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET) {
-    console.warn("STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: checkout works, but Stripe's webhook deliveries will be refused, so payments will not be recorded");
+    console.warn(
+      "STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: checkout works, but Stripe's webhook deliveries will be refused, so payments will not be recorded",
+    );
   }
   const started = performance.now();
   const secretKey = resolveSecretKey(config);
@@ -65,7 +67,13 @@ async function main() {
   const releaseEmbedded = setup.kind === "pglite" ? claimEmbeddedLock(config.DATA_DIR) : () => {};
   if (applied.length) console.error(`applied migrations: ${applied.join(", ")}`);
   // With ELASTICSEARCH_URL: the cluster, the alias and the mapping version are checked here, before serving.
-  const setupDeps: AppDeps = { config, db: setup.db, search: await openSearchIndex(config, setup.db), jobs: new PgJobQueue(setup.db), secretKey };
+  const setupDeps: AppDeps = {
+    config,
+    db: setup.db,
+    search: await openSearchIndex(config, setup.db),
+    jobs: new PgJobQueue(setup.db),
+    secretKey,
+  };
   await ensureFirstSuperuser(setupDeps);
   if (config.SEED_SAMPLE) await seedSampleIfEmpty(setupDeps);
 
@@ -76,7 +84,11 @@ async function main() {
     handle = openDatabase({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
-      timeouts: { connectSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS, statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS, lockMs: config.DATABASE_LOCK_TIMEOUT_MS },
+      timeouts: {
+        connectSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+        statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        lockMs: config.DATABASE_LOCK_TIMEOUT_MS,
+      },
     });
   }
   const search = await openSearchIndex(config, handle.db, { check: false });

@@ -69,7 +69,12 @@ export const meta = style({
 export const journal = style({ fontStyle: "italic" });
 
 /** PubMed's citation line under the title ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), as the server wrote it. */
-export const citation = style({ margin: 0, fontSize: vars.fontSize.xs, color: vars.color.muted, overflowWrap: "anywhere" });
+export const citation = style({
+  margin: 0,
+  fontSize: vars.fontSize.xs,
+  color: vars.color.muted,
+  overflowWrap: "anywhere",
+});
 
 /** 'Liked on …', 'Shared by … on …', or that the record has left the index. */
 export const note = style({ margin: 0, fontSize: vars.fontSize.xs, color: vars.color.muted });
@@ -195,11 +200,22 @@ globalStyle(`${dialog}::backdrop`, { background: "rgba(10, 14, 20, 0.55)" });
 // On a dark page a light veil dims nothing: the backdrop is nearly opaque there, so the dialog stands out.
 globalStyle(`:root[data-theme="dark"] ${dialog}::backdrop`, { background: "rgba(0, 0, 0, 0.78)" });
 
-export const dialogInner = style({ padding: vars.space.lg, display: "flex", flexDirection: "column", gap: vars.space.md });
+export const dialogInner = style({
+  padding: vars.space.lg,
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.md,
+});
 
 export const dialogHeader = style({ display: "flex", alignItems: "flex-start", gap: vars.space.md });
 
-export const dialogTitle = style({ margin: 0, flex: 1, fontSize: vars.fontSize.lg, lineHeight: 1.35, overflowWrap: "anywhere" });
+export const dialogTitle = style({
+  margin: 0,
+  flex: 1,
+  fontSize: vars.fontSize.lg,
+  lineHeight: 1.35,
+  overflowWrap: "anywhere",
+});
 
 export const closeButton = style({
   flex: "none",

@@ -72,7 +72,11 @@ export function ArticleCard({ article, actions, abstractLines = 3, note, initial
             </span>
           ) : null}
           {article.covers_topic === false ? (
-            <span className={css.partialBadge} title="This article addresses only some of the topic's concepts" data-testid="partial-match">
+            <span
+              className={css.partialBadge}
+              title="This article addresses only some of the topic's concepts"
+              data-testid="partial-match"
+            >
               Partial match
             </span>
           ) : null}
@@ -81,7 +85,11 @@ export function ArticleCard({ article, actions, abstractLines = 3, note, initial
           <p className={css.retracted} data-testid="article-retracted">
             {"Retracted. "}
             {article.retraction_notice_pmid ? (
-              <a href={`https://pubmed.ncbi.nlm.nih.gov/${article.retraction_notice_pmid}/`} target="_blank" rel="noopener noreferrer">
+              <a
+                href={`https://pubmed.ncbi.nlm.nih.gov/${article.retraction_notice_pmid}/`}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 Retraction notice
               </a>
             ) : null}

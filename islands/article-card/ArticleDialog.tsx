@@ -20,11 +20,17 @@ export function ArticleDialog({ article, onClose }: { article: Article; onClose:
       ) : null}
       <p className={css.detailMeta}>{authorsOf(article)}</p>
       <p className={css.detailMeta}>
-        <span className={css.journal}>{journalOf(article)}</span> · <span suppressHydrationWarning>{publicationDateOf(article)}</span>
+        <span className={css.journal}>{journalOf(article)}</span> ·{" "}
+        <span suppressHydrationWarning>{publicationDateOf(article)}</span>
         {article.pmid ? (
           <>
             {" · "}
-            <a href={pubmedUrl(article.pmid)} target="_blank" rel="noopener noreferrer" data-testid="article-dialog-pmid">
+            <a
+              href={pubmedUrl(article.pmid)}
+              target="_blank"
+              rel="noopener noreferrer"
+              data-testid="article-dialog-pmid"
+            >
               PMID {article.pmid}
             </a>
           </>

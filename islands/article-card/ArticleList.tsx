@@ -23,7 +23,13 @@ export interface ArticleListProps {
 }
 
 /** Article cards as a list (one card per list item), or the empty-list text. */
-export function ArticleList({ articles, emptyText = EMPTY_ARTICLES, renderActions, abstractLines, testId = "article-list" }: ArticleListProps) {
+export function ArticleList({
+  articles,
+  emptyText = EMPTY_ARTICLES,
+  renderActions,
+  abstractLines,
+  testId = "article-list",
+}: ArticleListProps) {
   if (!articles.length) {
     return (
       <p className={css.empty} data-testid={`${testId}-empty`}>
@@ -36,7 +42,11 @@ export function ArticleList({ articles, emptyText = EMPTY_ARTICLES, renderAction
       {articles.map((a, i) => (
         // The same article can appear twice in a badly formed list; the index keeps keys unique.
         <li key={`${a.pmid}-${i}`}>
-          <ArticleCard article={a} actions={renderActions ? renderActions(a) : <SocialActions article={a} />} abstractLines={abstractLines} />
+          <ArticleCard
+            article={a}
+            actions={renderActions ? renderActions(a) : <SocialActions article={a} />}
+            abstractLines={abstractLines}
+          />
         </li>
       ))}
     </ul>

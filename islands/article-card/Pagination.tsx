@@ -17,7 +17,14 @@ export interface PaginationProps {
 }
 
 /** Page navigation; renders nothing when everything fits on one page. */
-export function Pagination({ page, pageCount, onPageChange, label, busy = false, testId = "pagination" }: PaginationProps) {
+export function Pagination({
+  page,
+  pageCount,
+  onPageChange,
+  label,
+  busy = false,
+  testId = "pagination",
+}: PaginationProps) {
   if (pageCount <= 1) return null;
   const last = pageCount - 1;
   const button = (icon: IconName, name: string, target: number, disabled: boolean) => (

@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { abstractOf, articleLinks, authorsOf, doiUrl, journalOf, publicationDateOf, pubmedUrl, safeHttpUrl, titleOf } from "./article-text.ts";
+import {
+  abstractOf,
+  articleLinks,
+  authorsOf,
+  doiUrl,
+  journalOf,
+  publicationDateOf,
+  pubmedUrl,
+  safeHttpUrl,
+  titleOf,
+} from "./article-text.ts";
 
 describe("article fields", () => {
   test("show the product's texts when a field is missing or blank", () => {
@@ -35,9 +45,12 @@ describe("links", () => {
   test("lists only the links that are present, in the product's order", () => {
     expect(articleLinks({ pmid: "1" })).toEqual([]);
     expect(
-      articleLinks({ pmid: "1", doi: "10.1/x", full_text_link: "https://a.example/full", pdf_free_link: "https://a.example/p.pdf" }).map(
-        (l) => l.label,
-      ),
+      articleLinks({
+        pmid: "1",
+        doi: "10.1/x",
+        full_text_link: "https://a.example/full",
+        pdf_free_link: "https://a.example/p.pdf",
+      }).map((l) => l.label),
     ).toEqual(["View on DOI", "Full Text Link", "Free PDF Link"]);
     expect(articleLinks({ pmid: "1", pdf_free_link: "https://a.example/p.pdf" })).toEqual([
       { kind: "pdf", label: "Free PDF Link", href: "https://a.example/p.pdf" },
@@ -47,9 +60,15 @@ describe("links", () => {
 
 describe("publication dates as precise as the record", () => {
   test("a month-only or year-only date never shows an invented day", () => {
-    expect(publicationDateOf({ pmid: "1", publication_date: "1983-06-01", publication_date_precision: "month" }, "en-US")).toBe("Jun 1983");
-    expect(publicationDateOf({ pmid: "1", publication_date: "2010-01-01", publication_date_precision: "year" }, "en-US")).toBe("2010");
-    expect(publicationDateOf({ pmid: "1", publication_date: "1983-06-05", publication_date_precision: "day" }, "en-US")).toBe("Jun 5, 1983");
+    expect(
+      publicationDateOf({ pmid: "1", publication_date: "1983-06-01", publication_date_precision: "month" }, "en-US"),
+    ).toBe("Jun 1983");
+    expect(
+      publicationDateOf({ pmid: "1", publication_date: "2010-01-01", publication_date_precision: "year" }, "en-US"),
+    ).toBe("2010");
+    expect(
+      publicationDateOf({ pmid: "1", publication_date: "1983-06-05", publication_date_precision: "day" }, "en-US"),
+    ).toBe("Jun 5, 1983");
     // Older rows without a precision show the full date, as before.
     expect(publicationDateOf({ pmid: "1", publication_date: "1983-06-05" }, "en-US")).toBe("Jun 5, 1983");
     expect(publicationDateOf({ pmid: "1", publication_date: null }, "en-US")).toBe("N/A");

@@ -45,7 +45,14 @@ export function LoginForm() {
         Log In
       </h1>
       {serverError ? <FormAlert>{serverError}</FormAlert> : null}
-      <TextField label="Email" type="email" autoComplete="username" placeholder="Email" required {...form.field("username")} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="username"
+        placeholder="Email"
+        required
+        {...form.field("username")}
+      />
       <TextField
         ref={passwordRef}
         label="Password"

@@ -28,7 +28,14 @@ export function RecoverPasswordForm() {
           Password recovery email sent successfully.
         </p>
       ) : null}
-      <TextField label="Email" type="email" autoComplete="email" placeholder="Email" required {...form.field("email")} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        placeholder="Email"
+        required
+        {...form.field("email")}
+      />
       <button type="submit" className={s.submit} disabled={!hydrated || submitting}>
         Continue
       </button>

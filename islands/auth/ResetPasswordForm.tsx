@@ -34,7 +34,14 @@ export function ResetPasswordForm() {
       </h1>
       <p className={s.note}>Please enter your new password and confirm it to reset your password.</p>
       {serverError ? <FormAlert>{serverError}</FormAlert> : null}
-      <TextField label="New Password" type="password" autoComplete="new-password" placeholder="New Password" required {...form.field("new_password")} />
+      <TextField
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        placeholder="New Password"
+        required
+        {...form.field("new_password")}
+      />
       <StrengthMeter password={form.values.new_password} />
       <TextField
         label="Confirm Password"

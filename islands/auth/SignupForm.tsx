@@ -33,9 +33,31 @@ export function SignupForm() {
       <p className={s.note}>Sign up and get started today!</p>
       <p className={s.note}>Your account includes a free week trial of our Plus plan.</p>
       {serverError ? <FormAlert>{serverError}</FormAlert> : null}
-      <TextField label="Full Name" type="text" autoComplete="name" placeholder="Full Name" minLength={3} required {...form.field("full_name")} />
-      <TextField label="Email" type="email" autoComplete="email" placeholder="Email" required {...form.field("email")} />
-      <TextField label="Password" type="password" autoComplete="new-password" placeholder="Password" required {...form.field("password")} />
+      <TextField
+        label="Full Name"
+        type="text"
+        autoComplete="name"
+        placeholder="Full Name"
+        minLength={3}
+        required
+        {...form.field("full_name")}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        placeholder="Email"
+        required
+        {...form.field("email")}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        placeholder="Password"
+        required
+        {...form.field("password")}
+      />
       <StrengthMeter password={form.values.password} />
       <TextField
         label="Confirm Password"

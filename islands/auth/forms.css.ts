@@ -28,7 +28,13 @@ export const input = style({
   },
 });
 
-export const fieldErrors = style({ margin: 0, padding: 0, listStyle: "none", color: vars.color.danger, fontSize: vars.fontSize.sm });
+export const fieldErrors = style({
+  margin: 0,
+  padding: 0,
+  listStyle: "none",
+  color: vars.color.danger,
+  fontSize: vars.fontSize.sm,
+});
 
 export const alert = style({
   padding: vars.space.sm,
@@ -54,4 +60,10 @@ export const submit = style({
   },
 });
 
-export const links = style({ display: "flex", justifyContent: "space-between", flexWrap: "wrap", gap: vars.space.sm, fontSize: vars.fontSize.sm });
+export const links = style({
+  display: "flex",
+  justifyContent: "space-between",
+  flexWrap: "wrap",
+  gap: vars.space.sm,
+  fontSize: vars.fontSize.sm,
+});

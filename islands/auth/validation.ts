@@ -3,8 +3,14 @@
  * without a browser.
  */
 
-import { EMAIL_PATTERN, FULL_NAME_MAX, FULL_NAME_MIN, isSingleLine, PASSWORD_MIN, singleLineMessage } from
-  "../../src/rules/account.ts";
+import {
+  EMAIL_PATTERN,
+  FULL_NAME_MAX,
+  FULL_NAME_MIN,
+  isSingleLine,
+  PASSWORD_MIN,
+  singleLineMessage,
+} from "../../src/rules/account.ts";
 
 // The field rules themselves live in src/rules/ (shared with the server's validation, docs/decisions/0038); they are
 // re-exported here so that the forms keep one import.
@@ -39,7 +45,10 @@ export function fieldErrors<V extends Record<string, string>>(rules: Rules<V>, n
 }
 
 /** Messages for every field of a form; an empty object means the form is valid. */
-export function formErrors<V extends Record<string, string>>(rules: Rules<V>, values: V): Partial<Record<keyof V, string[]>> {
+export function formErrors<V extends Record<string, string>>(
+  rules: Rules<V>,
+  values: V,
+): Partial<Record<keyof V, string[]>> {
   const out: Partial<Record<keyof V, string[]>> = {};
   for (const name of Object.keys(rules) as (keyof V)[]) {
     const errs = fieldErrors(rules, name, values);
@@ -49,7 +58,10 @@ export function formErrors<V extends Record<string, string>>(rules: Rules<V>, va
 }
 
 /** The e-mail pattern rule ('Invalid email address'), for any form. */
-export const email = <V extends Record<string, string>>(): Rule<V> => ({ valid: (v) => EMAIL_PATTERN.test(v.trim()), message: "Invalid email address" });
+export const email = <V extends Record<string, string>>(): Rule<V> => ({
+  valid: (v) => EMAIL_PATTERN.test(v.trim()),
+  message: "Invalid email address",
+});
 
 /** The full name rules of every form that writes one: on one line, at most FULL_NAME_MAX characters after trimming. */
 export const fullNameRules = <V extends Record<string, string>>(label: string): Rule<V>[] => [
@@ -74,7 +86,10 @@ export const signupRules: Rules<SignupValues> = {
   full_name: {
     required: "Full Name is required",
     rules: [
-      { valid: (v) => v.trim().length >= FULL_NAME_MIN, message: `Full Name must be at least ${FULL_NAME_MIN} characters` },
+      {
+        valid: (v) => v.trim().length >= FULL_NAME_MIN,
+        message: `Full Name must be at least ${FULL_NAME_MIN} characters`,
+      },
       ...fullNameRules<SignupValues>("Full Name"),
     ],
   },

@@ -18,7 +18,14 @@ import { Icon } from "../article-card/icons.tsx";
 import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import * as cardCss from "../article-card/ArticleCard.css.ts";
 import { formatDate } from "../lib/format.ts";
-import { deleteShare, useLikedPmids, useLikesPage, useShareIds, useSharesPage, type KeptArticle } from "../lib/social.ts";
+import {
+  deleteShare,
+  useLikedPmids,
+  useLikesPage,
+  useShareIds,
+  useSharesPage,
+  type KeptArticle,
+} from "../lib/social.ts";
 import { SocialActions } from "../social/SocialActions.tsx";
 import { ExportLinks } from "../export/ExportLinks.tsx";
 import { useDashboardPageSize } from "./page-size.ts";
@@ -87,7 +94,13 @@ export function Dashboard({ initialTab, openPmid }: DashboardProps) {
 
   return (
     <div className={css.layout}>
-      <div role="tablist" aria-label="Dashboard" aria-orientation="vertical" className={css.tabList} onKeyDown={onKeyDown}>
+      <div
+        role="tablist"
+        aria-label="Dashboard"
+        aria-orientation="vertical"
+        className={css.tabList}
+        onKeyDown={onKeyDown}
+      >
         {TABS.map((t) => (
           <button
             key={t.id}
@@ -110,13 +123,21 @@ export function Dashboard({ initialTab, openPmid }: DashboardProps) {
         ))}
       </div>
       {TABS.map((t) => (
-        <div key={t.id} role="tabpanel" id={`${id}-panel-${t.id}`} aria-labelledby={`${id}-tab-${t.id}`} hidden={tab !== t.id} className={css.panel} tabIndex={0}>
+        <div
+          key={t.id}
+          role="tabpanel"
+          id={`${id}-panel-${t.id}`}
+          aria-labelledby={`${id}-tab-${t.id}`}
+          hidden={tab !== t.id}
+          className={css.panel}
+          tabIndex={0}
+        >
           {tab !== t.id ? null : t.id === "likes" ? (
             <>
-            {(likedPmids.data ?? []).length > 0 ? (
-              <ExportLinks label="Export liked articles:" path="/likes" testId="export-likes" />
-            ) : null}
-            <LikesList openPmid={toOpen} onOpened={() => setToOpen(null)} pmids={likedPmids} />
+              {(likedPmids.data ?? []).length > 0 ? (
+                <ExportLinks label="Export liked articles:" path="/likes" testId="export-likes" />
+              ) : null}
+              <LikesList openPmid={toOpen} onOpened={() => setToOpen(null)} pmids={likedPmids} />
             </>
           ) : (
             <SharesList openPmid={toOpen} onOpened={() => setToOpen(null)} ids={shareIds} />
@@ -152,29 +173,29 @@ function LikesList(props: { pmids: ReturnType<typeof useLikedPmids>; openPmid: s
 
   return (
     <div {...held.handlers}>
-    <KeptList
-      testId="liked-list"
-      query={{
-        isPending: pmids.isPending || (all.length > 0 && shown.isPending),
-        isError: pmids.isError || shown.isError,
-      }}
-      emptyText={EMPTY_LIKES}
-      errorText={LIKES_FAILED}
-      openPmid={openPmid}
-      onOpened={onOpened}
-      paging={{
-        total: all.length,
-        page: current,
-        setPage: (p) => {
-          held.release();
-          setPage(p);
-        },
-      }}
-      items={held.items.map((i) => ({
-        ...i,
-        removed: i.removed ? <RemovedPlaceholder onUndo={() => held.undo(i.article)} /> : undefined,
-      }))}
-    />
+      <KeptList
+        testId="liked-list"
+        query={{
+          isPending: pmids.isPending || (all.length > 0 && shown.isPending),
+          isError: pmids.isError || shown.isError,
+        }}
+        emptyText={EMPTY_LIKES}
+        errorText={LIKES_FAILED}
+        openPmid={openPmid}
+        onOpened={onOpened}
+        paging={{
+          total: all.length,
+          page: current,
+          setPage: (p) => {
+            held.release();
+            setPage(p);
+          },
+        }}
+        items={held.items.map((i) => ({
+          ...i,
+          removed: i.removed ? <RemovedPlaceholder onUndo={() => held.undo(i.article)} /> : undefined,
+        }))}
+      />
     </div>
   );
 }
@@ -317,7 +338,13 @@ function KeptList(props: {
           );
         })}
       </ul>
-      <Pagination page={current} pageCount={count} onPageChange={setPage} label={`${testId === "liked-list" ? "Liked articles" : "Received shares"} pages`} testId="dashboard-pagination" />
+      <Pagination
+        page={current}
+        pageCount={count}
+        onPageChange={setPage}
+        label={`${testId === "liked-list" ? "Liked articles" : "Received shares"} pages`}
+        testId="dashboard-pagination"
+      />
     </>
   );
 }

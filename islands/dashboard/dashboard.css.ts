@@ -34,7 +34,11 @@ export const tab = style({
   textAlign: "start",
   cursor: "pointer",
   selectors: {
-    '&[aria-selected="true"]': { background: vars.color.primary, borderColor: vars.color.primary, color: vars.color.primaryText },
+    '&[aria-selected="true"]': {
+      background: vars.color.primary,
+      borderColor: vars.color.primary,
+      color: vars.color.primaryText,
+    },
     '&:hover:not([aria-selected="true"])': { borderColor: vars.color.primary },
   },
 });

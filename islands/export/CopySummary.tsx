@@ -12,7 +12,10 @@ export const COPY_FAILED = "Could not copy the summary.";
 
 /** GET the plain-text summary (not JSON, so not through `api`). @throws Error with the server's detail. */
 async function fetchText(reviewId: string): Promise<string> {
-  const res = await fetch(`/api/v1/export/reviews/${encodeURIComponent(reviewId)}/summary`, { credentials: "include", headers: bearer() });
+  const res = await fetch(`/api/v1/export/reviews/${encodeURIComponent(reviewId)}/summary`, {
+    credentials: "include",
+    headers: bearer(),
+  });
   const text = await res.text();
   if (!res.ok) {
     let detail: string | null = null;

@@ -14,13 +14,28 @@ export const EXPORT_LINKS = [
 ] as const;
 
 /** `path` is the export call without its format, e.g. "/likes" or "/reviews/ID?list=cited". */
-export function ExportLinks({ label, path, testId = "export-links" }: { label: string; path: string; testId?: string }) {
+export function ExportLinks({
+  label,
+  path,
+  testId = "export-links",
+}: {
+  label: string;
+  path: string;
+  testId?: string;
+}) {
   const join = path.includes("?") ? "&" : "?";
   return (
     <div className={css.bar} data-testid={testId}>
       <span className={css.label}>{label}</span>
       {EXPORT_LINKS.map((f) => (
-        <a key={f.format} className={css.link} href={`/api/v1/export${path}${join}format=${f.format}`} download data-testid="export-link" data-format={f.format}>
+        <a
+          key={f.format}
+          className={css.link}
+          href={`/api/v1/export${path}${join}format=${f.format}`}
+          download
+          data-testid="export-link"
+          data-format={f.format}
+        >
           {f.label}
         </a>
       ))}

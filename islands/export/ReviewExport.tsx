@@ -23,7 +23,11 @@ export function ReviewExport({ reviewId, engine }: { reviewId: string; engine: s
         </p>
       ) : null}
       <ExportLinks label="Export cited articles:" path={`/reviews/${id}?list=cited`} testId="export-cited" />
-      <ExportLinks label="Export all relevant articles:" path={`/reviews/${id}?list=relevant`} testId="export-relevant" />
+      <ExportLinks
+        label="Export all relevant articles:"
+        path={`/reviews/${id}?list=relevant`}
+        testId="export-relevant"
+      />
       <CopySummary reviewId={reviewId} />
     </>
   );

@@ -2,7 +2,14 @@ import { style } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css.ts";
 
 /** The export bar: a row of small links and buttons under a review's summary or above the liked articles. */
-export const bar = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.xs, fontSize: vars.fontSize.sm, color: vars.color.muted });
+export const bar = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  gap: vars.space.xs,
+  fontSize: vars.fontSize.sm,
+  color: vars.color.muted,
+});
 
 export const label = style({ marginInlineEnd: vars.space.xs });
 

@@ -15,7 +15,16 @@ export function StrengthMeter({ password }: { password: string }) {
   const level = strengthLevel(score);
   return (
     <div className={s.strength} data-testid="password-strength" data-level={level}>
-      <meter className={s.meter} min={0} max={STRENGTH_MAX} low={LOW_MARK} high={HIGH_MARK} optimum={STRENGTH_MAX} value={score} aria-label="Password strength" />
+      <meter
+        className={s.meter}
+        min={0}
+        max={STRENGTH_MAX}
+        low={LOW_MARK}
+        high={HIGH_MARK}
+        optimum={STRENGTH_MAX}
+        value={score}
+        aria-label="Password strength"
+      />
       <span aria-live="polite">{`Password strength: ${level} (${score}/${STRENGTH_MAX})`}</span>
     </div>
   );

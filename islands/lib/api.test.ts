@@ -7,13 +7,20 @@ const store = new Map<string, string>();
 let navigatedTo: string | null = null;
 const realFetch = globalThis.fetch;
 const had = { window: "window" in globalThis, localStorage: "localStorage" in globalThis };
-const saved = { window: (globalThis as Record<string, unknown>).window, localStorage: (globalThis as Record<string, unknown>).localStorage };
+const saved = {
+  window: (globalThis as Record<string, unknown>).window,
+  localStorage: (globalThis as Record<string, unknown>).localStorage,
+};
 
 beforeEach(() => {
   store.clear();
   navigatedTo = null;
   Object.assign(globalThis, {
-    localStorage: { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v), removeItem: (k: string) => store.delete(k) },
+    localStorage: {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => store.set(k, v),
+      removeItem: (k: string) => store.delete(k),
+    },
     window: {
       location: {
         origin: "http://localhost",
@@ -34,13 +41,21 @@ afterEach(() => {
 });
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
-  globalThis.fetch = (async () => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } })) as unknown as typeof fetch;
+  globalThis.fetch = (async () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json", ...headers },
+    })) as unknown as typeof fetch;
 }
 
 describe("api()", () => {
   test("a 503 is an error carrying the server's detail, and the token stays", async () => {
     store.set(TOKEN_KEY, "the-token");
-    answer(503, { detail: "The service is temporarily unavailable. Please try again in a few seconds." }, { "retry-after": "5" });
+    answer(
+      503,
+      { detail: "The service is temporarily unavailable. Please try again in a few seconds." },
+      { "retry-after": "5" },
+    );
     const err = await api("GET", "/users/me").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiRequestError);
     expect((err as ApiRequestError).status).toBe(503);

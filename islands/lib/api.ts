@@ -38,7 +38,8 @@ export function detailOf(body: unknown): string | null {
   if (!body || typeof body !== "object" || !("detail" in body)) return null;
   const d = (body as { detail: unknown }).detail;
   if (typeof d === "string") return d;
-  if (Array.isArray(d) && d[0] && typeof d[0] === "object" && "msg" in d[0]) return String((d[0] as { msg: unknown }).msg);
+  if (Array.isArray(d) && d[0] && typeof d[0] === "object" && "msg" in d[0])
+    return String((d[0] as { msg: unknown }).msg);
   return null;
 }
 
@@ -100,9 +101,14 @@ type Query = Record<string, string | number | boolean | undefined | null>;
  * Calls the API. `body` is sent as JSON unless it is URLSearchParams (form-encoded).
  * @throws ApiRequestError for any non-2xx answer (after handling 401/403 as above).
  */
-export async function api<T>(method: string, path: string, opts: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(
+  method: string,
+  path: string,
+  opts: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   const url = new URL(`/api/v1${path}`, window.location.origin);
-  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+  for (const [k, v] of Object.entries(opts.query ?? {}))
+    if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept: "application/json" };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;

@@ -29,7 +29,10 @@ export function fetchMe(): Promise<CurrentUserData> {
  * settings cards and the top bar show the new values at once (docs/product.md §7: "then the current user is refreshed").
  * @throws ApiRequestError from the API (e.g. 400 for an address already in use, 422 for an invalid field).
  */
-export async function updateMe(queryClient: QueryClient, changes: Partial<Omit<CurrentUserData, "id" | "is_superuser">>): Promise<CurrentUserData> {
+export async function updateMe(
+  queryClient: QueryClient,
+  changes: Partial<Omit<CurrentUserData, "id" | "is_superuser">>,
+): Promise<CurrentUserData> {
   const updated = await api<CurrentUserData>("PATCH", "/users/me", { body: changes });
   queryClient.setQueryData(ME_QUERY_KEY, updated);
   void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });

@@ -6,7 +6,15 @@ import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
  * QueryClient), so that the hydrated tree matches the server HTML. `onHydrated` fires once the island has committed
  * in the browser; effects never run on the server.
  */
-export function IslandRoot({ client, onHydrated, children }: { client: QueryClient; onHydrated?: () => void; children: ReactNode }) {
+export function IslandRoot({
+  client,
+  onHydrated,
+  children,
+}: {
+  client: QueryClient;
+  onHydrated?: () => void;
+  children: ReactNode;
+}) {
   useEffect(() => {
     onHydrated?.();
   }, [onHydrated]);

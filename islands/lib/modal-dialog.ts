@@ -7,7 +7,10 @@ import { useEffect, useRef, type RefObject } from "react";
  * Render the component only while the dialog is open; the parent unmounts it from `onClose`.
  * @returns the ref for the `<dialog>` and the handler for its `onClose` event.
  */
-export function useModalDialog(onClose: () => void): { ref: RefObject<HTMLDialogElement | null>; handleClose: () => void } {
+export function useModalDialog(onClose: () => void): {
+  ref: RefObject<HTMLDialogElement | null>;
+  handleClose: () => void;
+} {
   const ref = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;

@@ -5,9 +5,8 @@ import { NEXT_MAX_LENGTH, loginPathFor, safeNextPath } from "./next-path.ts";
 
 describe("safeNextPath", () => {
   const paths = ["/home", "/dashboard?tab=shares&article=12345", "/settings?tab=subscription#plans", "/", "/a/b%2Fc"];
-  test.each([...paths, "/literature_management?q=a:b"])(
-    "keeps the site path %s",
-    (path) => expect(safeNextPath(path)).toBe(path),
+  test.each([...paths, "/literature_management?q=a:b"])("keeps the site path %s", (path) =>
+    expect(safeNextPath(path)).toBe(path),
   );
 
   test.each([

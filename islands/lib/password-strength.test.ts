@@ -4,7 +4,15 @@ import { passwordScore, strengthLevel, strengthPercent, STRENGTH_MAX } from "./p
 describe("password strength meter (docs/product.md §5, §9)", () => {
   test("the score runs from 0 to 4", () => {
     expect(STRENGTH_MAX).toBe(4);
-    for (const p of ["", "a", "abcdefgh", "Password7", "Tr0ub4dor&3", "correct horse battery staple", "x".repeat(500)]) {
+    for (const p of [
+      "",
+      "a",
+      "abcdefgh",
+      "Password7",
+      "Tr0ub4dor&3",
+      "correct horse battery staple",
+      "x".repeat(500),
+    ]) {
       const score = passwordScore(p);
       expect(Number.isInteger(score)).toBe(true);
       expect(score).toBeGreaterThanOrEqual(0);

@@ -28,6 +28,9 @@ function useFailureToast(query: { isError: boolean; error: unknown; errorUpdated
 export function SessionData(): null {
   useFailureToast(useLikedPmids(), LOAD_LIKES_FAILED);
   useFailureToast(useShareIds(), LOAD_SHARES_FAILED);
-  useFailureToast(useQuery({ queryKey: reviewKeys.history(), queryFn: ({ signal }) => fetchHistory(signal) }), LOAD_REVIEWS_FAILED);
+  useFailureToast(
+    useQuery({ queryKey: reviewKeys.history(), queryFn: ({ signal }) => fetchHistory(signal) }),
+    LOAD_REVIEWS_FAILED,
+  );
   return null;
 }

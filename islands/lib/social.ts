@@ -200,7 +200,11 @@ export function useLike(article: Article) {
   const pmids = useLikedPmids();
   const pmid = String(article.pmid ?? "");
   const liked = pmid !== "" && likedSet(pmids.data).has(Number(pmid));
-  const busy = useSyncExternalStore(subscribePending, () => pending.has(pmid), () => false);
+  const busy = useSyncExternalStore(
+    subscribePending,
+    () => pending.has(pmid),
+    () => false,
+  );
   return { liked, busy, toggle: () => toggleLike(client, article) };
 }
 
@@ -219,12 +223,10 @@ export async function deleteShare(client: QueryClient, shareId: string): Promise
   if (index < 0) return false;
   const ref = ids[index]!;
   // Where the share sat in each loaded page, to put it back there.
-  const inPages = client
-    .getQueriesData<ReceivedShare[]>({ queryKey: socialKeys.shares })
-    .flatMap(([key, page]) => {
-      const at = page?.findIndex((s) => s.id === shareId) ?? -1;
-      return at < 0 ? [] : [{ key, at, share: page![at]! }];
-    });
+  const inPages = client.getQueriesData<ReceivedShare[]>({ queryKey: socialKeys.shares }).flatMap(([key, page]) => {
+    const at = page?.findIndex((s) => s.id === shareId) ?? -1;
+    return at < 0 ? [] : [{ key, at, share: page![at]! }];
+  });
   const without = <T extends { id: string }>(l: T[] = []) => l.filter((s) => s.id !== shareId);
   client.setQueryData<ReceivedShareRef[]>(socialKeys.shareIds, without);
   for (const p of inPages) client.setQueryData<ReceivedShare[]>(p.key, without);

@@ -209,7 +209,9 @@ function ToastItem({ t }: { t: Toast }) {
     <li className={`${css.item} ${css.tone[kind]}`} data-visible={String(t.visible)} data-testid={`toast-${kind}`}>
       {/* The status/alert role goes inside the item: on the <li> itself it would hide the list item from assistive technology. */}
       <span className={css.body} role={t.ariaProps.role}>
-        {kind === "info" ? null : <strong className={css.title}>{kind === "error" ? ERROR_TITLE : SUCCESS_TITLE}</strong>}
+        {kind === "info" ? null : (
+          <strong className={css.title}>{kind === "error" ? ERROR_TITLE : SUCCESS_TITLE}</strong>
+        )}
         <span className={css.message}>{text}</span>
       </span>
       {action ? (

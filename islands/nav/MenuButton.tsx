@@ -93,7 +93,15 @@ export function MenuButton({ label, items }: { label: ReactNode; items: MenuEntr
         {label}
         <span aria-hidden="true">▾</span>
       </button>
-      <ul ref={menuRef} id={`${id}-menu`} role="menu" aria-labelledby={`${id}-button`} className={s.content} hidden={!open} onKeyDown={onMenuKeyDown}>
+      <ul
+        ref={menuRef}
+        id={`${id}-menu`}
+        role="menu"
+        aria-labelledby={`${id}-button`}
+        className={s.content}
+        hidden={!open}
+        onKeyDown={onMenuKeyDown}
+      >
         {items.map((item) => (
           <li key={item.label} role="none">
             {"href" in item ? (

@@ -7,7 +7,6 @@ import { useId } from "react";
 import type { FilterValues } from "./filter-values.ts";
 import * as css from "./method.css.ts";
 
-
 /** Designs offered, strongest evidence first: the codes and labels of src/articles/evidence.ts (a test keeps them in step), less "opinion". */
 export const DESIGNS: [code: string, label: string][] = [
   ["meta-analysis", "Meta-analysis"],
@@ -65,7 +64,12 @@ export function FilterFields({ value, onChange, disabled }: FilterFieldsProps) {
         <legend className={css.legend}>Study designs</legend>
         {DESIGNS.map(([code, label]) => (
           <label key={code} className={css.check}>
-            <input type="checkbox" checked={designs.has(code)} onChange={(e) => toggleDesign(code, e.target.checked)} data-testid={`filter-design-${code}`} />
+            <input
+              type="checkbox"
+              checked={designs.has(code)}
+              onChange={(e) => toggleDesign(code, e.target.checked)}
+              data-testid={`filter-design-${code}`}
+            />
             {label}
           </label>
         ))}
@@ -73,7 +77,12 @@ export function FilterFields({ value, onChange, disabled }: FilterFieldsProps) {
       <fieldset className={css.group} disabled={disabled}>
         <legend className={css.legend}>Other</legend>
         <label className={css.check}>
-          <input type="checkbox" checked={value.humans_only === true} onChange={(e) => onChange({ ...value, humans_only: e.target.checked })} data-testid="filter-humans" />
+          <input
+            type="checkbox"
+            checked={value.humans_only === true}
+            onChange={(e) => onChange({ ...value, humans_only: e.target.checked })}
+            data-testid="filter-humans"
+          />
           Humans only
         </label>
         <label className={css.check}>

@@ -28,7 +28,16 @@ export interface SearchReport {
     pubmed_syntax?: string | null;
   };
   filters: string[];
-  counts: { matched: number; screened: number; after_filters: number | null; relevant: number; partial: number; summarized: number; retracted_excluded: number; cited: number };
+  counts: {
+    matched: number;
+    screened: number;
+    after_filters: number | null;
+    relevant: number;
+    partial: number;
+    summarized: number;
+    retracted_excluded: number;
+    cited: number;
+  };
   pubmed?: PubmedReport | null;
   corpus: { records: number; last_updated: string | null };
 }
@@ -70,7 +79,10 @@ export function HowMade({ report, engine }: HowMadeProps) {
     [c.screened, "best matches retrieved and re-ranked"],
     ...(c.after_filters !== null ? ([[c.after_filters, "pass the filters"]] as [number, string][]) : []),
     [c.relevant, "kept as relevant"],
-    [c.summarized, `best-ranked read for the summary${c.retracted_excluded > 0 ? ` (${c.retracted_excluded} retracted, left out)` : ""}`],
+    [
+      c.summarized,
+      `best-ranked read for the summary${c.retracted_excluded > 0 ? ` (${c.retracted_excluded} retracted, left out)` : ""}`,
+    ],
     [c.cited, "cited"],
   ];
   const updated = report.corpus.last_updated ? new Date(report.corpus.last_updated).toISOString().slice(0, 10) : null;
@@ -84,7 +96,11 @@ export function HowMade({ report, engine }: HowMadeProps) {
           </li>
         ))}
       </ol>
-      {c.partial > 0 ? <p className={css.text}>{`${n(c.partial)} partial matches (some concepts only) are listed after the relevant articles and never cited.`}</p> : null}
+      {c.partial > 0 ? (
+        <p
+          className={css.text}
+        >{`${n(c.partial)} partial matches (some concepts only) are listed after the relevant articles and never cited.`}</p>
+      ) : null}
       <p className={css.text} data-testid="how-made-query">
         {"Read as: "}
         {q.concepts.map((concept, i) => (
@@ -99,7 +115,10 @@ export function HowMade({ report, engine }: HowMadeProps) {
         {q.generic_words.length > 0 ? `; ranked but not required: ${q.generic_words.join(", ")}` : null}
       </p>
       {q.pubmed_syntax ? (
-        <p className={css.text} data-testid="how-made-syntax">{`Searched as a PubMed search strategy: ${q.pubmed_syntax}`}</p>
+        <p
+          className={css.text}
+          data-testid="how-made-syntax"
+        >{`Searched as a PubMed search strategy: ${q.pubmed_syntax}`}</p>
       ) : null}
       {report.pubmed ? (
         <p className={css.text} data-testid="how-made-pubmed">

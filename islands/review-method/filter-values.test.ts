@@ -6,8 +6,12 @@ import { DESIGN_INFO, STUDY_DESIGNS } from "../../src/articles/evidence.ts";
 describe("review filters in the topic form", () => {
   test("only the filters set go out, as the start call reads them", () => {
     expect(filterQuery({})).toEqual({});
-    expect(filterQuery({ year_from: " 2010 ", year_to: "", study_designs: [], humans_only: false })).toEqual({ year_from: "2010" });
-    expect(filterQuery({ year_to: "2020", study_designs: ["rct", "cohort"], humans_only: true, free_full_text: true })).toEqual({
+    expect(filterQuery({ year_from: " 2010 ", year_to: "", study_designs: [], humans_only: false })).toEqual({
+      year_from: "2010",
+    });
+    expect(
+      filterQuery({ year_to: "2020", study_designs: ["rct", "cohort"], humans_only: true, free_full_text: true }),
+    ).toEqual({
       year_to: "2020",
       study_designs: "rct,cohort",
       humans_only: "true",

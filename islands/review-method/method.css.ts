@@ -2,9 +2,23 @@ import { style } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css.ts";
 
 /** The optional filters under the topic input, and the "How this review was made" panel. */
-export const fields = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, marginTop: vars.space.sm, fontSize: vars.fontSize.sm });
+export const fields = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  marginTop: vars.space.sm,
+  fontSize: vars.fontSize.sm,
+});
 
-export const group = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.sm, border: 0, margin: 0, padding: 0 });
+export const group = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  gap: vars.space.sm,
+  border: 0,
+  margin: 0,
+  padding: 0,
+});
 
 export const legend = style({ fontWeight: 600, padding: 0, marginInlineEnd: vars.space.xs });
 

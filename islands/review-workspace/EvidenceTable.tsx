@@ -120,8 +120,7 @@ function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: React
   return (
     <tr data-testid="evidence-row" data-pmid={row.pmid}>
       <th scope="row" className={css.studyCell}>
-        [{citation}]
-        <span className={css.small}>{`PMID ${row.pmid}`}</span>
+        [{citation}]<span className={css.small}>{`PMID ${row.pmid}`}</span>
         {row.duplicate_pmids.length > 0 ? (
           <span className={css.small} data-testid="evidence-duplicates">
             {`Also indexed as PMID ${row.duplicate_pmids.join(", ")}`}

@@ -13,7 +13,19 @@ import { CITED_PAGE_SIZE, FTS_PAGE_SIZE } from "./queries.ts";
 import { relevantListCaption } from "./messages.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
-function Section({ title, count, defaultOpen, testId, children }: { title: string; count: number; defaultOpen: boolean; testId: string; children: ReactNode }) {
+function Section({
+  title,
+  count,
+  defaultOpen,
+  testId,
+  children,
+}: {
+  title: string;
+  count: number;
+  defaultOpen: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(defaultOpen);
   return (
     <details className={css.section} open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid={testId}>
@@ -38,7 +50,13 @@ export function CitedArticles({ articles }: { articles: readonly Article[] }) {
   return (
     <Section title="Cited Articles" count={articles.length} defaultOpen testId="cited-articles">
       <ArticleList articles={pageSlice(articles, current, CITED_PAGE_SIZE)} testId="cited-articles-list" />
-      <Pagination page={current} pageCount={pages} onPageChange={setPage} label="Cited Articles pages" testId="cited-articles-pagination" />
+      <Pagination
+        page={current}
+        pageCount={pages}
+        onPageChange={setPage}
+        label="Cited Articles pages"
+        testId="cited-articles-pagination"
+      />
     </Section>
   );
 }
@@ -57,7 +75,15 @@ export interface AllRelevantArticlesProps {
 }
 
 /** 'All Relevant Articles': every article the search kept, six per page fetched from the server. */
-export function AllRelevantArticles({ articles, total, page, onPageChange, loading, matching, concepts = [] }: AllRelevantArticlesProps) {
+export function AllRelevantArticles({
+  articles,
+  total,
+  page,
+  onPageChange,
+  loading,
+  matching,
+  concepts = [],
+}: AllRelevantArticlesProps) {
   const caption = relevantListCaption(total, matching, concepts);
   return (
     <Section title="All Relevant Articles" count={total} defaultOpen={false} testId="all-articles">

@@ -30,7 +30,9 @@ const ReviewExport = lazy(() => import("../export/ReviewExport.tsx").then((m) =>
 // Loaded when opened: the optional filters of a new review and the "How this review was made" panel (issue 13).
 const FilterFields = lazy(() => import("../review-method/FilterFields.tsx").then((m) => ({ default: m.FilterFields })));
 const HowMade = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.HowMade })));
-const NoArticlesReason = lazy(() => import("../review-method/HowMade.tsx").then((m) => ({ default: m.NoArticlesReason })));
+const NoArticlesReason = lazy(() =>
+  import("../review-method/HowMade.tsx").then((m) => ({ default: m.NoArticlesReason })),
+);
 // Loaded once a completed review is shown: the evidence table of the cited studies (issue 21), collapsed.
 const EvidencePanel = lazy(() => import("./EvidenceTable.tsx"));
 import { filterQuery, type FilterValues } from "../review-method/filter-values.ts";
@@ -90,14 +92,19 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       const previousDetails = qc.getQueryData<ReviewDetails>(mainKey);
       const previousHistory = qc.getQueryData<ReviewHistory>(reviewKeys.history());
       qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: "searching", user_query: query });
-      qc.setQueryData<ReviewHistory>(reviewKeys.history(), (h) =>
-        h && { ...h, data: h.data.map((r) => (r.id === id ? { ...r, status: "searching", user_query: query } : r)) },
+      qc.setQueryData<ReviewHistory>(
+        reviewKeys.history(),
+        (h) =>
+          h && { ...h, data: h.data.map((r) => (r.id === id ? { ...r, status: "searching", user_query: query } : r)) },
       );
       return { previousDetails, previousHistory };
     },
     onSuccess: (review, query) => {
       // The server's word on the status wins, e.g. 'initial' while the job waits in the queue.
-      qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: review?.status ?? d.status, user_query: review?.user_query ?? query });
+      qc.setQueryData<ReviewDetails>(
+        mainKey,
+        (d) => d && { ...d, status: review?.status ?? d.status, user_query: review?.user_query ?? query },
+      );
       showSuccess(MSG.started);
       void qc.invalidateQueries({ queryKey: reviewKeys.history() });
     },
@@ -116,14 +123,25 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   // is open (docs/product.md §4's 5 s).
   const following = !start.isPending && shouldPoll(qc.getQueryData<ReviewDetails>(mainKey));
   const streaming = useStatusStream(id, following, (event) => {
-    qc.setQueryData<ReviewDetails>(mainKey, (d) => d && { ...d, status: event.status, user_query: event.user_query ?? d.user_query, progress: event.progress ?? null });
+    qc.setQueryData<ReviewDetails>(
+      mainKey,
+      (d) =>
+        d && {
+          ...d,
+          status: event.status,
+          user_query: event.user_query ?? d.user_query,
+          progress: event.progress ?? null,
+        },
+    );
   });
 
   const details = useQuery({
     queryKey: mainKey,
     queryFn: ({ signal }) => fetchDetails(id, 0, signal),
     refetchInterval: (query) =>
-      !streaming && !start.isPending && query.state.status !== "error" && shouldPoll(query.state.data) ? POLL_INTERVAL_MS : false,
+      !streaming && !start.isPending && query.state.status !== "error" && shouldPoll(query.state.data)
+        ? POLL_INTERVAL_MS
+        : false,
   });
 
   // Later pages of 'All Relevant Articles'; page 0 comes with the details above.
@@ -146,7 +164,10 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       showError(detailOr(details.error, MSG.loadDetailsFailed));
       showBannerIfNone(detailsBanner(details.error));
     } else {
-      console.warn("Refreshing the review failed; polling stopped and the last known state stays on screen.", details.error);
+      console.warn(
+        "Refreshing the review failed; polling stopped and the last known state stays on screen.",
+        details.error,
+      );
     }
     // One report per failure: errorUpdatedAt changes exactly when a new error is recorded.
   }, [details.errorUpdatedAt]);
@@ -206,7 +227,13 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   const ftsData = ftsPage === 0 ? data : (ftsQuery.data ?? data);
 
   return (
-    <article className={css.detail} data-testid="review-detail" data-review-id={id} data-status={data.status} aria-label={reviewTitle(data.user_query)}>
+    <article
+      className={css.detail}
+      data-testid="review-detail"
+      data-review-id={id}
+      data-status={data.status}
+      aria-label={reviewTitle(data.user_query)}
+    >
       {awaitsTopic(data) ? (
         <form className={css.topicForm} onSubmit={submit} noValidate data-testid="review-topic-form">
           <div className={css.topicRow}>
@@ -229,7 +256,12 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               autoFocus
               data-testid="review-topic-input"
             />
-            <button type="submit" className={css.primaryButton} disabled={bannerShown || start.isPending} data-testid="review-topic-submit">
+            <button
+              type="submit"
+              className={css.primaryButton}
+              disabled={bannerShown || start.isPending}
+              data-testid="review-topic-submit"
+            >
               Submit Review
             </button>
           </div>
@@ -312,7 +344,11 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
             />
           </Suspense>
           {data.search_report ? (
-            <details className={css.panel} onToggle={(e) => setHowMadeOpen(e.currentTarget.open)} data-testid="review-how-made-panel">
+            <details
+              className={css.panel}
+              onToggle={(e) => setHowMadeOpen(e.currentTarget.open)}
+              data-testid="review-how-made-panel"
+            >
               <summary className={css.panelSummary}>How this review was made</summary>
               {howMadeOpen ? (
                 <Suspense fallback={null}>

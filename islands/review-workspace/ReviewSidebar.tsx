@@ -2,7 +2,7 @@
  * The workspace's left sidebar (docs/product.md §2): the New Review button and the Review History list. Each entry is a
  * toggle button (pressing the selected entry again deselects it) with a delete icon button beside it.
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Icon } from "../article-card/icons.tsx";
 import { formatDate } from "../lib/format.ts";
 import { MSG, createdText, reviewTitle } from "./messages.ts";
@@ -46,7 +46,7 @@ export function ReviewSidebar(props: ReviewSidebarProps) {
     if (!creating) onCreate();
   };
 
-  let content;
+  let content: ReactNode;
   if (reviews === undefined && loading) {
     content = (
       <p className={css.loadingLine} role="status">
@@ -140,7 +140,12 @@ function HistoryItem({
   const titleId = useId();
   const title = reviewTitle(review.user_query);
   return (
-    <li className={css.historyItem} data-selected={String(selected)} data-review-id={review.id} data-testid="review-history-item">
+    <li
+      className={css.historyItem}
+      data-selected={String(selected)}
+      data-review-id={review.id}
+      data-testid="review-history-item"
+    >
       <button
         type="button"
         className={css.historyButton}

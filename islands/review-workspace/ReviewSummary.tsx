@@ -61,7 +61,8 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
   const renderLine = (inlines: Inline[]): ReactNode[] =>
     inlines.map((inline, i) => {
       if (inline.kind === "break") return <br key={i} />;
-      if (inline.kind === "text") return inline.bold ? <strong key={i}>{inline.text}</strong> : <Fragment key={i}>{inline.text}</Fragment>;
+      if (inline.kind === "text")
+        return inline.bold ? <strong key={i}>{inline.text}</strong> : <Fragment key={i}>{inline.text}</Fragment>;
       return (
         <span key={i} className={css.citeGroup}>
           [
@@ -74,13 +75,21 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
                   <>
                     <Citation n={n} article={article} onOpen={setDialogArticle} />
                     {article.study_design_abbreviation ? (
-                      <span className={css.citeDesign} title={article.study_design_label ?? undefined} data-testid="citation-design">
+                      <span
+                        className={css.citeDesign}
+                        title={article.study_design_label ?? undefined}
+                        data-testid="citation-design"
+                      >
                         {article.study_design_abbreviation}
                       </span>
                     ) : null}
                   </>
                 ) : (
-                  <span className={css.citeInvalid} title={`Invalid or missing reference data for number: ${n}`} data-testid="citation-invalid">
+                  <span
+                    className={css.citeInvalid}
+                    title={`Invalid or missing reference data for number: ${n}`}
+                    data-testid="citation-invalid"
+                  >
                     {n}
                   </span>
                 )}
@@ -93,7 +102,12 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
     });
 
   return (
-    <div className={css.summary} data-testid="review-summary" data-revealing={String(revealing)} aria-busy={revealing || undefined}>
+    <div
+      className={css.summary}
+      data-testid="review-summary"
+      data-revealing={String(revealing)}
+      aria-busy={revealing || undefined}
+    >
       {visible.map((block, i) =>
         block.kind === "paragraph" ? (
           <p key={i}>{renderLine(block.inlines)}</p>
@@ -126,7 +140,8 @@ export function Citation({ n, article, onOpen }: { n: number; article: Article; 
   };
   const place = () => {
     const el = buttonRef.current;
-    if (el) setPosition(placePreview(el.getBoundingClientRect(), { width: window.innerWidth, height: window.innerHeight }));
+    if (el)
+      setPosition(placePreview(el.getBoundingClientRect(), { width: window.innerWidth, height: window.innerHeight }));
   };
   const scheduleOpen = () => {
     clearTimeout(closeTimer.current);

@@ -33,7 +33,13 @@ export const sidebar = style({
   minWidth: 0,
   overflowY: "auto",
   "@media": {
-    "(max-width: 767px)": { borderInlineEnd: "none", borderBottom: `1px solid ${vars.color.border}`, maxHeight: "60vh", overflowY: "auto", gap: vars.space.sm },
+    "(max-width: 767px)": {
+      borderInlineEnd: "none",
+      borderBottom: `1px solid ${vars.color.border}`,
+      maxHeight: "60vh",
+      overflowY: "auto",
+      gap: vars.space.sm,
+    },
   },
 });
 
@@ -116,7 +122,14 @@ export const historyBody = style({
   "@media": { [narrow]: { selectors: { '&[data-open="false"]': { display: "none" } } } },
 });
 
-export const historyList = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: vars.space.xs });
+export const historyList = style({
+  listStyle: "none",
+  margin: 0,
+  padding: 0,
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.xs,
+});
 
 export const historyItem = style({
   position: "relative",
@@ -158,7 +171,12 @@ export const historyDate = style({ fontSize: vars.fontSize.xs, color: vars.color
 /** The filters of a history entry, under its title (issue 24): tells a filtered review from an unfiltered one. */
 export const historyFilters = style({ fontSize: vars.fontSize.xs, color: vars.color.muted, overflowWrap: "anywhere" });
 
-export const deleteWrap = style({ position: "relative", display: "flex", alignItems: "center", paddingInlineEnd: vars.space.xs });
+export const deleteWrap = style({
+  position: "relative",
+  display: "flex",
+  alignItems: "center",
+  paddingInlineEnd: vars.space.xs,
+});
 
 export const deleteButton = style({
   display: "inline-flex",
@@ -255,7 +273,13 @@ export const iconButton = style({
 
 /* ---------- detail ---------- */
 
-export const detail = style({ display: "flex", flexDirection: "column", gap: vars.space.md, maxWidth: "1100px", width: "100%" });
+export const detail = style({
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.md,
+  maxWidth: "1100px",
+  width: "100%",
+});
 
 export const topicForm = style({ display: "flex", flexDirection: "column", gap: vars.space.xs });
 export const topicRow = style({ display: "flex", gap: vars.space.sm, flexWrap: "wrap" });
@@ -288,20 +312,39 @@ const bubble = style({
 
 export const queryBubble = style([
   bubble,
-  { alignSelf: "flex-end", background: vars.color.primary, color: vars.color.primaryText, borderEndEndRadius: vars.radius.sm },
+  {
+    alignSelf: "flex-end",
+    background: vars.color.primary,
+    color: vars.color.primaryText,
+    borderEndEndRadius: vars.radius.sm,
+  },
 ]);
 
 /** The filters a review was started with, under its query. */
-export const filtersLine = style({ alignSelf: "flex-end", margin: 0, fontSize: vars.fontSize.sm, color: vars.color.muted });
+export const filtersLine = style({
+  alignSelf: "flex-end",
+  margin: 0,
+  fontSize: vars.fontSize.sm,
+  color: vars.color.muted,
+});
 
 /** "Filters (optional)" under the topic input. */
-export const filtersDisclosure = style({ marginTop: vars.space.sm, fontSize: vars.fontSize.sm, color: vars.color.muted });
+export const filtersDisclosure = style({
+  marginTop: vars.space.sm,
+  fontSize: vars.fontSize.sm,
+  color: vars.color.muted,
+});
 
 /** The title line of a collapsible panel ("How this review was made"). */
 export const panelSummary = style({ cursor: "pointer", fontWeight: 600, color: vars.color.text });
 
 /** The current step's progress line under the status bubble ("Fetching 143 records from PubMed…"). */
-export const progressLine = style({ alignSelf: "flex-start", margin: 0, fontSize: vars.fontSize.sm, color: vars.color.muted });
+export const progressLine = style({
+  alignSelf: "flex-start",
+  margin: 0,
+  fontSize: vars.fontSize.sm,
+  color: vars.color.muted,
+});
 
 /** One plain sentence above the summary when PubMed could not add to the review (slow, unreachable, allowance). */
 export const noteLine = style({ margin: `0 0 ${vars.space.sm}`, fontSize: vars.fontSize.sm, color: vars.color.muted });
@@ -337,7 +380,13 @@ export const spinner = style({
   "@media": { "(prefers-reduced-motion: reduce)": { animationDuration: "2400ms" } },
 });
 
-export const loadingLine = style({ display: "flex", alignItems: "center", gap: vars.space.sm, color: vars.color.muted, fontSize: vars.fontSize.sm });
+export const loadingLine = style({
+  display: "flex",
+  alignItems: "center",
+  gap: vars.space.sm,
+  color: vars.color.muted,
+  fontSize: vars.fontSize.sm,
+});
 
 export const panel = style({
   padding: vars.space.lg,
@@ -463,7 +512,11 @@ export const pageLoading = style({
 });
 
 /** The caption of 'All Relevant Articles': how many articles address the whole topic. */
-export const listCaption = style({ margin: `0 0 ${vars.space.sm}`, fontSize: vars.fontSize.sm, color: vars.color.muted });
+export const listCaption = style({
+  margin: `0 0 ${vars.space.sm}`,
+  fontSize: vars.fontSize.sm,
+  color: vars.color.muted,
+});
 
 /** The size of the index, under the empty state's prompt. */
 export const corpusNote = style({ marginTop: vars.space.md, fontSize: vars.fontSize.sm });

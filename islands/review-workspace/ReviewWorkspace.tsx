@@ -99,7 +99,9 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
     mutationFn: createReview,
     onSuccess: (review) => {
       qc.setQueryData<ReviewHistory>(reviewKeys.history(), (h) =>
-        h ? { data: [review, ...h.data.filter((r) => r.id !== review.id)], count: h.count + 1 } : { data: [review], count: 1 },
+        h
+          ? { data: [review, ...h.data.filter((r) => r.id !== review.id)], count: h.count + 1 }
+          : { data: [review], count: 1 },
       );
       // The new review is known in full, so its topic input shows without a round trip.
       qc.setQueryData(reviewKeys.details(review.id, 0), emptyDetails(review));
@@ -141,8 +143,9 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
     onMutate: async (review) => {
       await qc.cancelQueries({ queryKey: reviewKeys.history() });
       const previous = qc.getQueryData<ReviewHistory>(reviewKeys.history());
-      qc.setQueryData<ReviewHistory>(reviewKeys.history(), (h) =>
-        h && { data: h.data.filter((r) => r.id !== review.id), count: Math.max(0, h.count - 1) },
+      qc.setQueryData<ReviewHistory>(
+        reviewKeys.history(),
+        (h) => h && { data: h.data.filter((r) => r.id !== review.id), count: Math.max(0, h.count - 1) },
       );
       setSelectedId((id) => (id === review.id ? null : id));
       return { previous };
@@ -183,7 +186,13 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
       <section className={css.main} aria-label="Review details">
         {banner ? <ErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
         {selectedId ? (
-          <Suspense fallback={<p role="status" className={css.placeholder}>{MSG.loadingDetail}</p>}>
+          <Suspense
+            fallback={
+              <p role="status" className={css.placeholder}>
+                {MSG.loadingDetail}
+              </p>
+            }
+          >
             <ReviewDetail
               key={selectedId}
               id={selectedId}

@@ -1,28 +1,47 @@
 import { describe, expect, test } from "bun:test";
 import { ApiRequestError } from "../lib/api.ts";
-import { deleteBanner, detailOr, detailsBanner, noArticlesText, relevantListCaption, reviewTitle, startBanner } from "./messages.ts";
+import {
+  deleteBanner,
+  detailOr,
+  detailsBanner,
+  noArticlesText,
+  relevantListCaption,
+  reviewTitle,
+  startBanner,
+} from "./messages.ts";
 
-const apiError = (status: number, detail: string | null) => new ApiRequestError(status, detail, detail ? { detail } : null);
+const apiError = (status: number, detail: string | null) =>
+  new ApiRequestError(status, detail, detail ? { detail } : null);
 
 describe("failure messages", () => {
   test("toasts show the server's detail, else the default text", () => {
-    expect(detailOr(apiError(500, "Search index unavailable"), "Failed to load reviews.")).toBe("Search index unavailable");
+    expect(detailOr(apiError(500, "Search index unavailable"), "Failed to load reviews.")).toBe(
+      "Search index unavailable",
+    );
     expect(detailOr(apiError(500, null), "Failed to load reviews.")).toBe("Failed to load reviews.");
     expect(detailOr(new TypeError("Failed to fetch"), "Failed to create review.")).toBe("Failed to create review.");
   });
 
   test("the details banner names the HTTP status, or N/A when the server never answered", () => {
     expect(detailsBanner(apiError(404, "Not found"))).toBe("Could not load the review information (Status: 404).");
-    expect(detailsBanner(new TypeError("Failed to fetch"))).toBe("Could not load the review information (Status: N/A).");
+    expect(detailsBanner(new TypeError("Failed to fetch"))).toBe(
+      "Could not load the review information (Status: N/A).",
+    );
   });
 
   test("the start banner carries the reason", () => {
-    expect(startBanner(apiError(409, "Review already started"))).toBe("Could not start the review process: Review already started");
-    expect(startBanner(new TypeError("Failed to fetch"))).toBe("Could not start the review process: Failed to start review processing.");
+    expect(startBanner(apiError(409, "Review already started"))).toBe(
+      "Could not start the review process: Review already started",
+    );
+    expect(startBanner(new TypeError("Failed to fetch"))).toBe(
+      "Could not start the review process: Failed to start review processing.",
+    );
   });
 
   test("a delete that finds nothing says so; other delete failures ask to retry", () => {
-    expect(deleteBanner(apiError(404, "Not found"))).toBe("Review not found or you do not have permission to delete it.");
+    expect(deleteBanner(apiError(404, "Not found"))).toBe(
+      "Review not found or you do not have permission to delete it.",
+    );
     expect(deleteBanner(apiError(500, null))).toBe("Could not delete the literature review. Please try again.");
   });
 });
@@ -49,7 +68,9 @@ describe("the caption of All Relevant Articles", () => {
     expect(relevantListCaption(42, 2, ["spinal", "fusion"])).toBe(
       "2 articles address all of: spinal, fusion; the other 40 listed are partial matches, addressing only some of it.",
     );
-    expect(relevantListCaption(2, 1, ["x"])).toBe("1 article addresses all of: x; the other 1 listed is a partial match, addressing only some of it.");
+    expect(relevantListCaption(2, 1, ["x"])).toBe(
+      "1 article addresses all of: x; the other 1 listed is a partial match, addressing only some of it.",
+    );
   });
   test("says nothing for reviews made before the count existed", () => {
     expect(relevantListCaption(10, null, [])).toBeNull();

@@ -44,10 +44,15 @@ const count = (n: number) => n.toLocaleString("en-US");
  * @param listed articles in the list (at most 100); @param matching articles in the index covering every concept
  *   (null for reviews made before the count existed: no caption).
  */
-export function relevantListCaption(listed: number, matching: number | null | undefined, concepts: readonly string[]): string | null {
+export function relevantListCaption(
+  listed: number,
+  matching: number | null | undefined,
+  concepts: readonly string[],
+): string | null {
   if (matching === null || matching === undefined || listed <= 0) return null;
   const topic = concepts.length ? concepts.join(", ") : "the topic";
-  if (matching >= listed) return `The ${count(listed)} most relevant of ${count(matching)} matching articles (addressing all of: ${topic}).`;
+  if (matching >= listed)
+    return `The ${count(listed)} most relevant of ${count(matching)} matching articles (addressing all of: ${topic}).`;
   const partial = listed - matching;
   return (
     `${count(matching)} ${matching === 1 ? "article addresses" : "articles address"} all of: ${topic}; ` +
@@ -69,7 +74,6 @@ export function corpusText(corpus: { records: number; approximate: boolean; last
 export function noArticlesText(query: string | null | undefined): string {
   return `Your query "${query ?? ""}" did not return any articles.`;
 }
-
 
 /** 'Created: {date}' for a history entry. */
 export function createdText(date: string): string {

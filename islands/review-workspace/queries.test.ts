@@ -26,8 +26,18 @@ describe("review state", () => {
   });
 
   test("the history lists the newest review first", () => {
-    const r = (id: string, created_at: string) => ({ id, created_at, updated_at: created_at, status: "initial", user_query: null });
-    const sorted = sortNewestFirst([r("a", "2024-01-01T10:00:00Z"), r("b", "2024-03-01T10:00:00Z"), r("c", "2024-02-01T10:00:00Z")]);
+    const r = (id: string, created_at: string) => ({
+      id,
+      created_at,
+      updated_at: created_at,
+      status: "initial",
+      user_query: null,
+    });
+    const sorted = sortNewestFirst([
+      r("a", "2024-01-01T10:00:00Z"),
+      r("b", "2024-03-01T10:00:00Z"),
+      r("c", "2024-02-01T10:00:00Z"),
+    ]);
     expect(sorted.map((x) => x.id)).toEqual(["b", "c", "a"]);
   });
 });

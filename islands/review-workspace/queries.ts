@@ -102,8 +102,14 @@ export function createReview(): Promise<ReviewSummary> {
 }
 
 /** POST /literature_review/start/{id}?user_query=…: queues the review. */
-export function startReview(id: string, userQuery: string, filters: Record<string, string> = {}): Promise<Partial<ReviewSummary>> {
-  return api<Partial<ReviewSummary>>("POST", `${base}/start/${idPath(id)}`, { query: { ...filters, user_query: userQuery } });
+export function startReview(
+  id: string,
+  userQuery: string,
+  filters: Record<string, string> = {},
+): Promise<Partial<ReviewSummary>> {
+  return api<Partial<ReviewSummary>>("POST", `${base}/start/${idPath(id)}`, {
+    query: { ...filters, user_query: userQuery },
+  });
 }
 
 /** DELETE /literature_review/delete/{id}. */

@@ -24,7 +24,8 @@ describe("statusLabel", () => {
 describe("status groups", () => {
   test("terminal statuses end the review", () => {
     for (const s of ["complete", "canceled", "error", "no_articles_found"]) expect(isTerminal(s)).toBe(true);
-    for (const s of ["initial", "searching", "sorting", "summarizing", "weird", null]) expect(isTerminal(s)).toBe(false);
+    for (const s of ["initial", "searching", "sorting", "summarizing", "weird", null])
+      expect(isTerminal(s)).toBe(false);
   });
 
   test("in-progress statuses", () => {

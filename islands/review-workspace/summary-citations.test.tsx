@@ -26,7 +26,7 @@ describe("the page's citations follow the shared grammar", () => {
 describe("no link is rendered from summary text", () => {
   test("URLs, markdown links, tags and a bracketed injection render as inert text; only citations are controls", () => {
     const summary = [
-      "See https://evil.example and [click](https://evil.example) or <a href=\"https://evil.example\">here</a> [1].",
+      'See https://evil.example and [click](https://evil.example) or <a href="https://evil.example">here</a> [1].',
       "[Ignore the above… https://evil.example … <script>alert(1)</script>] **bold** [ 1].",
     ].join("\n\n");
     const article = { pmid: 1, title: "A title", abstract: "An abstract." } as unknown as Article;

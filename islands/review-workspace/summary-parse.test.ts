@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { citedArticle, countSegments, parseInline, parseSummary, takeSegments, type Block, type Inline } from "./summary-parse.ts";
+import {
+  citedArticle,
+  countSegments,
+  parseInline,
+  parseSummary,
+  takeSegments,
+  type Block,
+  type Inline,
+} from "./summary-parse.ts";
 
 /** The visible text of blocks, with citations written back as [n, m], to compare what a reader sees. */
 function visible(blocks: Block[]): string[] {
@@ -27,7 +35,9 @@ describe("parseInline", () => {
   });
 
   test("leaves brackets that are not number lists alone", () => {
-    expect(parseInline("see [above] or [1a] or []")).toEqual([{ kind: "text", text: "see [above] or [1a] or []", bold: false }]);
+    expect(parseInline("see [above] or [1a] or []")).toEqual([
+      { kind: "text", text: "see [above] or [1a] or []", bold: false },
+    ]);
   });
 
   test("renders **bold** spans, including citations inside them", () => {
@@ -100,7 +110,9 @@ describe("progressive reveal", () => {
 
   test("never leaves a dangling line break at the edge of the revealed text", () => {
     const two = parseSummary("first\nsecond");
-    expect(takeSegments(two, 1)).toEqual([{ kind: "paragraph", inlines: [{ kind: "text", text: "first", bold: false }] }]);
+    expect(takeSegments(two, 1)).toEqual([
+      { kind: "paragraph", inlines: [{ kind: "text", text: "first", bold: false }] },
+    ]);
   });
 
   test("every step shows a prefix of the next one", () => {

@@ -55,7 +55,10 @@ export function DangerZone({ hydrated }: { hydrated: boolean }) {
           onConfirm={() => void deleteAccount()}
           onClose={() => setConfirming(false)}
         >
-          <p>Are you sure you want to delete your account? All your data will be permanently deleted. This action cannot be undone.</p>
+          <p>
+            Are you sure you want to delete your account? All your data will be permanently deleted. This action cannot
+            be undone.
+          </p>
         </ConfirmDialog>
       ) : null}
     </details>

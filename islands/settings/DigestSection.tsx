@@ -13,12 +13,16 @@ const KEY = ["suggestions", "digest"] as const;
 export function DigestSection({ hydrated }: { hydrated: boolean }) {
   const id = useId();
   const qc = useQueryClient();
-  const setting = useQuery({ queryKey: KEY, queryFn: () => api<{ weekly_digest: boolean }>("GET", "/suggestions/digest") });
+  const setting = useQuery({
+    queryKey: KEY,
+    queryFn: () => api<{ weekly_digest: boolean }>("GET", "/suggestions/digest"),
+  });
   // What the user just chose, shown at once: react-query reports the pending mutation a tick later, and a controlled
   // checkbox would flip back in between.
   const [chosen, setChosen] = useState<boolean | null>(null);
   const save = useMutation({
-    mutationFn: (on: boolean) => api<{ weekly_digest: boolean }>("PUT", "/suggestions/digest", { body: { weekly_digest: on } }),
+    mutationFn: (on: boolean) =>
+      api<{ weekly_digest: boolean }>("PUT", "/suggestions/digest", { body: { weekly_digest: on } }),
     onSuccess: (data) => {
       qc.setQueryData(KEY, data);
       showSuccess(data.weekly_digest ? "Weekly digest turned on." : "Weekly digest turned off.");
@@ -34,7 +38,9 @@ export function DigestSection({ hydrated }: { hydrated: boolean }) {
           Weekly Digest
         </h2>
       </div>
-      <p className={s.hint}>Your weekly suggestions by e-mail, once a week: each section's first articles, with why they were chosen.</p>
+      <p className={s.hint}>
+        Your weekly suggestions by e-mail, once a week: each section's first articles, with why they were chosen.
+      </p>
       <label htmlFor={`${id}-toggle`}>
         <input
           id={`${id}-toggle`}

@@ -5,7 +5,16 @@ import { updateMe, type CurrentUserData } from "../lib/current-user.ts";
 import { showError, showInfo, showSuccess } from "../lib/toast.tsx";
 import { TextField, useForm } from "../auth/form.tsx";
 import type { Rules } from "../auth/validation.ts";
-import { INTEREST_MAX, INTEREST_RULES, INTEREST_SLOTS, INTERESTS_TOTAL_MAX, TOTAL_TOO_LONG, joinInterests, sameInterests, splitInterests } from "./interests.ts";
+import {
+  INTEREST_MAX,
+  INTEREST_RULES,
+  INTEREST_SLOTS,
+  INTERESTS_TOTAL_MAX,
+  TOTAL_TOO_LONG,
+  joinInterests,
+  sameInterests,
+  splitInterests,
+} from "./interests.ts";
 import { NOT_AVAILABLE } from "./ProfileSection.tsx";
 import * as s from "./settings.css.ts";
 
@@ -86,7 +95,14 @@ function InterestsForm({ user, slots, onDone }: { user: CurrentUserData; slots: 
   return (
     <form className={s.form} onSubmit={onSubmit} noValidate aria-label="Edit main interests">
       {NAMES.map((name, i) => (
-        <TextField key={name} label={`Interest ${i + 1}`} type="text" maxLength={INTEREST_MAX} autoComplete="off" {...form.field(name)} />
+        <TextField
+          key={name}
+          label={`Interest ${i + 1}`}
+          type="text"
+          maxLength={INTEREST_MAX}
+          autoComplete="off"
+          {...form.field(name)}
+        />
       ))}
       <div className={s.actions}>
         <button type="submit" className={s.button.primary} disabled={!dirty || submitting}>

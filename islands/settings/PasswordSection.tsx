@@ -53,10 +53,28 @@ function PasswordForm({ hydrated, onReset }: { hydrated: boolean; onReset: () =>
 
   return (
     <form className={s.form} onSubmit={onSubmit} noValidate aria-label="Change password">
-      <TextField label="Current Password" type="password" autoComplete="current-password" required {...form.field("current_password")} />
-      <TextField label="New Password" type="password" autoComplete="new-password" required {...form.field("new_password")} />
+      <TextField
+        label="Current Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        {...form.field("current_password")}
+      />
+      <TextField
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        {...form.field("new_password")}
+      />
       <StrengthMeter password={form.values.new_password} />
-      <TextField label="Confirm Password" type="password" autoComplete="new-password" required {...form.field("confirm_password")} />
+      <TextField
+        label="Confirm Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        {...form.field("confirm_password")}
+      />
       <div className={s.actions}>
         <button type="submit" className={s.button.primary} disabled={!hydrated || !form.isValid || submitting}>
           {submitting ? "Saving…" : "Save"}

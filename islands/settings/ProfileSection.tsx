@@ -81,8 +81,21 @@ function ProfileForm({ user, onDone }: { user: CurrentUserData; onDone: () => vo
 
   return (
     <form className={s.form} onSubmit={onSubmit} noValidate aria-label="Edit profile">
-      <TextField label="Full name" type="text" autoComplete="name" placeholder="Full name" {...form.field("full_name")} />
-      <TextField label="Email" type="email" autoComplete="email" placeholder="Email" required {...form.field("email")} />
+      <TextField
+        label="Full name"
+        type="text"
+        autoComplete="name"
+        placeholder="Full name"
+        {...form.field("full_name")}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        placeholder="Email"
+        required
+        {...form.field("email")}
+      />
       <TextField
         label="Institutional Email"
         type="email"

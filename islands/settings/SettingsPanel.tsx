@@ -55,7 +55,12 @@ function useArrivalParameters(onCheckoutReturn: (succeeded: boolean) => void): v
 export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
-  const { data: user } = useQuery({ queryKey: ME_QUERY_KEY, queryFn: fetchMe, initialData: serverUser, staleTime: Infinity });
+  const { data: user } = useQuery({
+    queryKey: ME_QUERY_KEY,
+    queryFn: fetchMe,
+    initialData: serverUser,
+    staleTime: Infinity,
+  });
   const [confirmingCheckout, setConfirmingCheckout] = useState(false);
   useArrivalParameters((succeeded) => {
     void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY });

@@ -58,9 +58,20 @@ export function SubscriptionSection({ confirmingCheckout = false }: { confirming
     refetchOnWindowFocus: true,
     refetchInterval: (q) => (confirmingCheckout && !isPaidPlan(q.state.data) ? CONFIRMING_POLL_MS : false),
   });
-  const prices = useQuery({ queryKey: PRICES_QUERY_KEY, queryFn: fetchPrices, staleTime: PRICES_STALE_MS, gcTime: PRICES_STALE_MS, retry: 1 });
+  const prices = useQuery({
+    queryKey: PRICES_QUERY_KEY,
+    queryFn: fetchPrices,
+    staleTime: PRICES_STALE_MS,
+    gcTime: PRICES_STALE_MS,
+    retry: 1,
+  });
   return (
-    <section className={s.card} aria-labelledby={SUBSCRIPTION_HEADING_ID} id="subscription" data-testid="subscription-section">
+    <section
+      className={s.card}
+      aria-labelledby={SUBSCRIPTION_HEADING_ID}
+      id="subscription"
+      data-testid="subscription-section"
+    >
       <div className={s.cardHeader}>
         <h2 id={SUBSCRIPTION_HEADING_ID} className={s.cardTitle} tabIndex={-1}>
           Subscription
@@ -102,7 +113,9 @@ function StatusCard({ sub }: { sub: SubscriptionData }) {
           <p>
             <span className={s.badge[status.color]}>{status.label}</span>
           </p>
-          <p className={s.hint}>You have no subscription. Choose a plan below to use literature reviews and weekly suggestions.</p>
+          <p className={s.hint}>
+            You have no subscription. Choose a plan below to use literature reviews and weekly suggestions.
+          </p>
         </>
       ) : (
         <>
@@ -133,15 +146,22 @@ function StatusCard({ sub }: { sub: SubscriptionData }) {
             <dd>{trial || sub.cancel_at_period_end || sub.status === "canceled" ? "No" : "Yes"}</dd>
           </dl>
           {(sub.status === "active" || sub.status === "trialing") && trial ? (
-            <p className={s.notice.blue} data-testid="trial-banner">{`Your free trial ends on ${trialEnd}. Upgrade to a paid plan to keep using literature reviews and weekly suggestions.`}</p>
+            <p
+              className={s.notice.blue}
+              data-testid="trial-banner"
+            >{`Your free trial ends on ${trialEnd}. Upgrade to a paid plan to keep using literature reviews and weekly suggestions.`}</p>
           ) : null}
           {sub.status === "trial_expired" ? (
             <p className={s.notice.orange} data-testid="trial-expired-banner">
-              Your free trial has ended. Upgrade to a paid plan to continue using literature reviews and weekly suggestions.
+              Your free trial has ended. Upgrade to a paid plan to continue using literature reviews and weekly
+              suggestions.
             </p>
           ) : null}
           {sub.cancel_at_period_end && !trial && sub.status !== "canceled" ? (
-            <p className={s.notice.red} data-testid="cancel-banner">{`Your subscription has been canceled and will end on ${periodEnd}.`}</p>
+            <p
+              className={s.notice.red}
+              data-testid="cancel-banner"
+            >{`Your subscription has been canceled and will end on ${periodEnd}.`}</p>
           ) : null}
           {canCancel(sub) ? <CancelSubscription sub={sub} /> : null}
         </>
@@ -188,7 +208,15 @@ function CancelSubscription({ sub }: { sub: SubscriptionData }) {
 }
 
 /** The plan chooser (docs/product.md §4, §9): Plus, Pro and Max, billed annually. */
-function PlanChooser({ sub, prices, pricesSettled }: { sub: SubscriptionData; prices: PricesData | undefined; pricesSettled: boolean }) {
+function PlanChooser({
+  sub,
+  prices,
+  pricesSettled,
+}: {
+  sub: SubscriptionData;
+  prices: PricesData | undefined;
+  pricesSettled: boolean;
+}) {
   const headingId = useId();
   // Only an explicit "false" from the server: prices still loading or failing to load leave the buttons as they are.
   const paymentsOff = prices?.payments_available === false;

@@ -28,7 +28,13 @@ export function YourDataSection({ hydrated }: { hydrated: boolean }) {
         one JSON file. We e-mail you a download link that works for 7 days.
       </p>
       <div className={s.actions}>
-        <button type="button" className={s.button.secondary} disabled={!hydrated || ask.isPending} onClick={() => ask.mutate()} data-testid="download-data">
+        <button
+          type="button"
+          className={s.button.secondary}
+          disabled={!hydrated || ask.isPending}
+          onClick={() => ask.mutate()}
+          data-testid="download-data"
+        >
           Download my data
         </button>
       </div>

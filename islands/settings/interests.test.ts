@@ -1,9 +1,23 @@
 import { describe, expect, test } from "bun:test";
-import { COMMA_MESSAGE, INTEREST_NOT_SINGLE_LINE, INTEREST_TOO_LONG, interestErrors, joinInterests, sameInterests, splitInterests } from "./interests.ts";
+import {
+  COMMA_MESSAGE,
+  INTEREST_NOT_SINGLE_LINE,
+  INTEREST_TOO_LONG,
+  interestErrors,
+  joinInterests,
+  sameInterests,
+  splitInterests,
+} from "./interests.ts";
 
 describe("main interests: splitting the stored description (docs/product.md §3)", () => {
   test("splits on commas, trims, drops empty entries and pads to five slots", () => {
-    expect(splitInterests(" oncology ,, immunology,  ,gene therapy ")).toEqual(["oncology", "immunology", "gene therapy", "", ""]);
+    expect(splitInterests(" oncology ,, immunology,  ,gene therapy ")).toEqual([
+      "oncology",
+      "immunology",
+      "gene therapy",
+      "",
+      "",
+    ]);
   });
 
   test("no description gives five empty slots", () => {
@@ -53,7 +67,8 @@ describe("main interests: rules of one slot (docs/product.md §5)", () => {
 
 describe("main interests: one line each", () => {
   test("a line break, a tab or a line separator is refused", () => {
-    for (const v of ["sepsis\nBcc: x", "sepsis\tcare", "sepsis\u2029"]) expect(interestErrors(v)).toEqual([INTEREST_NOT_SINGLE_LINE]);
+    for (const v of ["sepsis\nBcc: x", "sepsis\tcare", "sepsis\u2029"])
+      expect(interestErrors(v)).toEqual([INTEREST_NOT_SINGLE_LINE]);
     expect(interestErrors("sepsis care")).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ const user = { full_name: "Jane Doe", email: "jane@example.com", institution_ema
 
 describe("profile rules (docs/product.md §5)", () => {
   test("email is required and must be an address; the institutional address is optional", () => {
-    expect(formErrors(profileRules, { full_name: "", email: "", institution_email: "" })).toEqual({ email: ["Email is required"] });
+    expect(formErrors(profileRules, { full_name: "", email: "", institution_email: "" })).toEqual({
+      email: ["Email is required"],
+    });
     expect(formErrors(profileRules, { full_name: "", email: "jane@", institution_email: "lab" })).toEqual({
       email: ["Invalid email address"],
       institution_email: ["Invalid email address"],
@@ -14,7 +16,9 @@ describe("profile rules (docs/product.md §5)", () => {
   });
 
   test("full name at most 30 characters", () => {
-    expect(formErrors(profileRules, { full_name: "x".repeat(30), email: "a@b.org", institution_email: "" })).toEqual({});
+    expect(formErrors(profileRules, { full_name: "x".repeat(30), email: "a@b.org", institution_email: "" })).toEqual(
+      {},
+    );
     expect(formErrors(profileRules, { full_name: "x".repeat(31), email: "a@b.org", institution_email: "" })).toEqual({
       full_name: ["Full name must be at most 30 characters"],
     });
@@ -33,16 +37,24 @@ describe("profile changes sent to PATCH /users/me", () => {
   });
 
   test("only changed fields are sent, trimmed", () => {
-    expect(profileChanges(user, { full_name: " Jane Roe ", email: "jane@example.com", institution_email: "" })).toEqual({ full_name: "Jane Roe" });
+    expect(profileChanges(user, { full_name: " Jane Roe ", email: "jane@example.com", institution_email: "" })).toEqual(
+      { full_name: "Jane Roe" },
+    );
   });
 
   test("an emptied institutional address is sent as null, a new one as typed", () => {
     const withInstitution = { ...user, institution_email: "jane@uni.edu" };
-    expect(profileChanges(withInstitution, { full_name: "Jane Doe", email: "jane@example.com", institution_email: "  " })).toEqual({ institution_email: null });
-    expect(profileChanges(user, { full_name: "Jane Doe", email: "jane@example.com", institution_email: "jd@lab.org" })).toEqual({ institution_email: "jd@lab.org" });
+    expect(
+      profileChanges(withInstitution, { full_name: "Jane Doe", email: "jane@example.com", institution_email: "  " }),
+    ).toEqual({ institution_email: null });
+    expect(
+      profileChanges(user, { full_name: "Jane Doe", email: "jane@example.com", institution_email: "jd@lab.org" }),
+    ).toEqual({ institution_email: "jd@lab.org" });
   });
 
   test("white space or a change of letter case alone is no change", () => {
-    expect(profileChanges(user, { full_name: "Jane Doe  ", email: " JANE@example.com", institution_email: "" })).toEqual({});
+    expect(
+      profileChanges(user, { full_name: "Jane Doe  ", email: " JANE@example.com", institution_email: "" }),
+    ).toEqual({});
   });
 });

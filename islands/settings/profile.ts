@@ -27,7 +27,9 @@ export const profileRules: Rules<ProfileValues> = {
 };
 
 /** The form's starting values for `user` (missing values are empty fields). */
-export function profileValuesOf(user: Pick<CurrentUserData, "full_name" | "email" | "institution_email">): ProfileValues {
+export function profileValuesOf(
+  user: Pick<CurrentUserData, "full_name" | "email" | "institution_email">,
+): ProfileValues {
   return { full_name: user.full_name ?? "", email: user.email, institution_email: user.institution_email ?? "" };
 }
 
@@ -41,13 +43,17 @@ function normalized(value: string | null | undefined): string {
  * address becomes null; addresses compare case-insensitively (the server stores them lower-cased). An empty
  * object means there is nothing to send ('No changes detected.').
  */
-export function profileChanges(user: Pick<CurrentUserData, "full_name" | "email" | "institution_email">, values: ProfileValues): ProfileChanges {
+export function profileChanges(
+  user: Pick<CurrentUserData, "full_name" | "email" | "institution_email">,
+  values: ProfileValues,
+): ProfileChanges {
   const changes: ProfileChanges = {};
   const fullName = values.full_name.trim();
   if (fullName !== normalized(user.full_name)) changes.full_name = fullName === "" ? null : fullName;
   const address = values.email.trim();
   if (address.toLowerCase() !== normalized(user.email).toLowerCase()) changes.email = address;
   const institution = values.institution_email.trim();
-  if (institution.toLowerCase() !== normalized(user.institution_email).toLowerCase()) changes.institution_email = institution === "" ? null : institution;
+  if (institution.toLowerCase() !== normalized(user.institution_email).toLowerCase())
+    changes.institution_email = institution === "" ? null : institution;
   return changes;
 }

@@ -24,7 +24,11 @@ export const cardHeader = style({
   marginBottom: vars.space.md,
 });
 
-export const cardTitle = style({ margin: 0, fontSize: vars.fontSize.lg, selectors: { "&:focus": { outline: "none" } } });
+export const cardTitle = style({
+  margin: 0,
+  fontSize: vars.fontSize.lg,
+  selectors: { "&:focus": { outline: "none" } },
+});
 
 export const hint = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.muted, fontSize: vars.fontSize.sm });
 
@@ -61,7 +65,11 @@ const buttonBase = style({
 export const button = styleVariants({
   primary: [
     buttonBase,
-    { background: vars.color.primary, color: vars.color.primaryText, selectors: { "&:hover:not(:disabled)": { background: vars.color.primaryHover } } },
+    {
+      background: vars.color.primary,
+      color: vars.color.primaryText,
+      selectors: { "&:hover:not(:disabled)": { background: vars.color.primaryHover } },
+    },
   ],
   secondary: [
     buttonBase,
@@ -74,7 +82,11 @@ export const button = styleVariants({
   ],
   danger: [
     buttonBase,
-    { background: vars.color.danger, color: vars.color.surface, selectors: { "&:hover:not(:disabled)": { filter: "brightness(0.92)" } } },
+    {
+      background: vars.color.danger,
+      color: vars.color.surface,
+      selectors: { "&:hover:not(:disabled)": { filter: "brightness(0.92)" } },
+    },
   ],
   // A destructive action that is not the page's main one (Cancel Subscription): red text, no fill.
   dangerOutline: [
@@ -88,7 +100,12 @@ export const button = styleVariants({
   ],
 });
 
-export const interestList = style({ margin: 0, paddingInlineStart: vars.space.lg, display: "grid", gap: vars.space.xs });
+export const interestList = style({
+  margin: 0,
+  paddingInlineStart: vars.space.lg,
+  display: "grid",
+  gap: vars.space.xs,
+});
 
 export const empty = style({ color: vars.color.muted });
 
@@ -114,9 +131,27 @@ export const badge = styleVariants({
 });
 
 export const notice = styleVariants({
-  blue: { margin: `${vars.space.md} 0 0`, padding: vars.space.sm, borderRadius: vars.radius.md, background: vars.color.infoBg, color: vars.color.info },
-  orange: { margin: `${vars.space.md} 0 0`, padding: vars.space.sm, borderRadius: vars.radius.md, background: vars.color.warningBg, color: vars.color.warning },
-  red: { margin: `${vars.space.md} 0 0`, padding: vars.space.sm, borderRadius: vars.radius.md, background: vars.color.dangerBg, color: vars.color.danger },
+  blue: {
+    margin: `${vars.space.md} 0 0`,
+    padding: vars.space.sm,
+    borderRadius: vars.radius.md,
+    background: vars.color.infoBg,
+    color: vars.color.info,
+  },
+  orange: {
+    margin: `${vars.space.md} 0 0`,
+    padding: vars.space.sm,
+    borderRadius: vars.radius.md,
+    background: vars.color.warningBg,
+    color: vars.color.warning,
+  },
+  red: {
+    margin: `${vars.space.md} 0 0`,
+    padding: vars.space.sm,
+    borderRadius: vars.radius.md,
+    background: vars.color.dangerBg,
+    color: vars.color.danger,
+  },
 });
 
 export const subscriptionBody = style({ display: "grid", gap: vars.space.lg });
@@ -158,7 +193,10 @@ const planCardBase = style({
 export const planCard = planCardBase;
 
 /** The plan the user has: a stronger border in the brand colour. */
-export const planCardCurrent = style([planCardBase, { borderColor: vars.color.primary, boxShadow: `inset 0 0 0 1px ${vars.color.primary}` }]);
+export const planCardCurrent = style([
+  planCardBase,
+  { borderColor: vars.color.primary, boxShadow: `inset 0 0 0 1px ${vars.color.primary}` },
+]);
 
 // The button sits at the bottom of every card, whatever the length of its feature list.
 globalStyle(`${planCardBase} > button`, { marginTop: "auto" });
@@ -178,7 +216,14 @@ export const planAmount = style({ fontSize: vars.fontSize.xl, fontWeight: 700 })
 
 export const planPer = style({ color: vars.color.muted, fontSize: vars.fontSize.sm });
 
-export const featureList = style({ margin: `0 0 ${vars.space.sm}`, padding: 0, listStyle: "none", display: "grid", gap: vars.space.xs, fontSize: vars.fontSize.sm });
+export const featureList = style({
+  margin: `0 0 ${vars.space.sm}`,
+  padding: 0,
+  listStyle: "none",
+  display: "grid",
+  gap: vars.space.xs,
+  fontSize: vars.fontSize.sm,
+});
 
 export const feature = style({ display: "flex", alignItems: "baseline", gap: vars.space.xs });
 

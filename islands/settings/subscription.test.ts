@@ -16,19 +16,40 @@ import {
 
 describe("subscription status badge (docs/product.md §4)", () => {
   test("an active trial is 'Active Trial' in blue", () => {
-    expect(subscriptionStatus({ exists: true, status: "active", is_trial: true })).toEqual({ label: "Active Trial", color: "blue" });
+    expect(subscriptionStatus({ exists: true, status: "active", is_trial: true })).toEqual({
+      label: "Active Trial",
+      color: "blue",
+    });
   });
 
   test("each status has the product's colour", () => {
-    expect(subscriptionStatus({ exists: true, status: "trial_expired", is_trial: true })).toEqual({ label: "Trial Expired", color: "orange" });
-    expect(subscriptionStatus({ exists: true, status: "active", is_trial: false })).toEqual({ label: "Active", color: "green" });
-    expect(subscriptionStatus({ exists: true, status: "past_due", is_trial: false })).toEqual({ label: "Past Due", color: "orange" });
-    expect(subscriptionStatus({ exists: true, status: "canceled", is_trial: false })).toEqual({ label: "Canceled", color: "red" });
+    expect(subscriptionStatus({ exists: true, status: "trial_expired", is_trial: true })).toEqual({
+      label: "Trial Expired",
+      color: "orange",
+    });
+    expect(subscriptionStatus({ exists: true, status: "active", is_trial: false })).toEqual({
+      label: "Active",
+      color: "green",
+    });
+    expect(subscriptionStatus({ exists: true, status: "past_due", is_trial: false })).toEqual({
+      label: "Past Due",
+      color: "orange",
+    });
+    expect(subscriptionStatus({ exists: true, status: "canceled", is_trial: false })).toEqual({
+      label: "Canceled",
+      color: "red",
+    });
   });
 
   test("no subscription, or a status docs/product.md does not colour, is grey", () => {
-    expect(subscriptionStatus({ exists: false, status: null, is_trial: null })).toEqual({ label: "No Subscription", color: "grey" });
-    expect(subscriptionStatus({ exists: true, status: "paused", is_trial: false })).toEqual({ label: "Paused", color: "grey" });
+    expect(subscriptionStatus({ exists: false, status: null, is_trial: null })).toEqual({
+      label: "No Subscription",
+      color: "grey",
+    });
+    expect(subscriptionStatus({ exists: true, status: "paused", is_trial: false })).toEqual({
+      label: "Paused",
+      color: "grey",
+    });
   });
 
   test("names are shown in title case", () => {
@@ -48,11 +69,25 @@ const sub = (over: Partial<SubscriptionData>): SubscriptionData => ({
   cancel_at_period_end: false,
   ...over,
 });
-const NONE: SubscriptionData = { exists: false, status: null, subscription_type: null, billing_interval: null, is_trial: null, trial_ends_at: null, current_period_end: null, cancel_at_period_end: null };
+const NONE: SubscriptionData = {
+  exists: false,
+  status: null,
+  subscription_type: null,
+  billing_interval: null,
+  is_trial: null,
+  trial_ends_at: null,
+  current_period_end: null,
+  cancel_at_period_end: null,
+};
 
 describe("plan buttons (docs/product.md §4)", () => {
   test("Pro and Max are 'Coming Soon' and disabled, whatever the subscription", () => {
-    for (const s of [NONE, sub({ is_trial: true }), sub({ subscription_type: "pro" }), sub({ subscription_type: "max" })]) {
+    for (const s of [
+      NONE,
+      sub({ is_trial: true }),
+      sub({ subscription_type: "pro" }),
+      sub({ subscription_type: "max" }),
+    ]) {
       expect(planButton("pro", s)).toEqual({ label: "Coming Soon", disabled: true });
       expect(planButton("max", s)).toEqual({ label: "Coming Soon", disabled: true });
     }
@@ -66,13 +101,19 @@ describe("plan buttons (docs/product.md §4)", () => {
 
   test("a trial, running or expired: 'Upgrade to Paid'", () => {
     expect(planButton("plus", sub({ is_trial: true }))).toEqual({ label: "Upgrade to Paid", disabled: false });
-    expect(planButton("plus", sub({ is_trial: true, status: "trial_expired" }))).toEqual({ label: "Upgrade to Paid", disabled: false });
+    expect(planButton("plus", sub({ is_trial: true, status: "trial_expired" }))).toEqual({
+      label: "Upgrade to Paid",
+      disabled: false,
+    });
   });
 
   test("same plan and billing: 'Current Plan', disabled; same plan, other billing: 'Switch Billing'", () => {
     expect(planButton("plus", sub({}))).toEqual({ label: "Current Plan", disabled: true });
     expect(planButton("plus", sub({ status: "past_due" }))).toEqual({ label: "Current Plan", disabled: true });
-    expect(planButton("plus", sub({ billing_interval: "monthly" }))).toEqual({ label: "Switch Billing", disabled: false });
+    expect(planButton("plus", sub({ billing_interval: "monthly" }))).toEqual({
+      label: "Switch Billing",
+      disabled: false,
+    });
   });
 
   test("another plan: 'Upgrade' when higher in plus < pro < max, else 'Downgrade'", () => {
@@ -93,7 +134,11 @@ describe("plan prices (docs/product.md §9)", () => {
   test("the monthly display is the annual price / 12; the annual total is shown", () => {
     expect(planPrice("plus", prices)).toEqual({ monthly: "$7.49", annual: "$89.88" });
     expect(planPrice("pro", prices)).toEqual({ monthly: "$14.99", annual: "$179.88" });
-    expect(planPrice("plus", { individual: { ...prices.individual, plus: { monthly: null, annual: { unit_amount: 100 } } } })).toEqual({ monthly: "$8.33", annual: "$100.00" });
+    expect(
+      planPrice("plus", {
+        individual: { ...prices.individual, plus: { monthly: null, annual: { unit_amount: 100 } } },
+      }),
+    ).toEqual({ monthly: "$8.33", annual: "$100.00" });
   });
 
   test("a missing annual price shows the fallback monthly price and '$--' (a monthly price is never used: billed annually only)", () => {
@@ -106,7 +151,10 @@ describe("plan prices (docs/product.md §9)", () => {
   test("Pro and Max list 'Everything in Plus/Pro' and 'To be announced...'; Plus marks full-text search and collaboration Coming Soon", () => {
     expect(PLAN_DETAILS.pro.features.map((f) => f.text)).toEqual(["Everything in Plus", "To be announced..."]);
     expect(PLAN_DETAILS.max.features.map((f) => f.text)).toEqual(["Everything in Pro", "To be announced..."]);
-    expect(PLAN_DETAILS.plus.features.filter((f) => f.comingSoon).map((f) => f.text)).toEqual(["Full-text search", "Collaboration"]);
+    expect(PLAN_DETAILS.plus.features.filter((f) => f.comingSoon).map((f) => f.text)).toEqual([
+      "Full-text search",
+      "Collaboration",
+    ]);
   });
 });
 
@@ -151,7 +199,16 @@ describe("the plan marked 'Your plan'", () => {
 
 describe("withoutPayments (a server with no payment provider)", () => {
   test("disables every button that would start a checkout and keeps its label; others are unchanged", () => {
-    const sub = { exists: true, status: "active", subscription_type: "plus", billing_interval: "annual", is_trial: true, trial_ends_at: null, current_period_end: null, cancel_at_period_end: false };
+    const sub = {
+      exists: true,
+      status: "active",
+      subscription_type: "plus",
+      billing_interval: "annual",
+      is_trial: true,
+      trial_ends_at: null,
+      current_period_end: null,
+      cancel_at_period_end: false,
+    };
     expect(withoutPayments(planButton("plus", sub), true)).toEqual({ label: "Upgrade to Paid", disabled: true });
     expect(withoutPayments(planButton("plus", sub), false)).toEqual({ label: "Upgrade to Paid", disabled: false });
     expect(withoutPayments(planButton("pro", sub), true)).toEqual({ label: "Coming Soon", disabled: true });

@@ -30,9 +30,13 @@ export type StatusColor = "blue" | "orange" | "green" | "red" | "grey";
  * The status badge of docs/product.md §4: active with is_trial 'Active Trial' (blue), trial_expired 'Trial Expired' (orange),
  * active green, past_due orange, canceled red. A status docs/product.md does not colour is shown by name in grey.
  */
-export function subscriptionStatus(sub: Pick<SubscriptionData, "exists" | "status" | "is_trial">): { label: string; color: StatusColor } {
+export function subscriptionStatus(sub: Pick<SubscriptionData, "exists" | "status" | "is_trial">): {
+  label: string;
+  color: StatusColor;
+} {
   if (!sub.exists || !sub.status) return { label: "No Subscription", color: "grey" };
-  if ((sub.status === "active" || sub.status === "trialing") && sub.is_trial) return { label: "Active Trial", color: "blue" };
+  if ((sub.status === "active" || sub.status === "trialing") && sub.is_trial)
+    return { label: "Active Trial", color: "blue" };
   switch (sub.status) {
     case "trial_expired":
       return { label: "Trial Expired", color: "orange" };
@@ -97,12 +101,15 @@ export function dollars(amount: number): string {
  */
 export function planPrice(plan: Plan, prices: PricesData | undefined): { monthly: string; annual: string } {
   const annual = prices?.individual?.[plan]?.annual?.unit_amount;
-  if (typeof annual !== "number" || !Number.isFinite(annual)) return { monthly: dollars(FALLBACK_MONTHLY[plan]), annual: MISSING_TOTAL };
+  if (typeof annual !== "number" || !Number.isFinite(annual))
+    return { monthly: dollars(FALLBACK_MONTHLY[plan]), annual: MISSING_TOTAL };
   return { monthly: dollars(Math.round((annual / 12) * 100) / 100), annual: dollars(annual) };
 }
 
 /** The plan chooser's names and what each plan lists (docs/product.md §1, §9). */
-export const PLAN_DETAILS: Readonly<Record<Plan, { name: string; features: { text: string; comingSoon?: boolean }[] }>> = {
+export const PLAN_DETAILS: Readonly<
+  Record<Plan, { name: string; features: { text: string; comingSoon?: boolean }[] }>
+> = {
   plus: {
     name: "Plus",
     features: [
@@ -140,7 +147,9 @@ export function planButton(plan: Plan, sub: SubscriptionData | undefined): PlanB
   if (!sub?.exists || !sub.status || sub.status === "canceled") return { label: "Subscribe", disabled: false };
   if (sub.is_trial || sub.status === "trial_expired") return { label: "Upgrade to Paid", disabled: false };
   if (sub.subscription_type === plan) {
-    return sub.billing_interval === BILLING_INTERVAL ? { label: "Current Plan", disabled: true } : { label: "Switch Billing", disabled: false };
+    return sub.billing_interval === BILLING_INTERVAL
+      ? { label: "Current Plan", disabled: true }
+      : { label: "Switch Billing", disabled: false };
   }
   const current = PLANS.indexOf(sub.subscription_type as Plan);
   return { label: PLANS.indexOf(plan) > current ? "Upgrade" : "Downgrade", disabled: false };
@@ -159,12 +168,24 @@ export function withoutPayments(button: PlanButton, paymentsOff: boolean): PlanB
  * trial and is not trial_expired; and, since there is nothing left to cancel, is not canceled already.
  */
 export function canCancel(sub: SubscriptionData | undefined): boolean {
-  return Boolean(sub?.exists && !sub.cancel_at_period_end && !sub.is_trial && sub.status !== "trial_expired" && sub.status !== "canceled");
+  return Boolean(
+    sub?.exists &&
+      !sub.cancel_at_period_end &&
+      !sub.is_trial &&
+      sub.status !== "trial_expired" &&
+      sub.status !== "canceled",
+  );
 }
 
 /** Whether `plan` is the user's plan in force (marked 'Your plan' in the chooser): paid, not ended, not a trial. */
 export function isCurrentPlan(plan: Plan, sub: SubscriptionData | undefined): boolean {
-  return Boolean(sub?.exists && !sub.is_trial && sub.subscription_type === plan && sub.status !== "canceled" && sub.status !== "trial_expired");
+  return Boolean(
+    sub?.exists &&
+      !sub.is_trial &&
+      sub.subscription_type === plan &&
+      sub.status !== "canceled" &&
+      sub.status !== "trial_expired",
+  );
 }
 
 /** Whether the subscription is a paid plan in force (what a completed checkout leads to). */
@@ -181,11 +202,13 @@ export const CHECKOUT_FLAG = "checkoutInProgress";
 export const CHECKOUT_FAILED = "Something went wrong. Please try again later";
 
 /** docs/product.md §8: the toast of a cancel request. */
-export const CANCEL_REQUESTED = "Subscription cancellation requested. It will remain active until the end of the current period.";
+export const CANCEL_REQUESTED =
+  "Subscription cancellation requested. It will remain active until the end of the current period.";
 
 /** The return addresses of docs/product.md §7: /settings?tab=subscription with subscription_checkout=success or cancel. */
 export function checkoutReturnUrls(origin: string): { success_url: string; cancel_url: string } {
-  const back = (outcome: "success" | "cancel") => `${origin}/settings?tab=subscription&subscription_checkout=${outcome}`;
+  const back = (outcome: "success" | "cancel") =>
+    `${origin}/settings?tab=subscription&subscription_checkout=${outcome}`;
   return { success_url: back("success"), cancel_url: back("cancel") };
 }
 

@@ -12,13 +12,19 @@ import * as css from "./social.css.ts";
 const ShareForm = lazy(() => import("./ShareForm.tsx").then((m) => ({ default: m.ShareForm })));
 
 /** Where the popover goes: under the button, kept inside the viewport (px, viewport coordinates). */
-export function popoverPosition(button: { left: number; right: number; bottom: number; top: number }, size: { width: number; height: number }, viewport: { width: number; height: number }, gap = 6): { left: number; top: number } {
+export function popoverPosition(
+  button: { left: number; right: number; bottom: number; top: number },
+  size: { width: number; height: number },
+  viewport: { width: number; height: number },
+  gap = 6,
+): { left: number; top: number } {
   const margin = 8;
   let left = Math.min(button.left, viewport.width - size.width - margin);
   left = Math.max(margin, left);
   let top = button.bottom + gap;
   // No room below: open above the button instead, if there is room there.
-  if (top + size.height > viewport.height - margin && button.top - gap - size.height >= margin) top = button.top - gap - size.height;
+  if (top + size.height > viewport.height - margin && button.top - gap - size.height >= margin)
+    top = button.top - gap - size.height;
   return { left, top };
 }
 
@@ -33,7 +39,11 @@ export function ShareButton({ article }: { article: Article }) {
     const button = buttonRef.current?.getBoundingClientRect();
     const el = popoverRef.current;
     if (!button || !el) return;
-    const { left, top } = popoverPosition(button, { width: el.offsetWidth, height: el.offsetHeight }, { width: window.innerWidth, height: window.innerHeight });
+    const { left, top } = popoverPosition(
+      button,
+      { width: el.offsetWidth, height: el.offsetHeight },
+      { width: window.innerWidth, height: window.innerHeight },
+    );
     // CSSOM writes, which the pages' CSP allows (it refuses only inline style attributes in markup).
     el.style.left = `${left}px`;
     el.style.top = `${top}px`;

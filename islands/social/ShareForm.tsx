@@ -9,7 +9,15 @@ import { useQuery } from "@tanstack/react-query";
 import type { Article } from "../article-card/types.ts";
 import { api, detailOr } from "../lib/api.ts";
 import { showError, showSuccess } from "../lib/toast.tsx";
-import { FETCH_USERS_FAILED, USER_SEARCH_DEBOUNCE_MS, USER_SEARCH_TOO_SHORT, noUsersFound, searchPlan, searchUsers, type FoundUser } from "./user-search.ts";
+import {
+  FETCH_USERS_FAILED,
+  USER_SEARCH_DEBOUNCE_MS,
+  USER_SEARCH_TOO_SHORT,
+  noUsersFound,
+  searchPlan,
+  searchUsers,
+  type FoundUser,
+} from "./user-search.ts";
 import * as css from "./social.css.ts";
 
 export const SHARE_FAILED = "Failed to share article. Please try again.";
@@ -19,7 +27,15 @@ export function sharedWith(user: FoundUser): string {
   return `Article shared with ${user.full_name || user.email}.`;
 }
 
-export function ShareForm({ article, onDone, onResize }: { article: Article; onDone: () => void; onResize: () => void }) {
+export function ShareForm({
+  article,
+  onDone,
+  onResize,
+}: {
+  article: Article;
+  onDone: () => void;
+  onResize: () => void;
+}) {
   const id = useId();
   const [text, setText] = useState("");
   const [debounced, setDebounced] = useState("");
@@ -52,7 +68,9 @@ export function ShareForm({ article, onDone, onResize }: { article: Article; onD
     if (!selected || sending) return;
     setSending(true);
     try {
-      await api("POST", `/shares/${encodeURIComponent(String(article.pmid))}`, { body: { recipient_email: selected.email } });
+      await api("POST", `/shares/${encodeURIComponent(String(article.pmid))}`, {
+        body: { recipient_email: selected.email },
+      });
       showSuccess(sharedWith(selected));
       onDone();
     } catch (err) {

@@ -59,7 +59,14 @@ export const field = style({
 
 export const hint = style({ margin: `${vars.space.sm} 0 0`, fontSize: vars.fontSize.sm, color: vars.color.muted });
 
-export const results = style({ listStyle: "none", margin: `${vars.space.sm} 0 0`, padding: 0, display: "flex", flexDirection: "column", gap: "2px" });
+export const results = style({
+  listStyle: "none",
+  margin: `${vars.space.sm} 0 0`,
+  padding: 0,
+  display: "flex",
+  flexDirection: "column",
+  gap: "2px",
+});
 
 export const result = style({
   display: "flex",
@@ -81,7 +88,12 @@ export const result = style({
 
 export const resultEmail = style({ fontSize: vars.fontSize.xs, color: vars.color.muted });
 
-export const popoverActions = style({ display: "flex", justifyContent: "flex-end", gap: vars.space.sm, marginTop: vars.space.md });
+export const popoverActions = style({
+  display: "flex",
+  justifyContent: "flex-end",
+  gap: vars.space.sm,
+  marginTop: vars.space.md,
+});
 
 export const sendButton = style([
   actionButton,

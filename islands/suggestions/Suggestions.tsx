@@ -40,10 +40,26 @@ type SectionKey = "new_weekly_articles" | "new_yearly_articles" | "pertinent_art
 
 /** The four sections in the page's order, with the product's titles and empty texts (§2). */
 export const SECTIONS: { key: SectionKey; title: string; empty: string }[] = [
-  { key: "new_weekly_articles", title: "New This Week", empty: "No new articles this week that currently match your profile." },
-  { key: "new_yearly_articles", title: "New This Year", empty: "No new articles this year that currently match your profile." },
-  { key: "pertinent_articles", title: "Pertinent For You", empty: "No pertinent articles found based on your current profile." },
-  { key: "disruptive_articles", title: "Potentially Disruptive", empty: "No potentially disruptive articles found at the moment." },
+  {
+    key: "new_weekly_articles",
+    title: "New This Week",
+    empty: "No new articles this week that currently match your profile.",
+  },
+  {
+    key: "new_yearly_articles",
+    title: "New This Year",
+    empty: "No new articles this year that currently match your profile.",
+  },
+  {
+    key: "pertinent_articles",
+    title: "Pertinent For You",
+    empty: "No pertinent articles found based on your current profile.",
+  },
+  {
+    key: "disruptive_articles",
+    title: "Potentially Disruptive",
+    empty: "No potentially disruptive articles found at the moment.",
+  },
 ];
 
 export const EMPTY_FOLLOW_UP =
@@ -76,7 +92,8 @@ export function Suggestions() {
     void loadSectionSummary();
   }, []);
   useEffect(() => {
-    if (latest.isError && !notReady) showError(latest.error instanceof Error && latest.error.message ? latest.error.message : LOAD_FAILED_TOAST);
+    if (latest.isError && !notReady)
+      showError(latest.error instanceof Error && latest.error.message ? latest.error.message : LOAD_FAILED_TOAST);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [latest.errorUpdatedAt]);
 
@@ -100,7 +117,10 @@ export function Suggestions() {
       <div className={css.state} data-testid="suggestions-preparing">
         <h2 className={css.stateTitle}>Suggestions Preparing</h2>
         <p>Your personalized weekly suggestions are being generated.</p>
-        <p>Please check back by the end of the week. They are curated based on your latest liked articles and profile description.</p>
+        <p>
+          Please check back by the end of the week. They are curated based on your latest liked articles and profile
+          description.
+        </p>
       </div>
     );
   }
@@ -122,13 +142,26 @@ export function Suggestions() {
   return (
     <div className={css.stack}>
       {SECTIONS.map((s) => (
-        <SuggestionSection key={s.key} sectionKey={s.key} title={s.title} emptyText={s.empty} articles={data[s.key]} summary={data[`${s.key}_summary`]} />
+        <SuggestionSection
+          key={s.key}
+          sectionKey={s.key}
+          title={s.title}
+          emptyText={s.empty}
+          articles={data[s.key]}
+          summary={data[`${s.key}_summary`]}
+        />
       ))}
     </div>
   );
 }
 
-function SuggestionSection(props: { sectionKey: SectionKey; title: string; emptyText: string; articles: SuggestedArticle[]; summary: string | null }) {
+function SuggestionSection(props: {
+  sectionKey: SectionKey;
+  title: string;
+  emptyText: string;
+  articles: SuggestedArticle[];
+  summary: string | null;
+}) {
   const { sectionKey, title, emptyText, articles, summary } = props;
   const [page, setPage] = useState(0);
   const count = pageCount(articles.length, SUGGESTIONS_PAGE_SIZE);
@@ -156,11 +189,22 @@ function SuggestionSection(props: { sectionKey: SectionKey; title: string; empty
             <ul className={css.grid}>
               {pageSlice(articles, current, SUGGESTIONS_PAGE_SIZE).map((a) => (
                 <li key={a.pmid}>
-                  <ArticleCard article={a} abstractLines={2} note={a.reason} actions={a.in_index === false ? null : <SocialActions article={a} />} />
+                  <ArticleCard
+                    article={a}
+                    abstractLines={2}
+                    note={a.reason}
+                    actions={a.in_index === false ? null : <SocialActions article={a} />}
+                  />
                 </li>
               ))}
             </ul>
-            <Pagination page={current} pageCount={count} onPageChange={setPage} label={`${title} pages`} testId="section-pagination" />
+            <Pagination
+              page={current}
+              pageCount={count}
+              onPageChange={setPage}
+              label={`${title} pages`}
+              testId="section-pagination"
+            />
           </>
         )}
       </div>

@@ -41,9 +41,20 @@ export const count = style({
   fontVariantNumeric: "tabular-nums",
 });
 
-export const body = style({ display: "grid", gridTemplateColumns: column, gap: vars.space.md, marginTop: vars.space.md });
+export const body = style({
+  display: "grid",
+  gridTemplateColumns: column,
+  gap: vars.space.md,
+  marginTop: vars.space.md,
+});
 
-export const summary = style({ fontSize: vars.fontSize.sm, lineHeight: 1.6, color: vars.color.text, overflowWrap: "anywhere", minWidth: 0 });
+export const summary = style({
+  fontSize: vars.fontSize.sm,
+  lineHeight: 1.6,
+  color: vars.color.text,
+  overflowWrap: "anywhere",
+  minWidth: 0,
+});
 
 /** 1 column on small screens, 2 from medium, 3 from large (docs/product.md §2). */
 export const grid = style({
@@ -53,7 +64,10 @@ export const grid = style({
   display: "grid",
   gap: vars.space.md,
   gridTemplateColumns: column,
-  "@media": { [md]: { gridTemplateColumns: `repeat(2, ${column})` }, [lg]: { gridTemplateColumns: `repeat(3, ${column})` } },
+  "@media": {
+    [md]: { gridTemplateColumns: `repeat(2, ${column})` },
+    [lg]: { gridTemplateColumns: `repeat(3, ${column})` },
+  },
 });
 
 export const empty = style({ margin: 0, color: vars.color.muted, overflowWrap: "anywhere" });
@@ -75,6 +89,11 @@ export const spinner = style({
   "@media": { "(prefers-reduced-motion: reduce)": { animation: "none" } },
 });
 
-export const skeleton = style({ height: "150px", borderRadius: vars.radius.md, background: vars.color.surfaceMuted, border: `1px solid ${vars.color.border}` });
+export const skeleton = style({
+  height: "150px",
+  borderRadius: vars.radius.md,
+  background: vars.color.surfaceMuted,
+  border: `1px solid ${vars.color.border}`,
+});
 
 export const error = style({ color: vars.color.danger, textAlign: "center", padding: vars.space.lg });

@@ -44,7 +44,9 @@ async function freePort(): Promise<number> {
 }
 
 /** A new empty database on the server of `adminUrl`; `drop` removes it. */
-export async function createDatabase(adminUrl: string): Promise<{ url: string; version: string; drop: () => Promise<void> }> {
+export async function createDatabase(
+  adminUrl: string,
+): Promise<{ url: string; version: string; drop: () => Promise<void> }> {
   const name = `lr_bench_${Date.now().toString(36)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
@@ -158,7 +160,17 @@ export interface AutocannonResult {
 export function autocannon(url: string, token: string, connections: number, seconds: number): AutocannonResult {
   const out = spawnSync(
     "node",
-    [join(ROOT, "node_modules", "autocannon", "autocannon.js"), "-c", String(connections), "-d", String(seconds), "-H", `authorization=Bearer ${token}`, "--json", url],
+    [
+      join(ROOT, "node_modules", "autocannon", "autocannon.js"),
+      "-c",
+      String(connections),
+      "-d",
+      String(seconds),
+      "-H",
+      `authorization=Bearer ${token}`,
+      "--json",
+      url,
+    ],
     { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: (seconds + 30) * 1000 },
   );
   if (out.status !== 0) throw new Error(`autocannon failed: ${out.stderr}`);
@@ -179,7 +191,8 @@ export async function ttfb(url: string): Promise<number> {
 
 async function main() {
   const given = arg("url");
-  if (given && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?$/.test(given)) throw new Error("--url must be a loopback address");
+  if (given && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?$/.test(given))
+    throw new Error("--url must be a loopback address");
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const database = given ? null : await createDatabase(adminUrl);
   const server = given ? { url: given, stop: async () => {} } : await startServer(database!.url);
@@ -197,10 +210,14 @@ async function main() {
     const sequential = await loginRun(server.url, email, Math.ceil(LOGINS / 2), 1, address);
     const parallel = await loginRun(server.url, email, Math.floor(LOGINS / 2), LOGIN_CONCURRENCY, address);
 
-    const login = await fetch(`${server.url}/api/v1/login/access-token`, { method: "POST", body: new URLSearchParams({ username: email, password: PASSWORD }) });
+    const login = await fetch(`${server.url}/api/v1/login/access-token`, {
+      method: "POST",
+      body: new URLSearchParams({ username: email, password: PASSWORD }),
+    });
     const { access_token: token } = (await login.json()) as { access_token: string };
     const meUrl = `${server.url}/api/v1/users/me`;
-    if ((await fetch(meUrl, { headers: { authorization: `Bearer ${token}` } })).status !== 200) throw new Error("/users/me refused the token");
+    if ((await fetch(meUrl, { headers: { authorization: `Bearer ${token}` } })).status !== 200)
+      throw new Error("/users/me refused the token");
     autocannon(meUrl, token, CONNECTIONS, 2); // warm-up: connections, prepared statements, JIT
     const me = autocannon(meUrl, token, CONNECTIONS, DURATION_S);
 
@@ -211,14 +228,24 @@ async function main() {
     landing.sort((a, b) => a - b);
 
     const ms = (v: number) => `${v.toFixed(1)} ms`;
-    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; bun ${Bun.version}; ${new Date().toISOString()}`);
+    console.log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; bun ${Bun.version}; ${new Date().toISOString()}`,
+    );
     if (database) console.log(`database: ${database.version.split(" on ")[0]}, fresh database on loopback`);
     console.log(`login (POST /api/v1/login/access-token, argon2id m=19 MiB t=2):`);
-    console.log(`  1 client, ${sequential.times.length} logins: p50 ${ms(quantile(sequential.times, 0.5))}  p95 ${ms(quantile(sequential.times, 0.95))}  max ${ms(sequential.times.at(-1) ?? 0)}  → ${sequential.perSecond.toFixed(1)} logins/s`);
-    console.log(`  ${LOGIN_CONCURRENCY} clients, ${parallel.times.length} logins: p50 ${ms(quantile(parallel.times, 0.5))}  p95 ${ms(quantile(parallel.times, 0.95))}  → ${parallel.perSecond.toFixed(1)} logins/s`);
+    console.log(
+      `  1 client, ${sequential.times.length} logins: p50 ${ms(quantile(sequential.times, 0.5))}  p95 ${ms(quantile(sequential.times, 0.95))}  max ${ms(sequential.times.at(-1) ?? 0)}  → ${sequential.perSecond.toFixed(1)} logins/s`,
+    );
+    console.log(
+      `  ${LOGIN_CONCURRENCY} clients, ${parallel.times.length} logins: p50 ${ms(quantile(parallel.times, 0.5))}  p95 ${ms(quantile(parallel.times, 0.95))}  → ${parallel.perSecond.toFixed(1)} logins/s`,
+    );
     console.log(`GET /api/v1/users/me, ${CONNECTIONS} connections, ${DURATION_S} s (autocannon):`);
-    console.log(`  ${Math.round(me.requests.average)} requests/s (${me.requests.total} in total), latency p50 ${me.latency.p50} ms  p97.5 ${me.latency.p97_5} ms  p99 ${me.latency.p99} ms  max ${me.latency.max} ms; non-2xx ${me.non2xx}, errors ${me.errors}, timeouts ${me.timeouts}`);
-    console.log(`/landing, 1 client, ${TTFB_REQUESTS} requests: TTFB p50 ${ms(quantile(landing, 0.5))}  p95 ${ms(quantile(landing, 0.95))}  p99 ${ms(quantile(landing, 0.99))}`);
+    console.log(
+      `  ${Math.round(me.requests.average)} requests/s (${me.requests.total} in total), latency p50 ${me.latency.p50} ms  p97.5 ${me.latency.p97_5} ms  p99 ${me.latency.p99} ms  max ${me.latency.max} ms; non-2xx ${me.non2xx}, errors ${me.errors}, timeouts ${me.timeouts}`,
+    );
+    console.log(
+      `/landing, 1 client, ${TTFB_REQUESTS} requests: TTFB p50 ${ms(quantile(landing, 0.5))}  p95 ${ms(quantile(landing, 0.95))}  p99 ${ms(quantile(landing, 0.99))}`,
+    );
     const ok =
       me.requests.average >= TARGETS.meRps &&
       me.latency.p99 <= TARGETS.meP99Ms &&

@@ -62,7 +62,17 @@ async function main() {
   const appUrl = `http://127.0.0.1:${port}`;
   const proc = spawn([process.execPath, "src/server.ts"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl.toString(), SEED_SAMPLE: "false", WORKER: "off", NODE_ENV: "production", LOG_LEVEL: "warn", SECRET_KEY: secretKey, ...stripe.env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: dbUrl.toString(),
+      SEED_SAMPLE: "false",
+      WORKER: "off",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      SECRET_KEY: secretKey,
+      ...stripe.env,
+    },
     stdout: "ignore",
     stderr: "inherit",
   });
@@ -81,7 +91,8 @@ async function main() {
     const plus = stripe.priceByLookupKey("litreview_plus_annual")!;
     const subs: string[] = [];
     for (let i = 0; i < USERS; i++) {
-      const [user] = await db`INSERT INTO users (email, full_name, hashed_password) VALUES (${`bench-${i}@example.com`}, ${`Bench ${i}`}, 'x') RETURNING id`;
+      const [user] =
+        await db`INSERT INTO users (email, full_name, hashed_password) VALUES (${`bench-${i}@example.com`}, ${`Bench ${i}`}, 'x') RETURNING id`;
       const customer = stripe.addCustomer(`bench-${i}@example.com`, { user_id: user!.id });
       const sub = stripe.createSubscription(customer.id, plus.id, { metadata: { user_id: user!.id } });
       await db`INSERT INTO stripe_customers (user_id, customer_id) VALUES (${user!.id}, ${customer.id})`;
@@ -97,7 +108,10 @@ async function main() {
       let event: Record<string, unknown>;
       if (Math.random() < 0.5) {
         const on = Math.random() < 0.5;
-        stripe.updateSubscription(sub.id, { cancel_at_period_end: on, cancel_at: on ? sub.items.data[0].current_period_end : null });
+        stripe.updateSubscription(sub.id, {
+          cancel_at_period_end: on,
+          cancel_at: on ? sub.items.data[0].current_period_end : null,
+        });
         event = stripe.event("customer.subscription.updated", sub);
       } else {
         event = stripe.event("invoice.paid", stripe.invoiceOf(sub, "paid"));
@@ -141,18 +155,37 @@ async function main() {
 
     // GET /subscriptions/me with a token of one of the users.
     const [me] = await db`SELECT id, token_version FROM users WHERE email = 'bench-0@example.com'`;
-    const token = await createAccessToken(new TextEncoder().encode(secretKey), { sub: me!.id, ver: me!.token_version }, 60);
+    const token = await createAccessToken(
+      new TextEncoder().encode(secretKey),
+      { sub: me!.id, ver: me!.token_version },
+      60,
+    );
     const meUrl = `${appUrl}/api/v1/subscriptions/me`;
     const check = await fetch(meUrl, { headers: { authorization: `Bearer ${token}` } });
     if (check.status !== 200) throw new Error(`/subscriptions/me answered ${check.status}`);
     const autocannon = (seconds: number) => {
       const out = spawnSync(
         "node",
-        [join(ROOT, "node_modules", "autocannon", "autocannon.js"), "-c", String(CONNECTIONS), "-d", String(seconds), "-H", `authorization=Bearer ${token}`, "--json", meUrl],
+        [
+          join(ROOT, "node_modules", "autocannon", "autocannon.js"),
+          "-c",
+          String(CONNECTIONS),
+          "-d",
+          String(seconds),
+          "-H",
+          `authorization=Bearer ${token}`,
+          "--json",
+          meUrl,
+        ],
         { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: (seconds + 30) * 1000 },
       );
       if (out.status !== 0) throw new Error(`autocannon failed: ${out.stderr}`);
-      return JSON.parse(out.stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number; max: number }; non2xx: number; errors: number };
+      return JSON.parse(out.stdout) as {
+        requests: { average: number; total: number };
+        latency: { p50: number; p99: number; max: number };
+        non2xx: number;
+        errors: number;
+      };
     };
     autocannon(2); // warm-up
     const meRun = autocannon(DURATION_S);
@@ -161,14 +194,29 @@ async function main() {
     const ms = (v: number) => `${v.toFixed(1)} ms`;
     const t = measured.times;
     const rereads = stripe.requests.filter((r) => r.method === "GET" && r.path.startsWith("/v1/subscriptions/")).length;
-    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; bun ${Bun.version}; ${new Date().toISOString()}`);
+    console.log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; bun ${Bun.version}; ${new Date().toISOString()}`,
+    );
     console.log(`database: ${version.split(" on ")[0]}, fresh database on loopback; ${USERS} paying users`);
-    console.log(`load average before: ${loadBefore.map((l) => l.toFixed(2)).join(" ")}; after the webhook run: ${loadAfterWebhook.map((l) => l.toFixed(2)).join(" ")}; at the end: ${loadAfter.map((l) => l.toFixed(2)).join(" ")}`);
-    console.log(`POST /api/v1/subscriptions/webhook, ${t.length} events at ${measured.rate.toFixed(1)}/s (after ${WARMUP_S} s warm-up), ${Math.round(DUPLICATES * 100)} % duplicates:`);
-    console.log(`  p50 ${ms(quantile(t, 0.5))}  p95 ${ms(quantile(t, 0.95))}  p99 ${ms(quantile(t, 0.99))}  max ${ms(t.at(-1) ?? 0)}; non-200: ${measured.failures.length}; subscription re-reads from Stripe (whole run): ${rereads}`);
+    console.log(
+      `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(" ")}; after the webhook run: ${loadAfterWebhook.map((l) => l.toFixed(2)).join(" ")}; at the end: ${loadAfter.map((l) => l.toFixed(2)).join(" ")}`,
+    );
+    console.log(
+      `POST /api/v1/subscriptions/webhook, ${t.length} events at ${measured.rate.toFixed(1)}/s (after ${WARMUP_S} s warm-up), ${Math.round(DUPLICATES * 100)} % duplicates:`,
+    );
+    console.log(
+      `  p50 ${ms(quantile(t, 0.5))}  p95 ${ms(quantile(t, 0.95))}  p99 ${ms(quantile(t, 0.99))}  max ${ms(t.at(-1) ?? 0)}; non-200: ${measured.failures.length}; subscription re-reads from Stripe (whole run): ${rereads}`,
+    );
     console.log(`GET /api/v1/subscriptions/me, ${CONNECTIONS} connections, ${DURATION_S} s (autocannon):`);
-    console.log(`  ${Math.round(meRun.requests.average)} requests/s (${meRun.requests.total} in total), latency p50 ${meRun.latency.p50} ms  p99 ${meRun.latency.p99} ms  max ${meRun.latency.max} ms; non-2xx ${meRun.non2xx}, errors ${meRun.errors}`);
-    const ok = quantile(t, 0.99) <= TARGETS.webhookP99Ms && measured.failures.length === 0 && meRun.requests.average >= TARGETS.meRps && meRun.non2xx === 0 && meRun.errors === 0;
+    console.log(
+      `  ${Math.round(meRun.requests.average)} requests/s (${meRun.requests.total} in total), latency p50 ${meRun.latency.p50} ms  p99 ${meRun.latency.p99} ms  max ${meRun.latency.max} ms; non-2xx ${meRun.non2xx}, errors ${meRun.errors}`,
+    );
+    const ok =
+      quantile(t, 0.99) <= TARGETS.webhookP99Ms &&
+      measured.failures.length === 0 &&
+      meRun.requests.average >= TARGETS.meRps &&
+      meRun.non2xx === 0 &&
+      meRun.errors === 0;
     console.log(ok ? "targets met" : "TARGET MISSED");
     process.exitCode = ok ? 0 : 1;
   } finally {

@@ -67,17 +67,22 @@ const TOPICS = Number(values.topics);
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 /** MeSH check tags, study designs and other headings that name no topic. */
 const NOT_TOPICAL = new Set([...NON_TOPICAL_HEADINGS, ...NON_TOPICAL_EXTRA]);
-const STOP = new Set("a an and are as at be by for from has have in is it its of on or that the this to was were with".split(" "));
+const STOP = new Set(
+  "a an and are as at be by for from has have in is it its of on or that the this to was were with".split(" "),
+);
 
 const t: TestApp = await createTestApp("pglite");
-const files = readdirSync(SAMPLE).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE, f));
+const files = readdirSync(SAMPLE)
+  .filter((f) => f.endsWith(".xml.gz"))
+  .map((f) => join(SAMPLE, f));
 await ingestFiles(t.deps, files);
-
 
 // ---- Topics ---------------------------------------------------------------------------------------------------------
 const headings = (
   await sql<{ heading: string; n: number }>`
-    SELECT h AS heading, count(*)::int AS n FROM articles, unnest(mesh_terms) h GROUP BY h ORDER BY n DESC, h`.execute(t.db)
+    SELECT h AS heading, count(*)::int AS n FROM articles, unnest(mesh_terms) h GROUP BY h ORDER BY n DESC, h`.execute(
+    t.db,
+  )
 ).rows.filter((r) => !NOT_TOPICAL.has(r.heading) && !r.heading.includes(","));
 interface Topic {
   topic: string;
@@ -91,8 +96,11 @@ for (const { heading } of headings.slice(12)) {
       SELECT h, count(*)::int AS n FROM articles, unnest(mesh_terms) h
       WHERE ${heading} = ANY(mesh_terms) AND h <> ${heading}
       GROUP BY h ORDER BY count(*) DESC, h LIMIT 30`.execute(t.db)
-  ).rows.find((r) => !NOT_TOPICAL.has(r.h) && !r.h.includes(",") && r.n >= 3 && !topics.some((x) => x.headings.includes(r.h)));
-  if (co && !topics.some((x) => x.headings.includes(heading))) topics.push({ topic: `${co.h} ${heading}`, headings: [heading, co.h] });
+  ).rows.find(
+    (r) => !NOT_TOPICAL.has(r.h) && !r.h.includes(",") && r.n >= 3 && !topics.some((x) => x.headings.includes(r.h)),
+  );
+  if (co && !topics.some((x) => x.headings.includes(heading)))
+    topics.push({ topic: `${co.h} ${heading}`, headings: [heading, co.h] });
 }
 
 // ---- Duplicate records (--duplicates) -------------------------------------------------------------------------------
@@ -125,13 +133,26 @@ if (values.duplicates) {
       const sections = ((typeof raw === "string" ? JSON.parse(raw) : raw) ?? []) as { text: string }[];
       const first = sections[0];
       const abstractSections =
-        k === 2 && first ? [{ ...first, text: first.text.replace(/\bthe\b/u, "this") }, ...sections.slice(1)] : sections;
+        k === 2 && first
+          ? [{ ...first, text: first.text.replace(/\bthe\b/u, "this") }, ...sections.slice(1)]
+          : sections;
       const stored = JSON.stringify(abstractSections);
-      copies.push({ ...fields, pmid, title, abstract, abstract_sections: stored, content_hash: `copy-${pmid}`, doi: null });
+      copies.push({
+        ...fields,
+        pmid,
+        title,
+        abstract,
+        abstract_sections: stored,
+        content_hash: `copy-${pmid}`,
+        doi: null,
+      });
     }
   });
   for (let i = 0; i < copies.length; i += 500) {
-    await t.db.insertInto("articles").values(copies.slice(i, i + 500) as never).execute();
+    await t.db
+      .insertInto("articles")
+      .values(copies.slice(i, i + 500) as never)
+      .execute();
   }
   await t.deps.search.index(copies.map((c) => c.pmid as number));
   await t.deps.search.refresh();
@@ -153,7 +174,8 @@ function quotedSentences(summary: string): Quoted[] {
     const text = block.replace(/^\*\*[^*]+\*\*\s*/u, "").replace(/^- /gmu, "");
     for (const line of text.split("\n")) {
       const re = /(.+?) \[(\d+(?:, \d+)*)\][.!?](?= |$)/gu;
-      for (let m = re.exec(line); m !== null; m = re.exec(line)) out.push({ body: (m[1] ?? "").trim(), numbers: (m[2] ?? "").split(", ").map(Number) });
+      for (let m = re.exec(line); m !== null; m = re.exec(line))
+        out.push({ body: (m[1] ?? "").trim(), numbers: (m[2] ?? "").split(", ").map(Number) });
     }
   }
   return out;
@@ -181,7 +203,9 @@ async function articles(pmids: number[]): Promise<Map<number, ArticleRow>> {
   return new Map(rows.map((r) => [r.pmid, r]));
 }
 const sectionsOf = (article: ArticleRow) =>
-  (typeof article.abstract_sections === "string" ? JSON.parse(article.abstract_sections) : article.abstract_sections) as {
+  (typeof article.abstract_sections === "string"
+    ? JSON.parse(article.abstract_sections)
+    : article.abstract_sections) as {
     label: string;
     nlm_category: string | null;
     text: string;
@@ -315,7 +339,10 @@ async function review(topic: string): Promise<Run> {
   return { summary: row.summary ?? "", cited, relevant, table, ms, status: row.status };
 }
 
-for (const { topic, headings: [a, b] } of topics) {
+for (const {
+  topic,
+  headings: [a, b],
+} of topics) {
   const r = await review(topic);
   times.push(r.ms);
   const byPmid = await articles([...new Set([...r.cited, ...r.relevant])]);
@@ -403,7 +430,8 @@ const report = [
     "word in the abstract they cite",
   `findings: ${ratio(totals.findings, totals.sentences)} of quoted sentences are result or conclusion statements`,
   ...Object.entries(judged).map(
-    ([by, j]) => `  judged by ${by.padEnd(13)}: ${String(j.n).padStart(3)} sentences, ${ratio(j.findings, j.n)} findings`,
+    ([by, j]) =>
+      `  judged by ${by.padEnd(13)}: ${String(j.n).padStart(3)} sentences, ${ratio(j.findings, j.n)} findings`,
   ),
   `case reports among cited articles, ${totals.strongTopics} topics with trials, cohorts or reviews: ` +
     `${ratio(totals.strongCaseReports, totals.strongCited)} (${totals.strongCaseReports} of ${totals.strongCited}); ` +
@@ -426,7 +454,9 @@ await t.close();
 if (!values["summaries-only"]) {
   for (const part of ["bench-sentence-roles.ts", "bench-extraction.ts"]) {
     console.log(`\n== ${part}`);
-    const child = Bun.spawn([process.execPath, join(import.meta.dir, part)], { stdio: ["inherit", "inherit", "inherit"] });
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, part)], {
+      stdio: ["inherit", "inherit", "inherit"],
+    });
     if ((await child.exited) !== 0) process.exitCode = 1;
   }
 }

@@ -70,14 +70,20 @@ const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, i
 const base = `http://127.0.0.1:${server.port}`;
 try {
   const started = performance.now();
-  await ingestFiles(t.deps, readdirSync(SAMPLE).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE, f)));
+  await ingestFiles(
+    t.deps,
+    readdirSync(SAMPLE)
+      .filter((f) => f.endsWith(".xml.gz"))
+      .map((f) => join(SAMPLE, f)),
+  );
   const real = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM articles`.execute(t.db)).rows[0]!.n;
   // Copies of the first records under PMIDs no real record has, until there are LIKES articles.
   if (LIKES > real) {
     await t.db.transaction().execute(async (trx) => {
       const copies = LIKES - real;
-      await sql`CREATE TEMP TABLE bench_copies ON COMMIT DROP AS SELECT * FROM articles ORDER BY pmid LIMIT ${copies}`
-        .execute(trx);
+      await sql`CREATE TEMP TABLE bench_copies ON COMMIT DROP AS SELECT * FROM articles ORDER BY pmid LIMIT ${copies}`.execute(
+        trx,
+      );
       await sql`UPDATE bench_copies SET pmid = pmid + 900000000`.execute(trx);
       await sql`INSERT INTO articles SELECT * FROM bench_copies`.execute(trx);
     });

@@ -44,7 +44,9 @@ const runs = Math.max(1, Number(process.argv[2] ?? 50) || 50);
 async function loadArticles(pmids: Set<number>): Promise<Map<number, SummaryArticle>> {
   const dir = join(ROOT, "sample/pubmed");
   const found = new Map<number, SummaryArticle>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".xml.gz") || f.endsWith(".xml")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".xml.gz") || f.endsWith(".xml"))
+    .sort()) {
     for await (const event of parsePubmedFile(join(dir, file))) {
       if (event.type !== "article" || !pmids.has(event.article.pmid) || found.has(event.article.pmid)) continue;
       const a = event.article;

@@ -67,7 +67,13 @@ class TimedIndex extends PostgresSearchIndex {
  * Ingests `file` into `databaseUrl` once, sampling RSS.
  * @param log receives a progress line every `everySeconds`.
  */
-async function run(databaseUrl: string, file: string, tuning: Tuning, log: (line: string) => void, everySeconds = 10): Promise<IngestBenchRun> {
+async function run(
+  databaseUrl: string,
+  file: string,
+  tuning: Tuning,
+  log: (line: string) => void,
+  everySeconds = 10,
+): Promise<IngestBenchRun> {
   const handle = openDatabase({ databaseUrl, dataDir: "" });
   try {
     await migrateToLatest(handle.db);
@@ -87,12 +93,20 @@ async function run(databaseUrl: string, file: string, tuning: Tuning, log: (line
           peakRss = Math.max(peakRss, process.memoryUsage().rss);
           if (p.file !== null && p.seconds - lastLog >= everySeconds) {
             lastLog = p.seconds;
-            log(`  ${p.records} records in ${p.seconds.toFixed(0)} s: ${Math.round(p.recordsPerSecond)} records/s, RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB (peak ${(peakRss / 1e6).toFixed(0)} MB)`);
+            log(
+              `  ${p.records} records in ${p.seconds.toFixed(0)} s: ${Math.round(p.recordsPerSecond)} records/s, RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB (peak ${(peakRss / 1e6).toFixed(0)} MB)`,
+            );
           }
         },
         onError: (m) => log(m),
       });
-      return { result, peakRss: Math.max(peakRss, process.memoryUsage().rss), refreshSeconds: index.refreshSeconds, listsSeconds: index.listsSeconds, listsBuilt: index.listsBuilt };
+      return {
+        result,
+        peakRss: Math.max(peakRss, process.memoryUsage().rss),
+        refreshSeconds: index.refreshSeconds,
+        listsSeconds: index.listsSeconds,
+        listsBuilt: index.listsBuilt,
+      };
     } finally {
       clearInterval(sampler);
     }
@@ -115,7 +129,10 @@ if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     options: {
-      "database-url": { type: "string", default: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+      "database-url": {
+        type: "string",
+        default: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+      },
       reingest: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       batch: { type: "string", default: "1000" },
@@ -133,16 +150,26 @@ if (import.meta.main) {
   const adminUrl = values["database-url"]!;
   const name = `lr_bench_ingest_${Date.now().toString(36)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(values.template ? `CREATE DATABASE ${name} TEMPLATE ${values.template}` : `CREATE DATABASE ${name}`);
+  await admin.unsafe(
+    values.template ? `CREATE DATABASE ${name} TEMPLATE ${values.template}` : `CREATE DATABASE ${name}`,
+  );
   // Start from a checkpoint, as pgbench does: otherwise whether the server's next forced checkpoint (every
   // max_wal_size of WAL, about three runs here) falls inside the measured run decides ±5 % of the result.
-  await admin.unsafe("CHECKPOINT").catch((error) => console.error(`no CHECKPOINT before the run (${error.message}); results vary more`));
+  await admin
+    .unsafe("CHECKPOINT")
+    .catch((error) => console.error(`no CHECKPOINT before the run (${error.message}); results vary more`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const log = (line: string) => console.error(line);
   try {
-    const tuning: Tuning = { batchSize: Number(values.batch), concurrency: Number(values.concurrency), gcEveryRecords: Number(values["gc-every"]) };
-    console.log(`file: ${file}; database: ${name} on ${url.host}${values.template ? ` (a copy of ${values.template})` : ""}; batch ${tuning.batchSize}, concurrency ${tuning.concurrency}, gc every ${tuning.gcEveryRecords} records`);
+    const tuning: Tuning = {
+      batchSize: Number(values.batch),
+      concurrency: Number(values.concurrency),
+      gcEveryRecords: Number(values["gc-every"]),
+    };
+    console.log(
+      `file: ${file}; database: ${name} on ${url.host}${values.template ? ` (a copy of ${values.template})` : ""}; batch ${tuning.batchSize}, concurrency ${tuning.concurrency}, gc every ${tuning.gcEveryRecords} records`,
+    );
     const first = await run(url.toString(), file, tuning, log);
     console.log(describe("ingest", first));
     if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, tuning, log)));

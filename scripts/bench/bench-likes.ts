@@ -41,13 +41,21 @@ async function signupAndLogin(url: string, email: string): Promise<string> {
     body: JSON.stringify({ email, full_name: email.split("@")[0], password: PASSWORD }),
   });
   if (!signup.ok) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
-  const login = await fetch(`${url}/api/v1/login/access-token`, { method: "POST", body: new URLSearchParams({ username: email, password: PASSWORD }) });
+  const login = await fetch(`${url}/api/v1/login/access-token`, {
+    method: "POST",
+    body: new URLSearchParams({ username: email, password: PASSWORD }),
+  });
   if (!login.ok) throw new Error(`login: ${login.status}`);
   return ((await login.json()) as { access_token: string }).access_token;
 }
 
 /** `n` sequential GETs of `path`; @returns the times to the end of each answer (ms), sorted, and the last body size. */
-async function timedGets(url: string, path: string, token: string, n: number): Promise<{ times: number[]; bytes: number; ttfb: number[] }> {
+async function timedGets(
+  url: string,
+  path: string,
+  token: string,
+  n: number,
+): Promise<{ times: number[]; bytes: number; ttfb: number[] }> {
   const times: number[] = [];
   const ttfb: number[] = [];
   let bytes = 0;
@@ -113,12 +121,23 @@ async function main() {
     const pmidsFile = join(scratch, "pmids.txt");
     writeFileSync(pmidsFile, Array.from({ length: ARTICLES }, (_, i) => 10000001 + i).join("\n"));
     const run = (seconds: number) => {
-      const out = spawnSync("node", [join(import.meta.dir, "autocannon-likes.mjs"), server.url, liker, pmidsFile, String(CONNECTIONS), String(seconds)], {
-        cwd: ROOT,
-        encoding: "utf8",
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: (seconds + 30) * 1000,
-      });
+      const out = spawnSync(
+        "node",
+        [
+          join(import.meta.dir, "autocannon-likes.mjs"),
+          server.url,
+          liker,
+          pmidsFile,
+          String(CONNECTIONS),
+          String(seconds),
+        ],
+        {
+          cwd: ROOT,
+          encoding: "utf8",
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: (seconds + 30) * 1000,
+        },
+      );
       if (out.status !== 0) throw new Error(`autocannon failed: ${out.stderr}`);
       return JSON.parse(out.stdout) as AutocannonResult & { distinctPmids: number; requestsMade: number };
     };
@@ -128,28 +147,57 @@ async function main() {
     const onePmid = join(scratch, "one.txt");
     writeFileSync(onePmid, "10000001");
     const againRun = (() => {
-      const out = spawnSync("node", [join(import.meta.dir, "autocannon-likes.mjs"), server.url, liker, onePmid, String(CONNECTIONS), String(DURATION_S)], {
-        cwd: ROOT,
-        encoding: "utf8",
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: (DURATION_S + 30) * 1000,
-      });
+      const out = spawnSync(
+        "node",
+        [
+          join(import.meta.dir, "autocannon-likes.mjs"),
+          server.url,
+          liker,
+          onePmid,
+          String(CONNECTIONS),
+          String(DURATION_S),
+        ],
+        {
+          cwd: ROOT,
+          encoding: "utf8",
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: (DURATION_S + 30) * 1000,
+        },
+      );
       if (out.status !== 0) throw new Error(`autocannon failed: ${out.stderr}`);
       return JSON.parse(out.stdout) as AutocannonResult;
     })();
 
     // The JavaScript of /dashboard: every module script and preload, gzip level 9.
-    const html = await (await fetch(`${server.url}/dashboard`, { headers: { authorization: `Bearer ${reader}` } })).text();
-    const urls = new Set([...html.matchAll(/<script type="module" src="([^"]+)"/g), ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!));
+    const html = await (
+      await fetch(`${server.url}/dashboard`, { headers: { authorization: `Bearer ${reader}` } })
+    ).text();
+    const urls = new Set(
+      [
+        ...html.matchAll(/<script type="module" src="([^"]+)"/g),
+        ...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g),
+      ].map((m) => m[1]!),
+    );
     let js = 0;
-    for (const u of urls) js += Bun.gzipSync(new Uint8Array(await (await fetch(`${server.url}${u}`)).arrayBuffer()), { level: 9 }).length;
+    for (const u of urls)
+      js += Bun.gzipSync(new Uint8Array(await (await fetch(`${server.url}${u}`)).arrayBuffer()), { level: 9 }).length;
 
-    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${database.version.split(",")[0]}`);
+    console.log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${database.version.split(",")[0]}`,
+    );
     console.log(`data: ${ARTICLES} articles, ${LIKES} likes and ${SHARES} received shares for one user`);
-    console.log(`GET /likes/my?limit=100 (newest page), ${REQUESTS} sequential: p50 ${fmt(p(page.times, 0.5))} ms, p95 ${fmt(p(page.times, 0.95))} ms (target ≤ ${TARGETS.likesP95Ms})`);
-    console.log(`GET /likes/my?skip=${LIKES - 100}&limit=100 (oldest page): p50 ${fmt(p(deep.times, 0.5))} ms, p95 ${fmt(p(deep.times, 0.95))} ms`);
-    console.log(`GET /likes/my (all ${LIKES}, ${(whole.bytes / 2 ** 20).toFixed(1)} MB): p50 ${fmt(p(whole.times, 0.5))} ms, p95 ${fmt(p(whole.times, 0.95))} ms`);
-    console.log(`GET /shares/received (all ${SHARES}, ${(shares.bytes / 2 ** 20).toFixed(2)} MB): p50 ${fmt(p(shares.times, 0.5))} ms, p95 ${fmt(p(shares.times, 0.95))} ms`);
+    console.log(
+      `GET /likes/my?limit=100 (newest page), ${REQUESTS} sequential: p50 ${fmt(p(page.times, 0.5))} ms, p95 ${fmt(p(page.times, 0.95))} ms (target ≤ ${TARGETS.likesP95Ms})`,
+    );
+    console.log(
+      `GET /likes/my?skip=${LIKES - 100}&limit=100 (oldest page): p50 ${fmt(p(deep.times, 0.5))} ms, p95 ${fmt(p(deep.times, 0.95))} ms`,
+    );
+    console.log(
+      `GET /likes/my (all ${LIKES}, ${(whole.bytes / 2 ** 20).toFixed(1)} MB): p50 ${fmt(p(whole.times, 0.5))} ms, p95 ${fmt(p(whole.times, 0.95))} ms`,
+    );
+    console.log(
+      `GET /shares/received (all ${SHARES}, ${(shares.bytes / 2 ** 20).toFixed(2)} MB): p50 ${fmt(p(shares.times, 0.5))} ms, p95 ${fmt(p(shares.times, 0.95))} ms`,
+    );
     console.log(
       `POST /likes/{pmid}, ${CONNECTIONS} connections, ${DURATION_S} s, ${likeRun.distinctPmids} distinct articles: ${likeRun.requests.average.toFixed(0)} req/s, ` +
         `p50 ${likeRun.latency.p50} ms, p99 ${likeRun.latency.p99} ms, non-2xx ${likeRun.non2xx}, errors ${likeRun.errors} (targets ≥ ${TARGETS.likeRps} req/s, p99 ≤ ${TARGETS.likeP99Ms} ms)`,
@@ -157,8 +205,12 @@ async function main() {
     console.log(
       `POST /likes/{pmid} of one article already liked (nothing written): ${againRun.requests.average.toFixed(0)} req/s, p50 ${againRun.latency.p50} ms, p99 ${againRun.latency.p99} ms, non-2xx ${againRun.non2xx}`,
     );
-    console.log(`/dashboard time to first byte, ${REQUESTS} sequential: p50 ${fmt(p(dashboard.ttfb, 0.5))} ms, p95 ${fmt(p(dashboard.ttfb, 0.95))} ms (target ≤ ${TARGETS.dashboardTtfbP95Ms})`);
-    console.log(`/dashboard JavaScript: ${(js / 1024).toFixed(1)} KB gzip in ${urls.size} files (target ≤ ${TARGETS.dashboardJsKb})`);
+    console.log(
+      `/dashboard time to first byte, ${REQUESTS} sequential: p50 ${fmt(p(dashboard.ttfb, 0.5))} ms, p95 ${fmt(p(dashboard.ttfb, 0.95))} ms (target ≤ ${TARGETS.dashboardTtfbP95Ms})`,
+    );
+    console.log(
+      `/dashboard JavaScript: ${(js / 1024).toFixed(1)} KB gzip in ${urls.size} files (target ≤ ${TARGETS.dashboardJsKb})`,
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     await sql.end();

@@ -18,7 +18,8 @@ const ROOT = join(import.meta.dir, "..", "..");
 async function xmlBytes(file: string): Promise<number> {
   let n = 0;
   let stream: ReadableStream<Uint8Array> = Bun.file(file).stream();
-  if (file.endsWith(".gz")) stream = stream.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  if (file.endsWith(".gz"))
+    stream = stream.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   for await (const chunk of stream) n += chunk.byteLength;
   return n;
 }
@@ -35,7 +36,11 @@ export interface ParseRun {
  * Parses `file` `runs` times.
  * @returns every run, and the best (highest records/s).
  */
-export async function benchParse(file: string, runs = 3, readInWorker = true): Promise<{ runs: ParseRun[]; best: ParseRun; xmlBytes: number }> {
+export async function benchParse(
+  file: string,
+  runs = 3,
+  readInWorker = true,
+): Promise<{ runs: ParseRun[]; best: ParseRun; xmlBytes: number }> {
   const bytes = await xmlBytes(file);
   const results: ParseRun[] = [];
   for (let i = 0; i < runs; i++) {
@@ -68,7 +73,11 @@ if (import.meta.main) {
   const { runs, best, xmlBytes: bytes } = await benchParse(file, Number(values.runs), !values.inline);
   console.log(`file: ${file} (${(bytes / 1e6).toFixed(0)} MB of XML)`);
   runs.forEach((r, i) =>
-    console.log(`run ${i + 1}: ${r.records} records, ${r.errors} errors, ${r.seconds.toFixed(2)} s, ${Math.round(r.recordsPerSecond)} records/s, ${r.mbPerSecond.toFixed(0)} MB/s`),
+    console.log(
+      `run ${i + 1}: ${r.records} records, ${r.errors} errors, ${r.seconds.toFixed(2)} s, ${Math.round(r.recordsPerSecond)} records/s, ${r.mbPerSecond.toFixed(0)} MB/s`,
+    ),
   );
-  console.log(`best: ${Math.round(best.recordsPerSecond)} records/s, ${best.mbPerSecond.toFixed(0)} MB/s; peak RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+  console.log(
+    `best: ${Math.round(best.recordsPerSecond)} records/s, ${best.mbPerSecond.toFixed(0)} MB/s; peak RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+  );
 }

@@ -50,7 +50,8 @@ const NOW = new Date("2014-01-03T06:00:00Z");
 const standIn = await spawnEutilsStandIn(Number(values["latency-ms"]));
 const standInUrl = standIn.url;
 
-const server = values["database-url"] ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const server =
+  values["database-url"] ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const name = `lr_bench_pubmed_weekly_${Date.now()}`;
 const admin = openDatabase({ databaseUrl: server, dataDir: "", poolSize: 1 });
 await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
@@ -69,7 +70,13 @@ try {
     PUBMED_FETCH_BUDGET_MS: "60000",
     ...(API_KEY ? { NCBI_API_KEY: API_KEY } : {}),
   });
-  const deps: AppDeps = { config, db, search: new PostgresSearchIndex(db), jobs: new PgJobQueue(db), secretKey: new Uint8Array(32) };
+  const deps: AppDeps = {
+    config,
+    db,
+    search: new PostgresSearchIndex(db),
+    jobs: new PgJobQueue(db),
+    secretKey: new Uint8Array(32),
+  };
   await ingestFiles(deps, [join(ROOT, "sample", "pubmed", "merged-pubmedarticleset.xml.gz")]);
 
   const headings = [...new Set(loadStandInRecords().flatMap((r) => r.article.mesh_terms))].sort();
@@ -79,7 +86,9 @@ try {
     const part = Array.from({ length: Math.min(1000, USERS - i) }, (_, k) => i + k);
     const rows = await db
       .insertInto("users")
-      .values(part.map((n) => ({ email: `w${n}-${stamp}@bench.example`, full_name: `Bench ${n}`, hashed_password: "x" })))
+      .values(
+        part.map((n) => ({ email: `w${n}-${stamp}@bench.example`, full_name: `Bench ${n}`, hashed_password: "x" })),
+      )
       .returning("id")
       .execute();
     ids.push(...rows.map((r) => r.id));
@@ -119,13 +128,16 @@ try {
       outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
       if (performance.now() - lastReport > 30_000) {
         lastReport = performance.now();
-        console.log(`  ${i + 1} users, ${sent.esearch} esearches, ${sent.efetch} efetches, ${((lastReport - t0) / 1000).toFixed(0)} s`);
+        console.log(
+          `  ${i + 1} users, ${sent.esearch} esearches, ${sent.efetch} efetches, ${((lastReport - t0) / 1000).toFixed(0)} s`,
+        );
       }
     }
   };
   await Promise.all(Array.from({ length: LOOPS }, loop));
   const seconds = (performance.now() - t0) / 1000;
-  const distinct = new Set(Array.from({ length: USERS }, (_, i) => interestsOf(i).map((t) => t.toLowerCase())).flat()).size;
+  const distinct = new Set(Array.from({ length: USERS }, (_, i) => interestsOf(i).map((t) => t.toLowerCase())).flat())
+    .size;
   console.log(
     `weekly PubMed part, ${USERS} users (${distinct} distinct interests of ${termsAsked} asked), ${LOOPS} loops, ` +
       `${API_KEY ? 10 : 3} requests/s, stand-in +${values["latency-ms"]} ms: ${seconds.toFixed(0)} s (${(seconds / 60).toFixed(1)} min); ` +

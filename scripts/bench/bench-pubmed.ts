@@ -102,7 +102,13 @@ async function freshDeps(url: string): Promise<{ deps: AppDeps; close: () => Pro
     ...(apiKey ? { NCBI_API_KEY: apiKey } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: crypto.getRandomValues(new Uint8Array(32)) };
+  const deps: AppDeps = {
+    config,
+    db: handle.db,
+    search: new PostgresSearchIndex(handle.db),
+    jobs: new PgJobQueue(handle.db),
+    secretKey: crypto.getRandomValues(new Uint8Array(32)),
+  };
   await ingestFiles(deps, [join(ROOT, "sample", "pubmed", "pubmedxml_piratevax_pubmed_result.xml.gz")]);
   return {
     deps,
@@ -113,7 +119,8 @@ async function freshDeps(url: string): Promise<{ deps: AppDeps; close: () => Pro
   };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const standIn = await spawnEutilsStandIn(latencyMs);
 try {
   // 1. Reviews on topics the index lacks, each on a fresh database (nothing fetched by an earlier review is held).
@@ -127,17 +134,31 @@ try {
       .values({ email: `bench-pubmed-${Date.now()}@example.com`, full_name: "Bench", hashed_password: "x" })
       .returning(["id", "token_version"])
       .executeTakeFirstOrThrow();
-    await deps.db.insertInto("subscriptions").values({ user_id: user.id, status: "active", subscription_type: "plus", is_trial: false }).execute();
+    await deps.db
+      .insertInto("subscriptions")
+      .values({ user_id: user.id, status: "active", subscription_type: "plus", is_trial: false })
+      .execute();
     const token = await createAccessToken(deps.secretKey, { sub: user.id, ver: user.token_version }, 60);
     const auth = { authorization: `Bearer ${token}` };
-    const { id } = (await (await app.request("/api/v1/literature_review/create", { method: "POST", headers: auth })).json()) as { id: string };
+    const { id } = (await (
+      await app.request("/api/v1/literature_review/create", { method: "POST", headers: auth })
+    ).json()) as { id: string };
     const t0 = performance.now();
-    const res = await app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`, { method: "POST", headers: auth });
+    const res = await app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`, {
+      method: "POST",
+      headers: auth,
+    });
     if (!res.ok) throw new Error(`start failed: ${res.status} ${await res.text()}`);
     for (;;) {
-      const row = await deps.db.selectFrom("literature_reviews").select(["status", "search_report"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await deps.db
+        .selectFrom("literature_reviews")
+        .select(["status", "search_report"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       if (TERMINAL.has(row.status)) {
-        const report = (typeof row.search_report === "string" ? JSON.parse(row.search_report) : row.search_report) as { pubmed?: { fetched: number } | null } | null;
+        const report = (typeof row.search_report === "string" ? JSON.parse(row.search_report) : row.search_report) as {
+          pubmed?: { fetched: number } | null;
+        } | null;
         rows.push({ topic, ms: performance.now() - t0, status: row.status, fetched: report?.pubmed?.fetched ?? 0 });
         break;
       }
@@ -147,7 +168,10 @@ try {
     await close();
   }
   const times = rows.map((r) => r.ms).sort((a, b) => a - b);
-  for (const r of rows) console.log(`  ${r.status.padEnd(17)} ${(r.ms / 1000).toFixed(2).padStart(6)} s  fetched ${String(r.fetched).padStart(3)}  ${r.topic}`);
+  for (const r of rows)
+    console.log(
+      `  ${r.status.padEnd(17)} ${(r.ms / 1000).toFixed(2).padStart(6)} s  fetched ${String(r.fetched).padStart(3)}  ${r.topic}`,
+    );
   console.log(
     `reviews on topics the index lacks (${rows.length}, stand-in +${latencyMs} ms per request, ${apiKey ? 10 : 3} requests/s): ` +
       `p50 ${(pct(times, 50) / 1000).toFixed(2)} s, p95 ${(pct(times, 95) / 1000).toFixed(2)} s, max ${(times.at(-1)! / 1000).toFixed(2)} s; ` +

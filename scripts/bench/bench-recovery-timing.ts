@@ -12,7 +12,8 @@ const N = i > 0 ? Number(process.argv[i + 1]) : 300;
 const t = await createTestApp("pglite");
 const known = await t.signup();
 const times = { known: [] as number[], unknown: [] as number[] };
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 for (let round = 0; round < N + 20; round++) {
   for (const side of round % 2 ? (["known", "unknown"] as const) : (["unknown", "known"] as const)) {
     const email = side === "known" ? known.user.email : `nobody-${round}@example.org`;
@@ -24,7 +25,9 @@ for (let round = 0; round < N + 20; round++) {
   }
 }
 for (const side of ["known", "unknown"] as const) {
-  console.log(`${side.padEnd(7)} median ${quantile(times[side], 0.5).toFixed(2)} ms, p95 ${quantile(times[side], 0.95).toFixed(2)} ms (${times[side].length} requests)`);
+  console.log(
+    `${side.padEnd(7)} median ${quantile(times[side], 0.5).toFixed(2)} ms, p95 ${quantile(times[side], 0.95).toFixed(2)} ms (${times[side].length} requests)`,
+  );
 }
 console.log(`difference of medians: ${(quantile(times.known, 0.5) - quantile(times.unknown, 0.5)).toFixed(2)} ms`);
 await t.close();

@@ -58,21 +58,31 @@ const token = await createAccessToken(secretKey, { sub: user.id, ver: user.token
 const auth = { authorization: `Bearer ${token}` };
 
 async function timeOne(query: string): Promise<{ ms: number; status: string }> {
-  const created = (await (await app.request("/api/v1/literature_review/create", { method: "POST", headers: auth })).json()) as { id: string };
+  const created = (await (
+    await app.request("/api/v1/literature_review/create", { method: "POST", headers: auth })
+  ).json()) as { id: string };
   const t0 = performance.now();
-  const res = await app.request(`/api/v1/literature_review/start/${created.id}?user_query=${encodeURIComponent(query)}`, {
-    method: "POST",
-    headers: auth,
-  });
+  const res = await app.request(
+    `/api/v1/literature_review/start/${created.id}?user_query=${encodeURIComponent(query)}`,
+    {
+      method: "POST",
+      headers: auth,
+    },
+  );
   if (!res.ok) throw new Error(`start failed: ${res.status} ${await res.text()}`);
   for (;;) {
-    const row = await db.selectFrom("literature_reviews").select("status").where("id", "=", created.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("literature_reviews")
+      .select("status")
+      .where("id", "=", created.id)
+      .executeTakeFirstOrThrow();
     if (TERMINAL.has(row.status)) return { ms: performance.now() - t0, status: row.status };
     await Bun.sleep(5);
   }
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 try {
   await timeOne(BENCH_QUERIES[0]!); // warm-up: first-call costs (JIT, connections) are not review latency
@@ -86,7 +96,11 @@ try {
     }
   times.sort((a, b) => a - b);
   console.log(`articles in corpus: ${articles.n}`);
-  console.log(`reviews: ${times.length} (${Object.entries(statuses).map(([s, n]) => `${s} ${n}`).join(", ")})`);
+  console.log(
+    `reviews: ${times.length} (${Object.entries(statuses)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(", ")})`,
+  );
   console.log(
     `start→terminal ms: p50 ${pct(times, 50).toFixed(0)}  p95 ${pct(times, 95).toFixed(0)}  p99 ${pct(times, 99).toFixed(0)}  max ${times.at(-1)!.toFixed(0)}`,
   );

@@ -36,7 +36,6 @@ import type { IndexableArticle } from "../../search/search-index.ts";
 
 import { BENCH_QUERIES } from "./queries.ts";
 
-
 interface Seed {
   title: string;
   sentences: string[];
@@ -64,7 +63,9 @@ function readSeeds(path: string): Seed[] {
     const b = m[0];
     const title = text(b.match(/<ArticleTitle[^>]*>([\s\S]*?)<\/ArticleTitle>/)?.[1] ?? "");
     if (!title) continue;
-    const abstract = [...b.matchAll(/<AbstractText[^>]*>([\s\S]*?)<\/AbstractText>/g)].map((x) => text(x[1]!)).join(" ");
+    const abstract = [...b.matchAll(/<AbstractText[^>]*>([\s\S]*?)<\/AbstractText>/g)]
+      .map((x) => text(x[1]!))
+      .join(" ");
     seeds.push({
       title,
       sentences: abstract ? abstract.split(/(?<=[.!?])\s+(?=[A-Z(])/) : [],
@@ -138,7 +139,9 @@ async function loadCorpusFile(db: Kysely<DB>, file: string): Promise<number> {
     onProgress: (p) => {
       if (p.file !== null && p.seconds - last >= 30) {
         last = p.seconds;
-        console.error(`ingested ${p.records} records in ${p.seconds.toFixed(0)} s (${Math.round(p.recordsPerSecond)}/s)`);
+        console.error(
+          `ingested ${p.records} records in ${p.seconds.toFixed(0)} s (${Math.round(p.recordsPerSecond)}/s)`,
+        );
       }
     },
     onError: (m) => console.error(m),
@@ -159,7 +162,9 @@ async function loadSynthetic(db: Kysely<DB>, records: number, seedPath: string):
   const started = performance.now();
   const batch = 2_000;
   for (let i = 0; i < records; i += batch) {
-    const rows = Array.from({ length: Math.min(batch, records - i) }, (_, j) => synthesise(seeds, pool, rnd, i + j + 1));
+    const rows = Array.from({ length: Math.min(batch, records - i) }, (_, j) =>
+      synthesise(seeds, pool, rnd, i + j + 1),
+    );
     const payload = JSON.stringify(rows);
     await sql`
       INSERT INTO articles (pmid, title, abstract, publication_year, publication_date, mesh_terms, keywords, content_hash)
@@ -167,10 +172,14 @@ async function loadSynthetic(db: Kysely<DB>, records: number, seedPath: string):
              ARRAY(SELECT jsonb_array_elements_text(x.mesh_terms)), ARRAY(SELECT jsonb_array_elements_text(x.keywords)),
              md5(x.pmid::text)
       FROM jsonb_to_recordset(${payload}::text::jsonb)
-        AS x(pmid integer, title text, abstract text, publication_year integer, mesh_terms jsonb, keywords jsonb)`.execute(db);
+        AS x(pmid integer, title text, abstract text, publication_year integer, mesh_terms jsonb, keywords jsonb)`.execute(
+      db,
+    );
     await index.index(rows.map((r) => r.pmid));
     if ((i / batch) % 25 === 0 || i + batch >= records)
-      console.error(`loaded ${Math.min(i + batch, records)} / ${records} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      console.error(
+        `loaded ${Math.min(i + batch, records)} / ${records} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
   }
   await buildSearchIndexes(db, started);
   // As an ingest ends: the impact lists of frequent lexemes (docs/decisions/0022-impact-ordered-postings.md).
@@ -212,9 +221,14 @@ async function main() {
   const records = Number(values.records);
   const rounds = Number(values.rounds);
   const limit = Number(values.limit);
-  for (const [name, v] of [["--records", records], ["--rounds", rounds], ["--limit", limit]] as const)
+  for (const [name, v] of [
+    ["--records", records],
+    ["--rounds", rounds],
+    ["--limit", limit],
+  ] as const)
     if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
-  const adminUrl = values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const adminUrl =
+    values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const corpus = values.corpus ?? `bench-data/pubmed-${records}.xml.gz`;
   const fromFile = existsSync(corpus);
   const name = `lr_bench_search_${records}${fromFile ? "" : "_builtin"}`;
@@ -247,7 +261,9 @@ async function main() {
       }
     }
     const { rows: sizeRows } = await sql<{ size: string; n: number }>`
-      SELECT pg_size_pretty(pg_total_relation_size('article_search')) AS size, (SELECT count(*)::integer FROM article_search) AS n`.execute(db);
+      SELECT pg_size_pretty(pg_total_relation_size('article_search')) AS size, (SELECT count(*)::integer FROM article_search) AS n`.execute(
+      db,
+    );
     const index = new PostgresSearchIndex(db);
     const rnd = prng(7);
     // Warm-up round: fills caches the way a running server has them.
@@ -270,9 +286,17 @@ async function main() {
       `records: ${sizeRows[0]?.n} (synthetic, ${fromFile ? corpus : "built-in generator"}), article_search: ${sizeRows[0]?.size}, ` +
         `queries: ${BENCH_QUERIES.length} × ${rounds} rounds, limit ${limit}, load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
     );
-    console.log(`latency ms: p50 ${f(percentile(all, 50))}  p95 ${f(percentile(all, 95))}  p99 ${f(percentile(all, 99))}  max ${f(all[all.length - 1]!)}`);
+    console.log(
+      `latency ms: p50 ${f(percentile(all, 50))}  p95 ${f(percentile(all, 95))}  p99 ${f(percentile(all, 99))}  max ${f(all[all.length - 1]!)}`,
+    );
     const slowest = [...perQuery.entries()]
-      .map(([q, t]) => ({ q, median: percentile([...t].sort((a, b) => a - b), 50) }))
+      .map(([q, t]) => ({
+        q,
+        median: percentile(
+          [...t].sort((a, b) => a - b),
+          50,
+        ),
+      }))
       .sort((a, b) => b.median - a.median)
       .slice(0, 8);
     console.log("slowest queries (median ms):");

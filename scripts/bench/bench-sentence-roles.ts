@@ -77,13 +77,17 @@ function evaluate(abstracts: readonly { sentences: string[]; roles: (SentenceRol
 function report(title: string, n: number, r: Evaluation): void {
   console.log(`\n${title}: ${n} abstracts, ${r.scores.sentences} sentences`);
   console.log(`  accuracy ${r.scores.accuracy.toFixed(3)}; finding vs not ${r.finding.toFixed(3)}`);
-  console.log(`  quotable as a finding (with the cue overrides): precision ${r.quotablePrecision.toFixed(3)}, ` +
-    `recall ${r.quotableRecall.toFixed(3)}`);
+  console.log(
+    `  quotable as a finding (with the cue overrides): precision ${r.quotablePrecision.toFixed(3)}, ` +
+      `recall ${r.quotableRecall.toFixed(3)}`,
+  );
   console.log("  role          precision  recall  F1     n");
   for (const role of SENTENCE_ROLES) {
     const c = r.scores.perClass[role];
-    console.log(`  ${role.padEnd(12)}  ${c.precision.toFixed(3).padStart(9)}  ${c.recall.toFixed(3).padStart(6)}  ` +
-      `${c.f1.toFixed(3)}  ${String(c.support).padStart(4)}`);
+    console.log(
+      `  ${role.padEnd(12)}  ${c.precision.toFixed(3).padStart(9)}  ${c.recall.toFixed(3).padStart(6)}  ` +
+        `${c.f1.toFixed(3)}  ${String(c.support).padStart(4)}`,
+    );
   }
   console.log(`  confusion (rows gold, columns predicted, ${SENTENCE_ROLES.map((x) => x.slice(0, 3)).join(" ")}):`);
   for (const g of SENTENCE_ROLES) {
@@ -99,12 +103,16 @@ report("Hand-labelled unstructured abstracts, all", hand.length, evaluate(hand))
 for (const set of [...new Set(hand.map((a) => a.set))].sort()) {
   const part = hand.filter((a) => a.set === set);
   const r = evaluate(part);
-  console.log(`  set "${set}": ${part.length} abstracts, ${r.scores.sentences} sentences, accuracy ` +
-    `${r.scores.accuracy.toFixed(3)}, finding vs not ${r.finding.toFixed(3)}, quotable precision ` +
-    `${r.quotablePrecision.toFixed(3)}, recall ${r.quotableRecall.toFixed(3)}`);
+  console.log(
+    `  set "${set}": ${part.length} abstracts, ${r.scores.sentences} sentences, accuracy ` +
+      `${r.scores.accuracy.toFixed(3)}, finding vs not ${r.finding.toFixed(3)}, quotable precision ` +
+      `${r.quotablePrecision.toFixed(3)}, recall ${r.quotableRecall.toFixed(3)}`,
+  );
 }
 
 const sorted = [...held.ms].sort((a, b) => a - b);
 const pct = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number).toFixed(3);
-console.log(`\nweights ${(size / 1024).toFixed(0)} KiB; first load ${loadMs.toFixed(1)} ms; ` +
-  `classification per abstract: median ${pct(0.5)} ms, p95 ${pct(0.95)} ms`);
+console.log(
+  `\nweights ${(size / 1024).toFixed(0)} KiB; first load ${loadMs.toFixed(1)} ms; ` +
+    `classification per abstract: median ${pct(0.5)} ms, p95 ${pct(0.95)} ms`,
+);

@@ -19,7 +19,14 @@ import { join } from "node:path";
 import { createTestApp } from "../../tests/support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { buildProfile, likeText, type ProfileLike } from "../../src/suggestions/profile.ts";
-import { candidatePmidsToRead, chooseSections, rankProfile, retrieveCandidates, SECTION_SIZE, type CandidateArticle } from "../../src/suggestions/sections.ts";
+import {
+  candidatePmidsToRead,
+  chooseSections,
+  rankProfile,
+  retrieveCandidates,
+  SECTION_SIZE,
+  type CandidateArticle,
+} from "../../src/suggestions/sections.ts";
 import { readCandidateArticles } from "../../src/suggestions/repository.ts";
 import { readHeadingStats } from "../../src/suggestions/disruption.ts";
 import type { TestApp } from "../../tests/support/app.ts";
@@ -32,7 +39,36 @@ const COVERAGE_ONLY = process.argv.includes("--coverage-only");
 const COVERAGE_NOW = new Date("2026-11-24T10:00:00Z");
 const K = 10;
 /** Headings too general to make a reader's interest (MeSH check tags and the like). */
-const CHECK_TAGS = new Set(["Humans", "Male", "Female", "Animals", "Adult", "Middle Aged", "Aged", "Aged, 80 and over", "Young Adult", "Adolescent", "Child", "Child, Preschool", "Infant", "Infant, Newborn", "Mice", "Rats", "Retrospective Studies", "Prospective Studies", "Risk Factors", "Treatment Outcome", "Time Factors", "Cohort Studies", "Follow-Up Studies", "Cross-Sectional Studies", "Surveys and Questionnaires", "Prognosis", "Case-Control Studies", "Pregnancy"]);
+const CHECK_TAGS = new Set([
+  "Humans",
+  "Male",
+  "Female",
+  "Animals",
+  "Adult",
+  "Middle Aged",
+  "Aged",
+  "Aged, 80 and over",
+  "Young Adult",
+  "Adolescent",
+  "Child",
+  "Child, Preschool",
+  "Infant",
+  "Infant, Newborn",
+  "Mice",
+  "Rats",
+  "Retrospective Studies",
+  "Prospective Studies",
+  "Risk Factors",
+  "Treatment Outcome",
+  "Time Factors",
+  "Cohort Studies",
+  "Follow-Up Studies",
+  "Cross-Sectional Studies",
+  "Surveys and Questionnaires",
+  "Prognosis",
+  "Case-Control Studies",
+  "Pregnancy",
+]);
 
 interface Row {
   pmid: number;
@@ -68,7 +104,9 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 async function main() {
   const t = await createTestApp("pglite");
   try {
-    const files = readdirSync(SAMPLE).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE, f));
+    const files = readdirSync(SAMPLE)
+      .filter((f) => f.endsWith(".xml.gz"))
+      .map((f) => join(SAMPLE, f));
     await ingestFiles(t.deps, files);
     const rows = (await t.db
       .selectFrom("articles")
@@ -83,13 +121,23 @@ async function main() {
     const add = (key: string, pmid: number) => (groups.get(key) ?? groups.set(key, []).get(key)!).push(pmid);
     for (const r of rows) {
       for (const h of r.mesh_terms) if (!CHECK_TAGS.has(h)) add(`mesh:${h}`, r.pmid);
-      for (const a of (r.authors ?? "").split(/,\s*/).slice(0, 3)) if (a.trim().length > 3) add(`author:${a.trim()}`, r.pmid);
+      for (const a of (r.authors ?? "").split(/,\s*/).slice(0, 3))
+        if (a.trim().length > 3) add(`author:${a.trim()}`, r.pmid);
     }
     const users: { key: string; pmids: number[] }[] = [...groups.entries()]
       .filter(([, pmids]) => pmids.length >= 8 && pmids.length <= 60)
-      .map(([key, pmids]) => ({ key, pmids: [...new Set(pmids)].sort((a, b) => (byPmid.get(a)!.publication_date ?? "").localeCompare(byPmid.get(b)!.publication_date ?? "")) }))
+      .map(([key, pmids]) => ({
+        key,
+        pmids: [...new Set(pmids)].sort((a, b) =>
+          (byPmid.get(a)!.publication_date ?? "").localeCompare(byPmid.get(b)!.publication_date ?? ""),
+        ),
+      }))
       // A held-out period must start strictly after the training likes.
-      .filter((u) => byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3)) - 1]!)!.publication_date! < byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3))]!)!.publication_date!)
+      .filter(
+        (u) =>
+          byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3)) - 1]!)!.publication_date! <
+          byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3))]!)!.publication_date!,
+      )
       .sort((a, b) => a.key.localeCompare(b.key));
     // Every author group the sample allows (few authors have 8+ articles in it), then heading groups (by key).
     const byAuthor = users.filter((u) => u.key.startsWith("author:")).slice(0, Math.ceil(MAX_USERS / 2));
@@ -114,28 +162,48 @@ async function main() {
         const likedPmids = train.slice(-likesCount);
         const likes: ProfileLike[] = likedPmids.map((p) => {
           const r = byPmid.get(p)!;
-          return { pmid: p, title: r.title, mesh_terms: r.mesh_terms, keywords: r.keywords, liked_at: new Date(`${r.publication_date}T00:00:00Z`) };
+          return {
+            pmid: p,
+            title: r.title,
+            mesh_terms: r.mesh_terms,
+            keywords: r.keywords,
+            liked_at: new Date(`${r.publication_date}T00:00:00Z`),
+          };
         });
         const exclude = new Set(train);
         // Ours: Pertinent For You's ranking (every source of the profile, fused), over the held-out period's years.
         const profile = buildProfile(null, likes, now);
-        const ours = (await rankProfile(t.deps.search, profile.sources, exclude, { fromYear: splitYear })).map((c) => c.pmid).filter(inPeriod);
+        const ours = (await rankProfile(t.deps.search, profile.sources, exclude, { fromYear: splitYear }))
+          .map((c) => c.pmid)
+          .filter(inPeriod);
         // Baseline: one BM25 "more like this" query of the same likes' text.
-        const mlt = await t.deps.search.similar(likes.map(likeText).join(". "), { limit: 100, excludePmids: [...exclude], fromYear: splitYear });
+        const mlt = await t.deps.search.similar(likes.map(likeText).join(". "), {
+          limit: 100,
+          excludePmids: [...exclude],
+          fromYear: splitYear,
+        });
         const baseline = mlt.hits.map((h) => h.pmid).filter(inPeriod);
         results[likesCount]!.ours.push(score(ours, heldOut));
         results[likesCount]!.baseline.push(score(baseline, heldOut));
       }
     }
 
-    console.log(`sample: ${rows.length} dated records; ${users.length} synthetic users (${users.filter((u) => u.key.startsWith("mesh:")).length} by MeSH heading, ${users.filter((u) => u.key.startsWith("author:")).length} by author)`);
-    console.log("each user: 8–60 articles sharing the heading or author; the most recent third held out, ranked among the period's articles");
+    console.log(
+      `sample: ${rows.length} dated records; ${users.length} synthetic users (${users.filter((u) => u.key.startsWith("mesh:")).length} by MeSH heading, ${users.filter((u) => u.key.startsWith("author:")).length} by author)`,
+    );
+    console.log(
+      "each user: 8–60 articles sharing the heading or author; the most recent third held out, ranked among the period's articles",
+    );
     console.log("likes | method   | Recall@10 | nDCG@10 | MRR");
     for (const likesCount of [1, 3, 5, 10]) {
       for (const method of ["ours", "baseline"] as const) {
         const m = results[likesCount]![method];
         console.log(
-          `${String(likesCount).padStart(5)} | ${method.padEnd(8)} | ${mean(m.map((x) => x.recall)).toFixed(3).padStart(9)} | ${mean(m.map((x) => x.ndcg)).toFixed(3).padStart(7)} | ${mean(m.map((x) => x.rr)).toFixed(3)}`,
+          `${String(likesCount).padStart(5)} | ${method.padEnd(8)} | ${mean(m.map((x) => x.recall))
+            .toFixed(3)
+            .padStart(9)} | ${mean(m.map((x) => x.ndcg))
+            .toFixed(3)
+            .padStart(7)} | ${mean(m.map((x) => x.rr)).toFixed(3)}`,
         );
       }
     }
@@ -143,7 +211,9 @@ async function main() {
       const o = results[likesCount]!.ours;
       const b = results[likesCount]!.baseline;
       const gain = (f: (m: Metrics) => number) => ((mean(o.map(f)) / mean(b.map(f)) - 1) * 100).toFixed(1);
-      console.log(`${likesCount} likes: ours vs baseline: Recall@10 ${gain((m) => m.recall)}%, nDCG@10 ${gain((m) => m.ndcg)}%, MRR ${gain((m) => m.rr)}%`);
+      console.log(
+        `${likesCount} likes: ours vs baseline: Recall@10 ${gain((m) => m.recall)}%, nDCG@10 ${gain((m) => m.ndcg)}%, MRR ${gain((m) => m.rr)}%`,
+      );
     }
     console.log(`evaluated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
@@ -159,7 +229,10 @@ async function interestCoverage(t: TestApp, groups: Map<string, number[]>, byPmi
   const headings = [...groups.entries()]
     // A heading with a comma ("Administration, Oral") would be two interests: a description's interests are separated
     // by commas.
-    .filter(([key, pmids]) => key.startsWith("mesh:") && !key.includes(",") && new Set(pmids).size >= 8 && new Set(pmids).size <= 60)
+    .filter(
+      ([key, pmids]) =>
+        key.startsWith("mesh:") && !key.includes(",") && new Set(pmids).size >= 8 && new Set(pmids).size <= 60,
+    )
     .map(([key, pmids]) => ({ heading: key.slice(5), pmids: [...new Set(pmids)] }))
     .sort((a, b) => a.heading.localeCompare(b.heading));
   // Four strata of the alphabetical list, so that one user's headings are not neighbours ("Leukemia", "Leukemia, …").
@@ -178,17 +251,29 @@ async function interestCoverage(t: TestApp, groups: Map<string, number[]>, byPmi
     const likeOf = (pmids: number[]) =>
       pmids.slice(0, 3).map((p, n): ProfileLike => {
         const r = byPmid.get(p)!;
-        return { pmid: p, title: r.title, mesh_terms: r.mesh_terms, keywords: r.keywords, liked_at: new Date(COVERAGE_NOW.getTime() - (n + 1) * 86_400_000) };
+        return {
+          pmid: p,
+          title: r.title,
+          mesh_terms: r.mesh_terms,
+          keywords: r.keywords,
+          liked_at: new Date(COVERAGE_NOW.getTime() - (n + 1) * 86_400_000),
+        };
       });
     const interests = [a, b, c];
-    for (const [likes, theme] of [[likeOf(c.pmids), null], [likeOf(d.pmids), d]] as const) {
+    for (const [likes, theme] of [
+      [likeOf(c.pmids), null],
+      [likeOf(d.pmids), d],
+    ] as const) {
       const profile = buildProfile(interests.map((h) => h.heading).join(", "), likes, COVERAGE_NOW);
       const exclude = new Set(likes.map((l) => l.pmid));
       const year = COVERAGE_NOW.getUTCFullYear();
       const candidates = await retrieveCandidates(t.deps, profile, exclude, year, year + 1, COVERAGE_NOW);
       const rows = await readCandidateArticles(t.db, candidatePmidsToRead(candidates));
       const articles = new Map<number, CandidateArticle>(rows.map((r) => [r.pmid, r]));
-      const stats = await readHeadingStats(t.db, rows.flatMap((r) => r.mesh_terms));
+      const stats = await readHeadingStats(
+        t.db,
+        rows.flatMap((r) => r.mesh_terms),
+      );
       const sections = chooseSections(candidates, articles, { ...stats, cdIndexes: new Map() }, COVERAGE_NOW);
       const top = sections.pertinent_articles.slice(0, SECTION_SIZE).map((e) => byPmid.get(e.pmid)?.mesh_terms ?? []);
       const represented = (h: { heading: string }) => top.some((mesh) => mesh.includes(h.heading));
@@ -214,10 +299,16 @@ async function interestCoverage(t: TestApp, groups: Map<string, number[]>, byPmi
     }
   }
   console.log(`interest coverage: ${users} synthetic users, 3 interests (MeSH heading names) and 3 likes each`);
-  console.log(`  share of servable interests represented in Pertinent For You's top ${SECTION_SIZE}: ${mean(shares).toFixed(3)} (${shares.length} users)`);
+  console.log(
+    `  share of servable interests represented in Pertinent For You's top ${SECTION_SIZE}: ${mean(shares).toFixed(3)} (${shares.length} users)`,
+  );
   console.log(`  users with every servable interest represented: ${full}/${shares.length}`);
-  console.log(`  share of interests with one of their own query's 10 best in the top ${SECTION_SIZE}: ${mean(sharesByQuery).toFixed(3)}`);
-  console.log(`  likes of a fourth heading: liked theme represented for ${(mean(likedTheme) * 100).toFixed(1)} % of users`);
+  console.log(
+    `  share of interests with one of their own query's 10 best in the top ${SECTION_SIZE}: ${mean(sharesByQuery).toFixed(3)}`,
+  );
+  console.log(
+    `  likes of a fourth heading: liked theme represented for ${(mean(likedTheme) * 100).toFixed(1)} % of users`,
+  );
 }
 
 await main();

@@ -33,7 +33,14 @@ import { quantile } from "./bench-pages.ts";
 import { createDatabase, startServer } from "./bench-accounts.ts";
 
 const { values } = parseArgs({
-  options: { users: { type: "string", default: "200" }, "database-url": { type: "string" }, requests: { type: "string", default: "300" }, cold: { type: "boolean", default: false }, workers: { type: "string", default: "2" }, "reuse-answers": { type: "boolean", default: false } },
+  options: {
+    users: { type: "string", default: "200" },
+    "database-url": { type: "string" },
+    requests: { type: "string", default: "300" },
+    cold: { type: "boolean", default: false },
+    workers: { type: "string", default: "2" },
+    "reuse-answers": { type: "boolean", default: false },
+  },
 });
 const COLD = values.cold;
 const USERS = Number(values.users);
@@ -60,38 +67,92 @@ async function main() {
   const fresh = values["database-url"] ? null : await createDatabase(adminUrl);
   const databaseUrl = values["database-url"] ?? fresh!.url;
   const handle = openDatabase({ databaseUrl, dataDir: "", poolSize: Math.max(4, WORKERS + 2) });
-  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", PUBLIC_URL: "http://localhost:3000", DATABASE_URL: databaseUrl, PUBMED_ON_DEMAND: "off" });
-  const deps: AppDeps = { config, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db), secretKey: new TextEncoder().encode("b".repeat(48)) };
+  const config = loadConfig({
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    PUBLIC_URL: "http://localhost:3000",
+    DATABASE_URL: databaseUrl,
+    PUBMED_ON_DEMAND: "off",
+  });
+  const deps: AppDeps = {
+    config,
+    db: handle.db,
+    search: new PostgresSearchIndex(handle.db),
+    jobs: new PgJobQueue(handle.db),
+    secretKey: new TextEncoder().encode("b".repeat(48)),
+  };
   const db = handle.db;
   let server: Awaited<ReturnType<typeof startServer>> | null = null;
   try {
     await migrateToLatest(db);
-    if (fresh) await ingestFiles(deps, readdirSync(SAMPLE).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE, f)));
+    if (fresh)
+      await ingestFiles(
+        deps,
+        readdirSync(SAMPLE)
+          .filter((f) => f.endsWith(".xml.gz"))
+          .map((f) => join(SAMPLE, f)),
+      );
     const { rows: countRows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM articles`.execute(db);
     const records = countRows[0]!.n;
 
     // Subscribers: two interests from real headings of the index, five liked articles each.
-    const headings = (await sql<{ h: string }>`SELECT h FROM (SELECT DISTINCT unnest(mesh_terms) AS h FROM (SELECT mesh_terms FROM articles LIMIT 20000) s) t ORDER BY h`.execute(db)).rows.map((r) => r.h);
-    const likePool = (await sql<{ pmid: number }>`SELECT pmid FROM articles ORDER BY pmid LIMIT ${USERS * 5 * 3}`.execute(db)).rows.map((r) => r.pmid);
+    const headings = (
+      await sql<{
+        h: string;
+      }>`SELECT h FROM (SELECT DISTINCT unnest(mesh_terms) AS h FROM (SELECT mesh_terms FROM articles LIMIT 20000) s) t ORDER BY h`.execute(
+        db,
+      )
+    ).rows.map((r) => r.h);
+    const likePool = (
+      await sql<{ pmid: number }>`SELECT pmid FROM articles ORDER BY pmid LIMIT ${USERS * 5 * 3}`.execute(db)
+    ).rows.map((r) => r.pmid);
     const stamp = Date.now().toString(36);
     // In statements of 2,000 rows: a statement takes at most 65,534 parameters.
-    const chunks = <T,>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / 2000) }, (_, k) => xs.slice(k * 2000, (k + 1) * 2000));
+    const chunks = <T>(xs: T[]): T[][] =>
+      Array.from({ length: Math.ceil(xs.length / 2000) }, (_, k) => xs.slice(k * 2000, (k + 1) * 2000));
     const users: { id: string }[] = [];
     for (const part of chunks(Array.from({ length: USERS }, (_, i) => i)))
       users.push(
         ...(await db
           .insertInto("users")
-          .values(part.map((i) => ({ email: `u${i}-${stamp}@${BENCH_DOMAIN}`, full_name: `Bench ${i}`, hashed_password: "x", description: `${headings[(i * 7) % headings.length]}, ${headings[(i * 13 + 3) % headings.length]}` })))
+          .values(
+            part.map((i) => ({
+              email: `u${i}-${stamp}@${BENCH_DOMAIN}`,
+              full_name: `Bench ${i}`,
+              hashed_password: "x",
+              description: `${headings[(i * 7) % headings.length]}, ${headings[(i * 13 + 3) % headings.length]}`,
+            })),
+          )
           .returning("id")
           .execute()),
       );
     for (const part of chunks(users))
       await db
         .insertInto("subscriptions")
-        .values(part.map((u) => ({ user_id: u.id, status: "active", subscription_type: "plus", is_trial: false, billing_interval: "annual", current_period_end: new Date(Date.now() + 365 * 86_400_000) })) as never)
+        .values(
+          part.map((u) => ({
+            user_id: u.id,
+            status: "active",
+            subscription_type: "plus",
+            is_trial: false,
+            billing_interval: "annual",
+            current_period_end: new Date(Date.now() + 365 * 86_400_000),
+          })) as never,
+        )
         .execute();
-    for (const part of chunks(users.flatMap((u, i) => Array.from({ length: 5 }, (_, j) => ({ user_id: u.id, article_pmid: likePool[(i * 5 + j * 17) % likePool.length]! })))))
-      await db.insertInto("likes").values(part).onConflict((oc) => oc.doNothing()).execute();
+    for (const part of chunks(
+      users.flatMap((u, i) =>
+        Array.from({ length: 5 }, (_, j) => ({
+          user_id: u.id,
+          article_pmid: likePool[(i * 5 + j * 17) % likePool.length]!,
+        })),
+      ),
+    ))
+      await db
+        .insertInto("likes")
+        .values(part)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
 
     const handlers = { ...suggestionJobHandlers(), ...emailJobHandlers() };
     // A worker as the server starts it (WORKER=only): WORKERS loops that sleep when the queue is empty and wake when a
@@ -114,7 +175,11 @@ async function main() {
       await worker.ready;
       for (;;) {
         await Bun.sleep(20);
-        const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM jobs WHERE status IN ('queued', 'running') AND run_at <= now()`.execute(db);
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::integer AS n FROM jobs WHERE status IN ('queued', 'running') AND run_at <= now()`.execute(
+          db,
+        );
         if (rows[0]!.n === 0) break;
       }
       await worker.stop();
@@ -132,20 +197,31 @@ async function main() {
     // are vacuumed between phases, as autovacuum would in operation. Without it, the second week's run was 1.5 times
     // slower than the first at 10,000 users (202,839 dead job rows).
     const vacuum = async () => {
-      for (const table of ["jobs", "weekly_suggestions", "suggestion_articles", "suggestion_source_cache", "email_outbox"]) await sql`VACUUM ANALYZE ${sql.table(table)}`.execute(db);
+      for (const table of [
+        "jobs",
+        "weekly_suggestions",
+        "suggestion_articles",
+        "suggestion_source_cache",
+        "email_outbox",
+      ])
+        await sql`VACUUM ANALYZE ${sql.table(table)}`.execute(db);
     };
     const phasePeaks: number[] = [];
     // Where a phase's time goes: this process's CPU (the JavaScript of both workers, one thread) and the machine's
     // (PostgreSQL's backends included), as shares of the phase's wall time on one core.
     const phaseCpu: { label: string; processCores: number; machineCores: number }[] = [];
-    const phase = async <T,>(label: string, run: () => Promise<T>): Promise<T> => {
+    const phase = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
       await vacuum();
       peakRss = process.memoryUsage().rss;
       const [cpu0, machine0, t0] = [process.cpuUsage(), machineBusySeconds(), performance.now()];
       const out = await run();
       const wall = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
-      phaseCpu.push({ label, processCores: (cpu.user + cpu.system) / 1e6 / wall, machineCores: (machineBusySeconds() - machine0) / wall });
+      phaseCpu.push({
+        label,
+        processCores: (cpu.user + cpu.system) / 1e6 / wall,
+        machineCores: (machineBusySeconds() - machine0) / wall,
+      });
       phasePeaks.push(peakRss);
       return out;
     };
@@ -184,36 +260,68 @@ async function main() {
     await db.deleteFrom("rate_limits").execute();
     server = await startServer(databaseUrl);
     const email = `reader-${stamp}@${BENCH_DOMAIN}`;
-    const signup = await fetch(`${server.url}/api/v1/users/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, full_name: "Reader", password: "bench-password-123" }) });
+    const signup = await fetch(`${server.url}/api/v1/users/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, full_name: "Reader", password: "bench-password-123" }),
+    });
     if (!signup.ok) throw new Error(`signup ${signup.status}`);
     const reader = (await signup.json()) as { id: string };
-    await db.updateTable("users").set({ description: `${headings[1]}, ${headings[2]}` }).where("id", "=", reader.id).execute();
+    await db
+      .updateTable("users")
+      .set({ description: `${headings[1]}, ${headings[2]}` })
+      .where("id", "=", reader.id)
+      .execute();
     await computeWeeklySuggestions(deps, reader.id, { sendDigest: false });
-    const login = await fetch(`${server.url}/api/v1/login/access-token`, { method: "POST", body: new URLSearchParams({ username: email, password: "bench-password-123" }) });
+    const login = await fetch(`${server.url}/api/v1/login/access-token`, {
+      method: "POST",
+      body: new URLSearchParams({ username: email, password: "bench-password-123" }),
+    });
     const token = ((await login.json()) as { access_token: string }).access_token;
     const times: number[] = [];
     for (let i = 0; i < REQUESTS + 30; i++) {
       const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/v1/suggestions/weekly/latest`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${server.url}/api/v1/suggestions/weekly/latest`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`latest answered ${res.status}`);
       if (i >= 30) times.push(performance.now() - t0); // the first 30 warm up
     }
     times.sort((a, b) => a - b);
 
-    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; index: ${records} records`);
-    const { rows: cached } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM suggestion_source_cache`.execute(db);
+    console.log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; index: ${records} records`,
+    );
+    const { rows: cached } = await sql<{
+      n: number;
+    }>`SELECT count(*)::integer AS n FROM suggestion_source_cache`.execute(db);
     preparations.forEach((p, i) =>
-      console.log(`${i === 0 ? (values["reuse-answers"] ? "daily preparation, the answers of an earlier run kept" : "daily preparation, nothing cached") : "daily preparation a week later"}: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s by ${WORKERS} workers (${((1000 * p.seconds) / Math.max(1, USERS)).toFixed(0)} ms per user); ${cached[0]!.n} answers cached`),
+      console.log(
+        `${i === 0 ? (values["reuse-answers"] ? "daily preparation, the answers of an earlier run kept" : "daily preparation, nothing cached") : "daily preparation a week later"}: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s by ${WORKERS} workers (${((1000 * p.seconds) / Math.max(1, USERS)).toFixed(0)} ms per user); ${cached[0]!.n} answers cached`,
+      ),
     );
     runs.forEach((r, i) => {
       const perUser = r.seconds / Math.max(1, r.users);
-      const label = COLD ? "weekly run, no answer computed before" : i === 0 ? "weekly run after the preparation" : "next week's run, after its preparation";
-      console.log(`${label} (${r.week}): ${r.users} of ${USERS} users computed (${r.articles} suggested articles) in ${r.seconds.toFixed(1)} s by ${WORKERS} workers (${r.jobs} jobs incl. digests): ${(r.users / r.seconds).toFixed(2)} users/s, ${(perUser * 1000).toFixed(0)} ms per user; 10,000 users at this rate: ${((10_000 * perUser) / 60).toFixed(1)} min`);
+      const label = COLD
+        ? "weekly run, no answer computed before"
+        : i === 0
+          ? "weekly run after the preparation"
+          : "next week's run, after its preparation";
+      console.log(
+        `${label} (${r.week}): ${r.users} of ${USERS} users computed (${r.articles} suggested articles) in ${r.seconds.toFixed(1)} s by ${WORKERS} workers (${r.jobs} jobs incl. digests): ${(r.users / r.seconds).toFixed(2)} users/s, ${(perUser * 1000).toFixed(0)} ms per user; 10,000 users at this rate: ${((10_000 * perUser) / 60).toFixed(1)} min`,
+      );
     });
-    for (const c of phaseCpu) console.log(`cpu, ${c.label}: this process ${c.processCores.toFixed(2)} cores, the whole machine ${c.machineCores.toFixed(2)} of ${cpus().length}`);
-    console.log(`memory: RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before; peak per phase, in order: ${phasePeaks.map((p) => `${(p / 2 ** 20).toFixed(0)} MB`).join(", ")}`);
-    console.log(`GET /suggestions/weekly/latest, ${REQUESTS} sequential: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (target ≤ 30)`);
+    for (const c of phaseCpu)
+      console.log(
+        `cpu, ${c.label}: this process ${c.processCores.toFixed(2)} cores, the whole machine ${c.machineCores.toFixed(2)} of ${cpus().length}`,
+      );
+    console.log(
+      `memory: RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before; peak per phase, in order: ${phasePeaks.map((p) => `${(p / 2 ** 20).toFixed(0)} MB`).join(", ")}`,
+    );
+    console.log(
+      `GET /suggestions/weekly/latest, ${REQUESTS} sequential: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (target ≤ 30)`,
+    );
   } finally {
     await server?.stop();
     if (!fresh) {

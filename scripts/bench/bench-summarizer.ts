@@ -31,7 +31,9 @@ times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-console.log(`articles: ${articles.length} (${articles.filter((a) => a.abstract).length} with abstracts), query: "${query}"`);
+console.log(
+  `articles: ${articles.length} (${articles.filter((a) => a.abstract).length} with abstracts), query: "${query}"`,
+);
 console.log(`summary: ${first.summary?.length ?? 0} chars, ${first.citedPmids.length} articles cited`);
 console.log(`cold first call: ${ms(cold)}`);
 console.log(`${runs} warm runs: min ${ms(at(0))}, median ${ms(at(0.5))}, p95 ${ms(at(0.95))}, max ${ms(at(1))}`);

@@ -142,8 +142,16 @@ async function loadSample(): Promise<{ fragments: FragmentPools; text: TextPools
     .sort()
     .map((f) => join(SAMPLE_DIR, f));
   const fragments: FragmentPools = {
-    Journal: [], AuthorList: [], PublicationTypeList: [], MeshHeadingList: [], KeywordList: [], ChemicalList: [],
-    GrantList: [], MedlineJournalInfo: [], History: [], ReferenceList: [],
+    Journal: [],
+    AuthorList: [],
+    PublicationTypeList: [],
+    MeshHeadingList: [],
+    KeywordList: [],
+    ChemicalList: [],
+    GrantList: [],
+    MedlineJournalInfo: [],
+    History: [],
+    ReferenceList: [],
   };
   const text: TextPools = { titles: [], sentences: new Map(), shapes: [] };
   const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -159,7 +167,9 @@ async function loadSample(): Promise<{ fragments: FragmentPools; text: TextPools
       if (a.title) text.titles.push(a.title);
       const shape: SectionShape[] = [];
       for (const section of a.abstract_sections) {
-        const sentences = [...segmenter.segment(section.text)].map((s) => s.segment.trim()).filter((s) => s.length > 20);
+        const sentences = [...segmenter.segment(section.text)]
+          .map((s) => s.segment.trim())
+          .filter((s) => s.length > 20);
         if (sentences.length === 0) continue;
         const key = section.nlm_category ?? "";
         let pool = text.sentences.get(key);
@@ -219,7 +229,8 @@ class RecordMaker {
     // Below the running target, a reference list is added: records come out at ~TARGET_RECORD_BYTES on average,
     // with the wide spread of sizes of real files (from 1 KB citations to 60 KB records).
     const wantReferences = this.bytes < this.made * TARGET_RECORD_BYTES;
-    const references = wantReferences && this.fragments.ReferenceList.length ? this.pick(this.fragments.ReferenceList) : "";
+    const references =
+      wantReferences && this.fragments.ReferenceList.length ? this.pick(this.fragments.ReferenceList) : "";
     const xml =
       `<PubmedArticle>\n` +
       `    <MedlineCitation Status="MEDLINE" Owner="NLM">\n` +
@@ -306,13 +317,19 @@ export async function generateCorpus(
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
-    options: { seed: { type: "string", default: "1" }, "first-pmid": { type: "string", default: String(FIRST_PMID) }, out: { type: "string" } },
+    options: {
+      seed: { type: "string", default: "1" },
+      "first-pmid": { type: "string", default: String(FIRST_PMID) },
+      out: { type: "string" },
+    },
     allowPositionals: true,
   });
   const count = Number(positionals[0] ?? "30000");
   const firstPmid = Number(values["first-pmid"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(firstPmid) || firstPmid < 1) {
-    console.error("usage: bun scripts/bench/generate-corpus.ts N [--seed 1] [--first-pmid 90000000] [--out FILE.xml.gz]");
+    console.error(
+      "usage: bun scripts/bench/generate-corpus.ts N [--seed 1] [--first-pmid 90000000] [--out FILE.xml.gz]",
+    );
     process.exit(2);
   }
   const out = values.out ?? join(ROOT, "bench-data", `pubmed-${count}.xml.gz`);

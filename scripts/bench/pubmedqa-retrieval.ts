@@ -44,17 +44,30 @@ export interface RetrievalReport {
 export function toArticle(pmid: number, x: Instance): IndexableArticle {
   const abstract = x.CONTEXTS.map((c, i) => (x.LABELS[i] ? `${x.LABELS[i]}: ${c}` : c)).join("\n");
   const year = x.YEAR ? Number.parseInt(x.YEAR, 10) : NaN;
-  return { pmid, title: null, abstract, mesh_terms: x.MESHES ?? [], keywords: [], publication_year: Number.isFinite(year) ? year : null };
+  return {
+    pmid,
+    title: null,
+    abstract,
+    mesh_terms: x.MESHES ?? [],
+    keywords: [],
+    publication_year: Number.isFinite(year) ? year : null,
+  };
 }
 
 /** Loads the instances into `db` (articles + index) and measures retrieval of each question's own PMID. */
-export async function evaluate(db: Kysely<DB>, data: Record<string, Instance>, candidateBudget?: number): Promise<RetrievalReport> {
+export async function evaluate(
+  db: Kysely<DB>,
+  data: Record<string, Instance>,
+  candidateBudget?: number,
+): Promise<RetrievalReport> {
   const articles = Object.entries(data).map(([pmid, x]) => toArticle(Number(pmid), x));
   const payload = JSON.stringify(articles);
   await sql`
     INSERT INTO articles (pmid, title, abstract, publication_year, mesh_terms, content_hash)
     SELECT x.pmid, x.title, x.abstract, x.publication_year, ARRAY(SELECT jsonb_array_elements_text(x.mesh_terms)), md5(x.pmid::text)
-    FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(pmid integer, title text, abstract text, publication_year integer, mesh_terms jsonb)`.execute(db);
+    FROM jsonb_to_recordset(${payload}::text::jsonb) AS x(pmid integer, title text, abstract text, publication_year integer, mesh_terms jsonb)`.execute(
+    db,
+  );
   await new PostgresSearchIndex(db).index(articles.map((a) => a.pmid));
   const index = new PostgresSearchIndex(db, { candidateBudget });
 
@@ -100,7 +113,10 @@ async function main() {
     },
   });
   const raw = readFileSync(values.file);
-  const data = JSON.parse((values.file.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8")) as Record<string, Instance>;
+  const data = JSON.parse((values.file.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8")) as Record<
+    string,
+    Instance
+  >;
   const backends = values.backend === "both" ? ["pglite", "postgres"] : [values.backend];
   const budget = values.exhaustive ? Number.MAX_SAFE_INTEGER : undefined;
   for (const backend of backends) {
@@ -114,7 +130,8 @@ async function main() {
         await handle.close();
       }
     } else if (backend === "postgres") {
-      const adminUrl = values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+      const adminUrl =
+        values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
       const name = `lr_bench_pubmedqa_${Math.random().toString(36).slice(2, 8)}`;
       const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await admin.unsafe(`CREATE DATABASE ${name}`);

@@ -7,9 +7,13 @@ import { join } from "node:path";
 
 const dir = import.meta.dir;
 const [name, ...args] = process.argv.slice(2);
-const scripts = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "run.ts" && f !== "queries.ts" && f !== "mesh-headings.ts");
+const scripts = readdirSync(dir).filter(
+  (f) => f.endsWith(".ts") && f !== "run.ts" && f !== "queries.ts" && f !== "mesh-headings.ts",
+);
 if (!name) {
-  console.log(`usage: npm run bench -- NAME [args…]\nbenchmarks: ${scripts.map((f) => f.replace(/^bench-/, "").replace(/\.ts$/, "")).join(", ")}`);
+  console.log(
+    `usage: npm run bench -- NAME [args…]\nbenchmarks: ${scripts.map((f) => f.replace(/^bench-/, "").replace(/\.ts$/, "")).join(", ")}`,
+  );
   process.exit(0);
 }
 const file = [join(dir, `bench-${name}.ts`), join(dir, `${name}.ts`)].find(existsSync);

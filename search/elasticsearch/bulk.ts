@@ -51,7 +51,12 @@ interface BulkItem {
  * @throws the client's error for anything that is not a retryable status (401, 400, a connection failure), so the
  *   caller reports it as such.
  */
-export async function bulkWrite(client: Client, index: string, actions: readonly BulkAction[], opts: BulkOptions): Promise<BulkFailure[]> {
+export async function bulkWrite(
+  client: Client,
+  index: string,
+  actions: readonly BulkAction[],
+  opts: BulkOptions,
+): Promise<BulkFailure[]> {
   const sleep = opts.sleep ?? defaultSleep;
   const failures: BulkFailure[] = [];
   let pending = [...actions];
@@ -59,14 +64,24 @@ export async function bulkWrite(client: Client, index: string, actions: readonly
     const last = round >= opts.retries;
     let items: { [op: string]: BulkItem }[];
     try {
-      const operations = pending.flatMap((a) => (a.op === "index" ? [{ index: { _index: index, _id: a.id } }, a.doc ?? {}] : [{ delete: { _index: index, _id: a.id } }]));
+      const operations = pending.flatMap((a) =>
+        a.op === "index"
+          ? [{ index: { _index: index, _id: a.id } }, a.doc ?? {}]
+          : [{ delete: { _index: index, _id: a.id } }],
+      );
       const res = await client.bulk({ operations, ...(opts.requireAlias ? { require_alias: true } : {}) });
       items = res.items as unknown as { [op: string]: BulkItem }[];
     } catch (err) {
       const status = err instanceof esErrors.ResponseError ? err.statusCode : undefined;
       if (status === undefined || !RETRYABLE.has(status)) throw err;
       if (last) {
-        for (const a of pending) failures.push({ id: a.id, op: a.op, status, reason: `the whole request was refused (${status}) after ${round + 1} attempts` });
+        for (const a of pending)
+          failures.push({
+            id: a.id,
+            op: a.op,
+            status,
+            reason: `the whole request was refused (${status}) after ${round + 1} attempts`,
+          });
         break;
       }
       await sleep(opts.waitMs * 2 ** round);
@@ -85,7 +100,12 @@ export async function bulkWrite(client: Client, index: string, actions: readonly
         retry.push(action);
         return;
       }
-      failures.push({ id: action.id, op: action.op, status: item.status, reason: item.error?.reason ?? item.error?.type ?? item.result ?? "refused" });
+      failures.push({
+        id: action.id,
+        op: action.op,
+        status: item.status,
+        reason: item.error?.reason ?? item.error?.type ?? item.result ?? "refused",
+      });
     });
     pending = retry;
     if (pending.length > 0) await sleep(opts.waitMs * 2 ** round);

@@ -41,7 +41,8 @@ export function splitCredentials(options: ConnectionOptions): { node: string; au
   const [, scheme, userInfo, rest] = m as unknown as [string, string, string | undefined, string];
   const node = `${scheme}${rest}`;
   if (options.apiKey) return { node, auth: { apiKey: options.apiKey } };
-  if (options.username !== undefined || options.password !== undefined) return { node, auth: { username: options.username ?? "elastic", password: options.password ?? "" } };
+  if (options.username !== undefined || options.password !== undefined)
+    return { node, auth: { username: options.username ?? "elastic", password: options.password ?? "" } };
   if (userInfo) {
     const colon = userInfo.indexOf(":");
     const username = lenientDecode(colon < 0 ? userInfo : userInfo.slice(0, colon));
@@ -69,10 +70,13 @@ export function createClient(options: ConnectionOptions): Client {
  */
 export function describeConnectionError(err: unknown): string {
   if (err instanceof esErrors.ResponseError) {
-    if (err.statusCode === 401) return "Elasticsearch refused the credentials (401): check ELASTICSEARCH_USERNAME and ELASTICSEARCH_PASSWORD, or ELASTICSEARCH_API_KEY.";
-    if (err.statusCode === 403) return "Elasticsearch denied access (403): the user or API key needs the privileges listed in docs/scaling.md.";
+    if (err.statusCode === 401)
+      return "Elasticsearch refused the credentials (401): check ELASTICSEARCH_USERNAME and ELASTICSEARCH_PASSWORD, or ELASTICSEARCH_API_KEY.";
+    if (err.statusCode === 403)
+      return "Elasticsearch denied access (403): the user or API key needs the privileges listed in docs/scaling.md.";
     return `Elasticsearch answered ${err.statusCode ?? "an error"} (${err.message}).`;
   }
-  if (err instanceof esErrors.TimeoutError) return "Elasticsearch at ELASTICSEARCH_URL did not answer in time (ELASTICSEARCH_REQUEST_TIMEOUT_MS).";
+  if (err instanceof esErrors.TimeoutError)
+    return "Elasticsearch at ELASTICSEARCH_URL did not answer in time (ELASTICSEARCH_REQUEST_TIMEOUT_MS).";
   return `Elasticsearch at ELASTICSEARCH_URL cannot be reached (${err instanceof Error ? err.message : String(err)}).`;
 }

@@ -26,7 +26,12 @@ export const SERVING_REFRESH = "1s";
 export function indexDefinition(layout: IndexLayout = DEFAULT_LAYOUT) {
   const text = { type: "text", analyzer: ANALYZER } as const;
   return {
-    settings: { number_of_shards: layout.shards, number_of_replicas: 0, refresh_interval: "-1", analysis: analysisSettings() },
+    settings: {
+      number_of_shards: layout.shards,
+      number_of_replicas: 0,
+      refresh_interval: "-1",
+      analysis: analysisSettings(),
+    },
     mappings: {
       dynamic: "strict" as const,
       _meta: { litreview_mapping_version: MAPPING_VERSION },

@@ -11,7 +11,9 @@ export class AliasSwapError extends Error {}
 
 /** The name of the next version: one past the highest existing `<alias>-vN`. */
 export async function nextVersionName(client: Client, alias: string): Promise<string> {
-  const existing = Object.keys(await client.indices.get({ index: `${alias}-v*`, allow_no_indices: true, ignore_unavailable: true }));
+  const existing = Object.keys(
+    await client.indices.get({ index: `${alias}-v*`, allow_no_indices: true, ignore_unavailable: true }),
+  );
   const next = Math.max(0, ...existing.map((n) => Number(/-v(\d+)$/.exec(n)?.[1] ?? 0))) + 1;
   return `${alias}-v${next}`;
 }
@@ -38,10 +40,21 @@ export async function readyToServe(client: Client, index: string, layout: IndexL
  */
 export async function swapAlias(client: Client, alias: string, index: string, old: readonly string[]): Promise<void> {
   const res = (await client.indices.updateAliases({
-    actions: [...old.map((o) => ({ remove: { index: o, alias, must_exist: true } })), { add: { index, alias, is_write_index: true } }],
-  })) as { acknowledged?: boolean; errors?: boolean; action_results?: { status: number; error?: { reason?: string } }[] };
+    actions: [
+      ...old.map((o) => ({ remove: { index: o, alias, must_exist: true } })),
+      { add: { index, alias, is_write_index: true } },
+    ],
+  })) as {
+    acknowledged?: boolean;
+    errors?: boolean;
+    action_results?: { status: number; error?: { reason?: string } }[];
+  };
   if (res.acknowledged !== true || res.errors === true) {
-    const reasons = (res.action_results ?? []).filter((r) => r.status >= 300).map((r) => r.error?.reason ?? String(r.status));
-    throw new AliasSwapError(`The alias ${alias} was not moved to ${index} in full (${reasons.join("; ") || "not acknowledged"}); the old versions are kept. Check GET _alias/${alias} before reindexing again.`);
+    const reasons = (res.action_results ?? [])
+      .filter((r) => r.status >= 300)
+      .map((r) => r.error?.reason ?? String(r.status));
+    throw new AliasSwapError(
+      `The alias ${alias} was not moved to ${index} in full (${reasons.join("; ") || "not acknowledged"}); the old versions are kept. Check GET _alias/${alias} before reindexing again.`,
+    );
   }
 }

@@ -71,9 +71,14 @@ export async function analyse(db: Kysely<DB>, segments: QuerySegment[], maxTerms
       else phraseQueries.set(r.seg, r.tsq);
     } else if (r.lexeme !== null) {
       const prev = qtf.get(r.lexeme);
-      qtf.set(r.lexeme, { qtf: (prev?.qtf ?? 0) + Number(r.qtf ?? 1), df: Number(r.df ?? 0), titleDf: Number(r.title_df ?? 0) });
+      qtf.set(r.lexeme, {
+        qtf: (prev?.qtf ?? 0) + Number(r.qtf ?? 1),
+        df: Number(r.df ?? 0),
+        titleDf: Number(r.title_df ?? 0),
+      });
       segLexemes.set(r.seg, (segLexemes.get(r.seg) ?? new Set()).add(r.lexeme));
-      if (r.floor !== null && r.list_avgdl !== null) lists.set(r.lexeme, { floor: Number(r.floor), avgdl: Number(r.list_avgdl) });
+      if (r.floor !== null && r.list_avgdl !== null)
+        lists.set(r.lexeme, { floor: Number(r.floor), avgdl: Number(r.list_avgdl) });
     }
   }
   const idf = (df: number) => bm25Idf(documents, df);

@@ -32,7 +32,8 @@ export async function rankCandidates(
     sql`, `,
   );
   const phraseColumns = analysis.phrases.map(
-    (p, i) => sql`, CASE WHEN a.document @@ ${text(p.query)}::tsquery THEN ${num(1 / RANK_SCALE)} ELSE 0 END AS ${sql.ref(`p${i}`)}`,
+    (p, i) =>
+      sql`, CASE WHEN a.document @@ ${text(p.query)}::tsquery THEN ${num(1 / RANK_SCALE)} ELSE 0 END AS ${sql.ref(`p${i}`)}`,
   );
   const scoreExpr = sql.join(
     [

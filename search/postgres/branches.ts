@@ -33,10 +33,15 @@ export async function scoreBranches(
   if (analysis.filter !== null) filters.push(sql`AND ts_match_vq(document, ${text(analysis.filter)}::tsquery)`);
   if (options.fromYear !== undefined) filters.push(sql`AND publication_year >= ${num(options.fromYear)}`);
   if (options.toYear !== undefined) filters.push(sql`AND publication_year <= ${num(options.toYear)}`);
-  if (excludePmids.length > 0) filters.push(sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))`);
+  if (excludePmids.length > 0)
+    filters.push(sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))`);
   const filterSql = sql.join(filters, sql` `);
   const name = (i: number) => sql.ref(`b${i}`);
-  const previous = (i: number) => sql.join(Array.from({ length: i }, (_, j) => sql`SELECT pmid FROM ${name(j)}`), sql` UNION ALL `);
+  const previous = (i: number) =>
+    sql.join(
+      Array.from({ length: i }, (_, j) => sql`SELECT pmid FROM ${name(j)}`),
+      sql` UNION ALL `,
+    );
   const branchCtes = sql.join(
     branches.map((b, i) => {
       const gate = i === 0 ? sql`` : sql`AND (SELECT count(DISTINCT pmid) FROM (${previous(i)}) p) < ${num(enough)}`;

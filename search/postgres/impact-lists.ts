@@ -66,7 +66,9 @@ export async function buildImpactLists(
       WHERE NOT EXISTS (SELECT 1 FROM search_lexeme_stats s WHERE s.lexeme = l.lexeme AND s.df * 2 > ${num(lists.minDf)})
       RETURNING l.lexeme`.execute(trx);
     if (dropped.rows.length > 0)
-      await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${dropped.rows.map((r) => r.lexeme)}::text[])`.execute(trx);
+      await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${dropped.rows.map((r) => r.lexeme)}::text[])`.execute(
+        trx,
+      );
     const { rows } = await sql<{ lexeme: string; df: number }>`
       SELECT s.lexeme, s.df::float8 AS df FROM search_lexeme_stats s LEFT JOIN search_term_lists l ON l.lexeme = s.lexeme
       WHERE s.df > ${num(lists.minDf)} AND s.lexeme NOT LIKE ' %'
@@ -77,10 +79,14 @@ export async function buildImpactLists(
     await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
     await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
     await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_entries`.execute(trx);
-    await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(trx);
+    await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(
+      trx,
+    );
     await sql`
       INSERT INTO list_build (lexeme, query)
-      SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(trx);
+      SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(
+      trx,
+    );
     await sql`ANALYZE list_build`.execute(trx);
     const postings = rows.reduce((sum, r) => sum + Number(r.df), 0);
     let sampled = false;
@@ -97,7 +103,10 @@ export async function buildImpactLists(
       // inlined (its tf is used twice) and ran as a function call per posting, which doubled the pass (30,000
       // records: 3.4 s against 1.5 s). Hence the subquery below, and the filter solved for tf:
       // impact = 2.2·tf / (tf + K) > τ  ⇔  tf > τ·K / (2.2 − τ), with K = 0.3 + 0.9·dl/avgdl and τ < 2.2.
-      const mod = Math.max(1, Math.min(SAMPLE_MAX_MOD, Math.floor(documents / (lists.sampleMinDocuments ?? SAMPLE_MIN_DOCUMENTS))));
+      const mod = Math.max(
+        1,
+        Math.min(SAMPLE_MAX_MOD, Math.floor(documents / (lists.sampleMinDocuments ?? SAMPLE_MIN_DOCUMENTS))),
+      );
       if (mod > 1) {
         await setThresholds(
           trx,
@@ -118,7 +127,9 @@ export async function buildImpactLists(
         SELECT u.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
         FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build b ON b.lexeme = u.lexeme
         WHERE b.tau = 0
-           OR search_tf(u.weights) > (b.tau - 1e-9) * (0.3::float8 + 0.9::float8 * a.doc_length / ${num(avgdl)}) / (2.2::float8 - (b.tau - 1e-9))`.execute(trx);
+           OR search_tf(u.weights) > (b.tau - 1e-9) * (0.3::float8 + 0.9::float8 * a.doc_length / ${num(avgdl)}) / (2.2::float8 - (b.tau - 1e-9))`.execute(
+        trx,
+      );
     }
     // Without a sample every posting of the lexemes was read, yet only a lexeme's capacity + 1 best entries decide its
     // list and floor: the exact histogram of the entries gives the threshold at rank capacity + 1, and only the entries

@@ -69,7 +69,8 @@ export function impactsApply(
   // otherwise their conjunction is selective, and branch drawing's conjunctions and coordination levels find the
   // articles about all of them (at 1,000,000 records, "hip fracture mortality elderly" and "anterior cruciate ligament
   // reconstruction" kept an overlap of 1.0 with branch drawing, 0.5–0.6 through the tiers).
-  if (analysis.terms.length > MAX_IMPACT_TERMS && analysis.terms.some((t) => t.df < COMMON_SHARE * analysis.documents)) return false;
+  if (analysis.terms.length > MAX_IMPACT_TERMS && analysis.terms.some((t) => t.df < COMMON_SHARE * analysis.documents))
+    return false;
   return listed > 0 && rare <= Math.min(budget, RARE_BUDGET);
 }
 
@@ -104,7 +105,8 @@ export async function scoreImpacts(
   const depth = skip + limit;
   const listed = analysis.terms.filter((t) => analysis.lists.has(t.lexeme));
   const rare = analysis.terms.filter((t) => !analysis.lists.has(t.lexeme));
-  const excluded = excludePmids.length > 0 ? sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))` : sql``;
+  const excluded =
+    excludePmids.length > 0 ? sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))` : sql``;
   const termRows = sql.join(
     listed.map((t) => {
       const list = analysis.lists.get(t.lexeme)!;
@@ -120,10 +122,19 @@ export async function scoreImpacts(
   }, 0);
   const expected = listed.reduce((sum, t) => {
     const list = analysis.lists.get(t.lexeme)!;
-    return sum + t.weight * list.floor * Math.max(1, analysis.avgLength / list.avgdl) * Math.min(1, t.df / Math.max(analysis.documents, 1));
+    return (
+      sum +
+      t.weight *
+        list.floor *
+        Math.max(1, analysis.avgLength / list.avgdl) *
+        Math.min(1, t.df / Math.max(analysis.documents, 1))
+    );
   }, 0);
   // A phrase adds at most weight·(k1+1)·f/(f + k1·(1 − b)/3) with f = 1/3 (its length term at its least).
-  const phraseMost = analysis.phrases.reduce((sum, p) => sum + (p.weight * (k1 + 1) * (1 / RANK_SCALE)) / (1 / RANK_SCALE + (k1 * (1 - b)) / RANK_SCALE), 0);
+  const phraseMost = analysis.phrases.reduce(
+    (sum, p) => sum + (p.weight * (k1 + 1) * (1 / RANK_SCALE)) / (1 / RANK_SCALE + (k1 * (1 - b)) / RANK_SCALE),
+    0,
+  );
   // Several frequent words: the documents holding them all heavily, from the impact tiers, best box first. They
   // replace the conjunction branches: for words this common, the conjunction's newest documents are a sample of
   // thousands of near-ties (and reading it cost 10–20 ms at 1,000,000 records).
@@ -137,7 +148,12 @@ export async function scoreImpacts(
   const rareCte =
     rare.length > 0
       ? sql`, rare AS MATERIALIZED (
-          SELECT pmid FROM article_search WHERE document @@ ${text(tsqueryOf(rare.map((t) => t.lexeme), "|"))}::tsquery ${excluded})`
+          SELECT pmid FROM article_search WHERE document @@ ${text(
+            tsqueryOf(
+              rare.map((t) => t.lexeme),
+              "|",
+            ),
+          )}::tsquery ${excluded})`
       : sql``;
   const ctes = sql`terms(lexeme, w, cover, expected) AS (VALUES ${termRows}),
     entries AS MATERIALIZED (
@@ -151,14 +167,23 @@ export async function scoreImpacts(
     ), theta AS MATERIALIZED (
       SELECT coalesce((SELECT lb FROM bounds ORDER BY lb DESC LIMIT 1 OFFSET ${num(depth - 1)}), 0) AS lb
     ) ${rareCte} ${sql.join(
-      conjunctions.map((c, i) => sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`),
+      conjunctions.map(
+        (c, i) =>
+          sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`,
+      ),
       sql``,
     )} ${sql.join(
       // Box i runs only while the boxes before it found fewer than TIER_ENOUGH documents (a one-time filter); boxes
       // nest, so each reads only the documents the ones before it did not.
       boxes.map((box, i) => {
-        const before = sql.join(boxes.slice(0, i).map((_, j) => sql`SELECT pmid FROM ${sql.ref(`t${j}`)}`), sql` UNION ALL `);
-        const gate = i === 0 ? sql`` : sql`AND (SELECT count(*) FROM (${before}) p) < ${num(TIER_ENOUGH)} AND pmid NOT IN (${before})`;
+        const before = sql.join(
+          boxes.slice(0, i).map((_, j) => sql`SELECT pmid FROM ${sql.ref(`t${j}`)}`),
+          sql` UNION ALL `,
+        );
+        const gate =
+          i === 0
+            ? sql``
+            : sql`AND (SELECT count(*) FROM (${before}) p) < ${num(TIER_ENOUGH)} AND pmid NOT IN (${before})`;
         return sql`, ${sql.ref(`t${i}`)} AS MATERIALIZED (
           SELECT pmid FROM article_search_tiers WHERE tiers @@ ${text(box)}::tsquery ${excluded} ${gate} LIMIT ${num(Math.max(TIER_TARGET, depth))})`;
       }),
@@ -167,8 +192,14 @@ export async function scoreImpacts(
       (SELECT pmid FROM bounds WHERE ub >= (SELECT lb FROM theta) * (1 - 1e-6)
        ORDER BY est DESC, pmid DESC LIMIT ${num(Math.max(IMPACT_TARGET, 2 * depth))})
       ${rare.length > 0 ? sql`UNION SELECT pmid FROM rare` : sql``}
-      ${sql.join(conjunctions.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`c${i}`)}`), sql` `)}
-      ${sql.join(boxes.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`t${i}`)}`), sql` `)}
+      ${sql.join(
+        conjunctions.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`c${i}`)}`),
+        sql` `,
+      )}
+      ${sql.join(
+        boxes.map((_, i) => sql`UNION SELECT pmid FROM ${sql.ref(`t${i}`)}`),
+        sql` `,
+      )}
     )`;
   const counted =
     rare.length > 0

@@ -40,7 +40,8 @@ export async function writeArticles(db: Kysely<DB>, pmids: number[]): Promise<vo
   const ids = [...new Set(pmids.filter((p) => Number.isInteger(p)))].sort((a, b) => a - b);
   for (let i = 0; i < ids.length; i += INDEX_BATCH) {
     const slice = `{${ids.slice(i, i + INDEX_BATCH).join(",")}}`;
-    const write = (target: Kysely<DB>) => sql`
+    const write = (target: Kysely<DB>) =>
+      sql`
       WITH fields AS MATERIALIZED (
         -- MATERIALIZED here and OFFSET 0 below: the vectors are used more than once, and PostgreSQL would
         -- otherwise inline the subqueries and repeat a to_tsvector call at every use of its vector (1.8 s more

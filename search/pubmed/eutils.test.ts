@@ -116,7 +116,12 @@ describe("EutilsClient", () => {
     expect(s.pmids.length).toBeGreaterThan(2);
     const from = standIn.requests.length;
     const xml = await client.efetchXml({ webenv: s.webenv!, queryKey: s.queryKey!, retstart: 1, retmax: 2 });
-    expect(requestsSince(from)[0]!.params).toMatchObject({ WebEnv: s.webenv!, query_key: s.queryKey!, retstart: "1", retmax: "2" });
+    expect(requestsSince(from)[0]!.params).toMatchObject({
+      WebEnv: s.webenv!,
+      query_key: s.queryKey!,
+      retstart: "1",
+      retmax: "2",
+    });
     const got = parsePubmedXml(xml).flatMap((e) => (e.type === "article" ? [e.article.pmid] : []));
     expect(got).toEqual(s.pmids.slice(1, 3));
   });
@@ -166,7 +171,10 @@ describe("EutilsClient", () => {
     const { client, delays } = clientFor({
       fetch: (async (input: string | URL | Request) => {
         calls.push(String(input));
-        return new Response('{"error":"Invalid query_key"}', { status: 400, headers: { "content-type": "application/json" } });
+        return new Response('{"error":"Invalid query_key"}', {
+          status: 400,
+          headers: { "content-type": "application/json" },
+        });
       }) as typeof fetch,
     });
     const error = await client.esearch({ term: "asthma" }).catch((e) => e);
@@ -283,7 +291,10 @@ describe("fetchRecords with a batch cut off", () => {
       },
     };
     const search = new PostgresSearchIndex(handle.db);
-    const r = await fetchRecords({ db: handle.db, search, client: scripted }, pmids, { batchSize: 10, log: (l) => log.push(l) });
+    const r = await fetchRecords({ db: handle.db, search, client: scripted }, pmids, {
+      batchSize: 10,
+      log: (l) => log.push(l),
+    });
     const bad = pmids.slice(10, 20);
     expect(r).toMatchObject({ requested: 30, alreadyHeld: 0, toFetch: 30, fetched: 20, inserted: 20 });
     expect(r.failedBatches).toHaveLength(1);
@@ -314,7 +325,11 @@ describe("fetchRecords with a batch cut off", () => {
     }).catch((e) => e);
     expect(error).toMatchObject({ name: "EutilsError", kind: "aborted" });
     expect(progress).toEqual([10]);
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM articles WHERE pmid = ANY(${`{${pmids.join(",")}}`}::integer[])`.execute(handle.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM articles WHERE pmid = ANY(${`{${pmids.join(",")}}`}::integer[])`.execute(
+      handle.db,
+    );
     expect(rows[0]!.n).toBe(10);
     // The fetched records are searchable at once (the index was refreshed before the abort was thrown).
     const title = standIn.records.get(pmids[0]!)!.article.title!;

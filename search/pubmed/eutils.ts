@@ -88,7 +88,9 @@ export interface EsearchResult {
 }
 
 /** What to efetch: PMIDs (POSTed), or a slice of a history-server result set. */
-export type EfetchRequest = { pmids: number[] } | { webenv: string; queryKey: string; retstart: number; retmax: number };
+export type EfetchRequest =
+  | { pmids: number[] }
+  | { webenv: string; queryKey: string; retstart: number; retmax: number };
 
 /** Options of EutilsClient. */
 export interface EutilsClientOptions {
@@ -246,28 +248,37 @@ export class EutilsClient {
           failure = problem;
         } else {
           failure = httpFailure(what, res.status, body);
-          if (failure.kind === "rate_limited" || failure.kind === "server") retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
+          if (failure.kind === "rate_limited" || failure.kind === "server")
+            retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
         }
       } catch (error) {
         if (signal?.aborted) throw aborted(what, error, signal);
         const timedOut = timeout.aborted;
         failure = new EutilsError(
-          timedOut ? `${what}: no answer within ${(this.timeoutMs / 1000).toFixed(0)} s` : `${what}: ${describeNetworkError(error)}`,
+          timedOut
+            ? `${what}: no answer within ${(this.timeoutMs / 1000).toFixed(0)} s`
+            : `${what}: ${describeNetworkError(error)}`,
           null,
           "network",
           { cause: error },
         );
       }
-      const retryable = failure.kind === "rate_limited" || failure.kind === "server" || failure.kind === "network" || failure.kind === "malformed";
+      const retryable =
+        failure.kind === "rate_limited" ||
+        failure.kind === "server" ||
+        failure.kind === "network" ||
+        failure.kind === "malformed";
       if (!retryable || attempt >= this.maxAttempts) {
-        if (retryable) failure.message = `${failure.message} (gave up after ${attempt} attempt${attempt === 1 ? "" : "s"})`;
+        if (retryable)
+          failure.message = `${failure.message} (gave up after ${attempt} attempt${attempt === 1 ? "" : "s"})`;
         throw failure;
       }
       if (retryAfterMs !== null && retryAfterMs > this.maxRetryAfterMs) {
         failure.message = `${failure.message} (Retry-After ${Math.ceil(retryAfterMs / 1000)} s is longer than we wait)`;
         throw failure;
       }
-      const delay = retryAfterMs ?? Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5);
+      const delay =
+        retryAfterMs ?? Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5);
       this.log(`${failure.message}; retry ${attempt + 1} of ${this.maxAttempts} in ${(delay / 1000).toFixed(1)} s`);
       try {
         await this.sleep(delay, signal);
@@ -295,7 +306,8 @@ function describeNetworkError(error: unknown): string {
 function httpFailure(what: string, status: number, body: string): EutilsError {
   const ncbi = ncbiErrorText(body);
   const detail = ncbi ?? (body.trim().slice(0, 200) || "no body");
-  if (status === 429 || /rate limit/i.test(ncbi ?? "")) return new EutilsError(`${what}: HTTP ${status} (${detail})`, status, "rate_limited");
+  if (status === 429 || /rate limit/i.test(ncbi ?? ""))
+    return new EutilsError(`${what}: HTTP ${status} (${detail})`, status, "rate_limited");
   if (status >= 500) return new EutilsError(`${what}: HTTP ${status} (${detail})`, status, "server");
   return new EutilsError(`${what}: HTTP ${status} (${detail})`, status, "bad_request");
 }
@@ -336,7 +348,12 @@ function checkPubmedXml(body: string): EutilsError | null {
   const head = body.slice(0, 2000);
   if (head.trimStart().startsWith("{")) {
     const text = ncbiErrorText(body);
-    if (text === null) return new EutilsError(`efetch: the answer is JSON, not PubMed XML (${JSON.stringify(body.slice(0, 80))})`, 200, "malformed");
+    if (text === null)
+      return new EutilsError(
+        `efetch: the answer is JSON, not PubMed XML (${JSON.stringify(body.slice(0, 80))})`,
+        200,
+        "malformed",
+      );
     return /rate limit/i.test(text)
       ? new EutilsError(`efetch: ${text}`, 200, "rate_limited")
       : new EutilsError(`efetch: NCBI answered: ${text}`, 200, "bad_request");
@@ -346,10 +363,19 @@ function checkPubmedXml(body: string): EutilsError | null {
     return new EutilsError(`efetch: NCBI answered: ${err ?? "an eFetchResult without records"}`, 200, "bad_request");
   }
   const root = /<(PubmedArticleSet)[\s>/]/.exec(head);
-  if (!root) return new EutilsError(`efetch: the answer is not PubMed XML (${JSON.stringify(body.slice(0, 80))})`, 200, "malformed");
+  if (!root)
+    return new EutilsError(
+      `efetch: the answer is not PubMed XML (${JSON.stringify(body.slice(0, 80))})`,
+      200,
+      "malformed",
+    );
   const tail = body.trimEnd();
   if (!tail.endsWith("</PubmedArticleSet>") && !/<PubmedArticleSet\s*\/>$/.test(tail)) {
-    return new EutilsError(`efetch: the answer was cut off (${body.length.toLocaleString("en-US")} characters, no </PubmedArticleSet> at the end)`, 200, "malformed");
+    return new EutilsError(
+      `efetch: the answer was cut off (${body.length.toLocaleString("en-US")} characters, no </PubmedArticleSet> at the end)`,
+      200,
+      "malformed",
+    );
   }
   return null;
 }
@@ -379,26 +405,34 @@ function parseEsearchJson(body: string): EsearchResult {
   try {
     json = JSON.parse(body);
   } catch (error) {
-    throw new EutilsError(`esearch: the answer is not JSON (${JSON.stringify(body.slice(0, 80))})`, 200, "malformed", { cause: error });
+    throw new EutilsError(`esearch: the answer is not JSON (${JSON.stringify(body.slice(0, 80))})`, 200, "malformed", {
+      cause: error,
+    });
   }
   const top = (json ?? {}) as Record<string, unknown>;
   const topError = top.error ?? top.ERROR;
   if (typeof topError === "string") {
-    throw new EutilsError(`esearch: NCBI answered: ${topError}`, 200, /rate limit/i.test(topError) ? "rate_limited" : "bad_request");
+    throw new EutilsError(
+      `esearch: NCBI answered: ${topError}`,
+      200,
+      /rate limit/i.test(topError) ? "rate_limited" : "bad_request",
+    );
   }
   const r = top.esearchresult as Record<string, unknown> | undefined;
   if (!r || typeof r !== "object") throw new EutilsError("esearch: the answer has no esearchresult", 200, "malformed");
   if (typeof r.ERROR === "string") throw new EutilsError(`esearch: NCBI answered: ${r.ERROR}`, 200, "bad_request");
   const num = (v: unknown, name: string): number => {
     const n = Number(v);
-    if (v === undefined || v === null || v === "" || !Number.isFinite(n)) throw new EutilsError(`esearch: esearchresult.${name} is not a number`, 200, "malformed");
+    if (v === undefined || v === null || v === "" || !Number.isFinite(n))
+      throw new EutilsError(`esearch: esearchresult.${name} is not a number`, 200, "malformed");
     return n;
   };
   const idlist = Array.isArray(r.idlist) ? r.idlist : [];
   const pmids: number[] = [];
   for (const id of idlist) {
     const n = Number(id);
-    if (!Number.isInteger(n) || n <= 0) throw new EutilsError(`esearch: idlist holds ${JSON.stringify(id)}, not a PMID`, 200, "malformed");
+    if (!Number.isInteger(n) || n <= 0)
+      throw new EutilsError(`esearch: idlist holds ${JSON.stringify(id)}, not a PMID`, 200, "malformed");
     pmids.push(n);
   }
   const warnings: string[] = [];
@@ -407,7 +441,8 @@ function parseEsearchJson(body: string): EsearchResult {
     for (const [key, values] of Object.entries(group as Record<string, unknown>)) {
       if (!Array.isArray(values)) continue;
       const label = NOTE_LABELS[key.toLowerCase()];
-      for (const v of values) if (typeof v === "string" && v.trim()) warnings.push(label === "" ? v : `${label ?? key}: ${v}`);
+      for (const v of values)
+        if (typeof v === "string" && v.trim()) warnings.push(label === "" ? v : `${label ?? key}: ${v}`);
     }
   }
   const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);

@@ -76,7 +76,11 @@ export const EUTILS_SOURCE = "PubMed E-utilities";
  * @throws EutilsError kind "aborted" after ingesting what was fetched, when `opts.signal` aborted; a database or
  *   search-index error (batches written before it stay written).
  */
-export async function fetchRecords(deps: FetchRecordsDeps, pmids: number[], opts: FetchRecordsOptions = {}): Promise<FetchRecordsResult> {
+export async function fetchRecords(
+  deps: FetchRecordsDeps,
+  pmids: number[],
+  opts: FetchRecordsOptions = {},
+): Promise<FetchRecordsResult> {
   const log = opts.log ?? (() => {});
   const batchSize = Math.min(MAX_BATCH, Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH)));
   const wanted = [...new Set(pmids.filter((p) => Number.isInteger(p) && p > 0 && p <= 2_147_483_647))];
@@ -116,7 +120,10 @@ export async function fetchRecords(deps: FetchRecordsDeps, pmids: number[], opts
         }
       } catch (error) {
         if (opts.signal?.aborted || (error instanceof EutilsError && error.kind === "aborted")) {
-          abort = error instanceof EutilsError ? error : new EutilsError(`efetch: aborted`, null, "aborted", { cause: error });
+          abort =
+            error instanceof EutilsError
+              ? error
+              : new EutilsError(`efetch: aborted`, null, "aborted", { cause: error });
           return;
         }
         if (!(error instanceof EutilsError)) throw error;
@@ -126,7 +133,10 @@ export async function fetchRecords(deps: FetchRecordsDeps, pmids: number[], opts
       const events = parsePubmedXml(xml, `efetch of PMIDs ${batch[0]}…${batch.at(-1)}`);
       const errors = events.filter((e) => e.type === "error");
       if (errors.length > 0) {
-        fail(batch, `${errors.length} record${errors.length === 1 ? "" : "s"} could not be read (${errors[0]!.message})`);
+        fail(
+          batch,
+          `${errors.length} record${errors.length === 1 ? "" : "s"} could not be read (${errors[0]!.message})`,
+        );
         continue;
       }
       const asked = new Set(batch);
@@ -140,7 +150,9 @@ export async function fetchRecords(deps: FetchRecordsDeps, pmids: number[], opts
       const missing = batch.filter((p) => !got.has(p));
       if (missing.length > 0) {
         result.missing.push(...missing);
-        log(`PubMed returned no record for ${missing.length} PMID${missing.length === 1 ? "" : "s"}: ${missing.join(",")}`);
+        log(
+          `PubMed returned no record for ${missing.length} PMID${missing.length === 1 ? "" : "s"}: ${missing.join(",")}`,
+        );
       }
       const extra = [...got].filter((p) => !asked.has(p));
       if (extra.length > 0) log(`PubMed returned records not asked for (kept): ${extra.join(",")}`);
@@ -171,7 +183,11 @@ export async function fetchRecords(deps: FetchRecordsDeps, pmids: number[], opts
  * The efetch requests for `toFetch`: slices of the history set where a whole slice is to be fetched, else the PMIDs
  * themselves, `batchSize` at a time, in the history set's order, then any PMID the set does not hold.
  */
-function planBatches(toFetch: number[], batchSize: number, history: FetchRecordsOptions["history"]): { pmids: number[]; request: EfetchRequest }[] {
+function planBatches(
+  toFetch: number[],
+  batchSize: number,
+  history: FetchRecordsOptions["history"],
+): { pmids: number[]; request: EfetchRequest }[] {
   const plan: { pmids: number[]; request: EfetchRequest }[] = [];
   const byIds = (ids: number[]) => {
     for (let i = 0; i < ids.length; i += batchSize) {
@@ -191,7 +207,15 @@ function planBatches(toFetch: number[], batchSize: number, history: FetchRecords
     for (const p of need) wanted.delete(p);
     if (need.length === 0) continue;
     if (need.length === slice.length) {
-      plan.push({ pmids: need, request: { webenv: history.webenv, queryKey: history.queryKey, retstart: (history.retstart ?? 0) + j, retmax: slice.length } });
+      plan.push({
+        pmids: need,
+        request: {
+          webenv: history.webenv,
+          queryKey: history.queryKey,
+          retstart: (history.retstart ?? 0) + j,
+          retmax: slice.length,
+        },
+      });
     } else partial.push(...need);
   }
   byIds([...partial, ...wanted]);
@@ -206,7 +230,9 @@ export async function heldPmids(db: Database, pmids: readonly number[]): Promise
   const held = new Set<number>();
   for (let i = 0; i < pmids.length; i += 10_000) {
     const chunk = pmids.slice(i, i + 10_000);
-    const { rows } = await sql<{ pmid: number }>`SELECT pmid FROM articles WHERE pmid = ANY(${`{${chunk.join(",")}}`}::integer[])`.execute(db);
+    const { rows } = await sql<{
+      pmid: number;
+    }>`SELECT pmid FROM articles WHERE pmid = ANY(${`{${chunk.join(",")}}`}::integer[])`.execute(db);
     for (const r of rows) held.add(Number(r.pmid));
   }
   return held;
@@ -289,8 +315,13 @@ export async function fetchQuery(
     const before = { fetched: total.fetched, toFetch: total.toFetch };
     const r = await fetchRecords(deps, pmids, {
       ...opts,
-      onProgress: opts.onProgress && ((p) => opts.onProgress!({ fetched: before.fetched + p.fetched, total: before.toFetch + p.total })),
-      history: answer.webenv && answer.queryKey ? { webenv: answer.webenv, queryKey: answer.queryKey, pmids: answer.pmids, retstart: answer.retstart } : undefined,
+      onProgress:
+        opts.onProgress &&
+        ((p) => opts.onProgress!({ fetched: before.fetched + p.fetched, total: before.toFetch + p.total })),
+      history:
+        answer.webenv && answer.queryKey
+          ? { webenv: answer.webenv, queryKey: answer.queryKey, pmids: answer.pmids, retstart: answer.retstart }
+          : undefined,
     });
     total.requested += r.requested;
     total.alreadyHeld += r.alreadyHeld;
@@ -322,8 +353,15 @@ export async function fetchQuery(
     const counted = await search({ term: q.term, retmax: 0, ...dates(formatDay(from), formatDay(to)) });
     if (counted.count === 0) return;
     if (counted.count <= perSearch || from === to) {
-      if (counted.count > perSearch) log(`${counted.count} matches on ${formatDay(from)} alone: only the first ${perSearch} are fetched`);
-      yield await search({ term: q.term, retmax: perSearch, usehistory: true, sort: "pub_date", ...dates(formatDay(from), formatDay(to)) });
+      if (counted.count > perSearch)
+        log(`${counted.count} matches on ${formatDay(from)} alone: only the first ${perSearch} are fetched`);
+      yield await search({
+        term: q.term,
+        retmax: perSearch,
+        usehistory: true,
+        sort: "pub_date",
+        ...dates(formatDay(from), formatDay(to)),
+      });
       return;
     }
     const mid = Math.floor((from + to) / 2);
@@ -351,7 +389,8 @@ export function parseDay(text: string, end: "start" | "end"): Day {
   const y = Number(m[1]);
   const mo = m[2] === undefined ? null : Number(m[2]);
   const d = m[3] === undefined ? null : Number(m[3]);
-  if ((mo !== null && (mo < 1 || mo > 12)) || (d !== null && (d < 1 || d > 31))) throw new RangeError(`"${text}" is not a date`);
+  if ((mo !== null && (mo < 1 || mo > 12)) || (d !== null && (d < 1 || d > 31)))
+    throw new RangeError(`"${text}" is not a date`);
   if (end === "start") return Date.UTC(y, (mo ?? 1) - 1, d ?? 1) / DAY_MS;
   if (d !== null) return Date.UTC(y, mo! - 1, d) / DAY_MS;
   // The day before the first day of the next month (or year).

@@ -249,7 +249,18 @@ export function parsePmid(text: string | null): number | string {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 /**
@@ -273,7 +284,10 @@ export function parseMonth(text: string | null): number | null {
 
 /** First month named in a season or range text: "Spring" → 3, "Jan-Dec" → 1, "Sep/Oct" → 9; else null. */
 function firstMonthOf(text: string): number | null {
-  const word = text.trim().toLowerCase().match(/^[a-z]+/)?.[0];
+  const word = text
+    .trim()
+    .toLowerCase()
+    .match(/^[a-z]+/)?.[0];
   if (!word) return null;
   return SEASONS[word] ?? parseMonth(word);
 }
@@ -393,7 +407,11 @@ function orcidCheck(digits: string): string {
  */
 export function normalizeOrcid(text: string | null): string | null {
   if (!text) return null;
-  const bare = text.trim().replace(/^(?:https?:\/\/)?(?:www\.)?orcid\.org\//i, "").replace(/-/g, "").toUpperCase();
+  const bare = text
+    .trim()
+    .replace(/^(?:https?:\/\/)?(?:www\.)?orcid\.org\//i, "")
+    .replace(/-/g, "")
+    .toUpperCase();
   if (!/^\d{15}[\dX]$/.test(bare) || orcidCheck(bare) !== bare[15]) return null;
   return `${bare.slice(0, 4)}-${bare.slice(4, 8)}-${bare.slice(8, 12)}-${bare.slice(12)}`;
 }
@@ -489,15 +507,34 @@ export function contentHash(a: Omit<ParsedArticle, "content_hash">): string {
   if (a.mesh_major_terms.length) parts.push("M", a.mesh_major_terms.join(ITEM_SEP));
   // The citation fields (issue 20), likewise only when the record has any: "C" and all of them.
   const citation = [
-    a.volume, a.issue, a.medline_pages, a.start_page, a.end_page, a.elocation_pii, a.journal_iso_abbreviation,
-    a.journal_medline_ta, a.issn, a.epub_date, a.book_publisher, a.book_publisher_place, a.book_title,
+    a.volume,
+    a.issue,
+    a.medline_pages,
+    a.start_page,
+    a.end_page,
+    a.elocation_pii,
+    a.journal_iso_abbreviation,
+    a.journal_medline_ta,
+    a.issn,
+    a.epub_date,
+    a.book_publisher,
+    a.book_publisher_place,
+    a.book_title,
   ];
   if (a.author_list.length || a.record_kind !== "article" || citation.some((v) => v !== null)) {
     parts.push("C", a.record_kind);
     for (const v of citation) parts.push(v ?? NULL_MARK);
     for (const e of a.author_list) {
       if ("group" in e) parts.push("G", e.group);
-      else parts.push("P", e.family, e.given ?? NULL_MARK, e.initials ?? NULL_MARK, e.suffix ?? NULL_MARK, e.orcid ?? NULL_MARK);
+      else
+        parts.push(
+          "P",
+          e.family,
+          e.given ?? NULL_MARK,
+          e.initials ?? NULL_MARK,
+          e.suffix ?? NULL_MARK,
+          e.orcid ?? NULL_MARK,
+        );
     }
   }
   return Bun.CryptoHasher.hash("sha1", parts.join(FIELD_SEP), "hex");

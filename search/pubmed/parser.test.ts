@@ -56,7 +56,12 @@ describe("real PubMed files", () => {
     expect(one.full_text_link).toBeNull();
 
     const structured = byPmid(events).get(15197627)!;
-    expect(structured.abstract_sections.map((s) => s.label)).toEqual(["BACKGROUND", "METHODS", "RESULTS", "CONCLUSIONS"]);
+    expect(structured.abstract_sections.map((s) => s.label)).toEqual([
+      "BACKGROUND",
+      "METHODS",
+      "RESULTS",
+      "CONCLUSIONS",
+    ]);
     expect(structured.abstract!.startsWith("BACKGROUND: Previous studies have shown Graf ligament")).toBe(true);
     expect(structured.abstract!.split("\n")).toHaveLength(4);
     expect(structured.pmc_id).toBe("PMC3454056");
@@ -85,7 +90,11 @@ describe("real PubMed files", () => {
     expect(errors(events)).toEqual([]);
     const deletes = events.filter((e) => e.type === "delete");
     expect(deletes).toEqual([
-      { type: "delete", pmids: [23203860, 23203861, 23203892, 23203893, 23203894, 23203895, 23203896], recordIndex: 162 },
+      {
+        type: "delete",
+        pmids: [23203860, 23203861, 23203892, 23203893, 23203894, 23203895, 23203896],
+        recordIndex: 162,
+      },
     ]);
     const map = byPmid(events);
     expect(map.get(11237011)!.authors).toContain("International Human Genome Sequencing Consortium");
@@ -134,8 +143,14 @@ describe("real PubMed files", () => {
     // "Methicillin Resistance" is major by its descriptor; the others by a qualifier ("Abscess/drug therapy*"), once
     // even with two major qualifiers; "Humans", "Male" and headings with only minor qualifiers are not.
     expect(staph.mesh_major_terms).toEqual([
-      "Abscess", "Anti-Bacterial Agents", "Cervical Vertebrae", "Discitis", "Methicillin", "Methicillin Resistance",
-      "Spinal Cord", "Staphylococcus aureus",
+      "Abscess",
+      "Anti-Bacterial Agents",
+      "Cervical Vertebrae",
+      "Discitis",
+      "Methicillin",
+      "Methicillin Resistance",
+      "Spinal Cord",
+      "Staphylococcus aureus",
     ]);
     expect(merged.get(1)!.mesh_major_terms).toEqual(["Body Fluids", "Formates"]);
     // Entered PubMed in June, in a December issue: the two dates differ.
@@ -147,12 +162,20 @@ describe("real PubMed files", () => {
     for (const a of all) for (const t of a.mesh_major_terms) expect(a.mesh_terms).toContain(t);
 
     // A book's History sits in PubmedBookData.
-    const books = byPmid(await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz"))));
+    const books = byPmid(
+      await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz"))),
+    );
     expect(books.get(29337475)!.entrez_date).toBe("2018-09-19");
     // MedlineCitationSet records have no PubmedData, so no Entrez date; their MeSH headings still mark major topics.
-    const medline = [...byPmid(await collect(parsePubmedFile(join(SAMPLE, "medlinecitationset_nlm_medsamp2014.xml.gz")))).values()];
+    const medline = [
+      ...byPmid(await collect(parsePubmedFile(join(SAMPLE, "medlinecitationset_nlm_medsamp2014.xml.gz")))).values(),
+    ];
     expect(medline.every((a) => a.entrez_date === null)).toBe(true);
-    expect(medline.find((a) => a.pmid === 11237011)!.mesh_major_terms).toEqual(["Genome, Human", "Human Genome Project", "Sequence Analysis, DNA"]);
+    expect(medline.find((a) => a.pmid === 11237011)!.mesh_major_terms).toEqual([
+      "Genome, Human",
+      "Human Genome Project",
+      "Sequence Analysis, DNA",
+    ]);
     expect(medline.filter((a) => a.mesh_major_terms.length > 0)).toHaveLength(140);
   });
 
@@ -163,7 +186,9 @@ describe("real PubMed files", () => {
   });
 
   test("books (PubmedBookArticle) are kept with their chapter title, no journal and a Bookshelf link", async () => {
-    const events = await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz")));
+    const events = await collect(
+      parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz")),
+    );
     expect(articles(events)).toHaveLength(214);
     const book = byPmid(events).get(29337475)!;
     expect(book.title).toBe("Childhood Nasopharyngeal Cancer Treatment (PDQ®): Patient Version");
@@ -275,7 +300,9 @@ describe("hand-made edge cases", () => {
   });
 
   test("reference PMIDs: nested lists read, repeats, the record's own PMID and ids of other kinds left out; hash unchanged without them", () => {
-    const record = (refs: string) => `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920001</PMID><Article><ArticleTitle>Cited things.</ArticleTitle></Article></MedlineCitation>
+    const record = (
+      refs: string,
+    ) => `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920001</PMID><Article><ArticleTitle>Cited things.</ArticleTitle></Article></MedlineCitation>
       <PubmedData><ArticleIdList><ArticleId IdType="pubmed">920001</ArticleId><ArticleId IdType="doi">10.1/own</ArticleId></ArticleIdList>${refs}</PubmedData></PubmedArticle></PubmedArticleSet>`;
     const refs = `<ReferenceList><Title>References</Title>
       <Reference><Citation>Doe J. <i>A</i> paper. 2001.</Citation><ArticleIdList><ArticleId IdType="doi">10.1/a</ArticleId><ArticleId IdType="pubmed">111</ArticleId></ArticleIdList></Reference>
@@ -297,7 +324,10 @@ describe("hand-made edge cases", () => {
   });
 
   test("Entrez date and major topics: hand-made History and MeSH; the hash of a record with neither is unchanged", () => {
-    const record = (history: string, mesh: string) => `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920101</PMID><Article><ArticleTitle>Minor topics only.</ArticleTitle></Article>
+    const record = (
+      history: string,
+      mesh: string,
+    ) => `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920101</PMID><Article><ArticleTitle>Minor topics only.</ArticleTitle></Article>
   <MeshHeadingList>${mesh}<MeshHeading><DescriptorName UI="D2" MajorTopicYN="N">Child</DescriptorName></MeshHeading></MeshHeadingList></MedlineCitation>
   <PubmedData><History><PubMedPubDate PubStatus="received"><Year>2020</Year><Month>1</Month><Day>2</Day></PubMedPubDate>${history}</History>
   <ArticleIdList><ArticleId IdType="pubmed">920101</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>`;
@@ -331,8 +361,12 @@ describe("hand-made edge cases", () => {
   });
 
   test("no root element, and a non-standard root", async () => {
-    expect(articles(await collect(parsePubmedFile(join(FIXTURES, "no-root.xml")))).map((a) => a.pmid)).toEqual([920001, 920002]);
-    expect(articles(await collect(parsePubmedFile(join(FIXTURES, "raw-data-root.xml")))).map((a) => a.pmid)).toEqual([930001]);
+    expect(articles(await collect(parsePubmedFile(join(FIXTURES, "no-root.xml")))).map((a) => a.pmid)).toEqual([
+      920001, 920002,
+    ]);
+    expect(articles(await collect(parsePubmedFile(join(FIXTURES, "raw-data-root.xml")))).map((a) => a.pmid)).toEqual([
+      930001,
+    ]);
   });
 
   test("MedlineCitationSet: Season, DOI from ELocationID, PMC id from OtherID (not when embargoed), DeleteCitation", async () => {
@@ -356,7 +390,9 @@ describe("hand-made edge cases", () => {
       [3, undefined],
       [4, 950004],
     ]);
-    expect(errs[0]!.message).toBe(`${file}: record 2 (PMID 950002): unexpected closing tag </ArticleTitel> inside <ArticleTitle>`);
+    expect(errs[0]!.message).toBe(
+      `${file}: record 2 (PMID 950002): unexpected closing tag </ArticleTitel> inside <ArticleTitle>`,
+    );
     expect(errs[1]!.message).toBe(`${file}: record 3: no PMID`);
     expect(errs[2]!.message).toContain("record 4 (PMID 950004)");
     expect(errs[2]!.message).toContain("not closed");
@@ -369,7 +405,9 @@ describe("hand-made edge cases", () => {
       [1, 970001],
       [2, 970002],
     ]);
-    expect(errors(events)[0]!.message).toBe(`${file}: record 1 (PMID 970001): <Citation> is not closed before </Reference>`);
+    expect(errors(events)[0]!.message).toBe(
+      `${file}: record 1 (PMID 970001): <Citation> is not closed before </Reference>`,
+    );
     // The record that starts inside the cut-off reference list is found, with its own DOI, not a reference's.
     expect(articles(events).map((a) => [a.pmid, a.doi])).toEqual([[970003, "10.1000/own.970003"]]);
   });
@@ -379,7 +417,12 @@ describe("hand-made edge cases", () => {
     const events = await collect(parsePubmedFile(file));
     expect(articles(events).map((a) => a.pmid)).toEqual([960001]);
     expect(errors(events)).toEqual([
-      { type: "error", message: `${file}: record 2 (PMID 960002): the file ends inside this record (truncated file?)`, pmid: 960002, recordIndex: 2 },
+      {
+        type: "error",
+        message: `${file}: record 2 (PMID 960002): the file ends inside this record (truncated file?)`,
+        pmid: 960002,
+        recordIndex: 2,
+      },
     ]);
   });
 
@@ -389,7 +432,8 @@ describe("hand-made edge cases", () => {
       for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
     }
     const whole = await collect(parsePubmedStream(pieces(bytes.length), "edge-cases.xml"));
-    for (const size of [1, 7, 64]) expect(await collect(parsePubmedStream(pieces(size), "edge-cases.xml"))).toEqual(whole);
+    for (const size of [1, 7, 64])
+      expect(await collect(parsePubmedStream(pieces(size), "edge-cases.xml"))).toEqual(whole);
   });
 
   test("chunk boundaries in real records (History dates, MeSH attributes) change nothing", async () => {
@@ -470,8 +514,16 @@ describe("mapping rules", () => {
     expect(date({ year: "2000", season: "Summer" })).toEqual({ date: "2000-06-01", year: 2000, precision: "month" });
     expect(date({ year: "2000", season: "Jan-Dec" })).toEqual({ date: "2000-01-01", year: 2000, precision: "month" });
     expect(date({ year: "2019" })).toEqual({ date: "2019-01-01", year: 2019, precision: "year" });
-    expect(date({ year: "2020", month: "02", day: "29" })).toEqual({ date: "2020-02-29", year: 2020, precision: "day" });
-    expect(date({ year: "2019", month: "02", day: "29" })).toEqual({ date: "2019-02-01", year: 2019, precision: "month" });
+    expect(date({ year: "2020", month: "02", day: "29" })).toEqual({
+      date: "2020-02-29",
+      year: 2020,
+      precision: "day",
+    });
+    expect(date({ year: "2019", month: "02", day: "29" })).toEqual({
+      date: "2019-02-01",
+      year: 2019,
+      precision: "month",
+    });
     expect(date({ year: "2019", month: "13" })).toEqual({ date: "2019-01-01", year: 2019, precision: "year" });
     expect(date({ medlineDate: "1975 Sep-Oct" })).toEqual({ date: "1975-09-01", year: 1975, precision: "month" });
     expect(date({ medlineDate: "1983 Jul 1-15" })).toEqual({ date: "1983-07-01", year: 1983, precision: "day" });
@@ -480,7 +532,15 @@ describe("mapping rules", () => {
   });
 
   test("author display string and DOI normalisation", () => {
-    const person = { lastName: "Doe", foreName: "Jane", initials: "J", suffix: null, collectiveName: null, orcid: null, valid: true };
+    const person = {
+      lastName: "Doe",
+      foreName: "Jane",
+      initials: "J",
+      suffix: null,
+      collectiveName: null,
+      orcid: null,
+      valid: true,
+    };
     expect(formatAuthors([person])).toBe("Doe J");
     expect(formatAuthors([])).toBeNull();
     expect(formatAuthors(null)).toBeNull();
@@ -495,26 +555,56 @@ describe("citation fields (issue 20), on real records; values as their XML gives
   let books: Map<number, ParsedArticle>;
   beforeAll(async () => {
     merged = byPmid(await collect(parsePubmedFile(join(SAMPLE, "merged-pubmedarticleset.xml.gz"))));
-    books = byPmid(await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz"))));
+    books = byPmid(
+      await collect(parsePubmedFile(join(SAMPLE, "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz"))),
+    );
   });
 
   test("supplement issue, MEDLINE pages, both journal abbreviations, ISSN", () => {
     const a = merged.get(17728678)!;
-    expect([a.volume, a.issue, a.medline_pages, a.start_page, a.end_page]).toEqual(["32", "19 Suppl", "S120-5", null, null]);
-    expect([a.journal, a.journal_iso_abbreviation, a.journal_medline_ta, a.issn]).toEqual(["Spine", "Spine", "Spine (Phila Pa 1976)", "1528-1159"]);
+    expect([a.volume, a.issue, a.medline_pages, a.start_page, a.end_page]).toEqual([
+      "32",
+      "19 Suppl",
+      "S120-5",
+      null,
+      null,
+    ]);
+    expect([a.journal, a.journal_iso_abbreviation, a.journal_medline_ta, a.issn]).toEqual([
+      "Spine",
+      "Spine",
+      "Spine (Phila Pa 1976)",
+      "1528-1159",
+    ]);
     expect(a.record_kind).toBe("article");
   });
 
   test("e-only articles: the e-page, StartPage, the pii of an article without pagination, the electronic date", () => {
     const plos = merged.get(28786991)!;
-    expect([plos.volume, plos.issue, plos.medline_pages, plos.start_page, plos.elocation_pii, plos.epub_date]).toEqual(["12", "8", "e0180707", "e0180707", "e0180707", "2017-08-07"]);
+    expect([plos.volume, plos.issue, plos.medline_pages, plos.start_page, plos.elocation_pii, plos.epub_date]).toEqual([
+      "12",
+      "8",
+      "e0180707",
+      "e0180707",
+      "e0180707",
+      "2017-08-07",
+    ]);
     const bmjOpen = merged.get(22587885)!;
-    expect([bmjOpen.volume, bmjOpen.issue, bmjOpen.medline_pages, bmjOpen.elocation_pii]).toEqual(["2", "3", null, "e000988"]);
+    expect([bmjOpen.volume, bmjOpen.issue, bmjOpen.medline_pages, bmjOpen.elocation_pii]).toEqual([
+      "2",
+      "3",
+      null,
+      "e000988",
+    ]);
   });
 
   test("a record without a volume", () => {
     const a = merged.get(97)!;
-    expect([a.volume, a.issue, a.medline_pages, a.journal_medline_ta]).toEqual([null, "5", "151-9", "Biotechnol Bioeng Symp"]);
+    expect([a.volume, a.issue, a.medline_pages, a.journal_medline_ta]).toEqual([
+      null,
+      "5",
+      "151-9",
+      "Biotechnol Bioeng Symp",
+    ]);
   });
 
   test("authors: suffix apart from the initials, group with commas whole, non-ASCII initials, ORCID normalised; the display string unchanged", () => {
@@ -527,10 +617,24 @@ describe("citation fields (issue 20), on real records; values as their XML gives
     const group = merged.get(27171663)!;
     expect(group.author_list.at(-1)).toEqual({ group: "International Spine Study Group, Denver, CO" });
     expect(group.author_list).toHaveLength(7);
-    expect(merged.get(19811750)!.author_list[1]).toEqual({ family: "Andersen", given: "Mikkel Ø", initials: "MØ", suffix: null, orcid: null });
-    expect(merged.get(27637996)!.author_list[2]).toEqual({ family: "Öztürk", given: "İbrahim", initials: "İ", suffix: null, orcid: null });
+    expect(merged.get(19811750)!.author_list[1]).toEqual({
+      family: "Andersen",
+      given: "Mikkel Ø",
+      initials: "MØ",
+      suffix: null,
+      orcid: null,
+    });
+    expect(merged.get(27637996)!.author_list[2]).toEqual({
+      family: "Öztürk",
+      given: "İbrahim",
+      initials: "İ",
+      suffix: null,
+      orcid: null,
+    });
     // Given as "http://orcid.org/0000-0002-8370-0891" in the XML.
-    expect(merged.get(27079541)!.author_list.find((e) => "family" in e && e.family === "Šikić")).toMatchObject({ orcid: "0000-0002-8370-0891" });
+    expect(merged.get(27079541)!.author_list.find((e) => "family" in e && e.family === "Šikić")).toMatchObject({
+      orcid: "0000-0002-8370-0891",
+    });
     // A no-break space before "for the …" is no part of the group's name (the display string keeps its text).
     expect(merged.get(27767682)!.author_list.at(-1)).toEqual({ group: "for the International Spine Study Group" });
   });
@@ -538,7 +642,11 @@ describe("citation fields (issue 20), on real records; values as their XML gives
   test("a book chapter: publisher, place, the book's title", () => {
     const chapter = books.get(29337475)!;
     expect(chapter.record_kind).toBe("chapter");
-    expect([chapter.book_publisher, chapter.book_publisher_place, chapter.book_title]).toEqual(["National Cancer Institute (US)", "Bethesda (MD)", "PDQ Cancer Information Summaries"]);
+    expect([chapter.book_publisher, chapter.book_publisher_place, chapter.book_title]).toEqual([
+      "National Cancer Institute (US)",
+      "Bethesda (MD)",
+      "PDQ Cancer Information Summaries",
+    ]);
     expect(chapter.author_list).toEqual([{ group: "PDQ Pediatric Treatment Editorial Board" }]);
     expect([chapter.volume, chapter.journal_medline_ta]).toEqual([null, null]);
   });
@@ -563,15 +671,28 @@ describe("citation fields (issue 20), on real records; values as their XML gives
       <AuthorList Type="authors"><Author><LastName>Smith</LastName><ForeName>Jo</ForeName><Initials>J</Initials><Suffix>Jr</Suffix><Identifier Source="ORCID">0000000218250097</Identifier></Author></AuthorList></BookDocument></PubmedBookArticle></PubmedArticleSet>`;
     const [b] = articles(parsePubmedXml(book));
     expect(b!.record_kind).toBe("book");
-    expect([b!.title, b!.book_title, b!.book_publisher, b!.book_publisher_place]).toEqual(["A Whole Book", "A Whole Book", "Springer", "Cham (CH)"]);
-    expect(b!.author_list).toEqual([{ family: "Smith", given: "Jo", initials: "J", suffix: "Jr", orcid: "0000-0002-1825-0097" }]);
-    const withLabel = book.replace("</AuthorList></BookDocument>", "</AuthorList><LocationLabel Type=\"chapter\">3</LocationLabel></BookDocument>");
+    expect([b!.title, b!.book_title, b!.book_publisher, b!.book_publisher_place]).toEqual([
+      "A Whole Book",
+      "A Whole Book",
+      "Springer",
+      "Cham (CH)",
+    ]);
+    expect(b!.author_list).toEqual([
+      { family: "Smith", given: "Jo", initials: "J", suffix: "Jr", orcid: "0000-0002-1825-0097" },
+    ]);
+    const withLabel = book.replace(
+      "</AuthorList></BookDocument>",
+      '</AuthorList><LocationLabel Type="chapter">3</LocationLabel></BookDocument>',
+    );
     expect(articles(parsePubmedXml(withLabel))[0]!.record_kind).toBe("chapter");
     // A record with no author and none of the citation fields keeps the hash it had before they were read.
     const bare = `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>920001</PMID><Article><ArticleTitle>Cited things.</ArticleTitle></Article></MedlineCitation>
       <PubmedData><ArticleIdList><ArticleId IdType="pubmed">920001</ArticleId><ArticleId IdType="doi">10.1/own</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>`;
     expect(articles(parsePubmedXml(bare))[0]!.content_hash).toBe("c1dea60bfc549ab8b14d65788e114fff9ceaaad9");
-    const withVolume = bare.replace("<ArticleTitle>", "<Journal><JournalIssue><Volume>7</Volume></JournalIssue></Journal><ArticleTitle>");
+    const withVolume = bare.replace(
+      "<ArticleTitle>",
+      "<Journal><JournalIssue><Volume>7</Volume></JournalIssue></Journal><ArticleTitle>",
+    );
     expect(articles(parsePubmedXml(withVolume))[0]!.content_hash).not.toBe("c1dea60bfc549ab8b14d65788e114fff9ceaaad9");
   });
 

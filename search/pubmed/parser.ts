@@ -182,9 +182,20 @@ const E_LOCATION_LABEL = 65;
 const SKIPPED_ELEMENTS = [
   // A reference list is read only for its references' PMIDs (the citation graph of the disruption signal): the
   // citation texts, most of its bytes, are skipped.
-  "Citation", "ChemicalList", "GrantList",
-  "InvestigatorList", "SupplMeshList", "GeneSymbolList", "DataBankList", "PersonalNameSubjectList", "OtherAbstract",
-  "AffiliationInfo", "DateCompleted", "DateRevised", "Sections", "CoiStatement",
+  "Citation",
+  "ChemicalList",
+  "GrantList",
+  "InvestigatorList",
+  "SupplMeshList",
+  "GeneSymbolList",
+  "DataBankList",
+  "PersonalNameSubjectList",
+  "OtherAbstract",
+  "AffiliationInfo",
+  "DateCompleted",
+  "DateRevised",
+  "Sections",
+  "CoiStatement",
 ];
 /** Lengths of the record element names (PubmedArticle, DeleteCitation, MedlineCitation, PubmedBookArticle). */
 function mayBeRecordName(length: number): boolean {
@@ -265,9 +276,17 @@ const NAME_CACHE_SIZE = 1024;
 /** Elements whose attributes matter; attributes of all others are never materialised. */
 function wantsAttributes(code: number): boolean {
   return (
-    code === E_ABSTRACT_TEXT || code === E_AUTHOR_LIST || code === E_AUTHOR || code === E_ELOCATION_ID ||
-    code === E_ARTICLE_ID || code === E_OTHER_ID || code === E_COMMENTS_CORRECTIONS || code === E_DESCRIPTOR_NAME ||
-    code === E_QUALIFIER_NAME || code === E_PUBMED_PUB_DATE || code === E_IDENTIFIER
+    code === E_ABSTRACT_TEXT ||
+    code === E_AUTHOR_LIST ||
+    code === E_AUTHOR ||
+    code === E_ELOCATION_ID ||
+    code === E_ARTICLE_ID ||
+    code === E_OTHER_ID ||
+    code === E_COMMENTS_CORRECTIONS ||
+    code === E_DESCRIPTOR_NAME ||
+    code === E_QUALIFIER_NAME ||
+    code === E_PUBMED_PUB_DATE ||
+    code === E_IDENTIFIER
   );
 }
 
@@ -469,7 +488,10 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       return name;
     }
     const key =
-      (length * 131 + first.charCodeAt(local) * 31 + first.charCodeAt(local + (length >> 1)) * 7 + first.charCodeAt(local + length - 1)) &
+      (length * 131 +
+        first.charCodeAt(local) * 31 +
+        first.charCodeAt(local + (length >> 1)) * 7 +
+        first.charCodeAt(local + length - 1)) &
       (NAME_CACHE_SIZE - 1);
     const cached = this.nameCache[key];
     if (cached !== undefined && cached.length === length && first.startsWith(cached, local)) {
@@ -714,8 +736,10 @@ export class PubmedXmlParser implements TokenizerCallbacks {
     const parent = depth > 1 ? this.codes[depth - 2]! : E_OTHER;
     switch (code) {
       case E_PMID:
-        if ((parent === E_MEDLINE_CITATION || parent === E_BOOK_DOCUMENT) && rec.pmid === null) this.startCapture(CAP_PMID);
-        else if (parent === E_COMMENTS_CORRECTIONS && this.retractionOpen && rec.retractionInPmid === null) this.startCapture(CAP_RETRACTION_PMID);
+        if ((parent === E_MEDLINE_CITATION || parent === E_BOOK_DOCUMENT) && rec.pmid === null)
+          this.startCapture(CAP_PMID);
+        else if (parent === E_COMMENTS_CORRECTIONS && this.retractionOpen && rec.retractionInPmid === null)
+          this.startCapture(CAP_RETRACTION_PMID);
         break;
       case E_COMMENTS_CORRECTIONS:
         this.retractionOpen = this.attrs?.RefType === "RetractionIn";
@@ -733,7 +757,8 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         if (parent === E_JOURNAL) this.startCapture(CAP_JOURNAL);
         break;
       case E_PUB_DATE:
-        if ((parent === E_JOURNAL_ISSUE || parent === E_BOOK) && rec.pubDate === null) this.date = rec.pubDate = emptyRawDate();
+        if ((parent === E_JOURNAL_ISSUE || parent === E_BOOK) && rec.pubDate === null)
+          this.date = rec.pubDate = emptyRawDate();
         break;
       case E_ARTICLE_DATE:
         if (parent === E_ARTICLE && rec.articleDate === null) this.date = rec.articleDate = emptyRawDate();
@@ -741,8 +766,12 @@ export class PubmedXmlParser implements TokenizerCallbacks {
       case E_PUBMED_PUB_DATE: {
         // Of a record's History only the Entrez date is read; its other dates are skipped like unmapped subtrees.
         const grandparent = depth > 2 ? this.codes[depth - 3]! : E_OTHER;
-        if (parent === E_HISTORY && (grandparent === E_PUBMED_DATA || grandparent === E_PUBMED_BOOK_DATA) &&
-            this.onlyValue === "entrez" && rec.entrezDate === null) {
+        if (
+          parent === E_HISTORY &&
+          (grandparent === E_PUBMED_DATA || grandparent === E_PUBMED_BOOK_DATA) &&
+          this.onlyValue === "entrez" &&
+          rec.entrezDate === null
+        ) {
           this.date = rec.entrezDate = emptyRawDate();
         } else {
           this.codes[depth - 1] = E_SKIPPED;
@@ -752,13 +781,16 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         break;
       }
       case E_YEAR:
-        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE)) this.startCapture(CAP_YEAR);
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE))
+          this.startCapture(CAP_YEAR);
         break;
       case E_MONTH:
-        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE)) this.startCapture(CAP_MONTH);
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE))
+          this.startCapture(CAP_MONTH);
         break;
       case E_DAY:
-        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE)) this.startCapture(CAP_DAY);
+        if (this.date && (parent === E_PUB_DATE || parent === E_ARTICLE_DATE || parent === E_PUBMED_PUB_DATE))
+          this.startCapture(CAP_DAY);
         break;
       case E_SEASON:
         if (this.date && parent === E_PUB_DATE) this.startCapture(CAP_SEASON);
@@ -783,7 +815,15 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         break;
       case E_AUTHOR:
         if (this.authorListOpen && parent === E_AUTHOR_LIST) {
-          this.author = { lastName: null, foreName: null, initials: null, suffix: null, collectiveName: null, orcid: null, valid: this.attrs?.ValidYN !== "N" };
+          this.author = {
+            lastName: null,
+            foreName: null,
+            initials: null,
+            suffix: null,
+            collectiveName: null,
+            orcid: null,
+            valid: this.attrs?.ValidYN !== "N",
+          };
         }
         break;
       case E_LAST_NAME:
@@ -803,7 +843,8 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         break;
       case E_IDENTIFIER:
         // Identifiers of an affiliation sit in the skipped AffiliationInfo; only the author's own are read.
-        if (this.author && parent === E_AUTHOR && this.onlyValue === "ORCID" && this.author.orcid === null) this.startCapture(CAP_ORCID);
+        if (this.author && parent === E_AUTHOR && this.onlyValue === "ORCID" && this.author.orcid === null)
+          this.startCapture(CAP_ORCID);
         break;
       case E_VOLUME:
         if (parent === E_JOURNAL_ISSUE && rec.volume === null) this.startCapture(CAP_VOLUME);
@@ -839,7 +880,8 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         if (parent === E_BOOK_DOCUMENT) rec.bookPart = true;
         break;
       case E_LANGUAGE:
-        if ((parent === E_ARTICLE || parent === E_BOOK_DOCUMENT) && rec.language === null) this.startCapture(CAP_LANGUAGE);
+        if ((parent === E_ARTICLE || parent === E_BOOK_DOCUMENT) && rec.language === null)
+          this.startCapture(CAP_LANGUAGE);
         break;
       case E_PUBLICATION_TYPE:
         if (parent === E_PUBLICATION_TYPE_LIST || parent === E_BOOK_DOCUMENT) this.startCapture(CAP_PUB_TYPE);
@@ -877,7 +919,8 @@ export class PubmedXmlParser implements TokenizerCallbacks {
           if (this.attrs?.IdType === "pubmed") this.startCapture(CAP_REFERENCE_PMID);
           break;
         }
-        if (grandparent !== E_PUBMED_DATA && grandparent !== E_PUBMED_BOOK_DATA && grandparent !== E_BOOK_DOCUMENT) break;
+        if (grandparent !== E_PUBMED_DATA && grandparent !== E_PUBMED_BOOK_DATA && grandparent !== E_BOOK_DOCUMENT)
+          break;
         const type = this.attrs?.IdType;
         if (type === "doi" && rec.articleIdDoi === null) this.startCapture(CAP_ARTICLE_ID_DOI);
         else if (type === "pmc" && rec.articleIdPmc === null) this.startCapture(CAP_ARTICLE_ID_PMC);
@@ -885,7 +928,8 @@ export class PubmedXmlParser implements TokenizerCallbacks {
         break;
       }
       case E_OTHER_ID:
-        if (parent === E_MEDLINE_CITATION && this.attrs?.Source === "NLM" && rec.otherIdPmc === null) this.startCapture(CAP_OTHER_ID);
+        if (parent === E_MEDLINE_CITATION && this.attrs?.Source === "NLM" && rec.otherIdPmc === null)
+          this.startCapture(CAP_OTHER_ID);
         break;
     }
   }
@@ -942,25 +986,58 @@ export class PubmedXmlParser implements TokenizerCallbacks {
     const rec = this.rec;
     if (!rec) return;
     switch (kind) {
-      case CAP_PMID: rec.pmid = text; break;
-      case CAP_TITLE: rec.title ??= text || null; break;
-      case CAP_VERNACULAR: rec.vernacularTitle ??= text || null; break;
-      case CAP_BOOK_TITLE: rec.bookTitle ??= text || null; break;
-      case CAP_JOURNAL: rec.journal ??= text || null; break;
-      case CAP_YEAR: if (this.date) this.date.year = text; break;
-      case CAP_MONTH: if (this.date) this.date.month = text; break;
-      case CAP_DAY: if (this.date) this.date.day = text; break;
-      case CAP_SEASON: if (this.date) this.date.season = text; break;
-      case CAP_MEDLINE_DATE: if (this.date) this.date.medlineDate = text; break;
-      case CAP_ABSTRACT:
-        if (text || this.sectionLabel) rec.abstractSections.push({ label: this.sectionLabel, nlm_category: this.sectionCategory, text });
+      case CAP_PMID:
+        rec.pmid = text;
         break;
-      case CAP_LAST_NAME: if (this.author) this.author.lastName = text || null; break;
-      case CAP_INITIALS: if (this.author) this.author.initials = text || null; break;
-      case CAP_SUFFIX: if (this.author) this.author.suffix = text || null; break;
-      case CAP_COLLECTIVE: if (this.author) this.author.collectiveName = text || null; break;
-      case CAP_LANGUAGE: rec.language = text || null; break;
-      case CAP_PUB_TYPE: if (text) rec.publicationTypes.push(text); break;
+      case CAP_TITLE:
+        rec.title ??= text || null;
+        break;
+      case CAP_VERNACULAR:
+        rec.vernacularTitle ??= text || null;
+        break;
+      case CAP_BOOK_TITLE:
+        rec.bookTitle ??= text || null;
+        break;
+      case CAP_JOURNAL:
+        rec.journal ??= text || null;
+        break;
+      case CAP_YEAR:
+        if (this.date) this.date.year = text;
+        break;
+      case CAP_MONTH:
+        if (this.date) this.date.month = text;
+        break;
+      case CAP_DAY:
+        if (this.date) this.date.day = text;
+        break;
+      case CAP_SEASON:
+        if (this.date) this.date.season = text;
+        break;
+      case CAP_MEDLINE_DATE:
+        if (this.date) this.date.medlineDate = text;
+        break;
+      case CAP_ABSTRACT:
+        if (text || this.sectionLabel)
+          rec.abstractSections.push({ label: this.sectionLabel, nlm_category: this.sectionCategory, text });
+        break;
+      case CAP_LAST_NAME:
+        if (this.author) this.author.lastName = text || null;
+        break;
+      case CAP_INITIALS:
+        if (this.author) this.author.initials = text || null;
+        break;
+      case CAP_SUFFIX:
+        if (this.author) this.author.suffix = text || null;
+        break;
+      case CAP_COLLECTIVE:
+        if (this.author) this.author.collectiveName = text || null;
+        break;
+      case CAP_LANGUAGE:
+        rec.language = text || null;
+        break;
+      case CAP_PUB_TYPE:
+        if (text) rec.publicationTypes.push(text);
+        break;
       case CAP_MESH:
         if (text) {
           rec.meshTerms.push(text);
@@ -968,26 +1045,66 @@ export class PubmedXmlParser implements TokenizerCallbacks {
           if (this.meshMajor) rec.meshMajorTerms.push(text);
         }
         break;
-      case CAP_KEYWORD: if (text) rec.keywords.push(text); break;
-      case CAP_ELOCATION_DOI: rec.elocationDoi = text || null; break;
-      case CAP_ARTICLE_ID_DOI: rec.articleIdDoi = text || null; break;
-      case CAP_ARTICLE_ID_PMC: rec.articleIdPmc = text || null; break;
-      case CAP_BOOK_ACCESSION: rec.bookAccession = text || null; break;
-      case CAP_RETRACTION_PMID: rec.retractionInPmid = text || null; break;
-      case CAP_REFERENCE_PMID: if (text) rec.referencePmids.push(text); break;
-      case CAP_OTHER_ID: if (/^PMC\d+$/.test(text)) rec.otherIdPmc = text; break;
-      case CAP_VOLUME: rec.volume = text || null; break;
-      case CAP_ISSUE: rec.issue = text || null; break;
-      case CAP_MEDLINE_PGN: rec.medlinePgn = text || null; break;
-      case CAP_START_PAGE: rec.startPage = text || null; break;
-      case CAP_END_PAGE: rec.endPage = text || null; break;
-      case CAP_ELOCATION_PII: rec.elocationPii = text || null; break;
-      case CAP_ISO_ABBREVIATION: rec.isoAbbreviation ??= text || null; break;
-      case CAP_MEDLINE_TA: rec.medlineTa ??= text || null; break;
-      case CAP_ISSN: rec.issn = text || null; break;
-      case CAP_ORCID: if (this.author) this.author.orcid = text || null; break;
-      case CAP_PUBLISHER_NAME: rec.publisherName = text || null; break;
-      case CAP_PUBLISHER_LOCATION: rec.publisherLocation = text || null; break;
+      case CAP_KEYWORD:
+        if (text) rec.keywords.push(text);
+        break;
+      case CAP_ELOCATION_DOI:
+        rec.elocationDoi = text || null;
+        break;
+      case CAP_ARTICLE_ID_DOI:
+        rec.articleIdDoi = text || null;
+        break;
+      case CAP_ARTICLE_ID_PMC:
+        rec.articleIdPmc = text || null;
+        break;
+      case CAP_BOOK_ACCESSION:
+        rec.bookAccession = text || null;
+        break;
+      case CAP_RETRACTION_PMID:
+        rec.retractionInPmid = text || null;
+        break;
+      case CAP_REFERENCE_PMID:
+        if (text) rec.referencePmids.push(text);
+        break;
+      case CAP_OTHER_ID:
+        if (/^PMC\d+$/.test(text)) rec.otherIdPmc = text;
+        break;
+      case CAP_VOLUME:
+        rec.volume = text || null;
+        break;
+      case CAP_ISSUE:
+        rec.issue = text || null;
+        break;
+      case CAP_MEDLINE_PGN:
+        rec.medlinePgn = text || null;
+        break;
+      case CAP_START_PAGE:
+        rec.startPage = text || null;
+        break;
+      case CAP_END_PAGE:
+        rec.endPage = text || null;
+        break;
+      case CAP_ELOCATION_PII:
+        rec.elocationPii = text || null;
+        break;
+      case CAP_ISO_ABBREVIATION:
+        rec.isoAbbreviation ??= text || null;
+        break;
+      case CAP_MEDLINE_TA:
+        rec.medlineTa ??= text || null;
+        break;
+      case CAP_ISSN:
+        rec.issn = text || null;
+        break;
+      case CAP_ORCID:
+        if (this.author) this.author.orcid = text || null;
+        break;
+      case CAP_PUBLISHER_NAME:
+        rec.publisherName = text || null;
+        break;
+      case CAP_PUBLISHER_LOCATION:
+        rec.publisherLocation = text || null;
+        break;
     }
   }
 
@@ -1029,7 +1146,11 @@ export class PubmedXmlParser implements TokenizerCallbacks {
     const pmid = parsePmid(rec.pmid);
     if (typeof pmid === "string" || error) {
       const known = typeof pmid === "number" ? pmid : null;
-      const event: ParseEvent = { type: "error", message: this.message(index, known, error ?? (pmid as string)), recordIndex: index };
+      const event: ParseEvent = {
+        type: "error",
+        message: this.message(index, known, error ?? (pmid as string)),
+        recordIndex: index,
+      };
       if (known !== null) event.pmid = known;
       this.onEvent(event);
       return;
@@ -1071,7 +1192,8 @@ export function parsePubmedStream(bytes: AsyncIterable<Uint8Array>, source: stri
 }
 
 async function* toByteStrings(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  for await (const chunk of bytes) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
+  for await (const chunk of bytes)
+    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
 }
 
 /** `parsePubmedStream` over byte strings (see the module comment). */
@@ -1103,7 +1225,10 @@ async function* parseByteStrings(chunks: AsyncIterable<string>, source: string):
   yield* queue;
   if (parser.records === 0 && !KNOWN_ROOTS.has(parser.firstElement ?? "")) {
     const what = parser.firstElement === null ? "no XML element" : `root element <${parser.firstElement}>`;
-    throw new PubmedFileError(source, `${source}: not PubMed XML (${what}, no PubmedArticle or MedlineCitation record)`);
+    throw new PubmedFileError(
+      source,
+      `${source}: not PubMed XML (${what}, no PubmedArticle or MedlineCitation record)`,
+    );
   }
 }
 

@@ -129,15 +129,31 @@ describe("parsePubmedQuery", () => {
       children: [term("heart failure", "all", true), term("elderly")],
     });
     // Lower-case operators are words.
-    expect(parsePubmedQuery("rock and roll")).toEqual({ kind: "and", children: [term("rock"), term("and"), term("roll")] });
+    expect(parsePubmedQuery("rock and roll")).toEqual({
+      kind: "and",
+      children: [term("rock"), term("and"), term("roll")],
+    });
   });
 
   test("AND, OR, NOT are processed left to right, without precedence", () => {
     const [a, b, c, d] = [term("a1"), term("b1"), term("c1"), term("d1")];
-    expect(parsePubmedQuery("a1 OR b1 AND c1")).toEqual({ kind: "and", children: [{ kind: "or", children: [a, b] }, c] });
-    expect(parsePubmedQuery("a1 AND b1 OR c1")).toEqual({ kind: "or", children: [{ kind: "and", children: [a, b] }, c] });
-    expect(parsePubmedQuery("a1 NOT b1 OR c1")).toEqual({ kind: "or", children: [{ kind: "not", include: a, exclude: b }, c] });
-    expect(parsePubmedQuery("a1 OR b1 NOT c1")).toEqual({ kind: "not", include: { kind: "or", children: [a, b] }, exclude: c });
+    expect(parsePubmedQuery("a1 OR b1 AND c1")).toEqual({
+      kind: "and",
+      children: [{ kind: "or", children: [a, b] }, c],
+    });
+    expect(parsePubmedQuery("a1 AND b1 OR c1")).toEqual({
+      kind: "or",
+      children: [{ kind: "and", children: [a, b] }, c],
+    });
+    expect(parsePubmedQuery("a1 NOT b1 OR c1")).toEqual({
+      kind: "or",
+      children: [{ kind: "not", include: a, exclude: b }, c],
+    });
+    expect(parsePubmedQuery("a1 OR b1 NOT c1")).toEqual({
+      kind: "not",
+      include: { kind: "or", children: [a, b] },
+      exclude: c,
+    });
     expect(parsePubmedQuery("a1 b1 OR c1")).toEqual({ kind: "or", children: [{ kind: "and", children: [a, b] }, c] });
     expect(parsePubmedQuery("a1 OR b1 OR c1 OR d1")).toEqual({ kind: "or", children: [a, b, c, d] });
   });
@@ -259,10 +275,14 @@ describe("isPubmedSyntax", () => {
 
 describe("translatePubmedQuery and pubmedQueryWords", () => {
   test("PubMed's query translation notation", () => {
-    expect(translatePubmedQuery(parsePubmedQuery("Asthma[tiab] AND (child[mh] OR pediatric*[tiab]) NOT 2010:2012[dp]"))).toBe(
+    expect(
+      translatePubmedQuery(parsePubmedQuery("Asthma[tiab] AND (child[mh] OR pediatric*[tiab]) NOT 2010:2012[dp]")),
+    ).toBe(
       '("asthma"[Title/Abstract] AND ("child"[MeSH Terms] OR "pediatric*"[Title/Abstract])) NOT 2010/01/01:2012/12/31[Date - Publication]',
     );
-    expect(translatePubmedQuery(parsePubmedQuery('smith j[au] "heart failure" english[la] review[pt] lancet[ta]'))).toBe(
+    expect(
+      translatePubmedQuery(parsePubmedQuery('smith j[au] "heart failure" english[la] review[pt] lancet[ta]')),
+    ).toBe(
       '"smith j"[Author] AND "heart failure"[All Fields] AND "english"[Language] AND "review"[Publication Type] AND "lancet"[Journal]',
     );
   });
@@ -414,7 +434,8 @@ const EDGE_ROWS: [number, PubmedQueryRecord][] = [
     2_000_000_001,
     record({
       title: "ΟΔΟΣ and οδος: İstanbul cohort, 3 \u212A (Kelvin sign), ſtudy of Ⅲ and ⅲ",
-      abstract: "Cafe\u0301 versus Café; ẞ and ß; ǅ digraph; 肺癌患者; \u{1D400}\u{1D401} bold; A\u200DB joined; tab\there",
+      abstract:
+        "Cafe\u0301 versus Café; ẞ and ß; ǅ digraph; 肺癌患者; \u{1D400}\u{1D401} bold; A\u200DB joined; tab\there",
       authors: "Yılmaz Ş, Özdemir İ, Ǆukić D",
       journal: "Ärztliche Praxis (München)",
       mesh_terms: ["Straße", "Σήψη"],
@@ -471,28 +492,48 @@ async function insertEdgeRows(db: DatabaseHandle["db"]): Promise<void> {
 /** Searchable words, phrases and field values drawn from the records, for the generated queries. */
 function vocabulary(records: PubmedQueryRecord[]) {
   const wordsOf = (text: string | null) => text?.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
-  const unique = <T,>(xs: T[]) => [...new Set(xs)];
+  const unique = <T>(xs: T[]) => [...new Set(xs)];
   const textWords = unique(records.flatMap((r) => [...wordsOf(r.title), ...wordsOf(r.abstract)])).filter(
     (w) => !["AND", "OR", "NOT"].includes(w),
   );
   const nonAscii = textWords.filter((w) => /[^\x00-\x7f]/.test(w));
   const common = textWords.filter((w, i) => i % 7 === 0 && w.length > 2);
-  const words = unique([...nonAscii, ...common, ...nonAscii.map((w) => w.toUpperCase()), ...common.slice(0, 100).map((w) => w.toUpperCase())]);
+  const words = unique([
+    ...nonAscii,
+    ...common,
+    ...nonAscii.map((w) => w.toUpperCase()),
+    ...common.slice(0, 100).map((w) => w.toUpperCase()),
+  ]);
   const phrases = records.flatMap((r) => {
     const w = wordsOf(r.title);
     return w.length >= 3 ? [w.slice(0, 2).join(" "), w.slice(1, 4).join(" ")] : [];
   });
-  const prefixes = unique(textWords.filter((w) => [...w].length >= 5).map((w) => [...w].slice(0, 4 + (w.length % 3)).join("")));
+  const prefixes = unique(
+    textWords.filter((w) => [...w].length >= 5).map((w) => [...w].slice(0, 4 + (w.length % 3)).join("")),
+  );
   const noQuote = (s: string) => !s.includes('"');
   const headings = unique(records.flatMap((r) => r.mesh_terms)).filter(noQuote);
   const majors = unique(records.flatMap((r) => r.mesh_major_terms)).filter(noQuote);
   const authors = unique(records.flatMap((r) => r.authors?.split(", ") ?? [])).filter((a) => !a.includes('"'));
-  const journals = unique(records.flatMap((r) => (r.journal ? [r.journal, r.journal.replace(/\s*\([^()]*\)\s*$/, "")] : []))).filter(
-    (j) => !j.includes('"'),
-  );
+  const journals = unique(
+    records.flatMap((r) => (r.journal ? [r.journal, r.journal.replace(/\s*\([^()]*\)\s*$/, "")] : [])),
+  ).filter((j) => !j.includes('"'));
   const types = unique(records.flatMap((r) => r.publication_types)).filter(noQuote);
-  const languages = unique([...records.flatMap((r) => (r.language ? [r.language] : [])), ...Object.keys(LANGUAGE_CODES).slice(0, 20)]);
-  return { words, phrases: unique(phrases), prefixes, headings, majors: majors.length ? majors : headings, authors, journals, types, languages };
+  const languages = unique([
+    ...records.flatMap((r) => (r.language ? [r.language] : [])),
+    ...Object.keys(LANGUAGE_CODES).slice(0, 20),
+  ]);
+  return {
+    words,
+    phrases: unique(phrases),
+    prefixes,
+    headings,
+    majors: majors.length ? majors : headings,
+    authors,
+    journals,
+    types,
+    languages,
+  };
 }
 
 /** Can be written unquoted before a tag. */
@@ -500,13 +541,17 @@ const bare = (s: string) => !/[()"[\]*]/.test(s) && !/(^|\s)(AND|OR|NOT)(\s|$)/.
 
 /** Random queries in PubMed's syntax over the vocabulary: every field, phrases, truncation, dates, nested Booleans. */
 function queryArbitrary(v: ReturnType<typeof vocabulary>): fc.Arbitrary<string> {
-  const pick = <T,>(xs: T[]) => fc.constantFrom(...xs);
+  const pick = <T>(xs: T[]) => fc.constantFrom(...xs);
   const textTag = pick(["tiab", "ti", "ab", "Title/Abstract", "tw", "ot", "All Fields", "TIAB"]);
   /** A value with a tag, in quotes or (when it can be) without. */
   const tagged = (values: string[], tag: string, shape = (s: string) => s) =>
-    fc.tuple(pick(values), fc.boolean()).map(([s, quoted]) => (bare(shape(s)) && !quoted ? `${shape(s)}[${tag}]` : `"${shape(s)}"[${tag}]`));
+    fc
+      .tuple(pick(values), fc.boolean())
+      .map(([s, quoted]) => (bare(shape(s)) && !quoted ? `${shape(s)}[${tag}]` : `"${shape(s)}"[${tag}]`));
   const wordChars = (s: string) => (s.match(/[\p{L}\p{M}\p{N}]/gu) ?? []).length;
-  const headingPrefixes = v.headings.map((h) => [...h].slice(0, 4 + (h.length % 4)).join("")).filter((p) => wordChars(p) >= 4);
+  const headingPrefixes = v.headings
+    .map((h) => [...h].slice(0, 4 + (h.length % 4)).join(""))
+    .filter((p) => wordChars(p) >= 4);
   const year = fc.integer({ min: 1950, max: 2020 });
   const term = fc.oneof(
     pick(v.words),
@@ -522,8 +567,13 @@ function queryArbitrary(v: ReturnType<typeof vocabulary>): fc.Arbitrary<string> 
     tagged(v.majors, "majr"),
     tagged(v.authors, "au"),
     pick(v.authors).map((a) => `"${a}"[au]`),
-    pick(v.authors).map((a) => a.split(" ")[0]!).filter(bare).map((a) => `${a}[au]`),
-    pick(v.authors).filter(bare).map((a) => `${a.slice(0, a.lastIndexOf(" ") + 2)}[Author]`),
+    pick(v.authors)
+      .map((a) => a.split(" ")[0]!)
+      .filter(bare)
+      .map((a) => `${a}[au]`),
+    pick(v.authors)
+      .filter(bare)
+      .map((a) => `${a.slice(0, a.lastIndexOf(" ") + 2)}[Author]`),
     tagged(v.journals, "ta"),
     tagged(v.types, "pt"),
     pick(v.languages).map((l) => `${l}[la]`),
@@ -547,20 +597,36 @@ function queryArbitrary(v: ReturnType<typeof vocabulary>): fc.Arbitrary<string> 
 
 /** Queries researchers write, over what the sample holds. */
 const STRATEGIES: { query: string; least?: number; pmids?: number[]; includes?: number[] }[] = [
-  { query: "(randomized controlled trial[pt] OR randomized[tiab] OR randomised[tiab] OR placebo[tiab]) AND humans[mh]", least: 5 },
-  { query: "(neoplasms[mh] OR cancer*[tiab] OR carcinoma*[tiab] OR tumour*[tiab] OR tumor*[tiab]) NOT animals[mh]", least: 20 },
+  {
+    query: "(randomized controlled trial[pt] OR randomized[tiab] OR randomised[tiab] OR placebo[tiab]) AND humans[mh]",
+    least: 5,
+  },
+  {
+    query: "(neoplasms[mh] OR cancer*[tiab] OR carcinoma*[tiab] OR tumour*[tiab] OR tumor*[tiab]) NOT animals[mh]",
+    least: 20,
+  },
   { query: "nasopharyngeal neoplasms[mh] AND (child[mh] OR adolescent[mh]) AND 2000:2018[dp]", least: 1 },
   { query: "nasopharyngeal neoplasms[majr] OR carcinoma[majr] NOT humans[mh]" },
-  { query: '("cataract extraction"[tiab] OR phacoemulsification[tiab] OR cataract[mh]) AND "journal of cataract and refractive surgery"[ta]', least: 1 },
+  {
+    query:
+      '("cataract extraction"[tiab] OR phacoemulsification[tiab] OR cataract[mh]) AND "journal of cataract and refractive surgery"[ta]',
+    least: 1,
+  },
   { query: "english[la] AND review[pt] AND 2015/01:2016/12[dp]", least: 5 },
   { query: "(german[la] OR fre[la] OR chinese[la]) NOT english abstract[pt]" },
   { query: "β[tiab] OR μm[tiab] OR µm[tiab] OR α[tiab] OR ΔH[tiab]", least: 5 },
   { query: "hancı v[au] OR arı s[au] OR çağlar aa[au]", pmids: [25241607, 26701098, 26702341] },
   { query: '"stage ⅲ"[tiab] OR "STAGE Ⅲ"[tiab]', pmids: [23607949] },
-  { query: "kardiochirurgia i torakochirurgia polska*[ta] AND (surg*[tiab] OR cardiac surgical procedures[mh])", least: 1 },
+  {
+    query: "kardiochirurgia i torakochirurgia polska*[ta] AND (surg*[tiab] OR cardiac surgical procedures[mh])",
+    least: 1,
+  },
   { query: "istanbul[ti] AND kelvin[ti] AND ſtudy[ti]", pmids: [2_000_000_001, 2_000_000_002] },
   { query: 'σήψη[majr] OR straße[mh] OR ǆukić[au] OR "ärztliche praxis"[ta] OR cafe[ab]', pmids: [2_000_000_001] },
-  { query: "café[ab] AND (ΣΗΨΗ[ab] OR ⅲ[ti] OR \u{1D400}\u{1D401}[ab] OR joined[ab])", pmids: [2_000_000_001, 2_000_000_002] },
+  {
+    query: "café[ab] AND (ΣΗΨΗ[ab] OR ⅲ[ti] OR \u{1D400}\u{1D401}[ab] OR joined[ab])",
+    pmids: [2_000_000_001, 2_000_000_002],
+  },
   { query: "yilmaz s[au] OR özdemir i[au]", includes: [2_000_000_001, 2_000_000_002] },
 ];
 
@@ -585,18 +651,26 @@ for (const backend of BACKENDS) {
           records.set(row.pmid, { ...r, mesh_major_terms: row.mesh_major_terms });
         }
       }
-      if (differing) console.warn(`query-syntax.test: ${differing} stored mesh_major_terms differ from the parser's; using the stored ones`);
+      if (differing)
+        console.warn(
+          `query-syntax.test: ${differing} stored mesh_major_terms differ from the parser's; using the stored ones`,
+        );
     });
     afterAll(async () => {
       await handle?.close();
     });
 
     const inMemory = (node: PubmedQueryNode) =>
-      [...records].filter(([, r]) => matchesRecord(node, r)).map(([pmid]) => pmid).sort((a, b) => a - b);
+      [...records]
+        .filter(([, r]) => matchesRecord(node, r))
+        .map(([pmid]) => pmid)
+        .sort((a, b) => a - b);
     const inSql = async (node: PubmedQueryNode) =>
-      (await sql<{ pmid: number }>`SELECT a.pmid FROM articles a WHERE ${pubmedQuerySql(node)} ORDER BY a.pmid`.execute(handle.db)).rows.map(
-        (r) => r.pmid,
-      );
+      (
+        await sql<{
+          pmid: number;
+        }>`SELECT a.pmid FROM articles a WHERE ${pubmedQuerySql(node)} ORDER BY a.pmid`.execute(handle.db)
+      ).rows.map((r) => r.pmid);
 
     test("the database holds the records parsed from the same files", async () => {
       const { rows } = await sql<{ pmid: number }>`SELECT pmid FROM articles ORDER BY pmid`.execute(handle.db);

@@ -40,7 +40,9 @@ async function pump(path: string): Promise<void> {
     let stream: ReadableStream<Uint8Array> = file.stream();
     // Gzip is recognised by its magic bytes 1f 8b, whatever the file is called.
     if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b)
-      stream = stream.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+      stream = stream.pipeThrough(
+        new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
+      );
     for await (const chunk of stream) {
       if (chunk.byteLength === 0) continue;
       const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");

@@ -117,7 +117,9 @@ export async function syncPubmed(deps: IngestDeps, url: string, options: SyncOpt
   const base = url.endsWith("/") ? url : `${url}/`;
   const listed = await listPubmedFiles(base, fetcher);
   const done = new Set(
-    (await deps.db.selectFrom("pubmed_sync_files").select("name").where("status", "=", "ingested").execute()).map((r) => r.name),
+    (await deps.db.selectFrom("pubmed_sync_files").select("name").where("status", "=", "ingested").execute()).map(
+      (r) => r.name,
+    ),
   );
   const todo = listed.filter((n) => !done.has(n));
   log(`${listed.length} files listed at ${base}; ${todo.length} not yet ingested`);
@@ -150,8 +152,20 @@ export async function syncPubmed(deps: IngestDeps, url: string, options: SyncOpt
         log(`${name}: download attempt ${attempt} of ${DOWNLOAD_ATTEMPTS} failed: ${error}`);
       }
       if (!md5) {
-        await deps.db.updateTable("pubmed_sync_files").set({ status: "failed", error, finished_at: new Date() }).where("name", "=", name).execute();
-        files.push({ name, status: "failed", records: 0, inserted: 0, updated: 0, deleted: 0, error: error ?? "download failed" });
+        await deps.db
+          .updateTable("pubmed_sync_files")
+          .set({ status: "failed", error, finished_at: new Date() })
+          .where("name", "=", name)
+          .execute();
+        files.push({
+          name,
+          status: "failed",
+          records: 0,
+          inserted: 0,
+          updated: 0,
+          deleted: 0,
+          error: error ?? "download failed",
+        });
         log(`${name}: not ingested (${error}); later files wait for it`);
         break;
       }
@@ -162,7 +176,12 @@ export async function syncPubmed(deps: IngestDeps, url: string, options: SyncOpt
       } catch (err) {
         // The ingest stopped midway (the database went away, a bug): the file is retried whole by the next run.
         const message = err instanceof Error ? err.message : String(err);
-        await deps.db.updateTable("pubmed_sync_files").set({ status: "failed", md5, error: message, finished_at: new Date() }).where("name", "=", name).execute().catch(() => {});
+        await deps.db
+          .updateTable("pubmed_sync_files")
+          .set({ status: "failed", md5, error: message, finished_at: new Date() })
+          .where("name", "=", name)
+          .execute()
+          .catch(() => {});
         files.push({ name, status: "failed", records: 0, inserted: 0, updated: 0, deleted: 0, error: message });
         log(`${name}: ingest failed (${message}); the next run retries it`);
         break;
@@ -171,18 +190,48 @@ export async function syncPubmed(deps: IngestDeps, url: string, options: SyncOpt
       }
       if (result.failedFiles.length > 0) {
         const message = result.failedFiles.map((f) => f.message).join("; ");
-        await deps.db.updateTable("pubmed_sync_files").set({ status: "failed", md5, error: message, finished_at: new Date() }).where("name", "=", name).execute();
-        files.push({ name, status: "failed", records: result.ingested, inserted: result.inserted, updated: result.updated, deleted: result.deleted, error: message });
+        await deps.db
+          .updateTable("pubmed_sync_files")
+          .set({ status: "failed", md5, error: message, finished_at: new Date() })
+          .where("name", "=", name)
+          .execute();
+        files.push({
+          name,
+          status: "failed",
+          records: result.ingested,
+          inserted: result.inserted,
+          updated: result.updated,
+          deleted: result.deleted,
+          error: message,
+        });
         log(`${name}: could not be read whole (${message}); later files wait for it`);
         break;
       }
       await deps.db
         .updateTable("pubmed_sync_files")
-        .set({ status: "ingested", md5, records: result.ingested, inserted: result.inserted, updated: result.updated, deleted: result.deleted, error: null, finished_at: new Date() })
+        .set({
+          status: "ingested",
+          md5,
+          records: result.ingested,
+          inserted: result.inserted,
+          updated: result.updated,
+          deleted: result.deleted,
+          error: null,
+          finished_at: new Date(),
+        })
         .where("name", "=", name)
         .execute();
-      files.push({ name, status: "ingested", records: result.ingested, inserted: result.inserted, updated: result.updated, deleted: result.deleted });
-      log(`${name}: ${result.ingested} records (${result.inserted} new, ${result.updated} updated, ${result.deleted} deleted) in ${result.seconds.toFixed(1)} s`);
+      files.push({
+        name,
+        status: "ingested",
+        records: result.ingested,
+        inserted: result.inserted,
+        updated: result.updated,
+        deleted: result.deleted,
+      });
+      log(
+        `${name}: ${result.ingested} records (${result.inserted} new, ${result.updated} updated, ${result.deleted} deleted) in ${result.seconds.toFixed(1)} s`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,8 @@ const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 
 async function read(file: string): Promise<Map<number, ParsedArticle>> {
   const out = new Map<number, ParsedArticle>();
-  for await (const e of parsePubmedFile(join(SAMPLE, file))) if (e.type === "article") out.set(e.article.pmid, e.article);
+  for await (const e of parsePubmedFile(join(SAMPLE, file)))
+    if (e.type === "article") out.set(e.article.pmid, e.article);
   return out;
 }
 
@@ -70,15 +71,27 @@ describe("nlmCitation on real records: as PubMed shows them", () => {
   });
 
   test("a book chapter", () => {
-    expect(nlmCitation(books.get(29337475)!)).toBe("In: PDQ Cancer Information Summaries. Bethesda (MD): National Cancer Institute (US); 2002.");
-    expect(nlmCitation({ record_kind: "book", book_publisher: "Springer", book_publisher_place: "Cham (CH)", publication_date: "2019-01-01", publication_date_precision: "year" })).toBe(
-      "Cham (CH): Springer; 2019.",
+    expect(nlmCitation(books.get(29337475)!)).toBe(
+      "In: PDQ Cancer Information Summaries. Bethesda (MD): National Cancer Institute (US); 2002.",
     );
+    expect(
+      nlmCitation({
+        record_kind: "book",
+        book_publisher: "Springer",
+        book_publisher_place: "Cham (CH)",
+        publication_date: "2019-01-01",
+        publication_date_precision: "year",
+      }),
+    ).toBe("Cham (CH): Springer; 2019.");
   });
 
   test("every sample record with a volume cites its volume, issue and MEDLINE pages exactly", async () => {
     let checked = 0;
-    for (const file of ["merged-pubmedarticleset.xml.gz", "medlinecitationset_nlm_medsamp2014.xml.gz", "medlinecitationset_titipata_medline16n0902.xml.gz"]) {
+    for (const file of [
+      "merged-pubmedarticleset.xml.gz",
+      "medlinecitationset_nlm_medsamp2014.xml.gz",
+      "medlinecitationset_titipata_medline16n0902.xml.gz",
+    ]) {
       for (const a of (await read(file)).values()) {
         if (!a.volume) continue;
         const line = nlmCitation(a)!;

@@ -27,7 +27,9 @@ export const CITATION_COLUMNS = [
 
 /** The stored fields a citation is made of (the `articles` columns of the same names); anything may be missing. */
 export type CitationSource = {
-  [K in (typeof CITATION_COLUMNS)[number] | "journal" | "publication_date" | "publication_date_precision"]?: Selectable<ArticlesTable>[K] | null;
+  [K in (typeof CITATION_COLUMNS)[number] | "journal" | "publication_date" | "publication_date_precision"]?:
+    | Selectable<ArticlesTable>[K]
+    | null;
 };
 
 const MONTH_ABBREVIATIONS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -54,11 +56,13 @@ function fullEndDigits(start: string, end: string): string {
  * "167-70, 173, 176-9" → "167-170, 173, 176-179". Single pages ("e123", "W98") and full ranges stay as they are.
  */
 export function fullPages(medlinePgn: string): string {
-  return medlinePgn.trim().replace(RANGE, (whole, startLetters: string, start: string, endLetters: string, end: string) => {
-    const letters = endLetters || startLetters;
-    const fullEnd = fullEndDigits(start, end);
-    return fullEnd === end && letters === endLetters ? whole : `${startLetters}${start}-${letters}${fullEnd}`;
-  });
+  return medlinePgn
+    .trim()
+    .replace(RANGE, (whole, startLetters: string, start: string, endLetters: string, end: string) => {
+      const letters = endLetters || startLetters;
+      const fullEnd = fullEndDigits(start, end);
+      return fullEnd === end && letters === endLetters ? whole : `${startLetters}${start}-${letters}${fullEnd}`;
+    });
 }
 
 /**
@@ -71,7 +75,10 @@ export function fullPages(medlinePgn: string): string {
 export function splitMedlinePages(medlinePgn: string): { start: string; end: string | null } | null {
   const main = fullPages(medlinePgn).split(";")[0]!.trim();
   if (!main) return null;
-  const pieces = main.split(",").map((p) => p.trim()).filter(Boolean);
+  const pieces = main
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const first = pieces[0]!;
   const last = pieces[pieces.length - 1]!;
   const start = first.includes("-") ? first.slice(0, first.indexOf("-")).trim() : first;
@@ -85,7 +92,8 @@ export function splitMedlinePages(medlinePgn: string): { start: string; end: str
  */
 export function pagesOf(a: CitationSource): string | null {
   if (a.medline_pages?.trim()) return fullPages(a.medline_pages);
-  if (a.start_page?.trim()) return a.end_page?.trim() && a.end_page !== a.start_page ? `${a.start_page}-${a.end_page}` : a.start_page;
+  if (a.start_page?.trim())
+    return a.end_page?.trim() && a.end_page !== a.start_page ? `${a.start_page}-${a.end_page}` : a.start_page;
   return a.elocation_pii?.trim() || null;
 }
 

@@ -24,7 +24,9 @@ let cached: { at: number; value: CorpusStats } | null = null;
  */
 export async function corpusStats(db: Database): Promise<CorpusStats> {
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
-  const estimate = await sql<{ n: number }>`SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'articles'::regclass`.execute(db);
+  const estimate = await sql<{
+    n: number;
+  }>`SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'articles'::regclass`.execute(db);
   const estimated = Number(estimate.rows[0]?.n ?? 0);
   let records = estimated;
   const approximate = estimated >= COUNT_EXACT_BELOW;
@@ -32,8 +34,17 @@ export async function corpusStats(db: Database): Promise<CorpusStats> {
     const exact = await db.selectFrom("articles").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
     records = Number(exact.n);
   }
-  const last = await db.selectFrom("ingest_runs").select("finished_at").orderBy("id", "desc").limit(1).executeTakeFirst();
-  const value: CorpusStats = { records: Math.round(records), approximate, lastUpdated: last ? new Date(last.finished_at) : null };
+  const last = await db
+    .selectFrom("ingest_runs")
+    .select("finished_at")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const value: CorpusStats = {
+    records: Math.round(records),
+    approximate,
+    lastUpdated: last ? new Date(last.finished_at) : null,
+  };
   cached = { at: Date.now(), value };
   return value;
 }

@@ -61,9 +61,15 @@ const BY_PUBLICATION_TYPE: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
   ["meta-analysis", /^meta-analysis$/i],
   ["systematic-review", /^systematic review$/i],
   ["rct", /^randomized controlled trial/i],
-  ["clinical-trial", /^(?:clinical trial|controlled clinical trial|pragmatic clinical trial|equivalence trial|adaptive clinical trial)/i],
+  [
+    "clinical-trial",
+    /^(?:clinical trial|controlled clinical trial|pragmatic clinical trial|equivalence trial|adaptive clinical trial)/i,
+  ],
   ["guideline", /^(?:practice guideline|guideline|consensus development conference)/i],
-  ["observational", /^(?:observational study|multicenter study|comparative study|twin study|validation study|evaluation study)/i],
+  [
+    "observational",
+    /^(?:observational study|multicenter study|comparative study|twin study|validation study|evaluation study)/i,
+  ],
   // Before "review": a case report with a review of the literature is still a report of one case.
   ["case-report", /^case reports?$/i],
   ["review", /^(?:review|scoping review)$/i],
@@ -84,7 +90,10 @@ const BY_MESH: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
  * @param publicationTypes PubMed PublicationType texts ("Randomized Controlled Trial", "Review", …).
  * @param meshTerms MeSH DescriptorName texts; study-design headings refine an observational or unnamed design.
  */
-export function studyDesign(publicationTypes: readonly string[], meshTerms: readonly string[] = []): StudyDesign | null {
+export function studyDesign(
+  publicationTypes: readonly string[],
+  meshTerms: readonly string[] = [],
+): StudyDesign | null {
   let byType: StudyDesign | null = null;
   for (const [design, pattern] of BY_PUBLICATION_TYPE) {
     if (publicationTypes.some((t) => pattern.test(t.trim()))) {
@@ -117,6 +126,9 @@ export function subjectsOf(meshTerms: readonly string[]): Subjects | null {
  * Whether the record is retracted: PubMed marks a retracted article with the publication type "Retracted
  * Publication" and links it to the notice with CommentsCorrections RefType="RetractionIn".
  */
-export function isRetracted(publicationTypes: readonly string[], retractionNoticePmid: number | null | undefined): boolean {
+export function isRetracted(
+  publicationTypes: readonly string[],
+  retractionNoticePmid: number | null | undefined,
+): boolean {
   return retractionNoticePmid != null || publicationTypes.some((t) => /^retracted publication$/i.test(t.trim()));
 }

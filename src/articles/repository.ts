@@ -35,7 +35,10 @@ type CitationColumns = Pick<Selectable<ArticlesTable>, (typeof CITATION_SOURCE_C
 /** Columns read only to compute others: not in the API's article. */
 type RawCitationColumn = Exclude<keyof CitationColumns, keyof ArticleCitation>;
 
-type ArticleColumnsRow = Omit<ArticlePublic, "abstract_sections" | "publication_date_precision" | keyof ArticleEvidence | keyof ArticleCitation> &
+type ArticleColumnsRow = Omit<
+  ArticlePublic,
+  "abstract_sections" | "publication_date_precision" | keyof ArticleEvidence | keyof ArticleCitation
+> &
   CitationColumns & {
     abstract_sections: unknown;
     publication_date_precision: string | null;
@@ -48,7 +51,8 @@ function authorListOf(value: unknown): AuthorEntry[] {
   const list = typeof value === "string" ? JSON.parse(value) : value;
   if (!Array.isArray(list)) return [];
   return list.filter(
-    (e): e is AuthorEntry => e !== null && typeof e === "object" && (typeof e.group === "string" || typeof e.family === "string"),
+    (e): e is AuthorEntry =>
+      e !== null && typeof e === "object" && (typeof e.group === "string" || typeof e.family === "string"),
   );
 }
 
@@ -56,9 +60,7 @@ function authorListOf(value: unknown): AuthorEntry[] {
  * The citation fields of an article (src/articles/citation.ts): pages in full, the journal's abbreviation, PubMed's
  * citation line, the structured authors. Computed here, on the server, so the browser ships no formatter.
  */
-export function citationOf(
-  row: CitationSource & { author_list?: unknown },
-): ArticleCitation {
+export function citationOf(row: CitationSource & { author_list?: unknown }): ArticleCitation {
   const kind = row.record_kind === "book" || row.record_kind === "chapter" ? row.record_kind : "article";
   return {
     volume: row.volume ?? null,
@@ -73,10 +75,21 @@ export function citationOf(
 }
 
 /** Drops the columns that only feed computed fields. */
-function withoutRawCitation<R extends CitationColumns>(row: R): Omit<R, RawCitationColumn | "author_list" | "record_kind"> {
+function withoutRawCitation<R extends CitationColumns>(
+  row: R,
+): Omit<R, RawCitationColumn | "author_list" | "record_kind"> {
   const {
-    start_page: _s, end_page: _e, elocation_pii: _p, journal_iso_abbreviation: _i, journal_medline_ta: _t, book_title: _b,
-    book_publisher: _u, book_publisher_place: _l, author_list: _a, record_kind: _k, ...rest
+    start_page: _s,
+    end_page: _e,
+    elocation_pii: _p,
+    journal_iso_abbreviation: _i,
+    journal_medline_ta: _t,
+    book_title: _b,
+    book_publisher: _u,
+    book_publisher_place: _l,
+    author_list: _a,
+    record_kind: _k,
+    ...rest
   } = row;
   return rest;
 }
@@ -85,7 +98,11 @@ function withoutRawCitation<R extends CitationColumns>(row: R): Omit<R, RawCitat
  * The evidence fields of an article (study design, subjects, retraction) from its publication types, MeSH headings
  * and retraction notice (src/articles/evidence.ts).
  */
-export function evidenceOf(publicationTypes: readonly string[], meshTerms: readonly string[], retractionNoticePmid: number | null): ArticleEvidence {
+export function evidenceOf(
+  publicationTypes: readonly string[],
+  meshTerms: readonly string[],
+  retractionNoticePmid: number | null,
+): ArticleEvidence {
   const design = studyDesign(publicationTypes, meshTerms);
   return {
     study_design: design,
@@ -102,7 +119,8 @@ export function toArticlePublic<R extends ArticleColumnsRow>(
   row: R,
 ): Omit<R, "abstract_sections" | "publication_date_precision" | "mesh_terms" | keyof CitationColumns> & ArticlePublic {
   const { mesh_terms, ...rest } = withoutRawCitation(row);
-  const sections = typeof row.abstract_sections === "string" ? JSON.parse(row.abstract_sections) : row.abstract_sections;
+  const sections =
+    typeof row.abstract_sections === "string" ? JSON.parse(row.abstract_sections) : row.abstract_sections;
   const p = row.publication_date_precision;
   return {
     ...rest,
@@ -110,14 +128,20 @@ export function toArticlePublic<R extends ArticleColumnsRow>(
     publication_date_precision: p === "day" || p === "month" || p === "year" ? p : null,
     ...citationOf(row),
     ...evidenceOf(row.publication_types ?? [], mesh_terms ?? [], row.retraction_notice_pmid ?? null),
-  } as unknown as Omit<R, "abstract_sections" | "publication_date_precision" | "mesh_terms" | keyof CitationColumns> & ArticlePublic;
+  } as unknown as Omit<R, "abstract_sections" | "publication_date_precision" | "mesh_terms" | keyof CitationColumns> &
+    ArticlePublic;
 }
 
 /** The columns of a kept article (KeptArticleSchema): articleColumns without the structured abstract's sections. */
-export const keptArticleColumns = articleColumns.filter((c) => c !== "a.abstract_sections") as unknown as Exclude<(typeof articleColumns)[number], "a.abstract_sections">[];
+export const keptArticleColumns = articleColumns.filter((c) => c !== "a.abstract_sections") as unknown as Exclude<
+  (typeof articleColumns)[number],
+  "a.abstract_sections"
+>[];
 
 /** A row of `keptArticleColumns` read through a LEFT JOIN (every column may be null), with the kept PMID. */
-export type KeptArticleRow = { [K in Exclude<keyof ArticleColumnsRow, "abstract_sections">]?: ArticleColumnsRow[K] | null } & { article_pmid: number; a_pmid: number | null };
+export type KeptArticleRow = {
+  [K in Exclude<keyof ArticleColumnsRow, "abstract_sections">]?: ArticleColumnsRow[K] | null;
+} & { article_pmid: number; a_pmid: number | null };
 
 /**
  * A kept article (like, share) read through `LEFT JOIN articles a`: the article's columns when the record is still

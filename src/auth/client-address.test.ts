@@ -40,12 +40,24 @@ describe("the client's address", () => {
   });
 
   test("RFC 7239 Forwarded and X-Real-IP", async () => {
-    expect(forwardedAddresses("forwarded", 'for=192.0.2.60;proto=http, for="[2001:db8:cafe::17]:4711"')).toEqual(["192.0.2.60", "2001:db8:cafe::17"]);
-    expect(await addressOf({ TRUST_PROXY: "1", TRUST_PROXY_HEADER: "forwarded" }, { forwarded: 'for=192.0.2.60, for="[2001:db8:cafe::17]:4711"' })).toBe("2001:db8:cafe::17");
-    expect(await addressOf({ TRUST_PROXY: "1", TRUST_PROXY_HEADER: "x-real-ip" }, { "x-real-ip": "192.0.2.9" })).toBe("192.0.2.9");
+    expect(forwardedAddresses("forwarded", 'for=192.0.2.60;proto=http, for="[2001:db8:cafe::17]:4711"')).toEqual([
+      "192.0.2.60",
+      "2001:db8:cafe::17",
+    ]);
+    expect(
+      await addressOf(
+        { TRUST_PROXY: "1", TRUST_PROXY_HEADER: "forwarded" },
+        { forwarded: 'for=192.0.2.60, for="[2001:db8:cafe::17]:4711"' },
+      ),
+    ).toBe("2001:db8:cafe::17");
+    expect(await addressOf({ TRUST_PROXY: "1", TRUST_PROXY_HEADER: "x-real-ip" }, { "x-real-ip": "192.0.2.9" })).toBe(
+      "192.0.2.9",
+    );
   });
 
   test("a bad TRUST_PROXY value stops the server with a clear message", () => {
-    expect(() => loadConfig({ TRUST_PROXY: "yes please" })).toThrow(/TRUST_PROXY: must be "off" or a number of proxy hops/);
+    expect(() => loadConfig({ TRUST_PROXY: "yes please" })).toThrow(
+      /TRUST_PROXY: must be "off" or a number of proxy hops/,
+    );
   });
 });

@@ -92,7 +92,10 @@ export function clientKey(address: string): string {
 }
 
 /** The rate-limit key of the request's client, or null when its address is unknown (an in-process request). */
-export function requestClientKey(c: Context, config: Pick<Config, "TRUST_PROXY" | "TRUST_PROXY_HEADER">): string | null {
+export function requestClientKey(
+  c: Context,
+  config: Pick<Config, "TRUST_PROXY" | "TRUST_PROXY_HEADER">,
+): string | null {
   const address = clientAddress(c, config);
   return address ? clientKey(address) : null;
 }

@@ -43,12 +43,21 @@ export function delayAfter(failures: number): number {
  * @param account the lower-cased address typed (whether or not it has an account).
  * @param perClientPerMinute the client's burst limit (LOGINS_PER_CLIENT_PER_MINUTE; default LIMITS.loginPerClient.max).
  */
-export async function assertLoginAllowed(db: Database, account: string, client: string | null, perClientPerMinute: number = LIMITS.loginPerClient.max): Promise<void> {
+export async function assertLoginAllowed(
+  db: Database,
+  account: string,
+  client: string | null,
+  perClientPerMinute: number = LIMITS.loginPerClient.max,
+): Promise<void> {
   const who = client ?? "local";
   if (client) {
     assertAllowed(await hit(db, { ...LIMITS.loginPerClient, max: perClientPerMinute }, client));
     if ((await peek(db, LIMITS.loginFailuresPerClient, client)) >= LIMITS.loginFailuresPerClient.max) {
-      throw tooManyRequests({ hits: 0, allowed: false, retryAfterSeconds: await windowLeft(db, LIMITS.loginFailuresPerClient, client) });
+      throw tooManyRequests({
+        hits: 0,
+        allowed: false,
+        retryAfterSeconds: await windowLeft(db, LIMITS.loginFailuresPerClient, client),
+      });
     }
   }
   const pair = await db
@@ -61,8 +70,15 @@ export async function assertLoginAllowed(db: Database, account: string, client: 
     const wait = Math.ceil(delayAfter(pair.hits) + Number(pair.since));
     if (wait > 0) throw tooManyRequests({ hits: pair.hits, allowed: false, retryAfterSeconds: wait });
   }
-  if ((await peek(db, LIMITS.loginFailuresPerAccount, account)) >= LIMITS.loginFailuresPerAccount.max && !(await isKnownClient(db, account, who))) {
-    throw tooManyRequests({ hits: 0, allowed: false, retryAfterSeconds: await windowLeft(db, LIMITS.loginFailuresPerAccount, account) });
+  if (
+    (await peek(db, LIMITS.loginFailuresPerAccount, account)) >= LIMITS.loginFailuresPerAccount.max &&
+    !(await isKnownClient(db, account, who))
+  ) {
+    throw tooManyRequests({
+      hits: 0,
+      allowed: false,
+      retryAfterSeconds: await windowLeft(db, LIMITS.loginFailuresPerAccount, account),
+    });
   }
 }
 
@@ -81,7 +97,12 @@ export async function recordLoginFailure(db: Database, account: string, client: 
 }
 
 /** After a successful login: the pair's failures are forgotten and the client becomes known to the account. */
-export async function recordLoginSuccess(db: Database, userId: string, account: string, client: string | null): Promise<void> {
+export async function recordLoginSuccess(
+  db: Database,
+  userId: string,
+  account: string,
+  client: string | null,
+): Promise<void> {
   const who = client ?? "local";
   await db.deleteFrom("rate_limits").where("key", "=", pairKey(account, who)).execute();
   await db
@@ -92,14 +113,20 @@ export async function recordLoginSuccess(db: Database, userId: string, account: 
   // The retention policy's clock: a login keeps the account (src/privacy/retention.ts).
   await recordActivity(db, userId);
   if (Math.random() < 0.01) {
-    await db.deleteFrom("known_login_clients").where("last_login_at", "<", sql<Date>`now() - make_interval(days => ${KNOWN_CLIENT_DAYS})`).execute();
+    await db
+      .deleteFrom("known_login_clients")
+      .where("last_login_at", "<", sql<Date>`now() - make_interval(days => ${KNOWN_CLIENT_DAYS})`)
+      .execute();
   }
 }
 
 /** After a password reset by e-mail (the owner proved control of the address): the account's failures are forgotten. */
 export async function clearAccountFailures(db: Database, account: string): Promise<void> {
   await reset(db, LIMITS.loginFailuresPerAccount, account);
-  await db.deleteFrom("rate_limits").where("key", "like", `login-pair:${account.replace(/[\\%_]/g, (c) => `\\${c}`)}|%`).execute();
+  await db
+    .deleteFrom("rate_limits")
+    .where("key", "like", `login-pair:${account.replace(/[\\%_]/g, (c) => `\\${c}`)}|%`)
+    .execute();
 }
 
 async function isKnownClient(db: Database, account: string, client: string): Promise<boolean> {
@@ -118,9 +145,12 @@ async function isKnownClient(db: Database, account: string, client: string): Pro
 async function windowLeft(db: Database, limit: RateLimit, subject: string): Promise<number> {
   const row = await db
     .selectFrom("rate_limits")
-    .select(sql<number>`ceil(extract(epoch FROM (window_started_at + make_interval(secs => ${limit.windowSeconds}) - now())))`.as("left"))
+    .select(
+      sql<number>`ceil(extract(epoch FROM (window_started_at + make_interval(secs => ${limit.windowSeconds}) - now())))`.as(
+        "left",
+      ),
+    )
     .where("key", "=", `${limit.name}:${subject}`)
     .executeTakeFirst();
   return Math.max(1, Number(row?.left ?? 1));
 }
-

@@ -53,11 +53,28 @@ function userLookup(deps: AppDeps, claims: AccessTokenClaims) {
     deps.db
       .selectFrom("users")
       // Qualified, so that a caller may join other tables to the lookup (resolveUserWith).
-      .select(["users.id", "users.email", "users.full_name", "users.institution_email", "users.description", "users.is_active", "users.is_superuser", "users.token_version"])
+      .select([
+        "users.id",
+        "users.email",
+        "users.full_name",
+        "users.institution_email",
+        "users.description",
+        "users.is_active",
+        "users.is_superuser",
+        "users.token_version",
+      ])
       .where("users.id", "=", claims.sub)
       // The revocation check rides on the user lookup (a primary-key probe of a small table).
       .$if(jti !== undefined, (qb) =>
-        qb.where(({ not, exists, selectFrom }) => not(exists(selectFrom("revoked_access_tokens").select(sql`1`.as("one")).where("revoked_access_tokens.jti", "=", jti!)))),
+        qb.where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("revoked_access_tokens")
+                .select(sql`1`.as("one"))
+                .where("revoked_access_tokens.jti", "=", jti!),
+            ),
+          ),
+        ),
       )
   );
 }

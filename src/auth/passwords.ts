@@ -28,7 +28,8 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
  * verifying a real password. Kept as a constant so that even the first unknown-user login of a process is not
  * faster (hashing it lazily would add a one-time delay). Regenerate it if ARGON2_OPTIONS change.
  */
-const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$6fhDS7VV+y9jauEyaNcVn6jzkc2ZtlMwfN/d4ySnVKg$i8gOraKWH+ezYf1SMKIR4LxhExW4YMK0Yk0AEDYqpXI";
+const DUMMY_HASH =
+  "$argon2id$v=19$m=19456,t=2,p=1$6fhDS7VV+y9jauEyaNcVn6jzkc2ZtlMwfN/d4ySnVKg$i8gOraKWH+ezYf1SMKIR4LxhExW4YMK0Yk0AEDYqpXI";
 
 /**
  * Verifies `password` against `hash`, or, when there is no hash (unknown account), against a dummy hash

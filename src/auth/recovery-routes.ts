@@ -1,7 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
-import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
+import {
+  MessageSchema,
+  SIGNED_IN,
+  apiRoute,
+  createApi,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+} from "../http/openapi.ts";
 import { requireSuperuser, requireUser, type AuthEnv } from "./middleware.ts";
 import { LIMITS, assertAllowed, hit } from "./rate-limit.ts";
 import { requestClientKey } from "./client-address.ts";
@@ -10,7 +18,9 @@ import { enqueueRecoveryEmail } from "../email/jobs.ts";
 import { findUserByEmail } from "../users/repository.ts";
 import { emailField, passwordField } from "../users/schemas.ts";
 
-const emailParamSchema = z.object({ email: emailField().openapi({ param: { name: "email", in: "path" }, example: "ada@example.org" }) });
+const emailParamSchema = z.object({
+  email: emailField().openapi({ param: { name: "email", in: "path" }, example: "ada@example.org" }),
+});
 
 const newPasswordSchema = z
   .object({
@@ -44,9 +54,13 @@ export function passwordRecoveryRoutes(deps: AppDeps) {
     path: "/password-recovery/{email}",
     tags: ["login"],
     summary: "Send a password recovery e-mail",
-    description: "Always answers the same, whether or not the address has an account. Rate limited per client (429); at most 3 mails an hour go to one address.",
+    description:
+      "Always answers the same, whether or not the address has an account. Rate limited per client (429); at most 3 mails an hour go to one address.",
     request: { params: emailParamSchema },
-    responses: { 200: jsonContent(MessageSchema, "Accepted (a message is sent if the address has an active account)"), ...errorResponses(429) },
+    responses: {
+      200: jsonContent(MessageSchema, "Accepted (a message is sent if the address has an active account)"),
+      ...errorResponses(429),
+    },
   });
   app.openapi(recover, async (c) => {
     const { email } = c.req.valid("param");
@@ -77,11 +91,15 @@ export function passwordRecoveryRoutes(deps: AppDeps) {
     path: "/password-recovery-html-content/{email}",
     tags: ["login"],
     summary: "Preview the recovery e-mail (superusers)",
-    description: "Returns the HTML of the message (with a real, working link); its subject is in the X-Email-Subject header.",
+    description:
+      "Returns the HTML of the message (with a real, working link); its subject is in the X-Email-Subject header.",
     security: SIGNED_IN,
     middleware: [requireUser(deps), requireSuperuser],
     request: { params: emailParamSchema },
-    responses: { 200: { description: "The message's HTML", content: { "text/html": { schema: z.string() } } }, ...errorResponses(403, 404) },
+    responses: {
+      200: { description: "The message's HTML", content: { "text/html": { schema: z.string() } } },
+      ...errorResponses(403, 404),
+    },
   });
   app.openapi(preview, async (c) => {
     const user = await findUserByEmail(deps.db, c.req.valid("param").email);

@@ -28,7 +28,11 @@ export async function createResetToken(db: Database, userId: string, now: Date =
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   await db
     .insertInto("password_reset_tokens")
-    .values({ token_hash: hashResetToken(token), user_id: userId, expires_at: new Date(now.getTime() + RESET_TOKEN_VALID_HOURS * 3600_000) })
+    .values({
+      token_hash: hashResetToken(token),
+      user_id: userId,
+      expires_at: new Date(now.getTime() + RESET_TOKEN_VALID_HOURS * 3600_000),
+    })
     .execute();
   return token;
 }
@@ -42,7 +46,12 @@ export function resetLink(config: Config, token: string): string {
 /** Creates a reset token for `user` and renders the recovery message that carries it. */
 export async function buildRecoveryEmail(deps: Pick<AppDeps, "db" | "config">, user: UserRow): Promise<EmailMessage> {
   const token = await createResetToken(deps.db, user.id);
-  return passwordResetEmail({ to: user.email, link: resetLink(deps.config, token), validHours: RESET_TOKEN_VALID_HOURS, supportEmail: deps.config.SUPPORT_EMAIL });
+  return passwordResetEmail({
+    to: user.email,
+    link: resetLink(deps.config, token),
+    validHours: RESET_TOKEN_VALID_HOURS,
+    supportEmail: deps.config.SUPPORT_EMAIL,
+  });
 }
 
 /**
@@ -66,7 +75,11 @@ export async function sendRecoveryEmail(deps: Pick<AppDeps, "db" | "config">, em
  */
 export async function resetPassword(db: Database, token: string, newPassword: string): Promise<void> {
   const tokenHash = hashResetToken(token);
-  const row = await db.selectFrom("password_reset_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
+  const row = await db
+    .selectFrom("password_reset_tokens")
+    .selectAll()
+    .where("token_hash", "=", tokenHash)
+    .executeTakeFirst();
   if (!row || row.used_at) throw new ApiError(400, INVALID_TOKEN);
   if (new Date(row.expires_at) <= new Date()) throw new ApiError(400, EXPIRED_TOKEN);
   const user = await findUserById(db, row.user_id);
@@ -86,7 +99,12 @@ export async function resetPassword(db: Database, token: string, newPassword: st
     // Lost a race with another use of the same token.
     if (!claimed) throw new ApiError(400, INVALID_TOKEN);
     await setPassword(trx, user.id, newPassword);
-    await trx.updateTable("password_reset_tokens").set({ used_at: now }).where("user_id", "=", user.id).where("used_at", "is", null).execute();
+    await trx
+      .updateTable("password_reset_tokens")
+      .set({ used_at: now })
+      .where("user_id", "=", user.id)
+      .where("used_at", "is", null)
+      .execute();
   });
   await clearAccountFailures(db, user.email.toLowerCase());
 }

@@ -2,7 +2,13 @@ import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
 import { credentialsRefused, parseBearer, requireUser, resolveUser, type AuthEnv } from "./middleware.ts";
-import { clearSessionCookie, issueAccessToken, revokeRequestToken, setSessionCookie, type TokenResponse } from "./session.ts";
+import {
+  clearSessionCookie,
+  issueAccessToken,
+  revokeRequestToken,
+  setSessionCookie,
+  type TokenResponse,
+} from "./session.ts";
 import { authenticate } from "../users/service.ts";
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from "./login-guard.ts";
 import { requestClientKey } from "./client-address.ts";

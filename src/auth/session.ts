@@ -13,7 +13,11 @@ export interface TokenResponse {
 
 /** Signs an access token for a user at their current token_version, valid for ACCESS_TOKEN_EXPIRE_MINUTES. */
 export function issueAccessToken(deps: AppDeps, user: { id: string; token_version: number }): Promise<string> {
-  return createAccessToken(deps.secretKey, { sub: user.id, ver: user.token_version }, deps.config.ACCESS_TOKEN_EXPIRE_MINUTES);
+  return createAccessToken(
+    deps.secretKey,
+    { sub: user.id, ver: user.token_version },
+    deps.config.ACCESS_TOKEN_EXPIRE_MINUTES,
+  );
 }
 
 /**
@@ -52,7 +56,12 @@ export async function revokeRequestToken(deps: AppDeps, c: Context): Promise<voi
   const claims = await readClaims(deps, c);
   if (!claims) return;
   if (claims.jti === undefined) {
-    await deps.db.updateTable("users").set({ token_version: sql<number>`token_version + 1` }).where("id", "=", claims.sub).where("token_version", "=", claims.ver).execute();
+    await deps.db
+      .updateTable("users")
+      .set({ token_version: sql<number>`token_version + 1` })
+      .where("id", "=", claims.sub)
+      .where("token_version", "=", claims.ver)
+      .execute();
     return;
   }
   await deps.db

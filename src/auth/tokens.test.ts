@@ -43,7 +43,9 @@ describe("access tokens", () => {
     const token = await createAccessToken(key, { sub: "user-4", ver: 0 }, 60);
     expect(await verifyAccessToken(key, token)).not.toBeNull();
     const [header, payload, signature] = token.split(".");
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), sub: "admin" })).toString("base64url");
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), sub: "admin" }),
+    ).toString("base64url");
     expect(await verifyAccessToken(key, `${header}.${forged}.${signature}`)).toBeNull();
     expect(await verifyAccessToken(key, "not.a.jwt")).toBeNull();
   });

@@ -19,7 +19,11 @@ const ALGORITHM = "HS256";
  * Signs an HS256 JWT access token.
  * @param expiresInMinutes lifetime in minutes
  */
-export async function createAccessToken(key: Uint8Array, claims: AccessTokenClaims, expiresInMinutes: number): Promise<string> {
+export async function createAccessToken(
+  key: Uint8Array,
+  claims: AccessTokenClaims,
+  expiresInMinutes: number,
+): Promise<string> {
   return new SignJWT({ ver: claims.ver })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setSubject(claims.sub)
@@ -60,7 +64,8 @@ export async function verifyAccessToken(key: Uint8Array, token: string): Promise
   }
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
-    if (typeof payload.sub !== "string" || typeof payload.ver !== "number" || typeof payload.exp !== "number") return null;
+    if (typeof payload.sub !== "string" || typeof payload.ver !== "number" || typeof payload.exp !== "number")
+      return null;
     const claims: AccessTokenClaims = { sub: payload.sub, ver: payload.ver, exp: payload.exp };
     if (typeof payload.jti === "string") claims.jti = payload.jti;
     if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);

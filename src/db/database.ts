@@ -60,7 +60,12 @@ export const SETUP_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 10, statementM
  */
 export const EMBEDDED_SETTINGS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"];
 
-export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; timeouts?: DatabaseTimeouts }): DatabaseHandle {
+export function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  timeouts?: DatabaseTimeouts;
+}): DatabaseHandle {
   if (opts.databaseUrl) {
     const timeouts = opts.timeouts ?? SETUP_TIMEOUTS;
     const sql = postgres(opts.databaseUrl, {

@@ -33,7 +33,8 @@ const SQLSTATES = new Set(["53300", "57P01", "57P02", "57P03", "57014", "55P03",
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (CONNECTION_CODES.has(code) || SQLSTATES.has(code) || code.startsWith("08"))) return true;
+    if (typeof code === "string" && (CONNECTION_CODES.has(code) || SQLSTATES.has(code) || code.startsWith("08")))
+      return true;
   }
   return false;
 }

@@ -43,5 +43,12 @@ export function maintenanceJobHandlers(): JobHandlers {
 
 /** Every 15 minutes. */
 export function maintenanceSchedules(): Schedule[] {
-  return [{ name: "maintenance.embedded", cron: "*/15 * * * *", run: (deps) => (deps.config.DATABASE_URL ? Promise.resolve() : enqueueUnlessWaiting(deps, EMBEDDED_MAINTENANCE_JOB)) }];
+  return [
+    {
+      name: "maintenance.embedded",
+      cron: "*/15 * * * *",
+      run: (deps) =>
+        deps.config.DATABASE_URL ? Promise.resolve() : enqueueUnlessWaiting(deps, EMBEDDED_MAINTENANCE_JOB),
+    },
+  ];
 }

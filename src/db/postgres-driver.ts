@@ -61,7 +61,10 @@ class PoolConnection implements DatabaseConnection {
     const result = await target.unsafe(compiled.sql, parameters, { prepare: parameters.length > 0 });
     const { command, count } = result;
     return {
-      numAffectedRows: command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE" ? BigInt(count) : undefined,
+      numAffectedRows:
+        command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE"
+          ? BigInt(count)
+          : undefined,
       rows: Array.from(result.values()) as R[],
     };
   }

@@ -18,7 +18,11 @@ export const SEND_EMAIL_JOB = "email.send";
 export const RECOVERY_EMAIL_JOB = "email.password-recovery";
 
 /** Queues `message` for sending. Pass `db` to enqueue inside the caller's transaction (then wake the queue after it commits). */
-export async function enqueueEmail(deps: Pick<AppDeps, "jobs">, message: EmailMessage, opts: { db?: Database } = {}): Promise<string> {
+export async function enqueueEmail(
+  deps: Pick<AppDeps, "jobs">,
+  message: EmailMessage,
+  opts: { db?: Database } = {},
+): Promise<string> {
   return deps.jobs.enqueue(SEND_EMAIL_JOB, { ...message }, { db: opts.db, maxAttempts: 5 });
 }
 

@@ -60,13 +60,32 @@ export async function sendEmail(deps: Pick<AppDeps, "config" | "db">, msg: Email
   }
 
   // One connection per message (no pool): mail is rare here, and nothing stays open between messages.
-  const transport = nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
+  const transport = nodemailer.createTransport({
+    url: config.SMTP_URL,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+  });
   try {
-    await transport.sendMail({ from: fromAddress(config), to: msg.to, subject: msg.subject, html: msg.html, text: msg.text, headers: msg.headers });
+    await transport.sendMail({
+      from: fromAddress(config),
+      to: msg.to,
+      subject: msg.subject,
+      html: msg.html,
+      text: msg.text,
+      headers: msg.headers,
+    });
   } catch (err) {
     const row = await db
       .insertInto("email_outbox")
-      .values({ to: msg.to, subject: msg.subject, html: msg.html, text: msg.text, status: "failed", error: err instanceof Error ? err.message : String(err) })
+      .values({
+        to: msg.to,
+        subject: msg.subject,
+        html: msg.html,
+        text: msg.text,
+        status: "failed",
+        error: err instanceof Error ? err.message : String(err),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     throw new EmailDeliveryError(row.id, err);

@@ -3,14 +3,22 @@ import { listUnsubscribeHeaders } from "./list-unsubscribe.ts";
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
 }
 
 /**
  * The password recovery message: a link to /reset-password?token=… that works once, for `validHours`.
  * Inline styles only, because many mail clients drop style sheets.
  */
-export function passwordResetEmail(opts: { to: string; link: string; validHours: number; supportEmail: string }): EmailMessage {
+export function passwordResetEmail(opts: {
+  to: string;
+  link: string;
+  validHours: number;
+  supportEmail: string;
+}): EmailMessage {
   const subject = `LitReview - Password recovery for user ${opts.to}`;
   const link = escapeHtml(opts.link);
   const html = `<!doctype html>

@@ -14,7 +14,15 @@ export function bibValue(s: string): string {
   return s
     .replace(/\s+/g, " ")
     .trim()
-    .replace(/[\\{}&%$#_~^]/g, (c) => (c === "\\" ? "\\textbackslash{}" : c === "~" ? "\\textasciitilde{}" : c === "^" ? "\\textasciicircum{}" : `\\${c}`));
+    .replace(/[\\{}&%$#_~^]/g, (c) =>
+      c === "\\"
+        ? "\\textbackslash{}"
+        : c === "~"
+          ? "\\textasciitilde{}"
+          : c === "^"
+            ? "\\textasciicircum{}"
+            : `\\${c}`,
+    );
 }
 
 /** A name part: escaped, and " and " protected so that it does not split the author list. */
@@ -22,11 +30,19 @@ const namePart = (s: string) => bibValue(s).replace(/ and /gi, (m) => ` {${m.tri
 
 /** The key's stem: first author's family name (ASCII letters), year, first title word of four letters or more. */
 function keyStem(a: ExportArticle): string {
-  const ascii = (s: string) => s.normalize("NFKD").replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+  const ascii = (s: string) =>
+    s
+      .normalize("NFKD")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .toLowerCase();
   const first = authorsOf(a)[0];
   const who = first ? ascii(isGroup(first) ? first.group.split(/[\s,]+/)[0]! : first.family) : "";
   const year = dateParts(a)?.[0] ?? "";
-  const word = (a.title ?? a.book_title ?? "").split(/\s+/).map(ascii).find((w) => w.length >= 4) ?? "";
+  const word =
+    (a.title ?? a.book_title ?? "")
+      .split(/\s+/)
+      .map(ascii)
+      .find((w) => w.length >= 4) ?? "";
   return `${who || "pmid"}${year}${word}` || `pmid${a.pmid}`;
 }
 
@@ -38,7 +54,14 @@ export function bibtexEntry(a: ExportArticle, key: string): string {
   };
   const kind = a.record_kind;
   const type = kind === "chapter" ? "incollection" : kind === "book" ? "book" : "article";
-  const authors = authorsOf(a).map((au) => (isGroup(au) ? `{${bibValue(au.group)}}` : [au.family, au.suffix, givenName(au)].filter((p): p is string => !!p).map(namePart).join(", ")));
+  const authors = authorsOf(a).map((au) =>
+    isGroup(au)
+      ? `{${bibValue(au.group)}}`
+      : [au.family, au.suffix, givenName(au)]
+          .filter((p): p is string => !!p)
+          .map(namePart)
+          .join(", "),
+  );
   if (authors.length) fields.push(["author", `{${authors.join(" and ")}}`]);
   put("title", kind === "book" ? a.title || a.book_title : a.title);
   if (kind === "chapter") put("booktitle", a.book_title);
@@ -59,7 +82,8 @@ export function bibtexEntry(a: ExportArticle, key: string): string {
   put("pmid", String(a.pmid));
   put("pmcid", a.pmc_id);
   put("url", `https://pubmed.ncbi.nlm.nih.gov/${a.pmid}/`);
-  if (a.abstract?.trim()) fields.push(["abstract", `{${a.abstract.split(/\n+/).map(bibValue).filter(Boolean).join("\n\n")}}`]);
+  if (a.abstract?.trim())
+    fields.push(["abstract", `{${a.abstract.split(/\n+/).map(bibValue).filter(Boolean).join("\n\n")}}`]);
   return `@${type}{${key},\n${fields.map(([k, v]) => `  ${k} = ${v},`).join("\n")}\n}\n`;
 }
 

@@ -48,12 +48,21 @@ export interface ExportArticle {
 }
 
 /** A person or a group as the formats need them: given name (or the initials written out), suffix, or a group. */
-export type Person = { family: string; given: string | null; initials: string | null; suffix: string | null; orcid: string | null };
+export type Person = {
+  family: string;
+  given: string | null;
+  initials: string | null;
+  suffix: string | null;
+  orcid: string | null;
+};
 export type Author = Person | { group: string };
 export const isGroup = (a: Author): a is { group: string } => "group" in a;
 
 /** "CH" → "C. H." (initials as letters, whatever their script). */
-export const spacedInitials = (initials: string): string => Array.from(initials.replace(/[.\s]/g, "")).map((c) => `${c}.`).join(" ");
+export const spacedInitials = (initials: string): string =>
+  Array.from(initials.replace(/[.\s]/g, ""))
+    .map((c) => `${c}.`)
+    .join(" ");
 
 /**
  * PubMed's author string ("Doe J, van der Berg AB, COVID Study Group") as authors, for rows ingested before
@@ -92,7 +101,12 @@ export function pagesOf(a: ExportArticle): { full: string; start: string; end: s
     const split = splitMedlinePages(a.medline_pages);
     if (split) return { full, ...split };
   }
-  if (a.start_page?.trim()) return { full, start: a.start_page.trim(), end: a.end_page?.trim() && a.end_page.trim() !== a.start_page.trim() ? a.end_page.trim() : null };
+  if (a.start_page?.trim())
+    return {
+      full,
+      start: a.start_page.trim(),
+      end: a.end_page?.trim() && a.end_page.trim() !== a.start_page.trim() ? a.end_page.trim() : null,
+    };
   return { full, start: full, end: null };
 }
 
@@ -107,7 +121,8 @@ export function dateParts(a: ExportArticle): number[] | null {
 }
 
 /** The journal's abbreviation: ISO's, else NLM's (MedlineTA). */
-export const journalAbbreviation = (a: ExportArticle): string | null => a.journal_iso_abbreviation || a.journal_medline_ta || null;
+export const journalAbbreviation = (a: ExportArticle): string | null =>
+  a.journal_iso_abbreviation || a.journal_medline_ta || null;
 
 function cslName(au: Author): Record<string, string> {
   if (isGroup(au)) return { literal: au.group };
@@ -148,7 +163,10 @@ export function toCsl(a: ExportArticle): Record<string, unknown> {
     PMID: String(a.pmid),
     PMCID: a.pmc_id ?? undefined,
     URL: `https://pubmed.ncbi.nlm.nih.gov/${a.pmid}/`,
-    custom: a.mesh_terms.length || a.keywords.length ? { "mesh-headings": a.mesh_terms, keywords: a.keywords } : undefined,
+    custom:
+      a.mesh_terms.length || a.keywords.length ? { "mesh-headings": a.mesh_terms, keywords: a.keywords } : undefined,
   };
-  return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0)));
+  return Object.fromEntries(
+    Object.entries(item).filter(([, v]) => v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0)),
+  );
 }

@@ -72,10 +72,18 @@ export function writeReferences(articles: readonly ExportArticle[], format: Expo
  * cites; written by Citation.js, src/export/vancouver.ts), for pasting into a manuscript: markdown markers removed,
  * citation numbers kept as written.
  */
-export function summaryWithReferences(topic: string | null, summary: string | null, cited: readonly ExportArticle[]): string {
+export function summaryWithReferences(
+  topic: string | null,
+  summary: string | null,
+  cited: readonly ExportArticle[],
+): string {
   const text = (summary ?? "").replace(/\*\*(.+?)\*\*/g, "$1").trim();
   const references = vancouverReferences(cited).join("\n");
-  return [topic ? `Literature review: ${topic}` : null, text || null, references ? `References\n${references}` : null].filter(Boolean).join("\n\n") + "\n";
+  return (
+    [topic ? `Literature review: ${topic}` : null, text || null, references ? `References\n${references}` : null]
+      .filter(Boolean)
+      .join("\n\n") + "\n"
+  );
 }
 
 /** The ASCII slug of a review's topic, at most `max` characters, cut at a word where it can be ("review" when empty). */
@@ -99,7 +107,11 @@ const day = (now: Date) => now.toISOString().slice(0, 10);
  * File names that say what they hold: "litreview-likes-2026-11-26.ris",
  * "litreview-nasopharyngeal-carcinoma-radiotherapy-cited-2026-11-26.bib".
  */
-export function exportFileName(what: { likes: true } | { topic: string | null; list: "cited" | "relevant" }, format: ExportFormat, now: Date): string {
+export function exportFileName(
+  what: { likes: true } | { topic: string | null; list: "cited" | "relevant" },
+  format: ExportFormat,
+  now: Date,
+): string {
   const stem = "likes" in what ? "likes" : `${topicSlug(what.topic)}-${what.list}`;
   return `litreview-${stem}-${day(now)}.${EXPORT_FORMATS[format].extension}`;
 }

@@ -37,14 +37,17 @@ function datePublished(a: ExportArticle): string | null {
 
 /** "Crawford CH 3rd" (AU) and "Crawford, Charles H 3rd" (FAU), as PubMed writes them. */
 function names(p: Person): { au: string; fau: string } {
-  const initials = p.initials ?? (p.given ? Array.from(p.given.split(/[\s.-]+/).filter(Boolean), (w) => Array.from(w)[0]!).join("") : "");
+  const initials =
+    p.initials ??
+    (p.given ? Array.from(p.given.split(/[\s.-]+/).filter(Boolean), (w) => Array.from(w)[0]!).join("") : "");
   const au = [p.family, initials || null, p.suffix].filter(Boolean).join(" ");
   const fau = `${p.family}${p.given || initials ? `, ${[p.given || initials, p.suffix].filter(Boolean).join(" ")}` : p.suffix ? ` ${p.suffix}` : ""}`;
   return { au, fau };
 }
 
 /** YYYY-MM-DD → YYYYMMDD (DEP, the electronic publication date). */
-const compactDate = (d: string | null) => (/^\d{4}-\d{2}-\d{2}/.test(d ?? "") ? d!.slice(0, 10).replace(/-/g, "") : null);
+const compactDate = (d: string | null) =>
+  /^\d{4}-\d{2}-\d{2}/.test(d ?? "") ? d!.slice(0, 10).replace(/-/g, "") : null;
 
 /** SO, PubMed's source line: the NLM citation ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), then the DOI. */
 function sourceLine(a: ExportArticle, dp: string | null): string {

@@ -25,7 +25,11 @@ const columns = [
   "a.author_list",
 ] as const;
 
-type Row = Omit<ExportArticle, "publication_date_precision" | "author_list" | "record_kind"> & { publication_date_precision: string | null; author_list: unknown; record_kind: string };
+type Row = Omit<ExportArticle, "publication_date_precision" | "author_list" | "record_kind"> & {
+  publication_date_precision: string | null;
+  author_list: unknown;
+  record_kind: string;
+};
 
 function toExport(row: Row): ExportArticle {
   const p = row.publication_date_precision;
@@ -144,16 +148,31 @@ export async function reviewListCount(db: Database, reviewId: string, list: "cit
 }
 
 /** A review's cited articles in citation order, or all its ranked articles in rank order, all at once (the summary). */
-export async function reviewListForExport(db: Database, reviewId: string, list: "cited" | "relevant"): Promise<ExportArticle[]> {
-  let q = db.selectFrom("literature_review_articles as r").innerJoin("articles as a", "a.pmid", "r.pmid").select(columns).where("r.review_id", "=", reviewId);
-  q = list === "cited" ? q.where("r.citation_number", "is not", null).orderBy("r.citation_number") : q.orderBy("r.rank");
+export async function reviewListForExport(
+  db: Database,
+  reviewId: string,
+  list: "cited" | "relevant",
+): Promise<ExportArticle[]> {
+  let q = db
+    .selectFrom("literature_review_articles as r")
+    .innerJoin("articles as a", "a.pmid", "r.pmid")
+    .select(columns)
+    .where("r.review_id", "=", reviewId);
+  q =
+    list === "cited" ? q.where("r.citation_number", "is not", null).orderBy("r.citation_number") : q.orderBy("r.rank");
   return (await q.execute()).map(toExport);
 }
 
 /** Articles by PMID, in the order given (those not in the index left out). */
 export async function articlesForExport(db: Database, pmids: readonly number[]): Promise<ExportArticle[]> {
   if (!pmids.length) return [];
-  const rows = (await db.selectFrom("articles as a").select(columns).where("a.pmid", "in", [...pmids]).execute()).map(toExport);
+  const rows = (
+    await db
+      .selectFrom("articles as a")
+      .select(columns)
+      .where("a.pmid", "in", [...pmids])
+      .execute()
+  ).map(toExport);
   const byPmid = new Map(rows.map((r) => [r.pmid, r]));
   return pmids.flatMap((p) => byPmid.get(p) ?? []);
 }

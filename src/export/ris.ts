@@ -12,7 +12,10 @@ const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 /** "Family, Given, Suffix" (RIS's name syntax); a group's name whole. */
 function risName(au: ReturnType<typeof authorsOf>[number]): string {
   if (isGroup(au)) return oneLine(au.group);
-  return [au.family, givenName(au), au.suffix].filter((p): p is string => !!p).map(oneLine).join(", ");
+  return [au.family, givenName(au), au.suffix]
+    .filter((p): p is string => !!p)
+    .map(oneLine)
+    .join(", ");
 }
 
 /** One article as a RIS record, from `TY` to `ER`, ending with a line break. */
@@ -33,7 +36,10 @@ export function risRecord(a: ExportArticle): string {
   const date = dateParts(a);
   if (date) {
     tag("PY", String(date[0]));
-    tag("DA", `${date[0]}/${date[1] ? String(date[1]).padStart(2, "0") : ""}/${date[2] ? String(date[2]).padStart(2, "0") : ""}/`);
+    tag(
+      "DA",
+      `${date[0]}/${date[1] ? String(date[1]).padStart(2, "0") : ""}/${date[2] ? String(date[2]).padStart(2, "0") : ""}/`,
+    );
   }
   tag("VL", a.volume);
   tag("IS", a.issue);

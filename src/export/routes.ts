@@ -47,7 +47,10 @@ const formatQuery = z.object({
     .openapi({ description: `Most records in the file (at most ${MAX_EXPORT_RECORDS}, the default)` }),
 });
 const reviewListQuery = formatQuery.extend({
-  list: z.enum(["cited", "relevant"], { error: "list must be cited or relevant" }).default("cited").openapi({ description: "cited: in citation order; relevant: every ranked article (up to 100), best first" }),
+  list: z
+    .enum(["cited", "relevant"], { error: "list must be cited or relevant" })
+    .default("cited")
+    .openapi({ description: "cited: in citation order; relevant: every ranked article (up to 100), best first" }),
 });
 
 /** The media type of each format without its charset (the answer adds `; charset=utf-8`), as the document lists it. */
@@ -143,7 +146,8 @@ export function exportRoutes(deps: AppDeps, options: { now?: () => Date } = {}) 
     method: "get",
     path: "/reviews/{lit_review_id}/summary",
     summary: "A review's summary with its references in Vancouver style",
-    description: "Plain text for pasting into a manuscript: the summary without markup, its [n] citations as written, then the numbered references.",
+    description:
+      "Plain text for pasting into a manuscript: the summary without markup, its [n] citations as written, then the numbered references.",
     request: { params: reviewIdParamSchema },
     responses: {
       200: { description: "The summary and references", content: { "text/plain": { schema: z.string() } } },
@@ -153,7 +157,11 @@ export function exportRoutes(deps: AppDeps, options: { now?: () => Date } = {}) 
   app.openapi(summary, async (c) => {
     const { lit_review_id } = c.req.valid("param");
     const review = await ownReview(c.get("user").id, lit_review_id);
-    const text = summaryWithReferences(review.user_query, review.summary, await reviewListForExport(deps.db, lit_review_id, "cited"));
+    const text = summaryWithReferences(
+      review.user_query,
+      review.summary,
+      await reviewListForExport(deps.db, lit_review_id, "cited"),
+    );
     return c.body(text, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }) as never;
   });
 

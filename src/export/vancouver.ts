@@ -15,8 +15,12 @@ const STYLE = "vancouver-pubmed";
 const styles = plugins.config.get("@csl").styles as { get(name: string): string; add(name: string, xml: string): void };
 const base = styles.get("vancouver");
 const RANGE_FORMAT = ' page-range-format="minimal"';
-if (!base.includes(RANGE_FORMAT) || !base.includes("<terms>")) throw new Error("@citation-js/plugin-csl's vancouver style changed: review src/export/vancouver.ts");
-styles.add(STYLE, base.replace(RANGE_FORMAT, "").replace("<terms>", '<terms><term name="page-range-delimiter">-</term>'));
+if (!base.includes(RANGE_FORMAT) || !base.includes("<terms>"))
+  throw new Error("@citation-js/plugin-csl's vancouver style changed: review src/export/vancouver.ts");
+styles.add(
+  STYLE,
+  base.replace(RANGE_FORMAT, "").replace("<terms>", '<terms><term name="page-range-delimiter">-</term>'),
+);
 
 /**
  * An article as the style needs it: its CSL-JSON item (src/export/csl.ts) with NLM's title abbreviation (MedlineTA,

@@ -25,7 +25,10 @@ export class ApiError extends Error {
 }
 
 /** Builds a 422 ApiError from zod-like issues (`path`, `message`, `code`). `source` is "body", "query", "path" or "form". */
-export function validationError(source: string, issues: { path: PropertyKey[]; message: string; code?: string }[]): ApiError {
+export function validationError(
+  source: string,
+  issues: { path: PropertyKey[]; message: string; code?: string }[],
+): ApiError {
   return new ApiError(
     422,
     issues.map((i) => ({
@@ -38,7 +41,10 @@ export function validationError(source: string, issues: { path: PropertyKey[]; m
 
 /** Hook for @hono/zod-validator: answers invalid input with 422 in the product's shape. */
 export function zodHook(source: string) {
-  return (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string; code?: string }[] } }) => {
+  return (result: {
+    success: boolean;
+    error?: { issues: { path: PropertyKey[]; message: string; code?: string }[] };
+  }) => {
     if (!result.success) throw validationError(source, result.error?.issues ?? []);
   };
 }

@@ -16,7 +16,8 @@ export const CONTROL_CHARACTER_MESSAGE = "Must not contain control characters or
 
 // C0 controls except \t \n \r; DEL and C1; unpaired surrogates (a high one not followed by a low one, or a low one
 // not preceded by a high one).
-const REFUSED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const REFUSED =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Whether a string holds a character the API refuses (see the module comment). */
 export function hasRefusedCharacter(text: string): boolean {
@@ -28,7 +29,11 @@ export function hasRefusedCharacter(text: string): boolean {
  * holds a refused character, and returns their paths, e.g. `[["user_query"], ["items", 2, "name"]]`. Object keys
  * are checked too (a key with NUL is reported at its own path).
  */
-export function refusedTextPaths(value: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+export function refusedTextPaths(
+  value: unknown,
+  path: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   if (typeof value === "string") {
     if (hasRefusedCharacter(value)) out.push(path);
   } else if (Array.isArray(value)) {

@@ -42,7 +42,10 @@ const bodyLimits = new Map<number, MiddlewareHandler>();
 function bodyLimitOf(maxSize: number): MiddlewareHandler {
   let mw = bodyLimits.get(maxSize);
   if (!mw) {
-    mw = bodyLimit({ maxSize, onError: (c) => c.json({ detail: `Request body too large: at most ${maxSize} bytes are accepted here.` }, 413) });
+    mw = bodyLimit({
+      maxSize,
+      onError: (c) => c.json({ detail: `Request body too large: at most ${maxSize} bytes are accepted here.` }, 413),
+    });
     bodyLimits.set(maxSize, mw);
   }
   return mw;
@@ -54,7 +57,10 @@ export function requestLimits(): MiddlewareHandler {
     const url = c.req.url;
     const pathStart = url.indexOf("/", url.indexOf("//") + 2);
     if (url.length - Math.max(0, pathStart) > MAX_URL_CHARS) {
-      return c.json({ detail: `Request URL too long: at most ${MAX_URL_CHARS} characters of path and query are accepted.` }, 414);
+      return c.json(
+        { detail: `Request URL too long: at most ${MAX_URL_CHARS} characters of path and query are accepted.` },
+        414,
+      );
     }
     if (headerBytes(c.req.raw.headers) > MAX_HEADER_BYTES) {
       return c.json({ detail: `Request headers too large: at most ${MAX_HEADER_BYTES} bytes are accepted.` }, 431);

@@ -15,9 +15,18 @@ import { CONTROL_CHARACTER_MESSAGE, refusedTextPaths } from "./input-text.ts";
  */
 
 /** FastAPI's names for where an input came from, by Hono validation target. */
-const LOCATION: Record<string, string> = { json: "body", form: "body", query: "query", param: "path", header: "header", cookie: "cookie" };
+const LOCATION: Record<string, string> = {
+  json: "body",
+  form: "body",
+  query: "query",
+  param: "path",
+  header: "header",
+  cookie: "cookie",
+};
 
-type HookResult = { success: true; data: unknown; target: string } | { success: false; error: { issues: { path: PropertyKey[]; message: string; code?: string }[] }; target: string };
+type HookResult =
+  | { success: true; data: unknown; target: string }
+  | { success: false; error: { issues: { path: PropertyKey[]; message: string; code?: string }[] }; target: string };
 
 /**
  * The validation hook of every route: refuses invalid input with 422, and valid input that holds refused
@@ -27,7 +36,11 @@ export function validationHook(result: HookResult): void {
   const source = LOCATION[result.target] ?? result.target;
   if (!result.success) throw validationError(source, result.error.issues);
   const refused = refusedTextPaths(result.data);
-  if (refused.length > 0) throw validationError(source, refused.map((path) => ({ path, message: CONTROL_CHARACTER_MESSAGE, code: "string_control_character" })));
+  if (refused.length > 0)
+    throw validationError(
+      source,
+      refused.map((path) => ({ path, message: CONTROL_CHARACTER_MESSAGE, code: "string_control_character" })),
+    );
 }
 
 /**
@@ -53,7 +66,9 @@ export const ValidationIssueSchema = z
 export const HttpErrorSchema = z.object({ detail: z.string().openapi({ example: "Not Found" }) }).openapi("HTTPError");
 
 /** 422: `{"detail": [ValidationIssue, …]}`. */
-export const ValidationErrorSchema = z.object({ detail: z.array(ValidationIssueSchema) }).openapi("HTTPValidationError");
+export const ValidationErrorSchema = z
+  .object({ detail: z.array(ValidationIssueSchema) })
+  .openapi("HTTPValidationError");
 
 /** `{"message": "…"}`, the answer of calls that have nothing else to return. */
 export const MessageSchema = z.object({ message: z.string() }).openapi("Message");
@@ -77,7 +92,13 @@ export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 /** OpenAPI responses for error statuses, each in the `{detail}` shape. */
 export function errorResponses(...statuses: ErrorStatus[]) {
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: ERROR_DESCRIPTIONS[s], content: { "application/json": { schema: s === 422 ? ValidationErrorSchema : HttpErrorSchema } } }]),
+    statuses.map((s) => [
+      s,
+      {
+        description: ERROR_DESCRIPTIONS[s],
+        content: { "application/json": { schema: s === 422 ? ValidationErrorSchema : HttpErrorSchema } },
+      },
+    ]),
   );
 }
 
@@ -118,7 +139,8 @@ export function apiRoute<const R extends RouteConfig>(config: R): R & { getRouti
 export function registerSecurity(app: OpenAPIHono<any>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", SECURITY_SCHEME, {
     type: "oauth2",
-    description: "Access token from POST /api/v1/login/access-token, sent as `Authorization: Bearer <token>`. Pages also send it as the HttpOnly `access_token` cookie.",
+    description:
+      "Access token from POST /api/v1/login/access-token, sent as `Authorization: Bearer <token>`. Pages also send it as the HttpOnly `access_token` cookie.",
     flows: { password: { tokenUrl: "/api/v1/login/access-token", scopes: {} } },
   });
 }
@@ -131,7 +153,7 @@ export const OPENAPI_INFO: Parameters<OpenAPIHono["getOpenAPI31Document"]>[0] = 
     version: "1.0.0",
     description:
       "The JSON API of LitReview: literature reviews over an index of PubMed records, accounts, subscriptions. " +
-      "Errors are `{\"detail\": \"text\"}`, or for 422 `{\"detail\": [{loc, msg, type}]}`. Lists of users and reviews are `{data, count}`.",
+      'Errors are `{"detail": "text"}`, or for 422 `{"detail": [{loc, msg, type}]}`. Lists of users and reviews are `{data, count}`.',
     // Not an open-source API: the terms of use of the service (the /legal page) are its licence.
     license: { name: "Proprietary: LitReview terms of use", url: "/legal" },
   },

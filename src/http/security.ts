@@ -67,7 +67,10 @@ export function securityHeaders(config: Config): MiddlewareHandler {
     contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
   });
   // The API reference (/api/docs) is a page: it loads its scripts and styles from this origin.
-  return (c, next) => ((c.req.path === "/api" || c.req.path.startsWith("/api/")) && !isApiDocsPath(c.req.path) ? api(c, next) : pages(c, next));
+  return (c, next) =>
+    (c.req.path === "/api" || c.req.path.startsWith("/api/")) && !isApiDocsPath(c.req.path)
+      ? api(c, next)
+      : pages(c, next);
 }
 
 /** The CSP nonce of this request's page (set by `securityHeaders`), or undefined outside it (e.g. unit tests). */
@@ -83,7 +86,8 @@ export function allowedOrigins(c: Context, config: Config): Set<string> {
   const allowed = new Set([url.origin]);
   // Behind a TLS-terminating proxy the app sees http://; a browser's Origin header cannot be forged by another site,
   // nor can the proxy's X-Forwarded-Proto, so accepting the https form of our own host opens nothing.
-  if (c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https") allowed.add(`https://${url.host}`);
+  if (c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https")
+    allowed.add(`https://${url.host}`);
   const pub = originOf(config.PUBLIC_URL);
   if (pub) allowed.add(pub);
   return allowed;

@@ -12,5 +12,12 @@ import { privacySchedules } from "../privacy/jobs.ts";
  * each process that runs jobs. Add a domain's schedule here, next to its job handler in handlers.ts.
  */
 export function applicationSchedules(deps: AppDeps): Schedule[] {
-  return [...subscriptionSchedules(), ...maintenanceSchedules(), ...suggestionSchedules(), ...pubmedSyncSchedules(deps.config.PUBMED_SYNC === "daily"), ...pubmedSchedules(), ...privacySchedules()];
+  return [
+    ...subscriptionSchedules(),
+    ...maintenanceSchedules(),
+    ...suggestionSchedules(),
+    ...pubmedSyncSchedules(deps.config.PUBMED_SYNC === "daily"),
+    ...pubmedSchedules(),
+    ...privacySchedules(),
+  ];
 }

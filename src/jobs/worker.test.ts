@@ -6,7 +6,14 @@ import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { PgJobQueue } from "./queue-pg.ts";
-import { DEFAULT_LEASE_MS, claimJob, recoverStaleJobs, runJobsUntilIdle, startWorker, type JobHandlers } from "./worker.ts";
+import {
+  DEFAULT_LEASE_MS,
+  claimJob,
+  recoverStaleJobs,
+  runJobsUntilIdle,
+  startWorker,
+  type JobHandlers,
+} from "./worker.ts";
 
 /** A search index the job tests never reach. */
 const unusedSearch: SearchIndex = {
@@ -33,7 +40,13 @@ for (const backend of BACKENDS) {
     beforeAll(async () => {
       handle = await createTestDatabase(backend);
       queue = new PgJobQueue(handle.db);
-      deps = { config: loadConfig({}), db: handle.db, search: unusedSearch, jobs: queue, secretKey: new Uint8Array(32) };
+      deps = {
+        config: loadConfig({}),
+        db: handle.db,
+        search: unusedSearch,
+        jobs: queue,
+        secretKey: new Uint8Array(32),
+      };
     });
     afterAll(async () => {
       await handle.close();
@@ -42,7 +55,8 @@ for (const backend of BACKENDS) {
       await handle.db.deleteFrom("jobs").execute();
     });
 
-    const jobRow = (id: string) => handle.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const jobRow = (id: string) =>
+      handle.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
     test("an enqueued job runs once with its payload and is marked done", async () => {
       const seen: unknown[] = [];
@@ -75,7 +89,10 @@ for (const backend of BACKENDS) {
           throw new Error("abort");
         })
         .catch(() => {});
-      const count = await handle.db.selectFrom("jobs").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
+      const count = await handle.db
+        .selectFrom("jobs")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .executeTakeFirstOrThrow();
       expect(count.n).toBe(0);
     });
 
@@ -233,7 +250,11 @@ for (const backend of BACKENDS) {
       try {
         const own = await queue.enqueue("test.lease", { which: "own" });
         await ownStarted.promise;
-        const orphan = await queue.enqueue("test.lease", { which: "orphan" }, { runAt: new Date(Date.now() + 3_600_000) });
+        const orphan = await queue.enqueue(
+          "test.lease",
+          { which: "orphan" },
+          { runAt: new Date(Date.now() + 3_600_000) },
+        );
         await handle.db
           .updateTable("jobs")
           .set({ status: "running", locked_by: "dead-worker", locked_at: sql`now() - interval '1 hour'`, attempts: 1 })
@@ -264,7 +285,11 @@ for (const backend of BACKENDS) {
         expect(claimed?.id).toBe(id);
 
         const done = deferred<Record<string, unknown>>();
-        const worker = startWorker(deps, { "test.resume": async (payload) => done.resolve(payload) }, { pollIntervalMs: 50, recoverAllRunning: true });
+        const worker = startWorker(
+          deps,
+          { "test.resume": async (payload) => done.resolve(payload) },
+          { pollIntervalMs: 50, recoverAllRunning: true },
+        );
         try {
           expect(await done.promise).toEqual({ step: "all" });
         } finally {
@@ -315,14 +340,26 @@ for (const backend of BACKENDS) {
       const slowStarted = deferred();
       const release = deferred();
       // The live worker holds a job for longer than a lease; its heartbeat must keep it.
-      const live = startWorker(deps, { "test.slow": async () => (slowStarted.resolve(), release.promise) }, { pollIntervalMs: 20, workerId: "w-live", recoverAllRunning: false });
-      const taker = startWorker(deps, { "test.killed": async () => ran.resolve() }, { pollIntervalMs: 20, workerId: "w-taker", recoverAllRunning: false });
+      const live = startWorker(
+        deps,
+        { "test.slow": async () => (slowStarted.resolve(), release.promise) },
+        { pollIntervalMs: 20, workerId: "w-live", recoverAllRunning: false },
+      );
+      const taker = startWorker(
+        deps,
+        { "test.killed": async () => ran.resolve() },
+        { pollIntervalMs: 20, workerId: "w-taker", recoverAllRunning: false },
+      );
       try {
         const slow = await queue.enqueue("test.slow", {});
         await slowStarted.promise;
         // A job a killed worker was running: its lock was last renewed just now, then never again.
         const killed = await queue.enqueue("test.killed", {}, { runAt: new Date(Date.now() + 3_600_000) });
-        await handle.db.updateTable("jobs").set({ status: "running", locked_by: "w-killed", locked_at: sql`now()`, attempts: 1 }).where("id", "=", killed).execute();
+        await handle.db
+          .updateTable("jobs")
+          .set({ status: "running", locked_by: "w-killed", locked_at: sql`now()`, attempts: 1 })
+          .where("id", "=", killed)
+          .execute();
         const started = performance.now();
         await ran.promise;
         const took = performance.now() - started;

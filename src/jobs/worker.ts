@@ -27,7 +27,9 @@ export type JobRunner = (payload: Record<string, unknown>, ctx: JobContext) => P
  * (its last attempt threw, or its worker died during the last attempt), so the domain can record the failure
  * instead of leaving its own state in progress forever.
  */
-export type JobHandler = JobRunner | { run: JobRunner; onGiveUp?: (payload: Record<string, unknown>, reason: string, ctx: JobContext) => Promise<void> };
+export type JobHandler =
+  | JobRunner
+  | { run: JobRunner; onGiveUp?: (payload: Record<string, unknown>, reason: string, ctx: JobContext) => Promise<void> };
 
 /** Handlers by job kind, e.g. `{"review.run": …}`. A worker claims only the kinds it has a handler for. */
 export type JobHandlers = Record<string, JobHandler>;
@@ -147,7 +149,11 @@ export async function claimJob(db: Database, workerId: string, kinds: string[]):
 
 /** The due queued jobs of `kinds` (a query to select from). */
 function dueJobs(db: Database, kinds: string[]) {
-  return db.selectFrom("jobs").where("status", "=", "queued").where(sql<boolean>`run_at <= now()`).where("kind", "in", kinds);
+  return db
+    .selectFrom("jobs")
+    .where("status", "=", "queued")
+    .where(sql<boolean>`run_at <= now()`)
+    .where("kind", "in", kinds);
 }
 
 /**
@@ -156,12 +162,17 @@ function dueJobs(db: Database, kinds: string[]) {
  * instead, so a job that kills its process cannot loop forever.
  * @returns how many were re-queued, and the jobs given up (their handlers' onGiveUp is the caller's to call).
  */
-export async function recoverStaleJobs(db: Database, opts: { leaseMs: number; all?: boolean }): Promise<{ requeued: number; failed: Job[] }> {
+export async function recoverStaleJobs(
+  db: Database,
+  opts: { leaseMs: number; all?: boolean },
+): Promise<{ requeued: number; failed: Job[] }> {
   const stale = () =>
     db
       .updateTable("jobs")
       .where("status", "=", "running")
-      .$if(!opts.all, (qb) => qb.where(sql<boolean>`locked_at < now() - make_interval(secs => ${opts.leaseMs / 1000})`));
+      .$if(!opts.all, (qb) =>
+        qb.where(sql<boolean>`locked_at < now() - make_interval(secs => ${opts.leaseMs / 1000})`),
+      );
   const reason = "abandoned: the worker running it stopped before finishing";
   const failed = await stale()
     .where(sql<boolean>`attempts >= max_attempts`)
@@ -169,7 +180,14 @@ export async function recoverStaleJobs(db: Database, opts: { leaseMs: number; al
     .returning(["id", "kind", "payload", "attempts", "max_attempts"])
     .execute();
   const requeued = await stale()
-    .set({ status: "queued", locked_at: null, locked_by: null, last_error: reason, run_at: sql`now()`, updated_at: sql`now()` })
+    .set({
+      status: "queued",
+      locked_at: null,
+      locked_by: null,
+      last_error: reason,
+      run_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
     .executeTakeFirst();
   return { requeued: Number(requeued.numUpdatedRows), failed: failed.map(toJob) };
 }
@@ -179,19 +197,35 @@ export async function recoverStaleJobs(db: Database, opts: { leaseMs: number; al
  * else failed (and the handler's onGiveUp is called). Outcome writes are conditional on this worker still
  * holding the lock, so a job re-queued meanwhile as stale is not overwritten.
  */
-async function executeJob(deps: AppDeps, handlers: JobHandlers, job: Job, workerId: string, backoffMs: (attempt: number) => number): Promise<void> {
-  const ownRow = () => deps.db.updateTable("jobs").where("id", "=", job.id).where("status", "=", "running").where("locked_by", "=", workerId);
+async function executeJob(
+  deps: AppDeps,
+  handlers: JobHandlers,
+  job: Job,
+  workerId: string,
+  backoffMs: (attempt: number) => number,
+): Promise<void> {
+  const ownRow = () =>
+    deps.db
+      .updateTable("jobs")
+      .where("id", "=", job.id)
+      .where("status", "=", "running")
+      .where("locked_by", "=", workerId);
   const handler = handlers[job.kind];
   const ctx: JobContext = { deps, job };
   try {
     if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
     await runnerOf(handler)(job.payload, ctx);
-    await ownRow().set({ status: "done", locked_at: null, locked_by: null, last_error: null, updated_at: sql`now()` }).execute();
+    await ownRow()
+      .set({ status: "done", locked_at: null, locked_by: null, last_error: null, updated_at: sql`now()` })
+      .execute();
   } catch (err) {
     const reason = describeError(err);
     if (job.attempts < job.maxAttempts) {
       const delaySeconds = backoffMs(job.attempts) / 1000;
-      console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts}/${job.maxAttempts} failed; retrying in ${delaySeconds} s:`, err);
+      console.error(
+        `job ${job.id} (${job.kind}) attempt ${job.attempts}/${job.maxAttempts} failed; retrying in ${delaySeconds} s:`,
+        err,
+      );
       await ownRow()
         .set({
           status: "queued",
@@ -204,7 +238,9 @@ async function executeJob(deps: AppDeps, handlers: JobHandlers, job: Job, worker
         .execute();
     } else {
       console.error(`job ${job.id} (${job.kind}) failed after ${job.attempts} attempts:`, err);
-      await ownRow().set({ status: "failed", locked_at: null, locked_by: null, last_error: reason, updated_at: sql`now()` }).execute();
+      await ownRow()
+        .set({ status: "failed", locked_at: null, locked_by: null, last_error: reason, updated_at: sql`now()` })
+        .execute();
       await giveUp(deps, handlers, job, reason);
     }
   }
@@ -220,7 +256,11 @@ async function giveUp(deps: AppDeps, handlers: JobHandlers, job: Job, reason: st
   }
 }
 
-async function recoverAndReport(deps: AppDeps, handlers: JobHandlers, opts: { leaseMs: number; all?: boolean }): Promise<void> {
+async function recoverAndReport(
+  deps: AppDeps,
+  handlers: JobHandlers,
+  opts: { leaseMs: number; all?: boolean },
+): Promise<void> {
   const { requeued, failed } = await recoverStaleJobs(deps.db, opts);
   if (requeued > 0) console.warn(`re-queued ${requeued} job(s) abandoned by a stopped worker`);
   for (const job of failed) await giveUp(deps, handlers, job, "abandoned on its last attempt");
@@ -276,30 +316,33 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
   // Heartbeat: renew this worker's locks so live jobs never look abandoned, and hand back others' abandoned ones.
   let maintaining: Promise<void> = Promise.resolve();
   let lastCleanup = Date.now();
-  const maintenance = setInterval(() => {
-    // One round at a time: a slow database must not pile rounds up.
-    maintaining = maintaining.then(async () => {
-      try {
-        await deps.db
-          .updateTable("jobs")
-          .set({ locked_at: sql`now()` })
-          .where("status", "=", "running")
-          .where("locked_by", "=", workerId)
-          .execute();
-        await recoverAndReport(deps, handlers, { leaseMs });
-        if (Date.now() - lastCleanup >= CLEANUP_INTERVAL_MS) {
-          lastCleanup = Date.now();
+  const maintenance = setInterval(
+    () => {
+      // One round at a time: a slow database must not pile rounds up.
+      maintaining = maintaining.then(async () => {
+        try {
           await deps.db
-            .deleteFrom("jobs")
-            .where("status", "=", "done")
-            .where(sql<boolean>`updated_at < now() - make_interval(days => ${DONE_RETENTION_DAYS})`)
+            .updateTable("jobs")
+            .set({ locked_at: sql`now()` })
+            .where("status", "=", "running")
+            .where("locked_by", "=", workerId)
             .execute();
+          await recoverAndReport(deps, handlers, { leaseMs });
+          if (Date.now() - lastCleanup >= CLEANUP_INTERVAL_MS) {
+            lastCleanup = Date.now();
+            await deps.db
+              .deleteFrom("jobs")
+              .where("status", "=", "done")
+              .where(sql<boolean>`updated_at < now() - make_interval(days => ${DONE_RETENTION_DAYS})`)
+              .execute();
+          }
+        } catch (err) {
+          console.error("job worker: maintenance failed:", err);
         }
-      } catch (err) {
-        console.error("job worker: maintenance failed:", err);
-      }
-    });
-  }, Math.max(10, Math.floor(leaseMs / 4)));
+      });
+    },
+    Math.max(10, Math.floor(leaseMs / 4)),
+  );
 
   const loop = async () => {
     await ready;
@@ -312,7 +355,9 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
       }
       if (job) {
         // An outcome that cannot be written (database gone) leaves the job running; its lease then expires.
-        await executeJob(deps, handlers, job, workerId, backoffMs).catch((err) => console.error(`job ${job.id}: recording the outcome failed:`, err));
+        await executeJob(deps, handlers, job, workerId, backoffMs).catch((err) =>
+          console.error(`job ${job.id}: recording the outcome failed:`, err),
+        );
         if (collectGarbage) Bun.gc(false);
       } else if (!stopping) await sleep();
     }
@@ -335,7 +380,11 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
  * Runs due jobs one after another until none is due, then returns how many ran. For tests and scripts: the
  * same claim and outcome rules as the worker, with no timers. Jobs queued for a later retry are not waited for.
  */
-export async function runJobsUntilIdle(deps: AppDeps, handlers: JobHandlers, opts: { workerId?: string; backoffMs?: (attempt: number) => number } = {}): Promise<number> {
+export async function runJobsUntilIdle(
+  deps: AppDeps,
+  handlers: JobHandlers,
+  opts: { workerId?: string; backoffMs?: (attempt: number) => number } = {},
+): Promise<number> {
   const workerId = opts.workerId ?? defaultWorkerId();
   const kinds = Object.keys(handlers);
   let ran = 0;

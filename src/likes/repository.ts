@@ -28,7 +28,12 @@ export async function likeArticle(db: Database, userId: string, pmid: number): P
       qb
         .insertInto("likes")
         .columns(["user_id", "article_pmid"])
-        .expression((eb) => eb.selectFrom("articles").select([sql<string>`${userId}::uuid`.as("user_id"), "pmid"]).where("pmid", "=", pmid))
+        .expression((eb) =>
+          eb
+            .selectFrom("articles")
+            .select([sql<string>`${userId}::uuid`.as("user_id"), "pmid"])
+            .where("pmid", "=", pmid),
+        )
         .onConflict((oc) => oc.doNothing())
         .returning("liked_at"),
     )
@@ -38,7 +43,9 @@ export async function likeArticle(db: Database, userId: string, pmid: number): P
       "a.pmid as article_pmid",
       "a.pmid as a_pmid",
       // The statement's snapshot does not see its own insert: the new row's time comes from RETURNING.
-      sql<Date>`coalesce((SELECT liked_at FROM inserted), (SELECT liked_at FROM likes WHERE user_id = ${userId} AND article_pmid = ${pmid}))`.as("liked_at"),
+      sql<Date>`coalesce((SELECT liked_at FROM inserted), (SELECT liked_at FROM likes WHERE user_id = ${userId} AND article_pmid = ${pmid}))`.as(
+        "liked_at",
+      ),
     ])
     .where("a.pmid", "=", pmid)
     .executeTakeFirst();
@@ -52,7 +59,11 @@ export async function articleExists(db: Database, pmid: number): Promise<boolean
 
 /** Removes the like; @returns whether there was one. */
 export async function deleteLike(db: Database, userId: string, pmid: number): Promise<boolean> {
-  const res = await db.deleteFrom("likes").where("user_id", "=", userId).where("article_pmid", "=", pmid).executeTakeFirst();
+  const res = await db
+    .deleteFrom("likes")
+    .where("user_id", "=", userId)
+    .where("article_pmid", "=", pmid)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 

@@ -27,7 +27,9 @@ export function likesRoutes(deps: AppDeps) {
     request: { params: pmidParamSchema },
     responses: { 200: jsonContent(LikedArticleSchema, "The liked article"), ...errorResponses(404, 409) },
   });
-  app.openapi(like, async (c) => c.json(await likes.like(deps, c.get("user").id, c.req.valid("param").article_pmid), 200));
+  app.openapi(like, async (c) =>
+    c.json(await likes.like(deps, c.get("user").id, c.req.valid("param").article_pmid), 200),
+  );
 
   const unlike = apiRoute({
     ...common,
@@ -76,7 +78,9 @@ export function likesRoutes(deps: AppDeps) {
     request: { params: pmidParamSchema },
     responses: { 200: jsonContent(LikeStatusSchema, "The like status") },
   });
-  app.openapi(status, async (c) => c.json(await likes.likeStatus(deps, c.get("user").id, c.req.valid("param").article_pmid), 200));
+  app.openapi(status, async (c) =>
+    c.json(await likes.likeStatus(deps, c.get("user").id, c.req.valid("param").article_pmid), 200),
+  );
 
   return app;
 }

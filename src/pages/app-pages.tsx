@@ -67,7 +67,14 @@ export function SettingsPage({ user, adminWarning = null }: { user: CurrentUser;
         </p>
       ) : null}
       <div role="tablist" aria-label="Settings" className={s.tabs}>
-        <button type="button" role="tab" id="settings-tab-user" aria-selected="true" aria-controls="settings-panel-user" className={s.tab}>
+        <button
+          type="button"
+          role="tab"
+          id="settings-tab-user"
+          aria-selected="true"
+          aria-controls="settings-panel-user"
+          className={s.tab}
+        >
           User
         </button>
       </div>
@@ -116,7 +123,13 @@ export function SuggestionsPage() {
 }
 
 /** /literature_management with access: the review workspace island (loaded on demand by the route). */
-export function LiteraturePage({ workspace, corpus }: { workspace: ComponentType<ReviewWorkspaceProps>; corpus: ReviewWorkspaceProps["corpus"] }) {
+export function LiteraturePage({
+  workspace,
+  corpus,
+}: {
+  workspace: ComponentType<ReviewWorkspaceProps>;
+  corpus: ReviewWorkspaceProps["corpus"];
+}) {
   return (
     <>
       <h1 className={s.srOnly}>Literature Review</h1>

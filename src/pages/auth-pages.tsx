@@ -14,7 +14,10 @@ export const AUTH_PAGES = {
   "/signup": { title: "Sign Up", island: "SignupForm", component: SignupForm },
   "/recover-password": { title: "Password Recovery", island: "RecoverPasswordForm", component: RecoverPasswordForm },
   "/reset-password": { title: "Reset Password", island: "ResetPasswordForm", component: ResetPasswordForm },
-} as const satisfies Record<string, { title: string; island: IslandName; component: ComponentType<Record<string, never>> }>;
+} as const satisfies Record<
+  string,
+  { title: string; island: IslandName; component: ComponentType<Record<string, never>> }
+>;
 
 /** A public account page: the form island in a centred card. */
 export function AuthPage({ path, site }: { path: keyof typeof AUTH_PAGES; site: Site }) {

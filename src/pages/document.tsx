@@ -45,7 +45,9 @@ export function Document({
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <title>{`${title} | ${APP_NAME}`}</title>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_SCRIPT }} />
-        {manifest.fontPreload ? <link rel="preload" href={manifest.fontPreload} as="font" type="font/woff2" crossOrigin="" /> : null}
+        {manifest.fontPreload ? (
+          <link rel="preload" href={manifest.fontPreload} as="font" type="font/woff2" crossOrigin="" />
+        ) : null}
         {manifest.css.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}

@@ -66,7 +66,13 @@ test("an island the page did not declare is refused, so its scripts can never be
   const logged = spyOn(console, "error").mockImplementation(() => {});
   try {
     const res = await new Hono()
-      .get("/", (c) => renderPage(c, { title: "Test", islands: [], body: <Island name="LoginForm" component={Labelled} props={{ label: "x" }} /> }))
+      .get("/", (c) =>
+        renderPage(c, {
+          title: "Test",
+          islands: [],
+          body: <Island name="LoginForm" component={Labelled} props={{ label: "x" }} />,
+        }),
+      )
       .onError((err, c) => c.text(err.message, 500))
       .request("/");
     expect(res.status).toBe(500);

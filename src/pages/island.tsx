@@ -22,7 +22,11 @@ export const PageContext = createContext<PageContextValue | null>(null);
  * Renders an island's HTML as its own React root, exactly as the browser will hydrate it (same wrapper, same
  * identifier prefix), so `useId` values (labels, menus) match between server and browser.
  */
-export async function renderIslandHtml(element: React.ReactNode, client: QueryClient, identifierPrefix: string): Promise<string> {
+export async function renderIslandHtml(
+  element: React.ReactNode,
+  client: QueryClient,
+  identifierPrefix: string,
+): Promise<string> {
   const stream = await renderToReadableStream(<IslandRoot client={client}>{element}</IslandRoot>, {
     identifierPrefix,
     onError(err) {
@@ -38,7 +42,15 @@ export async function renderIslandHtml(element: React.ReactNode, client: QueryCl
  * HTML; islands/client.tsx hydrates it. `props` must be JSON (React escapes it inside the attribute).
  * The page must declare the island (renderPage's `islands`), so that its scripts are in the document head.
  */
-export function Island<P extends object>({ name, component, props }: { name: IslandName; component: ComponentType<P>; props: P }) {
+export function Island<P extends object>({
+  name,
+  component,
+  props,
+}: {
+  name: IslandName;
+  component: ComponentType<P>;
+  props: P;
+}) {
   const page = useContext(PageContext);
   if (!page) throw new Error("<Island> must be rendered through renderPage");
   if (!page.islands.has(name)) throw new Error(`Island ${name} is rendered but not declared in the page's islands`);
@@ -59,7 +71,12 @@ export function Island<P extends object>({ name, component, props }: { name: Isl
     page.islandHtml.set(id, html);
   }
   const markup = use(html);
-  const state = page.queryClient.getQueryCache().getAll().some((q) => q.state.status === "success") ? JSON.stringify(dehydrate(page.queryClient)) : undefined;
+  const state = page.queryClient
+    .getQueryCache()
+    .getAll()
+    .some((q) => q.state.status === "success")
+    ? JSON.stringify(dehydrate(page.queryClient))
+    : undefined;
   return (
     <div
       data-island={name}

@@ -185,7 +185,15 @@ export function AppLayout({
 }
 
 /** Layout of public pages: a header with the logo, the theme toggle and a login link, the page, the footer and the help button. */
-export function PublicLayout({ site, children, headerLink = true }: { site: Site; children: ReactNode; headerLink?: boolean }) {
+export function PublicLayout({
+  site,
+  children,
+  headerLink = true,
+}: {
+  site: Site;
+  children: ReactNode;
+  headerLink?: boolean;
+}) {
   return (
     <div className={s.publicShell}>
       <SkipLink />

@@ -29,8 +29,8 @@ export const LEGAL_PAGES_EN = {
 export function TranslationNote({ page }: { page: keyof typeof LEGAL_PAGES_EN }) {
   return (
     <aside className={l.languageNote} aria-label="About this translation" data-testid="translation-note">
-      <strong>English translation, for reading only.</strong> The French version is the only governing version: in
-      case of any difference between the two, the French text prevails.{" "}
+      <strong>English translation, for reading only.</strong> The French version is the only governing version: in case
+      of any difference between the two, the French text prevails.{" "}
       <a href={`/${page}`} hrefLang="fr">
         Read the French version
       </a>

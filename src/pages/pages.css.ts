@@ -160,7 +160,11 @@ export const container = style({
  * the page is as tall as its content (it scrolls as a whole there), so the footer comes after the review instead of
  * over it.
  */
-export const fullWidthMain = style({ height: "100%", flexShrink: 0, "@media": { "(max-width: 767px)": { height: "auto" } } });
+export const fullWidthMain = style({
+  height: "100%",
+  flexShrink: 0,
+  "@media": { "(max-width: 767px)": { height: "auto" } },
+});
 
 export const pageTitle = style({ fontSize: vars.fontSize.xl, margin: `0 0 ${vars.space.md}`, lineHeight: 1.25 });
 
@@ -199,7 +203,10 @@ export const card = style({
 
 export const linkCard = style([
   card,
-  { transition: "border-color 120ms, box-shadow 120ms", selectors: { "&:hover": { borderColor: vars.color.primary, boxShadow: vars.shadow.md } } },
+  {
+    transition: "border-color 120ms, box-shadow 120ms",
+    selectors: { "&:hover": { borderColor: vars.color.primary, boxShadow: vars.shadow.md } },
+  },
 ]);
 
 export const cardTitle = style({ margin: `0 0 ${vars.space.xs}`, fontSize: vars.fontSize.lg });
@@ -221,7 +228,14 @@ const buttonBase = style({
 });
 
 export const button = styleVariants({
-  primary: [buttonBase, { background: vars.color.primary, color: vars.color.primaryText, selectors: { "&:hover": { background: vars.color.primaryHover } } }],
+  primary: [
+    buttonBase,
+    {
+      background: vars.color.primary,
+      color: vars.color.primaryText,
+      selectors: { "&:hover": { background: vars.color.primaryHover } },
+    },
+  ],
   outline: [buttonBase, { background: "transparent", color: vars.color.primary, borderColor: vars.color.primary }],
   ghost: [buttonBase, { background: "transparent", color: vars.color.text }],
 });
@@ -254,7 +268,12 @@ export const heroTitle = style({
   maxWidth: 820,
 });
 
-export const heroText = style({ fontSize: vars.fontSize.lg, color: vars.color.muted, maxWidth: 640, margin: `0 auto ${vars.space.lg}` });
+export const heroText = style({
+  fontSize: vars.fontSize.lg,
+  color: vars.color.muted,
+  maxWidth: 640,
+  margin: `0 auto ${vars.space.lg}`,
+});
 
 export const section = style({ padding: `${vars.space.xxl} ${vars.space.md}`, maxWidth: 1120, margin: "0 auto" });
 
@@ -300,7 +319,15 @@ export const footer = style({
   fontSize: vars.fontSize.sm,
 });
 
-export const footerLinks = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, listStyle: "none", margin: 0, padding: 0 });
+export const footerLinks = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  gap: vars.space.md,
+  listStyle: "none",
+  margin: 0,
+  padding: 0,
+});
 
 /** A button that reads like the footer's links (« Gérer mes cookies »). */
 export const footerButton = style({
@@ -321,23 +348,50 @@ export const prose = style({ maxWidth: 760, margin: "0 auto", padding: `${vars.s
 // The legal pages' tables (cookies, processing purposes) take the column's width and wrap their cells, long words
 // and cookie names included: at their natural width they made the page 404 px wide on a 320 px phone (issue 24).
 globalStyle(`${prose} table`, { width: "100%", tableLayout: "fixed", borderCollapse: "collapse" });
-globalStyle(`${prose} :is(th, td)`, { overflowWrap: "anywhere", verticalAlign: "top", textAlign: "start", padding: "4px 6px 4px 0" });
+globalStyle(`${prose} :is(th, td)`, {
+  overflowWrap: "anywhere",
+  verticalAlign: "top",
+  textAlign: "start",
+  padding: "4px 6px 4px 0",
+});
 
 /* ---------- Auth pages ---------- */
 
-export const authMain = style({ flex: 1, display: "grid", placeItems: "center", padding: `${vars.space.xl} ${vars.space.md}` });
+export const authMain = style({
+  flex: 1,
+  display: "grid",
+  placeItems: "center",
+  padding: `${vars.space.xl} ${vars.space.md}`,
+});
 
 export const authCard = style([card, { width: "100%", maxWidth: 420 }]);
 
 /* ---------- Not found ---------- */
 
-export const notFound = style({ minHeight: "60dvh", display: "grid", placeItems: "center", textAlign: "center", padding: vars.space.lg });
+export const notFound = style({
+  minHeight: "60dvh",
+  display: "grid",
+  placeItems: "center",
+  textAlign: "center",
+  padding: vars.space.lg,
+});
 
-export const notFoundCode = style({ fontSize: "clamp(5rem, 20vw, 9rem)", fontWeight: 800, lineHeight: 1, margin: 0, color: vars.color.primary });
+export const notFoundCode = style({
+  fontSize: "clamp(5rem, 20vw, 9rem)",
+  fontWeight: 800,
+  lineHeight: 1,
+  margin: 0,
+  color: vars.color.primary,
+});
 
 /* ---------- Settings ---------- */
 
-export const tabs = style({ display: "flex", gap: vars.space.sm, borderBottom: `1px solid ${vars.color.border}`, marginBottom: vars.space.lg });
+export const tabs = style({
+  display: "flex",
+  gap: vars.space.sm,
+  borderBottom: `1px solid ${vars.color.border}`,
+  marginBottom: vars.space.lg,
+});
 
 export const tab = style({
   padding: `${vars.space.sm} ${vars.space.md}`,
@@ -348,7 +402,6 @@ export const tab = style({
   fontWeight: 600,
   color: vars.color.primary,
 });
-
 
 /* ---------- Cookie banner ---------- */
 
@@ -405,7 +458,13 @@ export const help = style({
   bottom: vars.space.md,
   zIndex: 20,
   "@media": {
-    [phone]: { position: "relative", right: "auto", bottom: "auto", alignSelf: "flex-end", margin: `${vars.space.xs} ${vars.space.md}` },
+    [phone]: {
+      position: "relative",
+      right: "auto",
+      bottom: "auto",
+      alignSelf: "flex-end",
+      margin: `${vars.space.xs} ${vars.space.md}`,
+    },
   },
 });
 

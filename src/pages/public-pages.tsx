@@ -16,7 +16,10 @@ export const LANDING_FEATURES = [
     title: "Personalized Suggestions",
     text: "Receive weekly article suggestions based on your research interests and the articles you like.",
   },
-  { title: "And Many More to Come", text: "Deeper search and Q&A, figure and publication analysis, and notes are on the way." },
+  {
+    title: "And Many More to Come",
+    text: "Deeper search and Q&A, figure and publication analysis, and notes are on the way.",
+  },
 ] as const;
 
 /** The founder shown in the landing page's team section (FOUNDER_NAME, FOUNDER_ROLE, FOUNDER_PHOTO_URL). */
@@ -27,7 +30,11 @@ export interface Founder {
 }
 
 /** The founder of a configuration, or null when FOUNDER_NAME is unset (the page then invents no one). */
-export function founderOf(config: { FOUNDER_NAME?: string; FOUNDER_ROLE?: string; FOUNDER_PHOTO_URL?: string }): Founder | null {
+export function founderOf(config: {
+  FOUNDER_NAME?: string;
+  FOUNDER_ROLE?: string;
+  FOUNDER_PHOTO_URL?: string;
+}): Founder | null {
   if (!config.FOUNDER_NAME) return null;
   return { name: config.FOUNDER_NAME, role: config.FOUNDER_ROLE, photoUrl: config.FOUNDER_PHOTO_URL };
 }
@@ -37,10 +44,21 @@ export function founderOf(config: { FOUNDER_NAME?: string; FOUNDER_ROLE?: string
  * The team section holds the one founder card of the configuration; without a configured founder the whole section
  * is left out rather than showing a placeholder person or an empty heading.
  */
-export function LandingPage({ site, founder, heldRecords = null }: { site: Site; founder: Founder | null; heldRecords?: number | null }) {
+export function LandingPage({
+  site,
+  founder,
+  heldRecords = null,
+}: {
+  site: Site;
+  founder: Founder | null;
+  heldRecords?: number | null;
+}) {
   const { supportEmail } = site;
   // heldRecords is set when PubMed on demand is off: the claim is then what the local index holds, not all of PubMed.
-  const scope = heldRecords === null ? "across more than 36 million articles" : `across the ${heldRecords.toLocaleString("en-US")} PubMed articles this server holds`;
+  const scope =
+    heldRecords === null
+      ? "across more than 36 million articles"
+      : `across the ${heldRecords.toLocaleString("en-US")} PubMed articles this server holds`;
   return (
     <PublicLayout site={site}>
       <section className={s.hero}>
@@ -66,7 +84,9 @@ export function LandingPage({ site, founder, heldRecords = null }: { site: Site;
         </div>
         <div className={s.statBlock}>
           <p className={s.stat}>{heldRecords === null ? "36M+" : heldRecords.toLocaleString("en-US")}</p>
-          <p className={s.cardText}>{heldRecords === null ? "biomedical articles to search" : "biomedical articles on this server to search"}</p>
+          <p className={s.cardText}>
+            {heldRecords === null ? "biomedical articles to search" : "biomedical articles on this server to search"}
+          </p>
         </div>
       </section>
       {founder ? (
@@ -76,7 +96,15 @@ export function LandingPage({ site, founder, heldRecords = null }: { site: Site;
           </h2>
           <article className={s.teamCard}>
             {founder.photoUrl ? (
-              <img className={s.founderPhoto} src={founder.photoUrl} alt={`Photo of ${founder.name}`} width={96} height={96} loading="lazy" referrerPolicy="no-referrer" />
+              <img
+                className={s.founderPhoto}
+                src={founder.photoUrl}
+                alt={`Photo of ${founder.name}`}
+                width={96}
+                height={96}
+                loading="lazy"
+                referrerPolicy="no-referrer"
+              />
             ) : null}
             <h3 className={s.cardTitle}>{founder.name}</h3>
             {founder.role ? <p className={s.cardText}>{founder.role}</p> : null}
@@ -105,9 +133,20 @@ export function LandingPage({ site, founder, heldRecords = null }: { site: Site;
 
 /** The French legal pages: path segment → title and body. The publisher is COMPANY_NAME. */
 export const LEGAL_PAGES = {
-  privacy: { title: privacyTitle, Body: ({ site }: { site: Site }) => <PrivacyPolicy companyName={site.companyName} contactEmail={site.supportEmail} /> },
-  legal: { title: termsTitle, Body: ({ site }: { site: Site }) => <TermsOfUse companyName={site.companyName} contactEmail={site.supportEmail} /> },
-  cookies: { title: cookiesTitle, Body: ({ site }: { site: Site }) => <CookiePolicy contactEmail={site.supportEmail} /> },
+  privacy: {
+    title: privacyTitle,
+    Body: ({ site }: { site: Site }) => (
+      <PrivacyPolicy companyName={site.companyName} contactEmail={site.supportEmail} />
+    ),
+  },
+  legal: {
+    title: termsTitle,
+    Body: ({ site }: { site: Site }) => <TermsOfUse companyName={site.companyName} contactEmail={site.supportEmail} />,
+  },
+  cookies: {
+    title: cookiesTitle,
+    Body: ({ site }: { site: Site }) => <CookiePolicy contactEmail={site.supportEmail} />,
+  },
 } as const;
 
 /**

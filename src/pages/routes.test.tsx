@@ -34,7 +34,10 @@ const get = (path: string, cookie?: string, headers: Record<string, string> = {}
 
 /** Decodes the character references React writes in attribute values (the browser does the same). */
 function decodeAttr(raw: string): string {
-  return raw.replace(/&(quot|amp|lt|gt|#x27|#39);/g, (_, e: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#x27": "'", "#39": "'" })[e] ?? "");
+  return raw.replace(
+    /&(quot|amp|lt|gt|#x27|#39);/g,
+    (_, e: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#x27": "'", "#39": "'" })[e] ?? "",
+  );
 }
 
 /** The values of `attr` on every element matching `selector`, read with Bun's HTML parser. */
@@ -92,11 +95,14 @@ describe("entry and redirects", () => {
     expect(res.headers.get("location")).toBe("/landing");
   });
 
-  test.each(["/login", "/signup", "/recover-password", "/reset-password"])("%s sends a signed-in user to /", async (path) => {
-    const res = await get(path, jane.cookie);
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/");
-  });
+  test.each(["/login", "/signup", "/recover-password", "/reset-password"])(
+    "%s sends a signed-in user to /",
+    async (path) => {
+      const res = await get(path, jane.cookie);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/");
+    },
+  );
 
   test.each(["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"])(
     "%s sends a visitor to /login, with the page as next",
@@ -174,10 +180,19 @@ describe("public pages", () => {
     expect(html).toStartWith("<!DOCTYPE html>");
     expect(html).toContain('<html lang="en">');
     expect(html).toContain("The ultimate research tools for biomedical scientists.");
-    for (const t of ["Literature Review", "Dashboard", "Personalized Suggestions", "And Many More to Come", "Ready to Get Started?", "36M+"]) {
+    for (const t of [
+      "Literature Review",
+      "Dashboard",
+      "Personalized Suggestions",
+      "And Many More to Come",
+      "Ready to Get Started?",
+      "36M+",
+    ]) {
       expect(html).toContain(t);
     }
-    expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/login", "mailto:help@litreview.test", "/legal", "/privacy", "/cookies"]));
+    expect(await attrs(html, "a", "href")).toEqual(
+      expect.arrayContaining(["/login", "mailto:help@litreview.test", "/legal", "/privacy", "/cookies"]),
+    );
     expect(await attrs(html, "script", "src")).toEqual([]);
     expect(await attrs(html, 'script[type="module"]', "type")).toEqual([]);
     expect(await attrs(html, 'link[rel="modulepreload"]', "href")).toEqual([]);
@@ -191,26 +206,44 @@ describe("public pages", () => {
     const scriptAt = head.indexOf(`<script>${PAGE_SCRIPT}</script>`);
     expect(scriptAt).toBeGreaterThan(0);
     expect(scriptAt).toBeLessThan(head.indexOf('rel="stylesheet"'));
-    for (const key of ['"theme"', '"cookie_consent"', '"data-theme"', '"data-consent"']) expect(PAGE_SCRIPT).toContain(key);
+    for (const key of ['"theme"', '"cookie_consent"', '"data-theme"', '"data-consent"'])
+      expect(PAGE_SCRIPT).toContain(key);
   });
 
   test("pages carry no style attribute, which the Content-Security-Policy would block", async () => {
-    for (const [path, cookie] of [["/landing"], ["/login"], ["/cookies"], ["/nope"], ["/home", jane.cookie], ["/settings", jane.cookie], ["/literature_management", noName.cookie], ["/literature_management", jane.cookie]] as const) {
+    for (const [path, cookie] of [
+      ["/landing"],
+      ["/login"],
+      ["/cookies"],
+      ["/nope"],
+      ["/home", jane.cookie],
+      ["/settings", jane.cookie],
+      ["/literature_management", noName.cookie],
+      ["/literature_management", jane.cookie],
+    ] as const) {
       const html = await (await get(path, cookie)).text();
       expect(await attrs(html, "[style]", "style")).toEqual([]);
     }
   });
 
-  test.each(["/landing", "/login", "/privacy", "/no/such/page"])("%s has the footer, the theme toggle, the cookie banner and Manage cookies", async (path) => {
-    const html = await (await get(path)).text();
-    expect(await attrs(html, "footer a", "href")).toEqual(["/pricing", "/legal", "/privacy", "/cookies"]);
-    expect(html).toContain(`© ${new Date().getFullYear()} LitReview. All rights reserved.`);
-    expect(await attrs(html, "button[data-action]", "data-action")).toEqual(["consent-refuse", "consent-accept", "toggle-theme", "consent-manage"]);
-    expect(html).toContain("Manage cookies");
-    expect(html).toMatch(/>Refuse<\/button>/);
-    expect(html).toMatch(/>Accept<\/button>/);
-    expect(await attrs(html, "#cookie-banner a", "href")).toEqual(["/cookies"]);
-  });
+  test.each(["/landing", "/login", "/privacy", "/no/such/page"])(
+    "%s has the footer, the theme toggle, the cookie banner and Manage cookies",
+    async (path) => {
+      const html = await (await get(path)).text();
+      expect(await attrs(html, "footer a", "href")).toEqual(["/pricing", "/legal", "/privacy", "/cookies"]);
+      expect(html).toContain(`© ${new Date().getFullYear()} LitReview. All rights reserved.`);
+      expect(await attrs(html, "button[data-action]", "data-action")).toEqual([
+        "consent-refuse",
+        "consent-accept",
+        "toggle-theme",
+        "consent-manage",
+      ]);
+      expect(html).toContain("Manage cookies");
+      expect(html).toMatch(/>Refuse<\/button>/);
+      expect(html).toMatch(/>Accept<\/button>/);
+      expect(await attrs(html, "#cookie-banner a", "href")).toEqual(["/cookies"]);
+    },
+  );
 
   test("without a configured founder the landing page shows no team section", async () => {
     const html = await (await get("/landing")).text();
@@ -244,7 +277,9 @@ describe("public pages", () => {
     expect(html).toContain("© ");
     expect(html).toContain("Recherche Exemple SAS. All rights reserved.");
     const privacy = await (await configured.request("/privacy")).text();
-    expect(privacy.replaceAll("<!-- -->", "")).toContain("Le responsable du traitement est Recherche Exemple SAS, éditeur de LitReview");
+    expect(privacy.replaceAll("<!-- -->", "")).toContain(
+      "Le responsable du traitement est Recherche Exemple SAS, éditeur de LitReview",
+    );
   });
 
   test("with PubMed on demand off, the landing page claims what the server holds instead of 36M+", async () => {
@@ -259,7 +294,14 @@ describe("public pages", () => {
       }),
     );
     forgetCorpusStats();
-    const records = Number((await handle.db.selectFrom("articles").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    const records = Number(
+      (
+        await handle.db
+          .selectFrom("articles")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const html = (await (await off.request("/landing")).text()).replaceAll("<!-- -->", "");
     expect(html).not.toContain("36M+");
     expect(html).not.toContain("36 million");
@@ -290,7 +332,8 @@ describe("public pages", () => {
     expect(await attrs(html, 'script[type="module"]', "src")).toEqual([m.entry]);
     const preloaded = await attrs(html, 'link[rel="modulepreload"]', "href");
     expect(preloaded).toEqual(expect.arrayContaining([...m.entryImports, ...(m.islands.LoginForm ?? [])]));
-    for (const chunk of m.islands.SignupForm ?? []) if (!(m.islands.LoginForm ?? []).includes(chunk)) expect(preloaded).not.toContain(chunk);
+    for (const chunk of m.islands.SignupForm ?? [])
+      if (!(m.islands.LoginForm ?? []).includes(chunk)) expect(preloaded).not.toContain(chunk);
   });
 
   test("the sign-up page carries the product's notes", async () => {
@@ -303,7 +346,8 @@ describe("public pages", () => {
     const res = await get("/no/such/page");
     expect(res.status).toBe(404);
     const html = await res.text();
-    for (const t of [">404<", "Oops!", "The page you are looking for was not found.", "Go Back"]) expect(html).toContain(t);
+    for (const t of [">404<", "Oops!", "The page you are looking for was not found.", "Go Back"])
+      expect(html).toContain(t);
     expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/", "mailto:help@litreview.test"]));
     const api = await get("/api/v1/no-such-thing");
     expect(api.status).toBe(404);
@@ -328,11 +372,24 @@ describe("signed-in pages", () => {
     const html = await res.text();
     expect(html).toContain("Jane Doe");
     expect(html).toContain("Welcome back, nice to see you again!");
-    for (const t of ["View your likes and shares.", "Review biomedical literature.", "Get personalized article suggestions.", "Manage user, and subscription info."]) {
+    for (const t of [
+      "View your likes and shares.",
+      "Review biomedical literature.",
+      "Get personalized article suggestions.",
+      "Manage user, and subscription info.",
+    ]) {
       expect(html).toContain(t);
     }
     expect(html).toContain(MIGRATION_NOTICE);
-    expect(await attrs(html, "a", "href")).toEqual(expect.arrayContaining(["/dashboard", "/literature_management", "/suggestions", "/settings", "mailto:help@litreview.test"]));
+    expect(await attrs(html, "a", "href")).toEqual(
+      expect.arrayContaining([
+        "/dashboard",
+        "/literature_management",
+        "/suggestions",
+        "/settings",
+        "mailto:help@litreview.test",
+      ]),
+    );
     // The top bar's menus, and their compact stand-in for small screens.
     expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus"]);
     expect(html).toContain("Tools");
@@ -372,15 +429,24 @@ describe("signed-in pages", () => {
     expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus", "ReviewWorkspace"]);
     expect(html).not.toContain("Upgrade to Access");
     const m = loadManifest();
-    const loaded = [...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))];
-    expect(loaded).toEqual(expect.arrayContaining([m.entry, ...(m.islands.ReviewWorkspace ?? []), ...(m.islands.NavMenus ?? [])]));
+    const loaded = [
+      ...(await attrs(html, 'script[type="module"]', "src")),
+      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
+    ];
+    expect(loaded).toEqual(
+      expect.arrayContaining([m.entry, ...(m.islands.ReviewWorkspace ?? []), ...(m.islands.NavMenus ?? [])]),
+    );
   });
 
   test("/literature_management ships at most 100 KB gzip of JavaScript", async () => {
     const html = await (await get("/literature_management", jane.cookie)).text();
-    const urls = new Set([...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))]);
+    const urls = new Set([
+      ...(await attrs(html, 'script[type="module"]', "src")),
+      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
+    ]);
     let gzip = 0;
-    for (const url of urls) gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
+    for (const url of urls)
+      gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
     expect(urls.size).toBeGreaterThan(1);
     expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
@@ -394,9 +460,13 @@ describe("signed-in pages", () => {
 
   test("/suggestions ships at most 100 KB gzip of JavaScript (its summaries reuse the review page's citations)", async () => {
     const html = await (await get("/suggestions", jane.cookie)).text();
-    const urls = new Set([...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))]);
+    const urls = new Set([
+      ...(await attrs(html, 'script[type="module"]', "src")),
+      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
+    ]);
     let gzip = 0;
-    for (const url of urls) gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
+    for (const url of urls)
+      gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
     expect(urls.size).toBeGreaterThan(1);
     expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
@@ -410,14 +480,20 @@ describe("signed-in pages", () => {
     expect(await attrs(shares, '[role="tab"][aria-selected="true"]', "data-testid")).toEqual(["dashboard-tab-shares"]);
     expect(shares).toContain("&quot;openPmid&quot;:&quot;123&quot;");
     // Anything but digits is not a PMID to open.
-    expect(await (await get("/dashboard?article=12%3Cb%3E", jane.cookie)).text()).toContain("&quot;openPmid&quot;:null");
+    expect(await (await get("/dashboard?article=12%3Cb%3E", jane.cookie)).text()).toContain(
+      "&quot;openPmid&quot;:null",
+    );
   });
 
   test("/dashboard ships at most 100 KB gzip of JavaScript", async () => {
     const html = await (await get("/dashboard", jane.cookie)).text();
-    const urls = new Set([...(await attrs(html, 'script[type="module"]', "src")), ...(await attrs(html, 'link[rel="modulepreload"]', "href"))]);
+    const urls = new Set([
+      ...(await attrs(html, 'script[type="module"]', "src")),
+      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
+    ]);
     let gzip = 0;
-    for (const url of urls) gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
+    for (const url of urls)
+      gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
     expect(urls.size).toBeGreaterThan(1);
     expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
@@ -428,12 +504,34 @@ describe("signed-in pages", () => {
     const html = await res.text();
     expect(await attrs(html, "[data-island]", "data-island")).toEqual(["NavMenus", "NavMenus", "SettingsPanel"]);
     expect(await attrs(html, '[role="tab"]', "aria-selected")).toEqual(["true"]);
-    for (const t of ["My Profile", "Edit Profile", "Jane Doe", "jane@example.com", "N/A", "Password", "Current Password", "Confirm Password", "Main Interests", "Edit Interests", "Subscription", "Loading subscription details...", "Danger Zone", "Delete Account"]) {
+    for (const t of [
+      "My Profile",
+      "Edit Profile",
+      "Jane Doe",
+      "jane@example.com",
+      "N/A",
+      "Password",
+      "Current Password",
+      "Confirm Password",
+      "Main Interests",
+      "Edit Interests",
+      "Subscription",
+      "Loading subscription details...",
+      "Danger Zone",
+      "Delete Account",
+    ]) {
       expect(html).toContain(t);
     }
     const [props] = await attrs(html, '[data-island="SettingsPanel"]', "data-props");
     expect(JSON.parse(props ?? "")).toEqual({
-      user: { id: jane.id, email: "jane@example.com", full_name: "Jane Doe", institution_email: null, description: null, is_superuser: false },
+      user: {
+        id: jane.id,
+        email: "jane@example.com",
+        full_name: "Jane Doe",
+        institution_email: null,
+        description: null,
+        is_superuser: false,
+      },
     });
   });
 

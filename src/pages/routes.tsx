@@ -79,10 +79,15 @@ export function pagesRoutes(deps: AppDeps) {
   // local index holds instead.
   app.get("/landing", async (c) => {
     const held = deps.config.PUBMED_ON_DEMAND ? null : (await corpusStats(deps.db)).records;
-    return renderPage(c, { title: "Research tools for biomedical scientists", body: <LandingPage site={site} founder={founder} heldRecords={held} /> });
+    return renderPage(c, {
+      title: "Research tools for biomedical scientists",
+      body: <LandingPage site={site} founder={founder} heldRecords={held} />,
+    });
   });
   for (const page of ["privacy", "legal", "cookies"] as const) {
-    app.get(`/${page}`, (c) => renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} site={site} /> }));
+    app.get(`/${page}`, (c) =>
+      renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} site={site} /> }),
+    );
     app.get(`/${page}/en`, (c) =>
       renderPage(c, { title: LEGAL_PAGES_EN[page].title, body: <LegalPageEnglish page={page} site={site} /> }),
     );
@@ -99,13 +104,21 @@ export function pagesRoutes(deps: AppDeps) {
   app.get("/unsubscribe", async (c) => {
     const token = c.req.query("token") ?? "";
     const userId = await readUnsubscribeToken(deps.secretKey, token);
-    return renderPage(c, { title: "Weekly digest", status: userId ? 200 : 400, body: <UnsubscribePage site={site} state={userId ? "confirm" : "invalid"} token={token} /> });
+    return renderPage(c, {
+      title: "Weekly digest",
+      status: userId ? 200 : 400,
+      body: <UnsubscribePage site={site} state={userId ? "confirm" : "invalid"} token={token} />,
+    });
   });
   app.post("/unsubscribe", async (c) => {
     const token = c.req.query("token") ?? "";
     const userId = await readUnsubscribeToken(deps.secretKey, token);
     if (userId) await setWeeklyDigest(deps, userId, false);
-    return renderPage(c, { title: "Weekly digest", status: userId ? 200 : 400, body: <UnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} /> });
+    return renderPage(c, {
+      title: "Weekly digest",
+      status: userId ? 200 : 400,
+      body: <UnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} />,
+    });
   });
 
   // The same for share notification e-mails (src/shares/notify.ts); the token's signed purpose keeps the two apart.
@@ -141,7 +154,13 @@ export function pagesRoutes(deps: AppDeps) {
   };
 
   /** Renders a page of the authenticated layout; `islands` are the page's own, the layout's are added. */
-  const appPage = (c: Context<PageEnv>, title: string, body: ReactNode, islands: IslandName[] = [], fullWidth = false) =>
+  const appPage = (
+    c: Context<PageEnv>,
+    title: string,
+    body: ReactNode,
+    islands: IslandName[] = [],
+    fullWidth = false,
+  ) =>
     renderPage(c, {
       title,
       islands: [...APP_LAYOUT_ISLANDS, ...islands],
@@ -152,7 +171,8 @@ export function pagesRoutes(deps: AppDeps) {
       ),
     });
 
-  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"]) app.use(path, requireSession);
+  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"])
+    app.use(path, requireSession);
 
   app.get("/home", (c) => appPage(c, "Home", <HomePage user={c.get("user")} />));
   app.get("/dashboard", (c) => {
@@ -165,7 +185,9 @@ export function pagesRoutes(deps: AppDeps) {
   app.get("/settings", async (c) => {
     const user = c.get("user");
     // Administrators are told when the embedded database has grown past what it is meant for (docs/scaling.md).
-    const adminWarning = user.is_superuser ? embeddedSizeWarning(!deps.config.DATABASE_URL, await corpusStats(deps.db)) : null;
+    const adminWarning = user.is_superuser
+      ? embeddedSizeWarning(!deps.config.DATABASE_URL, await corpusStats(deps.db))
+      : null;
     return appPage(c, "User Settings", <SettingsPage user={user} adminWarning={adminWarning} />, ["SettingsPanel"]);
   });
 
@@ -182,8 +204,18 @@ export function pagesRoutes(deps: AppDeps) {
       return appPage(c, "Literature Review", <UpgradeGate feature="Literature Reviews" />);
     }
     const [workspace, stats] = await Promise.all([loadWorkspace(), corpusStats(deps.db)]);
-    const corpus = { records: stats.records, approximate: stats.approximate, lastUpdated: stats.lastUpdated?.toISOString() ?? null };
-    return appPage(c, "Literature Review", <LiteraturePage workspace={workspace} corpus={corpus} />, ["ReviewWorkspace"], true);
+    const corpus = {
+      records: stats.records,
+      approximate: stats.approximate,
+      lastUpdated: stats.lastUpdated?.toISOString() ?? null,
+    };
+    return appPage(
+      c,
+      "Literature Review",
+      <LiteraturePage workspace={workspace} corpus={corpus} />,
+      ["ReviewWorkspace"],
+      true,
+    );
   });
 
   app.all("*", async (c) => {

@@ -9,7 +9,8 @@ import { DIST_DIR, loadManifest } from "./manifest.ts";
 // tests check that those class names are the ones the stylesheet styles, and that a missing build is reported.
 
 const ROOT = resolve(import.meta.dir, "..", "..");
-const stylesheet = () => readFileSync(join(DIST_DIR, loadManifest().css[0]?.replace("/assets/", "assets/") ?? ""), "utf8");
+const stylesheet = () =>
+  readFileSync(join(DIST_DIR, loadManifest().css[0]?.replace("/assets/", "assets/") ?? ""), "utf8");
 
 test("class names the server renders are styled by the stylesheet every page links", () => {
   const css = stylesheet();
@@ -24,7 +25,7 @@ test("the theme contract is defined for light and dark, and Inter is served loca
   const colorVar = /^var\((--[\w-]+)\)$/.exec(vars.color.bg)?.[1];
   expect(colorVar).toBeTruthy();
   expect(css).toContain(`${colorVar}:`);
-  expect(css).toContain('[data-theme=dark]');
+  expect(css).toContain("[data-theme=dark]");
   expect(css).toMatch(/@font-face\{font-family:Inter;[^}]*src:url\("?\.\/inter-latin-wght-normal-[\w-]+\.woff2"?\)/);
   expect(css).not.toMatch(/fonts\.(googleapis|gstatic)|https?:\/\//);
 });
@@ -36,7 +37,11 @@ test("importing a style file that was never built fails with the instruction to 
   mkdirSync(fixtureDir, { recursive: true });
   const file = join(fixtureDir, "never-built.css.ts");
   writeFileSync(file, 'export const x = "y";\n');
-  const proc = Bun.spawn([process.execPath, "-e", `await import(${JSON.stringify(file)})`], { cwd: ROOT, stderr: "pipe", stdout: "pipe" });
+  const proc = Bun.spawn([process.execPath, "-e", `await import(${JSON.stringify(file)})`], {
+    cwd: ROOT,
+    stderr: "pipe",
+    stdout: "pipe",
+  });
   const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   expect(code).not.toBe(0);
   expect(stderr).toContain("run npm run build");

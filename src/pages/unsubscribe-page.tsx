@@ -16,7 +16,10 @@ export function UnsubscribePage({ site, state, token }: { site: Site; state: Uns
           <h1 className={s.pageTitle}>Weekly suggestions digest</h1>
           {state === "confirm" ? (
             <form method="post" action={`/unsubscribe?token=${encodeURIComponent(token)}`}>
-              <p className={s.lead}>Stop receiving the weekly e-mail with your suggested articles? Your suggestions stay available on the Suggestions page.</p>
+              <p className={s.lead}>
+                Stop receiving the weekly e-mail with your suggested articles? Your suggestions stay available on the
+                Suggestions page.
+              </p>
               <button type="submit" className={s.button.primary} data-testid="unsubscribe-confirm">
                 Unsubscribe
               </button>

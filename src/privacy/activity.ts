@@ -8,5 +8,9 @@ import type { Database } from "../db/database.ts";
 
 /** A login: the account is active now, and any deletion notice no longer applies (one UPDATE by primary key). */
 export async function recordActivity(db: Database, userId: string): Promise<void> {
-  await db.updateTable("users").set({ last_active_at: sql`now()`, retention_notice_at: null }).where("id", "=", userId).execute();
+  await db
+    .updateTable("users")
+    .set({ last_active_at: sql`now()`, retention_notice_at: null })
+    .where("id", "=", userId)
+    .execute();
 }

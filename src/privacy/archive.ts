@@ -22,7 +22,17 @@ export async function archiveBilling(db: Database, userId: string, reason: Archi
     db.selectFrom("users").select(["email", "created_at"]).where("id", "=", userId).executeTakeFirst(),
     db
       .selectFrom("subscriptions")
-      .select(["subscription_type", "billing_interval", "status", "source", "stripe_customer_id", "stripe_subscription_id", "current_period_end", "created_at", "updated_at"])
+      .select([
+        "subscription_type",
+        "billing_interval",
+        "status",
+        "source",
+        "stripe_customer_id",
+        "stripe_subscription_id",
+        "current_period_end",
+        "created_at",
+        "updated_at",
+      ])
       .where("user_id", "=", userId)
       .execute(),
     db.selectFrom("stripe_customers").select("customer_id").where("user_id", "=", userId).executeTakeFirst(),

@@ -32,7 +32,11 @@ export interface DataExportStatus {
  * Queues a data export for `userId`, or returns the one asked for within DATA_EXPORT_INTERVAL_HOURS that is still
  * pending or downloadable (asking twice does not produce two files or two e-mails).
  */
-export async function requestDataExport(deps: Pick<AppDeps, "db" | "jobs">, userId: string, now: Date): Promise<{ export: DataExportStatus; created: boolean }> {
+export async function requestDataExport(
+  deps: Pick<AppDeps, "db" | "jobs">,
+  userId: string,
+  now: Date,
+): Promise<{ export: DataExportStatus; created: boolean }> {
   const result = await deps.db.transaction().execute(async (trx) => {
     // One request at a time per user: the user's row is the lock.
     await trx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().executeTakeFirst();
@@ -71,7 +75,18 @@ export async function buildDataExport(db: Database, userId: string, now: Date): 
   const [subscriptions, reviews, citations, likes, sent, received] = await Promise.all([
     db
       .selectFrom("subscriptions")
-      .select(["subscription_type", "status", "billing_interval", "is_trial", "trial_ends_at", "current_period_end", "cancel_at_period_end", "source", "created_at", "updated_at"])
+      .select([
+        "subscription_type",
+        "status",
+        "billing_interval",
+        "is_trial",
+        "trial_ends_at",
+        "current_period_end",
+        "cancel_at_period_end",
+        "source",
+        "created_at",
+        "updated_at",
+      ])
       .where("user_id", "=", userId)
       .execute(),
     db
@@ -89,7 +104,12 @@ export async function buildDataExport(db: Database, userId: string, now: Date): 
       .orderBy("a.review_id")
       .orderBy("a.citation_number")
       .execute(),
-    db.selectFrom("likes").select(["article_pmid as pmid", "liked_at"]).where("user_id", "=", userId).orderBy("liked_at").execute(),
+    db
+      .selectFrom("likes")
+      .select(["article_pmid as pmid", "liked_at"])
+      .where("user_id", "=", userId)
+      .orderBy("liked_at")
+      .execute(),
     db
       .selectFrom("shares as s")
       .innerJoin("users as r", "r.id", "s.recipient_id")
@@ -121,11 +141,23 @@ export async function buildDataExport(db: Database, userId: string, now: Date): 
 }
 
 /** The job: writes the file and e-mails its link. A failure marks the export failed after the last attempt. */
-export async function produceDataExport(deps: Pick<AppDeps, "db" | "jobs" | "config">, exportId: string, now: Date): Promise<void> {
-  const row = await deps.db.selectFrom("data_exports").select(["user_id", "status", "expires_at"]).where("id", "=", exportId).executeTakeFirst();
+export async function produceDataExport(
+  deps: Pick<AppDeps, "db" | "jobs" | "config">,
+  exportId: string,
+  now: Date,
+): Promise<void> {
+  const row = await deps.db
+    .selectFrom("data_exports")
+    .select(["user_id", "status", "expires_at"])
+    .where("id", "=", exportId)
+    .executeTakeFirst();
   if (!row || row.status !== "queued") return;
   const content = await buildDataExport(deps.db, row.user_id, now);
-  const user = await deps.db.selectFrom("users").select("email").where("id", "=", row.user_id).executeTakeFirstOrThrow();
+  const user = await deps.db
+    .selectFrom("users")
+    .select("email")
+    .where("id", "=", row.user_id)
+    .executeTakeFirstOrThrow();
   const link = `${siteOrigin(deps.config)}/api/v1/privacy/data-export/${exportId}`;
   await deps.db.transaction().execute(async (trx) => {
     const done = await trx
@@ -136,7 +168,16 @@ export async function produceDataExport(deps: Pick<AppDeps, "db" | "jobs" | "con
       .where("status", "=", "queued")
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) === 0) return;
-    await enqueueEmail(deps, dataExportReadyEmail({ to: user.email, link, expiresAt: new Date(row.expires_at), supportEmail: deps.config.SUPPORT_EMAIL }), { db: trx });
+    await enqueueEmail(
+      deps,
+      dataExportReadyEmail({
+        to: user.email,
+        link,
+        expiresAt: new Date(row.expires_at),
+        supportEmail: deps.config.SUPPORT_EMAIL,
+      }),
+      { db: trx },
+    );
   });
   deps.jobs.wake?.();
 }
@@ -152,8 +193,10 @@ export async function readDataExport(db: Database, userId: string, exportId: str
     .where("id", "=", exportId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!row || new Date(row.expires_at) <= now || row.status === "failed") throw new ApiError(404, "This download link has expired. Ask for your data again from your settings.");
-  if (row.status !== "ready") throw new ApiError(409, "Your data is still being prepared. The e-mail with the link arrives when it is ready.");
+  if (!row || new Date(row.expires_at) <= now || row.status === "failed")
+    throw new ApiError(404, "This download link has expired. Ask for your data again from your settings.");
+  if (row.status !== "ready")
+    throw new ApiError(409, "Your data is still being prepared. The e-mail with the link arrives when it is ready.");
   return row.content;
 }
 

@@ -27,7 +27,12 @@ function page(title: string, paragraphs: string[], button?: { href: string; labe
  * The notice an inactive account receives before the retention job deletes it: when, why, and that logging in keeps
  * the account. @param deleteOn the day the account will be deleted.
  */
-export function deletionNoticeEmail(opts: { to: string; deleteOn: Date; loginUrl: string; supportEmail: string }): EmailMessage {
+export function deletionNoticeEmail(opts: {
+  to: string;
+  deleteOn: Date;
+  loginUrl: string;
+  supportEmail: string;
+}): EmailMessage {
   const when = longDate(opts.deleteOn);
   const subject = `LitReview - Your inactive account will be deleted on ${when}`;
   const lines = [
@@ -36,13 +41,28 @@ export function deletionNoticeEmail(opts: { to: string; deleteOn: Date; loginUrl
     "To keep it, log in before that date. To let it go, do nothing.",
     `Questions: ${opts.supportEmail}.`,
   ];
-  const html = page("Your account will be deleted", lines.map(escapeHtml), { href: opts.loginUrl, label: "Log in to keep my account" });
-  const text = ["Your account will be deleted", "", ...lines.slice(0, 3), `Log in here: ${opts.loginUrl}`, "", lines[3]!].join("\n");
+  const html = page("Your account will be deleted", lines.map(escapeHtml), {
+    href: opts.loginUrl,
+    label: "Log in to keep my account",
+  });
+  const text = [
+    "Your account will be deleted",
+    "",
+    ...lines.slice(0, 3),
+    `Log in here: ${opts.loginUrl}`,
+    "",
+    lines[3]!,
+  ].join("\n");
   return { to: opts.to, subject, html, text };
 }
 
 /** The message that a "Download my data" file is ready: the link, and until when it works. */
-export function dataExportReadyEmail(opts: { to: string; link: string; expiresAt: Date; supportEmail: string }): EmailMessage {
+export function dataExportReadyEmail(opts: {
+  to: string;
+  link: string;
+  expiresAt: Date;
+  supportEmail: string;
+}): EmailMessage {
   const until = longDate(opts.expiresAt);
   const subject = "LitReview - Your data is ready to download";
   const lines = [
@@ -51,6 +71,8 @@ export function dataExportReadyEmail(opts: { to: string; link: string; expiresAt
     `If you did not ask for this, change your password and tell us: ${opts.supportEmail}.`,
   ];
   const html = page("Your data is ready", lines.map(escapeHtml), { href: opts.link, label: "Download my data" });
-  const text = ["Your data is ready", "", lines[0]!, `Download it here: ${opts.link}`, lines[1]!, "", lines[2]!].join("\n");
+  const text = ["Your data is ready", "", lines[0]!, `Download it here: ${opts.link}`, lines[1]!, "", lines[2]!].join(
+    "\n",
+  );
   return { to: opts.to, subject, html, text };
 }

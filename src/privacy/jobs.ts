@@ -14,14 +14,21 @@ export function privacyJobHandlers(): JobHandlers {
       const report = await applyRetention(deps, now);
       await pruneDataExports(deps.db, now);
       if (report.notices.length + report.deletions.length + report.archivesDeleted > 0) {
-        console.info(`retention: ${report.notices.length} notice(s) queued, ${report.deletions.length} inactive account(s) deleted, ${report.archivesDeleted} archive(s) deleted`);
+        console.info(
+          `retention: ${report.notices.length} notice(s) queued, ${report.deletions.length} inactive account(s) deleted, ${report.archivesDeleted} archive(s) deleted`,
+        );
       }
     },
     [DATA_EXPORT_JOB]: {
       run: async (payload, { deps }) => produceDataExport(deps, String(payload.exportId), new Date()),
       // The owner sees "expired" rather than "being prepared" forever, and may ask again.
       onGiveUp: async (payload, _reason, { deps }) => {
-        await deps.db.updateTable("data_exports").set({ status: "failed" }).where("id", "=", String(payload.exportId)).where("status", "=", "queued").execute();
+        await deps.db
+          .updateTable("data_exports")
+          .set({ status: "failed" })
+          .where("id", "=", String(payload.exportId))
+          .where("status", "=", "queued")
+          .execute();
       },
     },
   };

@@ -58,11 +58,24 @@ export async function planRetention(db: Database, now: Date): Promise<RetentionR
       .orderBy("last_active_at")
       .limit(RETENTION_BATCH)
       .execute(),
-    db.selectFrom("account_archives").select(sql<number>`count(*)::int`.as("n")).where("delete_after", "<", now).executeTakeFirstOrThrow(),
-    db.selectFrom("users").select("email").where("is_superuser", "=", true).where("last_active_at", "<", deleteBefore).execute(),
+    db
+      .selectFrom("account_archives")
+      .select(sql<number>`count(*)::int`.as("n"))
+      .where("delete_after", "<", now)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("users")
+      .select("email")
+      .where("is_superuser", "=", true)
+      .where("last_active_at", "<", deleteBefore)
+      .execute(),
   ]);
   return {
-    notices: toNotify.map((u) => ({ userId: u.id, email: u.email, deleteOn: deletionDate(new Date(u.last_active_at), now) })),
+    notices: toNotify.map((u) => ({
+      userId: u.id,
+      email: u.email,
+      deleteOn: deletionDate(new Date(u.last_active_at), now),
+    })),
     deletions: toDelete.map((u) => ({ userId: u.id, email: u.email, lastActiveAt: new Date(u.last_active_at) })),
     archivesDeleted: Number(archives.n),
     inactiveAdministrators: admins.map((a) => a.email),
@@ -80,9 +93,17 @@ export function deletionDate(lastActive: Date, now: Date): Date {
  * Applies the policy at `now`: queues the notices, deletes the accounts and the expired archives.
  * @returns what was done (a notice or deletion whose condition changed since the plan is left out).
  */
-export async function applyRetention(deps: Pick<AppDeps, "db" | "jobs" | "config">, now: Date): Promise<RetentionReport> {
+export async function applyRetention(
+  deps: Pick<AppDeps, "db" | "jobs" | "config">,
+  now: Date,
+): Promise<RetentionReport> {
   const plan = await planRetention(deps.db, now);
-  const done: RetentionReport = { notices: [], deletions: [], archivesDeleted: 0, inactiveAdministrators: plan.inactiveAdministrators };
+  const done: RetentionReport = {
+    notices: [],
+    deletions: [],
+    archivesDeleted: 0,
+    inactiveAdministrators: plan.inactiveAdministrators,
+  };
   const loginUrl = `${siteOrigin(deps.config)}/login`;
   for (const notice of plan.notices) {
     const sent = await deps.db.transaction().execute(async (trx) => {
@@ -94,7 +115,12 @@ export async function applyRetention(deps: Pick<AppDeps, "db" | "jobs" | "config
         .where("last_active_at", "<", addDays(now, -(INACTIVE_ACCOUNT_DAYS - DELETION_NOTICE_DAYS)))
         .executeTakeFirst();
       if (Number(marked.numUpdatedRows) === 0) return false;
-      const message = deletionNoticeEmail({ to: notice.email, deleteOn: notice.deleteOn, loginUrl, supportEmail: deps.config.SUPPORT_EMAIL });
+      const message = deletionNoticeEmail({
+        to: notice.email,
+        deleteOn: notice.deleteOn,
+        loginUrl,
+        supportEmail: deps.config.SUPPORT_EMAIL,
+      });
       await enqueueEmail(deps, message, { db: trx });
       return true;
     });

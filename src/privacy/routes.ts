@@ -7,7 +7,9 @@ import { readDataExport, requestDataExport } from "./data-export.ts";
 const DataExportSchema = z
   .object({
     id: z.uuid(),
-    status: z.enum(["queued", "ready", "failed"]).openapi({ description: "queued: being prepared; ready: the e-mail with the link was sent" }),
+    status: z
+      .enum(["queued", "ready", "failed"])
+      .openapi({ description: "queued: being prepared; ready: the e-mail with the link was sent" }),
     created_at: z.date(),
     expires_at: z.date().openapi({ description: "After this, the file is gone; ask again" }),
     message: z.string(),
@@ -43,7 +45,10 @@ export function privacyRoutes(deps: AppDeps) {
     summary: "Download my data",
     request: { params: z.object({ id: z.uuid({ error: "Not a valid export id" }) }) },
     responses: {
-      200: { description: "The JSON file (account, interests, subscriptions, reviews, likes, shares)", content: { "application/json": { schema: z.string() } } },
+      200: {
+        description: "The JSON file (account, interests, subscriptions, reviews, likes, shares)",
+        content: { "application/json": { schema: z.string() } },
+      },
       ...errorResponses(404, 409),
     },
   });

@@ -21,7 +21,9 @@ export function pubmedJobHandlers(): JobHandlers {
   return {
     [PUBMED_PRUNE_JOB]: async (_payload, { deps }) => {
       await pruneSearchCache(deps.db, SEARCH_CACHE_KEEP_MS);
-      await sql`DELETE FROM pubmed_fetch_usage WHERE day < (now() AT TIME ZONE 'UTC')::date - ${USAGE_KEEP_DAYS}::int`.execute(deps.db);
+      await sql`DELETE FROM pubmed_fetch_usage WHERE day < (now() AT TIME ZONE 'UTC')::date - ${USAGE_KEEP_DAYS}::int`.execute(
+        deps.db,
+      );
     },
   };
 }

@@ -48,18 +48,35 @@ export async function cachedEsearch(
     .where(sql<boolean>`searched_at > now() - make_interval(secs => ${maxAgeMs / 1000})`)
     .executeTakeFirst();
   if (hit) {
-    return { pmids: hit.pmids.map(Number), total: Number(hit.total), queryTranslation: hit.query_translation, searchedAt: new Date(hit.searched_at).toISOString(), cached: true };
+    return {
+      pmids: hit.pmids.map(Number),
+      total: Number(hit.total),
+      queryTranslation: hit.query_translation,
+      searchedAt: new Date(hit.searched_at).toISOString(),
+      cached: true,
+    };
   }
   const answer: EsearchResult = await client.esearch(params, signal);
   const row = await db
     .insertInto("pubmed_search_cache")
     .values({ key, pmids: answer.pmids, total: answer.count, query_translation: answer.queryTranslation })
     .onConflict((oc) =>
-      oc.column("key").doUpdateSet({ pmids: answer.pmids, total: answer.count, query_translation: answer.queryTranslation, searched_at: sql`now()` }),
+      oc.column("key").doUpdateSet({
+        pmids: answer.pmids,
+        total: answer.count,
+        query_translation: answer.queryTranslation,
+        searched_at: sql`now()`,
+      }),
     )
     .returning("searched_at")
     .executeTakeFirstOrThrow();
-  return { pmids: answer.pmids, total: answer.count, queryTranslation: answer.queryTranslation, searchedAt: new Date(row.searched_at).toISOString(), cached: false };
+  return {
+    pmids: answer.pmids,
+    total: answer.count,
+    queryTranslation: answer.queryTranslation,
+    searchedAt: new Date(row.searched_at).toISOString(),
+    cached: false,
+  };
 }
 
 /** Removes answers older than `maxAgeMs` (the daily maintenance calls it). @returns rows removed. */

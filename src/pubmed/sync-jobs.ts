@@ -11,7 +11,8 @@ export function pubmedSyncJobHandlers(): JobHandlers {
     [PUBMED_SYNC_JOB]: async (_payload, { deps }) => {
       const result = await syncPubmed(deps, deps.config.PUBMED_UPDATES_URL, {
         onLog: (line) => {
-          if (deps.config.LOG_LEVEL === "debug" || deps.config.LOG_LEVEL === "info") console.info(`[pubmed.sync] ${line}`);
+          if (deps.config.LOG_LEVEL === "debug" || deps.config.LOG_LEVEL === "info")
+            console.info(`[pubmed.sync] ${line}`);
         },
       });
       const failed = result.files.find((f) => f.status === "failed");
@@ -22,5 +23,7 @@ export function pubmedSyncJobHandlers(): JobHandlers {
 
 /** With PUBMED_SYNC=daily: every day at 05:00 UTC (NLM posts the day's update files overnight, US time). */
 export function pubmedSyncSchedules(enabled: boolean): Schedule[] {
-  return enabled ? [{ name: "pubmed.sync", cron: "0 5 * * *", run: (deps) => enqueueUnlessWaiting(deps, PUBMED_SYNC_JOB) }] : [];
+  return enabled
+    ? [{ name: "pubmed.sync", cron: "0 5 * * *", run: (deps) => enqueueUnlessWaiting(deps, PUBMED_SYNC_JOB) }]
+    : [];
 }

@@ -46,22 +46,38 @@ const flag = (name: string) =>
 
 /** The filter query parameters of POST /start/{id}; see ReviewFilters. */
 export const filterQueryFields = {
-  year_from: year("year_from").openapi({ description: "Earliest publication year, inclusive: four digits", example: "2010" }),
+  year_from: year("year_from").openapi({
+    description: "Earliest publication year, inclusive: four digits",
+    example: "2010",
+  }),
   year_to: year("year_to").openapi({ description: "Latest publication year, inclusive: four digits", example: "2024" }),
   study_designs: z
     .string()
     .max(400)
     .transform((v, ctx) => {
-      const codes = [...new Set(v.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
+      const codes = [
+        ...new Set(
+          v
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s !== ""),
+        ),
+      ];
       const unknown = codes.filter((c) => !(STUDY_DESIGNS as readonly string[]).includes(c));
       if (unknown.length > 0) {
-        ctx.addIssue({ code: "custom", message: `Unknown study design: ${unknown.join(", ")}. Use: ${STUDY_DESIGNS.join(", ")}.` });
+        ctx.addIssue({
+          code: "custom",
+          message: `Unknown study design: ${unknown.join(", ")}. Use: ${STUDY_DESIGNS.join(", ")}.`,
+        });
         return z.NEVER;
       }
       return codes as StudyDesign[];
     })
     .optional()
-    .openapi({ description: `Comma-separated study designs to keep: ${STUDY_DESIGNS.join(", ")}`, example: "meta-analysis,systematic-review,rct" }),
+    .openapi({
+      description: `Comma-separated study designs to keep: ${STUDY_DESIGNS.join(", ")}`,
+      example: "meta-analysis,systematic-review,rct",
+    }),
   humans_only: flag("humans_only").openapi({ description: "Only studies in humans (MeSH check tag Humans)" }),
   free_full_text: flag("free_full_text").openapi({ description: "Only articles with free full text" }),
 };
@@ -74,7 +90,8 @@ export function normalizeFilters(input: ReviewFilters): ReviewFilters | null {
   const out: ReviewFilters = {};
   if (input.year_from !== undefined) out.year_from = input.year_from;
   if (input.year_to !== undefined) out.year_to = input.year_to;
-  if (input.study_designs !== undefined && input.study_designs.length > 0) out.study_designs = [...input.study_designs].sort();
+  if (input.study_designs !== undefined && input.study_designs.length > 0)
+    out.study_designs = [...input.study_designs].sort();
   if (input.humans_only) out.humans_only = true;
   if (input.free_full_text) out.free_full_text = true;
   return Object.keys(out).length > 0 ? out : null;
@@ -88,7 +105,9 @@ export function storedFilters(value: unknown): ReviewFilters | null {
   return normalizeFilters({
     year_from: typeof v.year_from === "number" ? v.year_from : undefined,
     year_to: typeof v.year_to === "number" ? v.year_to : undefined,
-    study_designs: Array.isArray(v.study_designs) ? v.study_designs.filter((d): d is StudyDesign => (STUDY_DESIGNS as readonly unknown[]).includes(d)) : undefined,
+    study_designs: Array.isArray(v.study_designs)
+      ? v.study_designs.filter((d): d is StudyDesign => (STUDY_DESIGNS as readonly unknown[]).includes(d))
+      : undefined,
     humans_only: v.humans_only === true,
     free_full_text: v.free_full_text === true,
   });
@@ -96,7 +115,10 @@ export function storedFilters(value: unknown): ReviewFilters | null {
 
 /** Whether the filters need the article rows (anything besides the year range, which the index applies). */
 export function needsArticleFilter(filters: ReviewFilters | null): boolean {
-  return !!filters && (filters.study_designs !== undefined || filters.humans_only === true || filters.free_full_text === true);
+  return (
+    !!filters &&
+    (filters.study_designs !== undefined || filters.humans_only === true || filters.free_full_text === true)
+  );
 }
 
 /** What an article must have for the row filters. */
@@ -124,7 +146,8 @@ export function describeFilters(filters: ReviewFilters | null): string[] {
   if (!filters) return [];
   const out: string[] = [];
   const { year_from: from, year_to: to } = filters;
-  if (from !== undefined && to !== undefined) out.push(from === to ? `Published in ${from}` : `Published ${from}–${to}`);
+  if (from !== undefined && to !== undefined)
+    out.push(from === to ? `Published in ${from}` : `Published ${from}–${to}`);
   else if (from !== undefined) out.push(`Published ${from} or later`);
   else if (to !== undefined) out.push(`Published ${to} or earlier`);
   if (filters.study_designs) out.push(filters.study_designs.map((d) => DESIGN_INFO[d].label).join(", "));

@@ -27,17 +27,25 @@ function scriptedSearch(result: SearchResult, onSearch: () => Promise<void> | vo
   };
 }
 
-const allHits: SearchResult = { hits: PMIDS.map((pmid, i) => ({ pmid, score: 10 - i })), total: PMIDS.length, totalIsLowerBound: false };
+const allHits: SearchResult = {
+  hits: PMIDS.map((pmid, i) => ({ pmid, score: 10 - i })),
+  total: PMIDS.length,
+  totalIsLowerBound: false,
+};
 
 /** Keeps the index order, scores each hit relative to the best; cites the second and first source, in that order. */
-const keepOrder: PipelineSteps["rank"] = (_query, hits) => hits.map((h) => ({ pmid: h.pmid, score: h.score, relevance: h.score / hits[0]!.score }));
+const keepOrder: PipelineSteps["rank"] = (_query, hits) =>
+  hits.map((h) => ({ pmid: h.pmid, score: h.score, relevance: h.score / hits[0]!.score }));
 
 function steps(overrides: Partial<PipelineSteps> = {}): PipelineSteps {
   return {
     rank: keepOrder,
     summarizer: {
       name: "scripted",
-      summarize: async (_q, sources) => ({ summary: `Second [1]. First [2].`, citedPmids: [sources[1]!.pmid, sources[0]!.pmid] }),
+      summarize: async (_q, sources) => ({
+        summary: `Second [1]. First [2].`,
+        citedPmids: [sources[1]!.pmid, sources[0]!.pmid],
+      }),
     },
     ...overrides,
   };
@@ -97,9 +105,15 @@ for (const backend of BACKENDS) {
     });
 
     const withSearch = (search: SearchIndex): AppDeps => ({ ...baseDeps, search });
-    const review = (id: string) => handle.db.selectFrom("literature_reviews").selectAll().where("id", "=", id).executeTakeFirst();
+    const review = (id: string) =>
+      handle.db.selectFrom("literature_reviews").selectAll().where("id", "=", id).executeTakeFirst();
     const rankedRows = (id: string) =>
-      handle.db.selectFrom("literature_review_articles").select(["rank", "pmid", "citation_number"]).where("review_id", "=", id).orderBy("rank").execute();
+      handle.db
+        .selectFrom("literature_review_articles")
+        .select(["rank", "pmid", "citation_number"])
+        .where("review_id", "=", id)
+        .orderBy("rank")
+        .execute();
     async function startedReview(query = "anything"): Promise<string> {
       const row = await handle.db
         .insertInto("literature_reviews")
@@ -151,8 +165,16 @@ for (const backend of BACKENDS) {
       await runReview(baseDeps, id, steps());
       const before = await rankedRows(id);
       // As a crash right after the ranked list was stored would leave it.
-      await handle.db.updateTable("literature_reviews").set({ status: "summarizing", summary: null }).where("id", "=", id).execute();
-      await handle.db.updateTable("literature_review_articles").set({ citation_number: null }).where("review_id", "=", id).execute();
+      await handle.db
+        .updateTable("literature_reviews")
+        .set({ status: "summarizing", summary: null })
+        .where("id", "=", id)
+        .execute();
+      await handle.db
+        .updateTable("literature_review_articles")
+        .set({ citation_number: null })
+        .where("review_id", "=", id)
+        .execute();
 
       let searched = false;
       await runReview(withSearch(scriptedSearch(allHits, () => void (searched = true))), id, steps());
@@ -161,7 +183,11 @@ for (const backend of BACKENDS) {
       expect(await rankedRows(id)).toEqual(before);
 
       // Running the job once more (a duplicate delivery) changes nothing.
-      await runReview(baseDeps, id, steps({ summarizer: { name: "never", summarize: () => Promise.reject(new Error("must not run")) } }));
+      await runReview(
+        baseDeps,
+        id,
+        steps({ summarizer: { name: "never", summarize: () => Promise.reject(new Error("must not run")) } }),
+      );
       expect((await review(id))!.status).toBe("complete");
     });
 
@@ -178,13 +204,23 @@ for (const backend of BACKENDS) {
 
     test("articles covering the topic come first, then partial matches above the floor; duplicates out", async () => {
       const id = await startedReview();
-      const covering: SearchResult = { hits: [1000, 1001].map((pmid, i) => ({ pmid, score: 5 - i })), total: 2, totalIsLowerBound: false };
-      const coverageAware: SearchIndex = { ...scriptedSearch(allHits), search: async (_q, o) => (o?.requireAll?.length ? covering : allHits) };
+      const covering: SearchResult = {
+        hits: [1000, 1001].map((pmid, i) => ({ pmid, score: 5 - i })),
+        total: 2,
+        totalIsLowerBound: false,
+      };
+      const coverageAware: SearchIndex = {
+        ...scriptedSearch(allHits),
+        search: async (_q, o) => (o?.requireAll?.length ? covering : allHits),
+      };
       const relevance: Record<number, number> = { 1000: 1, 1001: 0.1, 1002: 1, 1003: 0.3, 1004: 0.05 };
       await runReview(
         withSearch(coverageAware),
         id,
-        steps({ rank: (_q, hits) => [...hits, hits[0]!].map((h) => ({ pmid: h.pmid, score: h.score, relevance: relevance[h.pmid] ?? 0 })) }),
+        steps({
+          rank: (_q, hits) =>
+            [...hits, hits[0]!].map((h) => ({ pmid: h.pmid, score: h.score, relevance: relevance[h.pmid] ?? 0 })),
+        }),
       );
       const rows = await handle.db
         .selectFrom("literature_review_articles")
@@ -194,7 +230,9 @@ for (const backend of BACKENDS) {
         .execute();
       // 1001 covers the topic: kept however weak its text score; 1004 is a partial match below the floor.
       expect(rows.filter((r) => r.covers_topic).map((r) => r.pmid)).toEqual([1000, 1001]);
-      expect(rows.filter((r) => !r.covers_topic).map((r) => r.pmid)).toEqual([1002, 1003, 1005, 1006, 1007].filter((p) => (relevance[p] ?? 0) >= 0.2));
+      expect(rows.filter((r) => !r.covers_topic).map((r) => r.pmid)).toEqual(
+        [1002, 1003, 1005, 1006, 1007].filter((p) => (relevance[p] ?? 0) >= 0.2),
+      );
       const done = (await review(id))!;
       expect(done.fts_articles_total_count).toBe(rows.length);
       expect(done.matching_count).toBe(2);
@@ -221,7 +259,11 @@ for (const backend of BACKENDS) {
       expect((await review(none))!.status).toBe("no_articles_found");
 
       const unknown = await startedReview();
-      await runReview(withSearch(scriptedSearch({ hits: [{ pmid: 999_999, score: 1 }], total: 1, totalIsLowerBound: false })), unknown, steps());
+      await runReview(
+        withSearch(scriptedSearch({ hits: [{ pmid: 999_999, score: 1 }], total: 1, totalIsLowerBound: false })),
+        unknown,
+        steps(),
+      );
       expect((await review(unknown))!.status).toBe("no_articles_found");
       expect(await rankedRows(unknown)).toEqual([]);
     });
@@ -230,7 +272,10 @@ for (const backend of BACKENDS) {
       const errors = spyOn(console, "error").mockImplementation(() => {});
       try {
         const id = await startedReview();
-        const failing: SearchIndex = { ...scriptedSearch(allHits), search: () => Promise.reject(new Error("index unreachable")) };
+        const failing: SearchIndex = {
+          ...scriptedSearch(allHits),
+          search: () => Promise.reject(new Error("index unreachable")),
+        };
         await runReview(withSearch(failing), id, steps());
         const failed = (await review(id))!;
         expect(failed.status).toBe("error");
@@ -246,7 +291,16 @@ for (const backend of BACKENDS) {
       const errors = spyOn(console, "error").mockImplementation(() => {});
       try {
         const id = await startedReview();
-        await runReview(baseDeps, id, steps({ summarizer: { name: "inventing", summarize: async () => ({ summary: "Made up [1].", citedPmids: [424242] }) } }));
+        await runReview(
+          baseDeps,
+          id,
+          steps({
+            summarizer: {
+              name: "inventing",
+              summarize: async () => ({ summary: "Made up [1].", citedPmids: [424242] }),
+            },
+          }),
+        );
         const failed = (await review(id))!;
         expect(failed.status).toBe("error");
         expect(failed.summary).toBeNull();
@@ -285,7 +339,10 @@ for (const backend of BACKENDS) {
         );
         expect(await review(other)).toBeUndefined();
         expect(errors).not.toHaveBeenCalled();
-        const orphans = await handle.db.selectFrom("literature_review_articles").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
+        const orphans = await handle.db
+          .selectFrom("literature_review_articles")
+          .select(sql<number>`count(*)::int`.as("n"))
+          .executeTakeFirstOrThrow();
         expect(orphans.n).toBe(0);
       } finally {
         errors.mockRestore();

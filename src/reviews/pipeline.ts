@@ -59,7 +59,9 @@ export function fewArticlesSentence(count: number, concepts: string): string {
 
 /** The opening sentence of a summary of a search strategy (PubMed syntax) that only `count` articles match. */
 export function fewMatchesSentence(count: number): string {
-  return count === 1 ? "Only 1 article in the index matches this search strategy." : `Only ${count} articles in the index match this search strategy.`;
+  return count === 1
+    ? "Only 1 article in the index matches this search strategy."
+    : `Only ${count} articles in the index match this search strategy.`;
 }
 
 /** A re-ranked candidate: its final score and its text relevance relative to the best hit, in [0, 1]. */
@@ -77,7 +79,8 @@ export interface PipelineSteps {
 
 /** The product's steps: search/ranking.ts re-ranking and the extractive summarizer. */
 export const defaultSteps: PipelineSteps = {
-  rank: (query, hits, articles) => rerank(query, hits, articles).map((r) => ({ pmid: r.pmid, score: r.score, relevance: r.text })),
+  rank: (query, hits, articles) =>
+    rerank(query, hits, articles).map((r) => ({ pmid: r.pmid, score: r.score, relevance: r.text })),
   summarizer: extractiveSummarizer,
 };
 
@@ -90,7 +93,12 @@ export const defaultSteps: PipelineSteps = {
  * @returns hits best first, at most `limit`; `total` counts the union (exact while the local hits are all the local
  *   matches, as they are below ON_DEMAND_THRESHOLD; past `limit` an article matched both ways may count twice).
  */
-function withPubmedMatches(local: SearchResult, pubmedPmids: readonly number[], scored: readonly SearchHit[], limit: number): SearchResult {
+function withPubmedMatches(
+  local: SearchResult,
+  pubmedPmids: readonly number[],
+  scored: readonly SearchHit[],
+  limit: number,
+): SearchResult {
   if (pubmedPmids.length === 0) return local;
   const inLocal = new Set(local.hits.map((h) => h.pmid));
   const score = new Map(scored.map((h) => [h.pmid, h.score]));
@@ -141,16 +149,24 @@ function relevant(covering: RankedCandidate[], partial: RankedCandidate[]): repo
  * in the same transaction that moves the review on.
  * @returns whether there is something to summarise.
  */
-async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: string, steps: PipelineSteps): Promise<boolean> {
+async function searchAndRank(
+  deps: AppDeps,
+  review: repo.ReviewRow,
+  query: string,
+  steps: PipelineSteps,
+): Promise<boolean> {
   const reviewId = review.id;
   const filters = storedFilters(review.search_filters);
   const years = { fromYear: filters?.year_from, toYear: filters?.year_to };
   const rowFilter = needsArticleFilter(filters);
   const syntax = pubmedSyntaxOf(query);
   // A strategy in PubMed's syntax is matched exactly (no concepts of our own); a plain topic is read as concepts.
-  const readTopic = async (): Promise<TopicReading> => (syntax ? { concepts: [], generic: [] } : await readTopicFromCorpus(deps, query));
+  const readTopic = async (): Promise<TopicReading> =>
+    syntax ? { concepts: [], generic: [] } : await readTopicFromCorpus(deps, query);
   const localSearch = (limit: number) =>
-    syntax ? searchPubmedSyntax(deps, syntax, { limit, ...years }) : deps.search.search(query, { limit, requireAll: reading.concepts, ...years });
+    syntax
+      ? searchPubmedSyntax(deps, syntax, { limit, ...years })
+      : deps.search.search(query, { limit, requireAll: reading.concepts, ...years });
   let reading = await readTopic();
   // PubMed on demand: a topic the local index covers thinly is first filled from PubMed (pubmed-step.ts).
   let pubmed: PubmedReport | null = null;
@@ -169,7 +185,10 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
   const limit = rowFilter ? FILTERED_CANDIDATE_LIMIT : CANDIDATE_LIMIT;
   const local = await localSearch(limit);
   const rankQuery = syntax ? syntaxRankingQuery(syntax) : query;
-  const any = local.total > 0 || pubmedMatches.length > 0 ? await deps.search.search(rankQuery, { limit: CANDIDATE_LIMIT, ...years }) : { hits: [] };
+  const any =
+    local.total > 0 || pubmedMatches.length > 0
+      ? await deps.search.search(rankQuery, { limit: CANDIDATE_LIMIT, ...years })
+      : { hits: [] };
   const covering = withPubmedMatches(local, pubmedMatches, any.hits, limit);
   const coveringPmids = new Set(covering.hits.map((h) => h.pmid));
   const articles = await repo.findArticles(deps.db, [...new Set([...covering.hits, ...any.hits].map((h) => h.pmid))]);
@@ -184,7 +203,10 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
   if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
   const ranked =
     coveringHits.length > 0
-      ? relevant(await steps.rank(rankQuery, coveringHits, articles), partialHits.length > 0 ? await steps.rank(rankQuery, partialHits, articles) : [])
+      ? relevant(
+          await steps.rank(rankQuery, coveringHits, articles),
+          partialHits.length > 0 ? await steps.rank(rankQuery, partialHits, articles) : [],
+        )
       : [];
   const found = ranked.some((r) => r.coversTopic);
   const report: SearchReport = {
@@ -204,11 +226,21 @@ async function searchAndRank(deps: AppDeps, review: repo.ReviewRow, query: strin
     corpus: await corpusSnapshot(deps.db),
   };
   await deps.db.transaction().execute(async (trx) => {
-    const extra = { topic_concepts: reading.concepts, matching_count: covering.total, search_report: JSON.stringify(report) };
+    const extra = {
+      topic_concepts: reading.concepts,
+      matching_count: covering.total,
+      search_report: JSON.stringify(report),
+    };
     if (!found) {
-      await advanceOrStop(trx, reviewId, ["searching", "sorting"], "no_articles_found", { ...extra, fts_articles_total_count: 0 });
+      await advanceOrStop(trx, reviewId, ["searching", "sorting"], "no_articles_found", {
+        ...extra,
+        fts_articles_total_count: 0,
+      });
     } else {
-      await advanceOrStop(trx, reviewId, ["sorting"], "summarizing", { ...extra, fts_articles_total_count: ranked.length });
+      await advanceOrStop(trx, reviewId, ["sorting"], "summarizing", {
+        ...extra,
+        fts_articles_total_count: ranked.length,
+      });
     }
     // The status update above locks the review row, so a concurrent delete cannot slip in between.
     await repo.replaceRankedArticles(trx, reviewId, found ? ranked : []);
@@ -254,15 +286,26 @@ async function summarizeStep(deps: AppDeps, reviewId: string, query: string, ste
   const { citedPmids } = written;
   const review = await repo.findReview(deps.db, reviewId);
   const stored = storedReport(review?.search_report);
-  const report = stored && { ...stored, counts: { ...stored.counts, summarized: ranked.length, retracted_excluded: ranked.length - sources.length, cited: citedPmids.length } };
+  const report = stored && {
+    ...stored,
+    counts: {
+      ...stored.counts,
+      summarized: ranked.length,
+      retracted_excluded: ranked.length - sources.length,
+      cited: citedPmids.length,
+    },
+  };
   const matching = review?.matching_count ?? null;
   // Few covering articles: the summary opens by saying so, in one plain sentence.
-  const opening = syntax ? fewMatchesSentence(matching ?? 0) : fewArticlesSentence(matching ?? 0, conceptList(storedConceptsOf(review)));
+  const opening = syntax
+    ? fewMatchesSentence(matching ?? 0)
+    : fewArticlesSentence(matching ?? 0, conceptList(storedConceptsOf(review)));
   const supplied = new Set(sources.map((a) => a.pmid));
   const unknown = citedPmids.filter((p) => !supplied.has(p));
   // Every [n] must point to an article the summary was written from; anything else is a bug, not a citation.
   if (unknown.length > 0) throw new Error(`summary cites articles that were not supplied: ${unknown.join(", ")}`);
-  if (new Set(citedPmids).size !== citedPmids.length) throw new Error("summary cites the same article under two numbers");
+  if (new Set(citedPmids).size !== citedPmids.length)
+    throw new Error("summary cites the same article under two numbers");
   // The evidence table of the cited studies, whichever summarizer wrote the text, and the summary's opening paragraph
   // counted from it (what the evidence is, which way it points, whom it is about).
   const evidence = evidenceTableOf(citedPmids, sources, duplicatesOf);
@@ -297,7 +340,10 @@ function evidenceTableOf(
 ): EvidenceRow[] | null {
   const byPmid = new Map(sources.map((a) => [a.pmid, a]));
   try {
-    return buildEvidenceTable(citedPmids.map((p) => byPmid.get(p)!), duplicatesOf);
+    return buildEvidenceTable(
+      citedPmids.map((p) => byPmid.get(p)!),
+      duplicatesOf,
+    );
   } catch (err) {
     console.error("the evidence table could not be built:", err);
     return null;
@@ -307,7 +353,9 @@ function evidenceTableOf(
 /** Records a failed review (only if it is still in progress) and logs why. */
 async function markFailed(deps: AppDeps, reviewId: string, err: unknown): Promise<void> {
   const message = err instanceof Error ? err.message : String(err);
-  const recorded = await repo.advanceReview(deps.db, reviewId, PIPELINE_STATUSES, "error", { error_message: message.slice(0, 2000) });
+  const recorded = await repo.advanceReview(deps.db, reviewId, PIPELINE_STATUSES, "error", {
+    error_message: message.slice(0, 2000),
+  });
   if (recorded) {
     announceReviewChange(reviewId);
     console.error(`literature review ${reviewId} failed:`, err);
@@ -326,7 +374,8 @@ export async function runReview(deps: AppDeps, reviewId: string, steps: Pipeline
   const query = review.user_query;
   try {
     let status = review.status;
-    if (status === "searching" || status === "sorting") status = (await searchAndRank(deps, review, query, steps)) ? "summarizing" : "no_articles_found";
+    if (status === "searching" || status === "sorting")
+      status = (await searchAndRank(deps, review, query, steps)) ? "summarizing" : "no_articles_found";
     if (status === "summarizing") await summarizeStep(deps, reviewId, query, steps);
   } catch (err) {
     if (err instanceof ReviewGone) return;

@@ -143,11 +143,17 @@ export async function runPubmedStep(
     const holding = await heldPmids(deps.db, answer.pmids);
     report.already_held = holding.size;
     const missing = answer.pmids.filter((p) => !holding.has(p));
-    const fetch = await fetchWithinAllowance({ db: deps.db, search: deps.search, client }, review.user_id, missing, config.PUBMED_USER_DAILY_RECORDS, {
-      signal,
-      log: (line) => console.warn(`pubmed: ${line}`),
-      beforeFetch: (count) => progress(`Fetching ${records(count)} from PubMed…`),
-    });
+    const fetch = await fetchWithinAllowance(
+      { db: deps.db, search: deps.search, client },
+      review.user_id,
+      missing,
+      config.PUBMED_USER_DAILY_RECORDS,
+      {
+        signal,
+        log: (line) => console.warn(`pubmed: ${line}`),
+        beforeFetch: (count) => progress(`Fetching ${records(count)} from PubMed…`),
+      },
+    );
     report.fetched = fetch.fetched;
     report.failed = fetch.failed;
     if (fetch.fetched > 0) await warnWhenEmbeddedOutgrown(deps);
@@ -168,7 +174,8 @@ export async function runPubmedStep(
     report.note = timedOut
       ? `PubMed did not answer within ${budgetSeconds} seconds${partly}, so this review uses the local index only.`
       : `PubMed could not be reached${partly}, so this review uses the local index only.`;
-    if (!timedOut) console.warn(`pubmed: the review's PubMed step failed: ${err instanceof Error ? err.message : String(err)}`);
+    if (!timedOut)
+      console.warn(`pubmed: the review's PubMed step failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     await progress(null);
   }

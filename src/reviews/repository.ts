@@ -12,7 +12,10 @@ import type { ReviewFilters } from "./filters.ts";
  * A review row. Timestamps are spelled out as Date because db/types.ts wraps them in Generated<…>, which makes
  * Kysely type their selected value as the column-type marker instead of Date; queries `$castTo` this type.
  */
-export type ReviewRow = Omit<Selectable<LiteratureReviewsTable>, "created_at" | "updated_at"> & { created_at: Date; updated_at: Date };
+export type ReviewRow = Omit<Selectable<LiteratureReviewsTable>, "created_at" | "updated_at"> & {
+  created_at: Date;
+  updated_at: Date;
+};
 /** An article as reviews read it: every column but its reference list, which only the disruption signal reads. */
 export type ArticleRow = Omit<Selectable<ArticlesTable>, "reference_pmids">;
 
@@ -26,7 +29,12 @@ export interface RankedEntry {
 
 /** Inserts a new review (status initial, no query) for the user and returns it. */
 export function insertReview(db: Database, userId: string): Promise<ReviewRow> {
-  return db.insertInto("literature_reviews").values({ user_id: userId }).returningAll().$castTo<ReviewRow>().executeTakeFirstOrThrow();
+  return db
+    .insertInto("literature_reviews")
+    .values({ user_id: userId })
+    .returningAll()
+    .$castTo<ReviewRow>()
+    .executeTakeFirstOrThrow();
 }
 
 /** One page of the user's reviews, newest first (in creation order, so that pages never overlap). */
@@ -54,7 +62,13 @@ export async function countUserReviews(db: Database, userId: string): Promise<nu
 
 /** The review if it exists and belongs to the user. `id` must be a well-formed uuid. */
 export function findUserReview(db: Database, userId: string, id: string): Promise<ReviewRow | undefined> {
-  return db.selectFrom("literature_reviews").selectAll().$castTo<ReviewRow>().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return db
+    .selectFrom("literature_reviews")
+    .selectAll()
+    .$castTo<ReviewRow>()
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
 }
 
 /** The review, whoever owns it (for the pipeline). */
@@ -67,10 +81,21 @@ export function findReview(db: Database, id: string): Promise<ReviewRow | undefi
  * starts safe: only one of them updates the row.
  * @returns the updated review, or undefined when it is not the user's or not in status initial.
  */
-export function startUserReview(db: Database, userId: string, id: string, userQuery: string, filters: ReviewFilters | null = null): Promise<ReviewRow | undefined> {
+export function startUserReview(
+  db: Database,
+  userId: string,
+  id: string,
+  userQuery: string,
+  filters: ReviewFilters | null = null,
+): Promise<ReviewRow | undefined> {
   return db
     .updateTable("literature_reviews")
-    .set({ user_query: userQuery, search_filters: filters ? JSON.stringify(filters) : null, status: "searching", updated_at: sql`now()` })
+    .set({
+      user_query: userQuery,
+      search_filters: filters ? JSON.stringify(filters) : null,
+      status: "searching",
+      updated_at: sql`now()`,
+    })
     .where("id", "=", id)
     .where("user_id", "=", userId)
     .where("status", "=", "initial")
@@ -159,7 +184,13 @@ export async function advanceReview(
   const result = await db
     .updateTable("literature_reviews")
     // A step's progress line belongs to the status it was written in: a new status clears it.
-    .set({ ...rest, ...(topic_concepts !== undefined ? { topic_concepts: JSON.stringify(topic_concepts) } : {}), status: to, progress: null, updated_at: sql`now()` })
+    .set({
+      ...rest,
+      ...(topic_concepts !== undefined ? { topic_concepts: JSON.stringify(topic_concepts) } : {}),
+      status: to,
+      progress: null,
+      updated_at: sql`now()`,
+    })
     .where("id", "=", id)
     .where("status", "in", from)
     .executeTakeFirst();
@@ -170,7 +201,12 @@ export async function advanceReview(
  * Sets the progress line of a review in one of the `during` statuses (null clears it); updated_at moves on, so status
  * streams and polls see the change. @returns false when the review is gone or has moved to another status.
  */
-export async function setReviewProgress(db: Database, id: string, during: readonly ReviewStatus[], progress: string | null): Promise<boolean> {
+export async function setReviewProgress(
+  db: Database,
+  id: string,
+  during: readonly ReviewStatus[],
+  progress: string | null,
+): Promise<boolean> {
   const result = await db
     .updateTable("literature_reviews")
     .set({ progress, updated_at: sql`now()` })
@@ -181,14 +217,49 @@ export async function setReviewProgress(db: Database, id: string, during: readon
 }
 
 const ARTICLE_COLUMNS = [
-  "pmid", "title", "authors", "abstract", "abstract_sections", "journal", "publication_date", "publication_date_precision",
-  "publication_year", "doi", "pmc_id", "full_text_link", "pdf_free_link", "language", "publication_types", "mesh_terms",
-  "keywords", "retraction_notice_pmid", "entrez_date", "mesh_major_terms", "volume", "issue", "medline_pages", "start_page",
-  "end_page", "elocation_pii", "journal_iso_abbreviation", "journal_medline_ta", "issn", "epub_date", "author_list",
-  "book_publisher", "book_publisher_place", "book_title", "record_kind", "content_hash", "created_at", "updated_at",
+  "pmid",
+  "title",
+  "authors",
+  "abstract",
+  "abstract_sections",
+  "journal",
+  "publication_date",
+  "publication_date_precision",
+  "publication_year",
+  "doi",
+  "pmc_id",
+  "full_text_link",
+  "pdf_free_link",
+  "language",
+  "publication_types",
+  "mesh_terms",
+  "keywords",
+  "retraction_notice_pmid",
+  "entrez_date",
+  "mesh_major_terms",
+  "volume",
+  "issue",
+  "medline_pages",
+  "start_page",
+  "end_page",
+  "elocation_pii",
+  "journal_iso_abbreviation",
+  "journal_medline_ta",
+  "issn",
+  "epub_date",
+  "author_list",
+  "book_publisher",
+  "book_publisher_place",
+  "book_title",
+  "record_kind",
+  "content_hash",
+  "created_at",
+  "updated_at",
 ] as const satisfies readonly (keyof ArticleRow)[];
 // Every column of ArticleRow is listed: a column added to articles fails to compile here until it is.
-const ARTICLE_COLUMNS_COMPLETE: [Exclude<keyof ArticleRow, (typeof ARTICLE_COLUMNS)[number]>] extends [never] ? true : false = true;
+const ARTICLE_COLUMNS_COMPLETE: [Exclude<keyof ArticleRow, (typeof ARTICLE_COLUMNS)[number]>] extends [never]
+  ? true
+  : false = true;
 void ARTICLE_COLUMNS_COMPLETE;
 
 /** Full article rows for these PMIDs (those not in the table are absent), in no particular order. */
@@ -203,7 +274,16 @@ export async function replaceRankedArticles(db: Database, reviewId: string, entr
   if (entries.length === 0) return;
   await db
     .insertInto("literature_review_articles")
-    .values(entries.map((e, i) => ({ review_id: reviewId, rank: i + 1, pmid: e.pmid, score: e.score, citation_number: null, covers_topic: e.coversTopic ?? true })))
+    .values(
+      entries.map((e, i) => ({
+        review_id: reviewId,
+        rank: i + 1,
+        pmid: e.pmid,
+        score: e.score,
+        citation_number: null,
+        covers_topic: e.coversTopic ?? true,
+      })),
+    )
     .execute();
 }
 
@@ -248,7 +328,12 @@ export async function citedArticles(db: Database, reviewId: string): Promise<Art
 }
 
 /** One page of the review's ranked list, best first: articles covering the topic, then partial matches. */
-export async function rankedArticlesPage(db: Database, reviewId: string, skip: number, limit: number): Promise<ReviewArticle[]> {
+export async function rankedArticlesPage(
+  db: Database,
+  reviewId: string,
+  skip: number,
+  limit: number,
+): Promise<ReviewArticle[]> {
   const rows = await db
     .selectFrom("literature_review_articles as r")
     .innerJoin("articles as a", "a.pmid", "r.pmid")

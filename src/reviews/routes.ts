@@ -68,7 +68,13 @@ export function reviewsRoutes(deps: AppDeps) {
   });
   app.openapi(start, async (c) => {
     const { user_query, ...filters } = c.req.valid("query");
-    const review = await reviews.startReview(deps, c.get("user").id, c.req.valid("param").lit_review_id, user_query, normalizeFilters(filters));
+    const review = await reviews.startReview(
+      deps,
+      c.get("user").id,
+      c.req.valid("param").lit_review_id,
+      user_query,
+      normalizeFilters(filters),
+    );
     return c.json(review, 200);
   });
 
@@ -80,7 +86,9 @@ export function reviewsRoutes(deps: AppDeps) {
     request: { params: reviewIdParamSchema },
     responses: { 200: jsonContent(ReviewStatusSchema, "The review's status"), ...errorResponses(404) },
   });
-  app.openapi(status, async (c) => c.json(await reviews.reviewStatus(deps, c.get("user").id, c.req.valid("param").lit_review_id), 200));
+  app.openapi(status, async (c) =>
+    c.json(await reviews.reviewStatus(deps, c.get("user").id, c.req.valid("param").lit_review_id), 200),
+  );
 
   const details = apiRoute({
     ...common,
@@ -92,7 +100,10 @@ export function reviewsRoutes(deps: AppDeps) {
   });
   app.openapi(details, async (c) => {
     const { fts_skip, fts_limit } = c.req.valid("query");
-    return c.json(await reviews.reviewDetails(deps, c.get("user").id, c.req.valid("param").lit_review_id, fts_skip, fts_limit), 200);
+    return c.json(
+      await reviews.reviewDetails(deps, c.get("user").id, c.req.valid("param").lit_review_id, fts_skip, fts_limit),
+      200,
+    );
   });
 
   const events = apiRoute({

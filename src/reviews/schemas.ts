@@ -34,7 +34,8 @@ function pubmedSyntaxError(topic: string): string | null {
     parsePubmedQuery(topic);
     return null;
   } catch (err) {
-    if (err instanceof PubmedQuerySyntaxError) return `Search strategy: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`;
+    if (err instanceof PubmedQuerySyntaxError)
+      return `Search strategy: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`;
     throw err;
   }
 }
@@ -45,42 +46,55 @@ function pubmedSyntaxError(topic: string): string | null {
  */
 export const startQuerySchema = z
   .object({
-  user_query: z
-    .string({ error: EMPTY_TOPIC })
-    .trim()
-    .min(1, EMPTY_TOPIC)
-    .superRefine((topic, ctx) => {
-      // A plain topic is a few words; a search strategy in PubMed's syntax may be longer, and one that does not parse is
-      // refused with the reason, rather than read as words.
-      const strategy = isPubmedSyntax(topic);
-      const max = strategy ? MAX_STRATEGY_LENGTH : MAX_QUERY_LENGTH;
-      if (topic.length > max) {
-        const message = strategy ? `A search strategy must be at most ${max} characters.` : `Review topic must be at most ${max} characters.`;
-        ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, input: topic, message });
-        return;
-      }
-      const error = pubmedSyntaxError(topic);
-      if (error) ctx.addIssue({ code: "custom", message: error });
-    })
-    .openapi({
-      description:
-        `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes. ` +
-        `A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to ${MAX_STRATEGY_LENGTH} characters, is evaluated as PubMed does.`,
-      example: "risk factors for nasopharyngeal carcinoma",
-      maxLength: MAX_STRATEGY_LENGTH,
-    }),
+    user_query: z
+      .string({ error: EMPTY_TOPIC })
+      .trim()
+      .min(1, EMPTY_TOPIC)
+      .superRefine((topic, ctx) => {
+        // A plain topic is a few words; a search strategy in PubMed's syntax may be longer, and one that does not parse is
+        // refused with the reason, rather than read as words.
+        const strategy = isPubmedSyntax(topic);
+        const max = strategy ? MAX_STRATEGY_LENGTH : MAX_QUERY_LENGTH;
+        if (topic.length > max) {
+          const message = strategy
+            ? `A search strategy must be at most ${max} characters.`
+            : `Review topic must be at most ${max} characters.`;
+          ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, input: topic, message });
+          return;
+        }
+        const error = pubmedSyntaxError(topic);
+        if (error) ctx.addIssue({ code: "custom", message: error });
+      })
+      .openapi({
+        description:
+          `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes. ` +
+          `A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to ${MAX_STRATEGY_LENGTH} characters, is evaluated as PubMed does.`,
+        example: "risk factors for nasopharyngeal carcinoma",
+        maxLength: MAX_STRATEGY_LENGTH,
+      }),
     ...filterQueryFields,
   })
-  .refine((q) => q.year_from === undefined || q.year_to === undefined || q.year_from <= q.year_to, { message: YEAR_RANGE_BACKWARDS, path: ["year_from"] });
+  .refine((q) => q.year_from === undefined || q.year_to === undefined || q.year_from <= q.year_to, {
+    message: YEAR_RANGE_BACKWARDS,
+    path: ["year_from"],
+  });
 
 /** The `{lit_review_id}` path parameter. Not validated as a uuid: any id that is not the user's review is 404. */
 export const reviewIdParamSchema = z.object({
-  lit_review_id: z.string().max(100, "Review id must be at most 100 characters").openapi({ param: { name: "lit_review_id", in: "path" }, format: "uuid" }),
+  lit_review_id: z
+    .string()
+    .max(100, "Review id must be at most 100 characters")
+    .openapi({ param: { name: "lit_review_id", in: "path" }, format: "uuid" }),
 });
 
 /** GET /details/{id}: paging of the relevant-articles list (the page shows 6 at a time, docs/product.md §9). */
 export const detailsQuerySchema = z.object({
-  fts_skip: z.coerce.number({ error: "fts_skip must be a number" }).int().min(0).max(MAX_SKIP, `fts_skip must be at most ${MAX_SKIP}`).default(0),
+  fts_skip: z.coerce
+    .number({ error: "fts_skip must be a number" })
+    .int()
+    .min(0)
+    .max(MAX_SKIP, `fts_skip must be at most ${MAX_SKIP}`)
+    .default(0),
   fts_limit: z.coerce.number({ error: "fts_limit must be a number" }).int().min(1).max(1000).default(6),
 });
 
@@ -105,7 +119,9 @@ export const ReviewPublicSchema = z
 export type ReviewPublic = z.infer<typeof ReviewPublicSchema>;
 
 /** GET /history: a page of reviews, newest first, and the user's total. */
-export const ReviewsPublicSchema = z.object({ data: z.array(ReviewPublicSchema), count: z.number().int() }).openapi("LiteratureReviews");
+export const ReviewsPublicSchema = z
+  .object({ data: z.array(ReviewPublicSchema), count: z.number().int() })
+  .openapi("LiteratureReviews");
 
 /** GET /status/{id}: what a poll needs. */
 export const ReviewStatusSchema = z
@@ -113,7 +129,11 @@ export const ReviewStatusSchema = z
     id: z.uuid(),
     status: StatusSchema,
     user_query: z.string().nullable(),
-    progress: z.string().nullable().openapi({ description: "What the current step is doing, shown under the status while the review is in progress (e.g. \"Fetching 143 records from PubMed…\"); null when there is nothing to add", example: "Fetching 143 records from PubMed…" }),
+    progress: z.string().nullable().openapi({
+      description:
+        'What the current step is doing, shown under the status while the review is in progress (e.g. "Fetching 143 records from PubMed…"); null when there is nothing to add',
+      example: "Fetching 143 records from PubMed…",
+    }),
     updated_at: z.date(),
   })
   .openapi("LiteratureReviewStatus");
@@ -121,7 +141,9 @@ export type ReviewStatusPublic = z.infer<typeof ReviewStatusSchema>;
 
 /** An article of a review's relevant list: the article, and whether it covers every concept of the topic. */
 export const ReviewArticleSchema = ArticlePublicSchema.extend({
-  covers_topic: z.boolean().openapi({ description: "false for a partial match: the article addresses only some of the topic's concepts" }),
+  covers_topic: z
+    .boolean()
+    .openapi({ description: "false for a partial match: the article addresses only some of the topic's concepts" }),
 }).openapi("ReviewArticle");
 export type ReviewArticle = z.infer<typeof ReviewArticleSchema>;
 
@@ -201,25 +223,39 @@ export const ReviewDetailsSchema = z
     id: z.uuid(),
     status: StatusSchema,
     user_query: z.string().nullable(),
-    progress: z.string().nullable().openapi({ description: "What the current step is doing, shown under the status while the review is in progress (e.g. \"Fetching 143 records from PubMed…\"); null when there is nothing to add", example: "Fetching 143 records from PubMed…" }),
-    summary: z.string().nullable().openapi({ description: "Text with **bold**, \"- \" bullets and [n] citations; [n] is articles_refs[n - 1]" }),
-    summary_engine: z
+    progress: z.string().nullable().openapi({
+      description:
+        'What the current step is doing, shown under the status while the review is in progress (e.g. "Fetching 143 records from PubMed…"); null when there is nothing to add',
+      example: "Fetching 143 records from PubMed…",
+    }),
+    summary: z
       .string()
       .nullable()
-      .openapi({ description: "Which engine wrote the summary: \"extractive\", or \"language model <model> (<n> verified sentences)\"; null for older reviews" }),
+      .openapi({ description: 'Text with **bold**, "- " bullets and [n] citations; [n] is articles_refs[n - 1]' }),
+    summary_engine: z.string().nullable().openapi({
+      description:
+        'Which engine wrote the summary: "extractive", or "language model <model> (<n> verified sentences)"; null for older reviews',
+    }),
     articles_refs: z.array(ArticlePublicSchema).openapi({ description: "Cited articles in citation order" }),
-    fts_articles_refs: z
-      .array(ReviewArticleSchema)
-      .openapi({ description: "One page of all relevant articles: those covering the whole topic best first, then partial matches" }),
+    fts_articles_refs: z.array(ReviewArticleSchema).openapi({
+      description: "One page of all relevant articles: those covering the whole topic best first, then partial matches",
+    }),
     fts_articles_total_count: z.number().int().openapi({ description: "Articles in the relevant list (at most 100)" }),
-    matching_articles_count: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: "Articles in the index that address every concept of the topic (exact); null for reviews made before this count existed" }),
-    topic_concepts: z.array(z.string()).openapi({ description: "The concepts the topic was read as, each required of a cited article", example: ["nasopharyngeal", "carcinoma"] }),
-    filters: z.array(z.string()).openapi({ description: "The filters the review was started with, as phrases; empty when none", example: ["Published 2010–2024", "Humans only"] }),
-    search_report: SearchReportSchema.nullable().openapi({ description: "How the review was made; null before the search ran and for older reviews" }),
+    matching_articles_count: z.number().int().nullable().openapi({
+      description:
+        "Articles in the index that address every concept of the topic (exact); null for reviews made before this count existed",
+    }),
+    topic_concepts: z.array(z.string()).openapi({
+      description: "The concepts the topic was read as, each required of a cited article",
+      example: ["nasopharyngeal", "carcinoma"],
+    }),
+    filters: z.array(z.string()).openapi({
+      description: "The filters the review was started with, as phrases; empty when none",
+      example: ["Published 2010–2024", "Humans only"],
+    }),
+    search_report: SearchReportSchema.nullable().openapi({
+      description: "How the review was made; null before the search ran and for older reviews",
+    }),
     evidence_table: described(
       z.array(EvidenceRowSchema).nullable(),
       "One row per cited study, in citation order; every text cell is a span of its abstract or null. " +

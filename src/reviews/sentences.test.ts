@@ -71,7 +71,10 @@ describe("splitSentences", () => {
 
   test("drops bare enumeration markers of old numbered abstracts", () => {
     const text = "1. Catalase activity fell in the liver. 2. Glutathione levels were unchanged.";
-    expect(splitSentences(text)).toEqual(["Catalase activity fell in the liver.", "Glutathione levels were unchanged."]);
+    expect(splitSentences(text)).toEqual([
+      "Catalase activity fell in the liver.",
+      "Glutathione levels were unchanged.",
+    ]);
   });
 
   test("blank input gives no sentences", () => {

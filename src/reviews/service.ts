@@ -53,8 +53,16 @@ export async function createReview(deps: AppDeps, userId: string): Promise<Revie
 }
 
 /** One page of the user's reviews, newest first, with the user's total number of reviews. */
-export async function listReviews(deps: AppDeps, userId: string, skip: number, limit: number): Promise<{ data: ReviewPublic[]; count: number }> {
-  const [rows, count] = await Promise.all([repo.listUserReviews(deps.db, userId, skip, limit), repo.countUserReviews(deps.db, userId)]);
+export async function listReviews(
+  deps: AppDeps,
+  userId: string,
+  skip: number,
+  limit: number,
+): Promise<{ data: ReviewPublic[]; count: number }> {
+  const [rows, count] = await Promise.all([
+    repo.listUserReviews(deps.db, userId, skip, limit),
+    repo.countUserReviews(deps.db, userId),
+  ]);
   return { data: rows.map(toPublic), count };
 }
 
@@ -70,7 +78,13 @@ export async function assertReviewAccess(deps: AppDeps, userId: string): Promise
  * @throws ApiError 404 when not the user's review, 409 when already started, 429 when the user already has
  *   MAX_REVIEWS_IN_PROGRESS reviews in progress.
  */
-export async function startReview(deps: AppDeps, userId: string, id: string, userQuery: string, filters: ReviewFilters | null = null): Promise<ReviewPublic> {
+export async function startReview(
+  deps: AppDeps,
+  userId: string,
+  id: string,
+  userQuery: string,
+  filters: ReviewFilters | null = null,
+): Promise<ReviewPublic> {
   await ownReview(deps.db, userId, id);
   const started = await deps.db.transaction().execute(async (trx) => {
     // The user's row is locked first, so that concurrent starts by one user are counted one after another.
@@ -93,13 +107,28 @@ export async function startReview(deps: AppDeps, userId: string, id: string, use
 /** The status of the user's review, for polling. @throws ApiError 404. */
 export async function reviewStatus(deps: AppDeps, userId: string, id: string): Promise<ReviewStatusPublic> {
   const row = await ownReview(deps.db, userId, id);
-  return { id: row.id, status: row.status, user_query: row.user_query, progress: row.progress ?? null, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    status: row.status,
+    user_query: row.user_query,
+    progress: row.progress ?? null,
+    updated_at: row.updated_at,
+  };
 }
 
 /** The review with its summary, cited articles and one page of relevant articles. @throws ApiError 404. */
-export async function reviewDetails(deps: AppDeps, userId: string, id: string, ftsSkip: number, ftsLimit: number): Promise<ReviewDetails> {
+export async function reviewDetails(
+  deps: AppDeps,
+  userId: string,
+  id: string,
+  ftsSkip: number,
+  ftsLimit: number,
+): Promise<ReviewDetails> {
   const row = await ownReview(deps.db, userId, id);
-  const [cited, page] = await Promise.all([repo.citedArticles(deps.db, row.id), repo.rankedArticlesPage(deps.db, row.id, ftsSkip, ftsLimit)]);
+  const [cited, page] = await Promise.all([
+    repo.citedArticles(deps.db, row.id),
+    repo.rankedArticlesPage(deps.db, row.id, ftsSkip, ftsLimit),
+  ]);
   return {
     id: row.id,
     status: row.status,

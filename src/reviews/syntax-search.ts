@@ -65,5 +65,9 @@ export async function searchPubmedSyntax(
     .map((pmid) => ({ pmid, score: score.get(pmid) ?? 0 }))
     .sort((x, y) => y.score - x.score || y.pmid - x.pmid)
     .slice(0, opts.limit);
-  return { hits, total: rows.length > MAX_SYNTAX_MATCHES ? MAX_SYNTAX_MATCHES : rows.length, totalIsLowerBound: rows.length > MAX_SYNTAX_MATCHES };
+  return {
+    hits,
+    total: rows.length > MAX_SYNTAX_MATCHES ? MAX_SYNTAX_MATCHES : rows.length,
+    totalIsLowerBound: rows.length > MAX_SYNTAX_MATCHES,
+  };
 }

@@ -23,7 +23,10 @@ const MAX_ABBREVIATIONS = 3;
  */
 export async function learnLongForms(deps: Pick<AppDeps, "db" | "search">, abbreviation: string): Promise<string[]> {
   const { hits } = await deps.search.search(abbreviation, { limit: ABSTRACTS_PER_ABBREVIATION });
-  const articles = await repo.findArticles(deps.db, hits.map((h) => h.pmid));
+  const articles = await repo.findArticles(
+    deps.db,
+    hits.map((h) => h.pmid),
+  );
   const counts = new Map<string, number>();
   for (const a of articles) {
     const longForm = findAbbreviations(`${a.title ?? ""} ${a.abstract ?? ""}`).get(abbreviation);
@@ -48,6 +51,10 @@ export function storedConcepts(value: unknown): Concept[] {
   const parsed = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
   if (!Array.isArray(parsed)) return [];
   return parsed.filter(
-    (c): c is Concept => !!c && typeof c.label === "string" && Array.isArray(c.alternatives) && c.alternatives.every((a: unknown) => typeof a === "string"),
+    (c): c is Concept =>
+      !!c &&
+      typeof c.label === "string" &&
+      Array.isArray(c.alternatives) &&
+      c.alternatives.every((a: unknown) => typeof a === "string"),
   );
 }

@@ -11,7 +11,11 @@ import { ElasticsearchSearchIndex } from "../../search/elasticsearch-index.ts";
  * @param opts.check verify the cluster, alias and mapping version first (the server does; `search:reindex` does not,
  *   since it is what builds them). @throws ElasticsearchSetupError with what to fix.
  */
-export async function openSearchIndex(config: ElasticsearchConfig, db: Database, opts: { check?: boolean } = {}): Promise<SearchIndex> {
+export async function openSearchIndex(
+  config: ElasticsearchConfig,
+  db: Database,
+  opts: { check?: boolean } = {},
+): Promise<SearchIndex> {
   if (!config.ELASTICSEARCH_URL) return new PostgresSearchIndex(db);
   const index = openElasticsearchIndex(config, db);
   if (opts.check !== false) await index.check();

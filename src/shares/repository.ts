@@ -68,7 +68,10 @@ export async function listReceived(
     id: row.share_id,
     article_pmid: row.article_pmid,
     shared_at: new Date(row.shared_at).toISOString(),
-    sharer: row.sharer_id && row.sharer_email ? { id: row.sharer_id, full_name: row.sharer_full_name, email: row.sharer_email } : null,
+    sharer:
+      row.sharer_id && row.sharer_email
+        ? { id: row.sharer_id, full_name: row.sharer_full_name, email: row.sharer_email }
+        : null,
     article: toKeptArticle(row),
   }));
 }
@@ -102,6 +105,10 @@ export async function hasReceived(db: Database, recipientId: string, shareId: st
 
 /** Deletes one of the recipient's shares; @returns whether it was theirs and existed. */
 export async function deleteReceived(db: Database, recipientId: string, shareId: string): Promise<boolean> {
-  const res = await db.deleteFrom("shares").where("id", "=", shareId).where("recipient_id", "=", recipientId).executeTakeFirst();
+  const res = await db
+    .deleteFrom("shares")
+    .where("id", "=", shareId)
+    .where("recipient_id", "=", recipientId)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }

@@ -1,7 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
-import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
+import {
+  MessageSchema,
+  SIGNED_IN,
+  apiRoute,
+  createApi,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+} from "../http/openapi.ts";
 import * as shares from "./service.ts";
 import {
   ReceivedShareRefSchema,
@@ -77,7 +85,10 @@ export function sharesRoutes(deps: AppDeps) {
   });
   app.openapi(share, async (c) => {
     const body = c.req.valid("json");
-    return c.json(await shares.shareArticle(deps, c.get("user"), c.req.valid("param").article_pmid, body.recipient_email), 200);
+    return c.json(
+      await shares.shareArticle(deps, c.get("user"), c.req.valid("param").article_pmid, body.recipient_email),
+      200,
+    );
   });
 
   const readSetting = apiRoute({

@@ -24,7 +24,10 @@ export const ShareSentSchema = z
 export type ShareSent = z.infer<typeof ShareSentSchema>;
 
 /** Who shared: null once the sharer has deleted their account (the page then says 'Unknown User'). */
-export const SharerSchema = z.object({ id: z.string(), full_name: z.string().nullable(), email: z.string() }).nullable().openapi("Sharer");
+export const SharerSchema = z
+  .object({ id: z.string(), full_name: z.string().nullable(), email: z.string() })
+  .nullable()
+  .openapi("Sharer");
 
 /** A received share: its id (to delete it), who shared it and when, and the article. */
 export const ReceivedShareSchema = z
@@ -49,7 +52,10 @@ export type ReceivedShareRef = z.infer<typeof ReceivedShareRefSchema>;
 
 /** The `{share_id}` path parameter. Not validated as a uuid: any id that is not one of the caller's received shares is 404. */
 export const shareIdParamSchema = z.object({
-  share_id: z.string().max(100, "Share id must be at most 100 characters").openapi({ param: { name: "share_id", in: "path" }, format: "uuid" }),
+  share_id: z
+    .string()
+    .max(100, "Share id must be at most 100 characters")
+    .openapi({ param: { name: "share_id", in: "path" }, format: "uuid" }),
 });
 
 /**
@@ -58,12 +64,9 @@ export const shareIdParamSchema = z.object({
  */
 export const receivedListQuerySchema = keptListQuerySchema
   .extend({
-    after: z
-      .uuid("after must be the id of a share of the list")
-      .optional()
-      .openapi({
-        description: "The id of the previous page's last share: the page continues after it (not with skip).",
-      }),
+    after: z.uuid("after must be the id of a share of the list").optional().openapi({
+      description: "The id of the previous page's last share: the page continues after it (not with skip).",
+    }),
   })
   .refine((q) => q.after === undefined || q.skip === undefined, {
     message: "Give skip or after, not both.",

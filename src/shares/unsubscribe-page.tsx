@@ -28,8 +28,8 @@ export function ShareUnsubscribePage(props: { site: Site; state: ShareUnsubscrib
             </form>
           ) : state === "done" ? (
             <p className={s.lead} data-testid="share-unsubscribe-done">
-              You will no longer be e-mailed when someone shares an article with you. You can turn these e-mails back
-              on in your settings.
+              You will no longer be e-mailed when someone shares an article with you. You can turn these e-mails back on
+              in your settings.
             </p>
           ) : (
             <p className={s.lead} data-testid="share-unsubscribe-invalid">

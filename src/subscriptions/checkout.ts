@@ -41,7 +41,10 @@ export interface CheckoutRequest {
  * @param siteOrigins the origins of this site (the request's own and PUBLIC_URL's).
  * @throws ApiError 400 RETURN_URL_REFUSED.
  */
-export function checkReturnUrls(input: Pick<CheckoutRequest, "success_url" | "cancel_url">, siteOrigins: ReadonlySet<string>): void {
+export function checkReturnUrls(
+  input: Pick<CheckoutRequest, "success_url" | "cancel_url">,
+  siteOrigins: ReadonlySet<string>,
+): void {
   for (const url of [input.success_url, input.cancel_url]) {
     let origin: string;
     try {
@@ -58,7 +61,11 @@ export function checkReturnUrls(input: Pick<CheckoutRequest, "success_url" | "ca
  * carries an idempotency key derived from the user id, so two checkouts racing for a first customer get the same
  * one from Stripe, and the table keeps the first recorded.
  */
-export async function customerFor(deps: Pick<AppDeps, "db">, stripe: Stripe, user: Pick<CurrentUser, "id" | "email" | "full_name">): Promise<string> {
+export async function customerFor(
+  deps: Pick<AppDeps, "db">,
+  stripe: Stripe,
+  user: Pick<CurrentUser, "id" | "email" | "full_name">,
+): Promise<string> {
   const known = await repo.findStripeCustomerId(deps.db, user.id);
   if (known) return known;
   const customer = await callStripe("create customer", () =>
@@ -79,7 +86,12 @@ export async function customerFor(deps: Pick<AppDeps, "db">, stripe: Stripe, use
  * @throws ApiError 503 without Stripe; 400 for a plan or interval not on sale, foreign return URLs; 409 when the
  *   user already has this plan or an administrator's grant; 502 when Stripe fails.
  */
-export async function startCheckout(deps: AppDeps, user: CurrentUser, input: CheckoutRequest, siteOrigins: ReadonlySet<string>): Promise<{ checkout_url: string }> {
+export async function startCheckout(
+  deps: AppDeps,
+  user: CurrentUser,
+  input: CheckoutRequest,
+  siteOrigins: ReadonlySet<string>,
+): Promise<{ checkout_url: string }> {
   const stripe = requireStripe(deps.config);
   checkReturnUrls(input, siteOrigins);
   if (!PURCHASABLE_PLANS.includes(input.subscription_type)) throw new ApiError(400, PLAN_NOT_PURCHASABLE);
@@ -91,7 +103,8 @@ export async function startCheckout(deps: AppDeps, user: CurrentUser, input: Che
   if (!price) throw new ApiError(503, PRICE_MISSING);
 
   if (isLiveStripeRow(row)) {
-    if (row.subscription_type === input.subscription_type && row.billing_interval === input.billing_interval) throw new ApiError(409, ALREADY_SUBSCRIBED);
+    if (row.subscription_type === input.subscription_type && row.billing_interval === input.billing_interval)
+      throw new ApiError(409, ALREADY_SUBSCRIBED);
     await switchPrice(deps, stripe, row.stripe_subscription_id, price.id, user.id);
     return { checkout_url: input.success_url };
   }
@@ -109,15 +122,23 @@ export async function startCheckout(deps: AppDeps, user: CurrentUser, input: Che
       subscription_data: { metadata: { user_id: user.id } },
     }),
   );
-  if (!session.url) throw new ApiError(502, "The payment provider did not return a checkout page. Please try again later.");
+  if (!session.url)
+    throw new ApiError(502, "The payment provider did not return a checkout page. Please try again later.");
   return { checkout_url: session.url };
 }
 
 /** Moves a live Stripe subscription to another price (keeping it, with proration), then mirrors it. */
-async function switchPrice(deps: AppDeps, stripe: Stripe, subscriptionId: string, priceId: string, userId: string): Promise<void> {
+async function switchPrice(
+  deps: AppDeps,
+  stripe: Stripe,
+  subscriptionId: string,
+  priceId: string,
+  userId: string,
+): Promise<void> {
   const current = await callStripe("retrieve subscription", () => stripe.subscriptions.retrieve(subscriptionId));
   const item = current.items.data[0];
-  if (!item) throw new ApiError(502, "The payment provider returned a subscription without a plan. Please contact support.");
+  if (!item)
+    throw new ApiError(502, "The payment provider returned a subscription without a plan. Please contact support.");
   await callStripe("switch subscription price", () =>
     stripe.subscriptions.update(subscriptionId, {
       items: [{ id: item.id, price: priceId }],

@@ -8,12 +8,23 @@ import { escapeHtml } from "../email/templates.ts";
 
 /** "Monday, November 30, 2026 at 14:05 UTC": the end of a trial, unambiguous whatever the reader's time zone. */
 export function formatTrialEnd(date: Date): string {
-  const day = date.toLocaleDateString("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  const day = date.toLocaleDateString("en-US", {
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   const time = date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
   return `${day} at ${time} UTC`;
 }
 
-function layout(title: string, paragraphs: string[], button: { label: string; href: string }, supportEmail: string): string {
+function layout(
+  title: string,
+  paragraphs: string[],
+  button: { label: string; href: string },
+  supportEmail: string,
+): string {
   const href = escapeHtml(button.href);
   return `<!doctype html>
 <html lang="en">

@@ -24,7 +24,10 @@ async function userByEmail(deps: Deps, email: string): Promise<{ id: string; ema
 }
 
 /** The subscription of the account with this address. @throws OperatorError when there is no such account. */
-export async function showPlan(deps: Deps, email: string): Promise<{ email: string; subscription: SubscriptionRead | null; source: string | null }> {
+export async function showPlan(
+  deps: Deps,
+  email: string,
+): Promise<{ email: string; subscription: SubscriptionRead | null; source: string | null }> {
   const user = await userByEmail(deps, email);
   const row = await repo.findSubscriptionByUserId(deps.db, user.id);
   return { email: user.email, subscription: row ? toRead(row) : null, source: row?.source ?? null };
@@ -36,7 +39,12 @@ export async function showPlan(deps: Deps, email: string): Promise<{ email: stri
  * @throws OperatorError when there is no such account, or it pays for a live Stripe subscription (end that first,
  *   so that nobody is billed for a plan they were given).
  */
-export async function grantPlan(deps: Deps, email: string, plan: Plan, interval: Interval = "annual"): Promise<SubscriptionRead> {
+export async function grantPlan(
+  deps: Deps,
+  email: string,
+  plan: Plan,
+  interval: Interval = "annual",
+): Promise<SubscriptionRead> {
   const user = await userByEmail(deps, email);
   const row = await repo.findSubscriptionByUserId(deps.db, user.id);
   if (isLiveStripeRow(row)) {
@@ -54,7 +62,9 @@ export async function grantPlan(deps: Deps, email: string, plan: Plan, interval:
     cancel_at_period_end: false,
     stripe_subscription_id: null,
   } as const;
-  const written = row ? (await repo.overwriteSubscription(deps.db, user.id, change))! : await repo.insertSubscription(deps.db, { ...change, user_id: user.id });
+  const written = row
+    ? (await repo.overwriteSubscription(deps.db, user.id, change))!
+    : await repo.insertSubscription(deps.db, { ...change, user_id: user.id });
   // A new subscriber gets this week's suggestions now, not at the next weekly run.
   if (opensReviewAccess(row, change, new Date())) await enqueueUserSuggestions(deps, user.id);
   return toRead(written);
@@ -66,7 +76,10 @@ export async function grantPlan(deps: Deps, email: string, plan: Plan, interval:
  * mirrors it; without the key the row is ended here and `warning` says that Stripe still bills.
  * @throws OperatorError when there is no such account or it has no subscription.
  */
-export async function endPlan(deps: Deps, email: string): Promise<{ subscription: SubscriptionRead; warning?: string }> {
+export async function endPlan(
+  deps: Deps,
+  email: string,
+): Promise<{ subscription: SubscriptionRead; warning?: string }> {
   const user = await userByEmail(deps, email);
   const row = await repo.findSubscriptionByUserId(deps.db, user.id);
   if (!row) throw new OperatorError(`${user.email} has no subscription.`);

@@ -1,6 +1,15 @@
 import type Stripe from "stripe";
 import type { Config } from "../config.ts";
-import { INTERVALS, PLANS, PRICE_LOOKUP_KEYS, callStripe, planOfLookupKey, stripeClient, type Interval, type Plan } from "./stripe.ts";
+import {
+  INTERVALS,
+  PLANS,
+  PRICE_LOOKUP_KEYS,
+  callStripe,
+  planOfLookupKey,
+  stripeClient,
+  type Interval,
+  type Plan,
+} from "./stripe.ts";
 
 /** One price as GET /subscriptions/prices shows it: the amount in dollars (an annual price is the whole year's). */
 export interface PriceAmount {
@@ -61,7 +70,9 @@ export function priceTableOf(prices: readonly Stripe.Price[]): PriceTable {
 
 async function fetchTable(stripe: Stripe): Promise<PriceTable> {
   const keys = PLANS.flatMap((p) => INTERVALS.map((i) => PRICE_LOOKUP_KEYS[p][i]));
-  const list = await callStripe("list prices", () => stripe.prices.list({ lookup_keys: keys, active: true, limit: 100 }));
+  const list = await callStripe("list prices", () =>
+    stripe.prices.list({ lookup_keys: keys, active: true, limit: 100 }),
+  );
   return priceTableOf(list.data);
 }
 
@@ -107,7 +118,12 @@ export function clearPriceCache(config: Config): void {
 export async function readPrices(config: Config): Promise<PricesRead> {
   const table = await sellablePrices(config);
   const individual = Object.fromEntries(
-    PLANS.map((plan) => [plan, Object.fromEntries(INTERVALS.map((i) => [i, table[plan][i] ? { unit_amount: table[plan][i]!.unit_amount / 100 } : null]))]),
+    PLANS.map((plan) => [
+      plan,
+      Object.fromEntries(
+        INTERVALS.map((i) => [i, table[plan][i] ? { unit_amount: table[plan][i]!.unit_amount / 100 } : null]),
+      ),
+    ]),
   ) as PricesRead["individual"];
   return { individual, payments_available: paymentsAvailable(config) };
 }

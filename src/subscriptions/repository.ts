@@ -10,7 +10,10 @@ import type { UserLookup } from "../auth/middleware.ts";
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 
 /** The columns a billing change may set (never the user, the id or the bookkeeping columns). */
-export type SubscriptionChange = Omit<Updateable<SubscriptionsTable>, "id" | "user_id" | "revision" | "created_at" | "updated_at">;
+export type SubscriptionChange = Omit<
+  Updateable<SubscriptionsTable>,
+  "id" | "user_id" | "revision" | "created_at" | "updated_at"
+>;
 
 /** The subscription of a user, or undefined (a user has at most one: user_id is unique). */
 export function findSubscriptionByUserId(db: Database, userId: string): Promise<SubscriptionRow | undefined> {
@@ -18,12 +21,28 @@ export function findSubscriptionByUserId(db: Database, userId: string): Promise<
 }
 
 /** The subscription linked to a Stripe subscription id (sub_…), or undefined. */
-export function findSubscriptionByStripeId(db: Database, stripeSubscriptionId: string): Promise<SubscriptionRow | undefined> {
-  return db.selectFrom("subscriptions").selectAll().where("stripe_subscription_id", "=", stripeSubscriptionId).executeTakeFirst();
+export function findSubscriptionByStripeId(
+  db: Database,
+  stripeSubscriptionId: string,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("stripe_subscription_id", "=", stripeSubscriptionId)
+    .executeTakeFirst();
 }
 
 /** The columns of a subscription that showing it and checking access need. */
-export type SubscriptionView = Pick<SubscriptionRow, "status" | "subscription_type" | "billing_interval" | "is_trial" | "trial_ends_at" | "current_period_end" | "cancel_at_period_end">;
+export type SubscriptionView = Pick<
+  SubscriptionRow,
+  | "status"
+  | "subscription_type"
+  | "billing_interval"
+  | "is_trial"
+  | "trial_ends_at"
+  | "current_period_end"
+  | "cancel_at_period_end"
+>;
 
 /**
  * Adds the user's subscription to the signed-in user's lookup (src/auth/middleware.ts, resolveUserWith), so that
@@ -44,7 +63,9 @@ export function joinSubscription(lookup: UserLookup) {
 }
 
 /** The subscription of a joinSubscription row, or null when the user has none. */
-export function subscriptionOfJoin(row: Awaited<ReturnType<ReturnType<typeof joinSubscription>["executeTakeFirstOrThrow"]>>): SubscriptionView | null {
+export function subscriptionOfJoin(
+  row: Awaited<ReturnType<ReturnType<typeof joinSubscription>["executeTakeFirstOrThrow"]>>,
+): SubscriptionView | null {
   if (row.sub_status === null || row.sub_subscription_type === null) return null;
   return {
     status: row.sub_status,
@@ -67,7 +88,12 @@ export function insertSubscription(db: Database, values: Insertable<Subscription
  * read the row, then asked Stripe; a write that happened meanwhile makes this one lose).
  * @returns true when the row was written.
  */
-export async function writeIfRevision(db: Database, userId: string, revision: number, change: SubscriptionChange): Promise<boolean> {
+export async function writeIfRevision(
+  db: Database,
+  userId: string,
+  revision: number,
+  change: SubscriptionChange,
+): Promise<boolean> {
   const result = await db
     .updateTable("subscriptions")
     .set({ ...change, revision: sql`revision + 1`, updated_at: sql`now()` })
@@ -95,7 +121,11 @@ export async function touchIfRevision(db: Database, userId: string, revision: nu
  * Inserts the user's row unless one exists already (created meanwhile by a concurrent writer).
  * @returns true when inserted.
  */
-export async function insertIfAbsent(db: Database, userId: string, values: SubscriptionChange & Pick<Insertable<SubscriptionsTable>, "status" | "subscription_type">): Promise<boolean> {
+export async function insertIfAbsent(
+  db: Database,
+  userId: string,
+  values: SubscriptionChange & Pick<Insertable<SubscriptionsTable>, "status" | "subscription_type">,
+): Promise<boolean> {
   const rows = await db
     .insertInto("subscriptions")
     .values({ ...values, user_id: userId })
@@ -106,7 +136,11 @@ export async function insertIfAbsent(db: Database, userId: string, values: Subsc
 }
 
 /** Sets `change` on the user's row whatever its revision (operator commands). @returns the row, or undefined. */
-export function overwriteSubscription(db: Database, userId: string, change: SubscriptionChange): Promise<SubscriptionRow | undefined> {
+export function overwriteSubscription(
+  db: Database,
+  userId: string,
+  change: SubscriptionChange,
+): Promise<SubscriptionRow | undefined> {
   return db
     .updateTable("subscriptions")
     .set({ ...change, revision: sql`revision + 1`, updated_at: sql`now()` })
@@ -185,19 +219,31 @@ export async function claimTrialEndNotices(db: Database, now: Date): Promise<Tri
 
 /** The Stripe customer id of a user, or undefined. */
 export async function findStripeCustomerId(db: Database, userId: string): Promise<string | undefined> {
-  const row = await db.selectFrom("stripe_customers").select("customer_id").where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("stripe_customers")
+    .select("customer_id")
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return row?.customer_id;
 }
 
 /** The user of a Stripe customer id, or undefined. */
 export async function findUserIdByStripeCustomer(db: Database, customerId: string): Promise<string | undefined> {
-  const row = await db.selectFrom("stripe_customers").select("user_id").where("customer_id", "=", customerId).executeTakeFirst();
+  const row = await db
+    .selectFrom("stripe_customers")
+    .select("user_id")
+    .where("customer_id", "=", customerId)
+    .executeTakeFirst();
   return row?.user_id;
 }
 
 /** Records the user's Stripe customer unless one is recorded already. @returns the customer id now recorded. */
 export async function saveStripeCustomer(db: Database, userId: string, customerId: string): Promise<string> {
-  await db.insertInto("stripe_customers").values({ user_id: userId, customer_id: customerId }).onConflict((oc) => oc.column("user_id").doNothing()).execute();
+  await db
+    .insertInto("stripe_customers")
+    .values({ user_id: userId, customer_id: customerId })
+    .onConflict((oc) => oc.column("user_id").doNothing())
+    .execute();
   return (await findStripeCustomerId(db, userId)) ?? customerId;
 }
 
@@ -220,7 +266,10 @@ export async function stripeEventSeen(db: Database, eventId: string): Promise<bo
  * event waits on the primary key until this one commits, then finds it there.
  * @returns false when the event was recorded already (nothing to do).
  */
-export async function recordStripeEvent(db: Database, event: { id: string; type: string; created: Date }): Promise<boolean> {
+export async function recordStripeEvent(
+  db: Database,
+  event: { id: string; type: string; created: Date },
+): Promise<boolean> {
   const rows = await db
     .insertInto("stripe_events")
     .values({ id: event.id, type: event.type, stripe_created_at: event.created })

@@ -8,7 +8,13 @@ import { joinSubscription, subscriptionOfJoin } from "./repository.ts";
 import { readPrices } from "./prices.ts";
 import { cancelAtPeriodEnd, startCheckout } from "./checkout.ts";
 import { handleStripeEvent, verifyStripeEvent } from "./webhook.ts";
-import { CheckoutRequestSchema, CheckoutResponseSchema, PricesReadSchema, SubscriptionReadSchema, WebhookAckSchema } from "./schemas.ts";
+import {
+  CheckoutRequestSchema,
+  CheckoutResponseSchema,
+  PricesReadSchema,
+  SubscriptionReadSchema,
+  WebhookAckSchema,
+} from "./schemas.ts";
 
 /**
  * /api/v1/subscriptions (docs/product.md §7): the signed-in user's subscription, the plans' prices, checkout, cancel, and
@@ -43,7 +49,10 @@ export function subscriptionsRoutes(deps: AppDeps) {
     description:
       "From Stripe, by lookup key, cached one hour. Without STRIPE_SECRET_KEY every price is null (the page shows its fallback prices). " +
       "Public: prices are the same for everyone.",
-    responses: { 200: jsonContent(PricesReadSchema, "Monthly and annual price of each plan, null where missing"), ...errorResponses(502) },
+    responses: {
+      200: jsonContent(PricesReadSchema, "Monthly and annual price of each plan, null where missing"),
+      ...errorResponses(502),
+    },
   });
   app.openapi(prices, async (c) => c.json(await readPrices(deps.config), 200));
 
@@ -58,7 +67,10 @@ export function subscriptionsRoutes(deps: AppDeps) {
       "Someone already paying for another plan or interval has that subscription switched instead, and checkout_url is success_url. " +
       "Only Plus, billed annually, is on sale (docs/product.md §1).",
     request: { body: jsonBody(CheckoutRequestSchema) },
-    responses: { 200: jsonContent(CheckoutResponseSchema, "Where to send the browser"), ...errorResponses(400, 409, 502) },
+    responses: {
+      200: jsonContent(CheckoutResponseSchema, "Where to send the browser"),
+      ...errorResponses(400, 409, 502),
+    },
   });
   app.openapi(checkout, async (c) => {
     const result = await startCheckout(deps, c.get("user"), c.req.valid("json"), allowedOrigins(c, deps.config));
@@ -70,8 +82,12 @@ export function subscriptionsRoutes(deps: AppDeps) {
     method: "post",
     path: "/cancel",
     summary: "Cancel at the end of the current period",
-    description: "Asks Stripe to end the paid subscription when the current period ends; it stays active until then. Asking again changes nothing.",
-    responses: { 200: jsonContent(SubscriptionReadSchema, "The subscription as it now reads (cancel_at_period_end true)"), ...errorResponses(400, 502) },
+    description:
+      "Asks Stripe to end the paid subscription when the current period ends; it stays active until then. Asking again changes nothing.",
+    responses: {
+      200: jsonContent(SubscriptionReadSchema, "The subscription as it now reads (cancel_at_period_end true)"),
+      ...errorResponses(400, 502),
+    },
   });
   app.openapi(cancel, async (c) => c.json(await cancelAtPeriodEnd(deps, c.get("user").id), 200));
 
@@ -87,7 +103,12 @@ export function subscriptionsRoutes(deps: AppDeps) {
       "Handles checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and invoice.payment_failed by " +
       "re-reading the subscription from Stripe; each event id is applied once. Other events are acknowledged and ignored.",
     request: {
-      body: { content: { "application/json": { schema: { type: "object", description: "A Stripe Event object, as Stripe signed it" } } }, required: true },
+      body: {
+        content: {
+          "application/json": { schema: { type: "object", description: "A Stripe Event object, as Stripe signed it" } },
+        },
+        required: true,
+      },
     },
     responses: {
       200: jsonContent(WebhookAckSchema, "Received (applied now, or earlier, or not of interest)"),

@@ -17,7 +17,9 @@ export const SubscriptionReadSchema = z
   .openapi("SubscriptionRead");
 
 const PriceAmountSchema = z
-  .object({ unit_amount: z.number().openapi({ description: "US dollars; an annual price is the whole year's", example: 95.88 }) })
+  .object({
+    unit_amount: z.number().openapi({ description: "US dollars; an annual price is the whole year's", example: 95.88 }),
+  })
   .nullable()
   .openapi({ description: "null when Stripe has no active price with this plan's lookup key" });
 
@@ -28,7 +30,8 @@ export const PricesReadSchema = z
   .object({
     individual: z.object({ plus: PlanPricesSchema, pro: PlanPricesSchema, max: PlanPricesSchema }),
     payments_available: z.boolean().openapi({
-      description: "false when this server has no payment provider configured: no checkout can be started (the page says so once)",
+      description:
+        "false when this server has no payment provider configured: no checkout can be started (the page says so once)",
     }),
   })
   .openapi("SubscriptionPrices", {
@@ -48,13 +51,19 @@ export const CheckoutRequestSchema = z
   .object({
     subscription_type: z.enum(PLANS),
     billing_interval: z.enum(INTERVALS).openapi({ description: "Only annual is sold (docs/product.md §1)." }),
-    success_url: ReturnUrl.openapi({ example: "https://litreview.example/settings?tab=subscription&subscription_checkout=success" }),
-    cancel_url: ReturnUrl.openapi({ example: "https://litreview.example/settings?tab=subscription&subscription_checkout=cancel" }),
+    success_url: ReturnUrl.openapi({
+      example: "https://litreview.example/settings?tab=subscription&subscription_checkout=success",
+    }),
+    cancel_url: ReturnUrl.openapi({
+      example: "https://litreview.example/settings?tab=subscription&subscription_checkout=cancel",
+    }),
   })
   .openapi("CheckoutSessionRequest");
 
 export const CheckoutResponseSchema = z
-  .object({ checkout_url: z.string().openapi({ description: "Stripe's payment page; after a plan switch, success_url" }) })
+  .object({
+    checkout_url: z.string().openapi({ description: "Stripe's payment page; after a plan switch, success_url" }),
+  })
   .openapi("CheckoutSessionResponse");
 
 /** The webhook's answer to Stripe. */

@@ -39,7 +39,12 @@ export function toRead(row: SubscriptionView): SubscriptionRead {
 
 /** True when the row is our free trial, recorded as active, whose end has passed (it reads as trial_expired). */
 function isLapsedTrial(row: SubscriptionView, now: Date): boolean {
-  return row.status === "active" && row.is_trial && row.trial_ends_at !== null && new Date(row.trial_ends_at).getTime() <= now.getTime();
+  return (
+    row.status === "active" &&
+    row.is_trial &&
+    row.trial_ends_at !== null &&
+    new Date(row.trial_ends_at).getTime() <= now.getTime()
+  );
 }
 
 /**
@@ -61,9 +66,23 @@ export function grantsReviewAccess(row: SubscriptionView | undefined, now: Date)
  * Whether writing `change` over `before` (undefined: no row yet) opens access that was closed at `now`: a new
  * subscriber, whose first weekly suggestions should not wait for the next weekly run. Pure.
  */
-export function opensReviewAccess(before: SubscriptionView | undefined, change: Partial<SubscriptionView>, now: Date): boolean {
+export function opensReviewAccess(
+  before: SubscriptionView | undefined,
+  change: Partial<SubscriptionView>,
+  now: Date,
+): boolean {
   if (grantsReviewAccess(before, now)) return false;
-  const after = { status: "", subscription_type: "", billing_interval: "", is_trial: false, trial_ends_at: null, current_period_end: null, cancel_at_period_end: false, ...before, ...change };
+  const after = {
+    status: "",
+    subscription_type: "",
+    billing_interval: "",
+    is_trial: false,
+    trial_ends_at: null,
+    current_period_end: null,
+    cancel_at_period_end: false,
+    ...before,
+    ...change,
+  };
   return grantsReviewAccess(after as SubscriptionView, now);
 }
 

@@ -39,7 +39,8 @@ export const PRICE_LOOKUP_KEYS: Readonly<Record<Plan, Readonly<Record<Interval, 
 /** The plan and interval of a lookup key of PRICE_LOOKUP_KEYS, or null for any other key. */
 export function planOfLookupKey(key: string | null | undefined): { plan: Plan; interval: Interval } | null {
   if (!key) return null;
-  for (const plan of PLANS) for (const interval of INTERVALS) if (PRICE_LOOKUP_KEYS[plan][interval] === key) return { plan, interval };
+  for (const plan of PLANS)
+    for (const interval of INTERVALS) if (PRICE_LOOKUP_KEYS[plan][interval] === key) return { plan, interval };
   return null;
 }
 
@@ -62,7 +63,13 @@ export function stripeClient(config: Config): Stripe | null {
       maxNetworkRetries: 2,
       timeout: REQUEST_TIMEOUT_MS,
       appInfo: { name: "LitReview" },
-      ...(api ? { host: api.hostname, port: api.port || (api.protocol === "https:" ? 443 : 80), protocol: api.protocol === "https:" ? "https" : "http" } : {}),
+      ...(api
+        ? {
+            host: api.hostname,
+            port: api.port || (api.protocol === "https:" ? 443 : 80),
+            protocol: api.protocol === "https:" ? "https" : "http",
+          }
+        : {}),
     });
   }
   clients.set(config, client);

@@ -43,7 +43,9 @@ function statusOf(stripeStatus: Stripe.Subscription.Status): "active" | "trialin
 const LIVE = new Set(["active", "trialing", "past_due"]);
 
 /** True when the row mirrors a Stripe subscription that is still live. */
-export function isLiveStripeRow(row: SubscriptionRow | undefined): row is SubscriptionRow & { stripe_subscription_id: string } {
+export function isLiveStripeRow(
+  row: SubscriptionRow | undefined,
+): row is SubscriptionRow & { stripe_subscription_id: string } {
   return Boolean(row && row.source === "stripe" && row.stripe_subscription_id && LIVE.has(row.status));
 }
 
@@ -82,7 +84,12 @@ export function stateOfStripeSubscription(sub: Stripe.Subscription): StripeState
   const periodEnds = items.map((i) => i.current_period_end).filter((t): t is number => typeof t === "number");
   const periodEnd = periodEnds.length ? Math.max(...periodEnds) : (legacyPeriodEnd ?? null);
   const cancelling = status !== "canceled" && (sub.cancel_at_period_end || sub.cancel_at !== null);
-  const endsAt = cancelling && sub.cancel_at !== null ? sub.cancel_at : status === "canceled" ? (sub.ended_at ?? periodEnd) : periodEnd;
+  const endsAt =
+    cancelling && sub.cancel_at !== null
+      ? sub.cancel_at
+      : status === "canceled"
+        ? (sub.ended_at ?? periodEnd)
+        : periodEnd;
   const trialing = status === "trialing";
   return {
     kind: "state",
@@ -177,7 +184,11 @@ async function oneAtATime<T>(db: Database, key: string, work: () => Promise<T>):
   }
 }
 
-async function findUser(db: Database, target: SyncTarget, sub: Stripe.Subscription | null): Promise<string | undefined> {
+async function findUser(
+  db: Database,
+  target: SyncTarget,
+  sub: Stripe.Subscription | null,
+): Promise<string | undefined> {
   const linked = await repo.findSubscriptionByStripeId(db, target.stripeSubscriptionId);
   if (linked) return linked.user_id;
   for (const customer of [target.customerId, sub ? idOf(sub.customer) : null]) {
@@ -201,12 +212,22 @@ async function findUser(db: Database, target: SyncTarget, sub: Stripe.Subscripti
  *   without our lookup key, a subscription that never started or that may not replace the row), duplicate.
  * @throws ApiError 502 when Stripe cannot be reached (the webhook then answers 502 and Stripe delivers again).
  */
-export async function syncStripeSubscription(deps: Pick<AppDeps, "db" | "jobs">, stripe: Stripe, target: SyncTarget, opts: { event?: EventRecord } = {}): Promise<SyncOutcome> {
+export async function syncStripeSubscription(
+  deps: Pick<AppDeps, "db" | "jobs">,
+  stripe: Stripe,
+  target: SyncTarget,
+  opts: { event?: EventRecord } = {},
+): Promise<SyncOutcome> {
   if (opts.event && (await repo.stripeEventSeen(deps.db, opts.event.id))) return "duplicate";
   return oneAtATime(deps.db, target.stripeSubscriptionId, () => syncOnce(deps, stripe, target, opts.event));
 }
 
-async function syncOnce(deps: Pick<AppDeps, "db" | "jobs">, stripe: Stripe, target: SyncTarget, event: EventRecord | undefined): Promise<SyncOutcome> {
+async function syncOnce(
+  deps: Pick<AppDeps, "db" | "jobs">,
+  stripe: Stripe,
+  target: SyncTarget,
+  event: EventRecord | undefined,
+): Promise<SyncOutcome> {
   const db = deps.db;
   // A user found only through the subscription's own customer or metadata is known from the next attempt on.
   let foundThroughStripe: string | undefined;
@@ -223,7 +244,9 @@ async function syncOnce(deps: Pick<AppDeps, "db" | "jobs">, stripe: Stripe, targ
         continue;
       }
     }
-    const state: StripeState = sub ? stateOfStripeSubscription(sub) : { kind: "ignored", reason: "no such subscription in this Stripe account" };
+    const state: StripeState = sub
+      ? stateOfStripeSubscription(sub)
+      : { kind: "ignored", reason: "no such subscription in this Stripe account" };
     let outcome: SyncOutcome;
     let change: Extract<StripeState, { kind: "state" }>["change"] | null = null;
     if (!userId) {
@@ -233,7 +256,9 @@ async function syncOnce(deps: Pick<AppDeps, "db" | "jobs">, stripe: Stripe, targ
       outcome = "ignored";
     } else if (!mayApply(row, state)) {
       if (state.live && isLiveStripeRow(row)) {
-        console.warn(`stripe: user ${userId} has a second live subscription ${state.stripeSubscriptionId} besides ${row.stripe_subscription_id}; only the first is mirrored`);
+        console.warn(
+          `stripe: user ${userId} has a second live subscription ${state.stripeSubscriptionId} besides ${row.stripe_subscription_id}; only the first is mirrored`,
+        );
       }
       outcome = "ignored";
     } else if (row && !differs(row, state.change)) {
@@ -247,7 +272,9 @@ async function syncOnce(deps: Pick<AppDeps, "db" | "jobs">, stripe: Stripe, targ
     const write = async (trx: Database): Promise<boolean> => {
       if (!userId) return true;
       if (!row) return change ? repo.insertIfAbsent(trx, userId, change) : true;
-      return change ? repo.writeIfRevision(trx, userId, row.revision, change) : repo.touchIfRevision(trx, userId, row.revision);
+      return change
+        ? repo.writeIfRevision(trx, userId, row.revision, change)
+        : repo.touchIfRevision(trx, userId, row.revision);
     };
     // A subscriber whose access starts here (a first payment, a return after the trial ended) gets this week's
     // suggestions now, in the same transaction: not at the next weekly run.

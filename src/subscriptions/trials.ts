@@ -49,7 +49,11 @@ export async function sweepTrials(deps: Pick<AppDeps, "db" | "jobs">, now: Date 
     const ended = await repo.claimTrialEndNotices(trx, now);
     const queue = async (kind: TrialEmailKind, notices: repo.TrialNotice[]) => {
       for (const n of notices.filter((n) => n.is_active)) {
-        await deps.jobs.enqueue(TRIAL_EMAIL_JOB, { userId: n.user_id, kind, trialEndsAt: new Date(n.trial_ends_at).toISOString() }, { db: trx });
+        await deps.jobs.enqueue(
+          TRIAL_EMAIL_JOB,
+          { userId: n.user_id, kind, trialEndsAt: new Date(n.trial_ends_at).toISOString() },
+          { db: trx },
+        );
       }
     };
     await queue("ending", reminders);
@@ -61,7 +65,10 @@ export async function sweepTrials(deps: Pick<AppDeps, "db" | "jobs">, now: Date 
 }
 
 /** Sends one trial e-mail (a TRIAL_EMAIL job). An account deleted or deactivated meanwhile gets nothing. */
-export async function sendTrialEmail(deps: Pick<AppDeps, "config" | "db">, payload: { userId: string; kind: TrialEmailKind; trialEndsAt: string }): Promise<void> {
+export async function sendTrialEmail(
+  deps: Pick<AppDeps, "config" | "db">,
+  payload: { userId: string; kind: TrialEmailKind; trialEndsAt: string },
+): Promise<void> {
   const user = await findUserById(deps.db, payload.userId);
   if (!user || !user.is_active) return;
   const origin = (deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`).replace(/\/+$/, "");
@@ -79,8 +86,10 @@ export async function sendTrialEmail(deps: Pick<AppDeps, "config" | "db">, paylo
 export function subscriptionJobHandlers(): JobHandlers {
   return {
     [TRIAL_SWEEP_JOB]: async (_payload, { deps }) => void (await sweepTrials(deps)),
-    [TRIAL_EMAIL_JOB]: async (payload, { deps }) => sendTrialEmail(deps, payload as { userId: string; kind: TrialEmailKind; trialEndsAt: string }),
-    [PRUNE_EVENTS_JOB]: async (_payload, { deps }) => void (await repo.pruneStripeEvents(deps.db, new Date(Date.now() - STRIPE_EVENT_RETENTION_MS))),
+    [TRIAL_EMAIL_JOB]: async (payload, { deps }) =>
+      sendTrialEmail(deps, payload as { userId: string; kind: TrialEmailKind; trialEndsAt: string }),
+    [PRUNE_EVENTS_JOB]: async (_payload, { deps }) =>
+      void (await repo.pruneStripeEvents(deps.db, new Date(Date.now() - STRIPE_EVENT_RETENTION_MS))),
   };
 }
 
@@ -89,6 +98,10 @@ export function subscriptionSchedules(): Schedule[] {
   return [
     // Every minute: a trial's e-mail and its trial_expired status follow its end within about a minute.
     { name: "subscriptions.trials", cron: "* * * * *", run: (deps) => enqueueUnlessWaiting(deps, TRIAL_SWEEP_JOB) },
-    { name: "subscriptions.prune-stripe-events", cron: "17 3 * * *", run: (deps) => enqueueUnlessWaiting(deps, PRUNE_EVENTS_JOB) },
+    {
+      name: "subscriptions.prune-stripe-events",
+      cron: "17 3 * * *",
+      run: (deps) => enqueueUnlessWaiting(deps, PRUNE_EVENTS_JOB),
+    },
   ];
 }

@@ -36,7 +36,11 @@ export const SIGNATURE_INVALID = "Invalid Stripe signature";
  * @param rawBody the body exactly as received (bytes, not re-encoded).
  * @throws ApiError 400 for a missing or invalid signature, an old timestamp, or no STRIPE_WEBHOOK_SECRET.
  */
-export async function verifyStripeEvent(secret: string | undefined, rawBody: Uint8Array, signature: string | undefined): Promise<Stripe.Event> {
+export async function verifyStripeEvent(
+  secret: string | undefined,
+  rawBody: Uint8Array,
+  signature: string | undefined,
+): Promise<Stripe.Event> {
   if (!signature) throw new ApiError(400, SIGNATURE_MISSING);
   if (!secret) {
     console.error("stripe webhook: a delivery arrived but STRIPE_WEBHOOK_SECRET is not set, so it cannot be verified");
@@ -44,7 +48,12 @@ export async function verifyStripeEvent(secret: string | undefined, rawBody: Uin
   }
   try {
     // The SDK's static helpers need no API key: verifying needs only the endpoint's secret.
-    return await Stripe.webhooks.constructEventAsync(Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength), signature, secret, SIGNATURE_TOLERANCE_SECONDS);
+    return await Stripe.webhooks.constructEventAsync(
+      Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength),
+      signature,
+      secret,
+      SIGNATURE_TOLERANCE_SECONDS,
+    );
   } catch {
     throw new ApiError(400, SIGNATURE_INVALID);
   }
@@ -57,13 +66,21 @@ export function targetOfEvent(event: Stripe.Event): SyncTarget | null {
       const session = event.data.object;
       const subscription = idOf(session.subscription);
       if (session.mode !== "subscription" || !subscription) return null;
-      return { stripeSubscriptionId: subscription, customerId: idOf(session.customer), userIdHint: session.client_reference_id ?? session.metadata?.user_id ?? null };
+      return {
+        stripeSubscriptionId: subscription,
+        customerId: idOf(session.customer),
+        userIdHint: session.client_reference_id ?? session.metadata?.user_id ?? null,
+      };
     }
     case "customer.subscription.created":
     case "customer.subscription.updated":
     case "customer.subscription.deleted": {
       const sub = event.data.object;
-      return { stripeSubscriptionId: sub.id, customerId: idOf(sub.customer), userIdHint: sub.metadata?.user_id ?? null };
+      return {
+        stripeSubscriptionId: sub.id,
+        customerId: idOf(sub.customer),
+        userIdHint: sub.metadata?.user_id ?? null,
+      };
     }
     case "invoice.paid":
     case "invoice.payment_failed": {
@@ -72,7 +89,11 @@ export function targetOfEvent(event: Stripe.Event): SyncTarget | null {
       const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
       const subscription = idOf(invoice.parent?.subscription_details?.subscription ?? legacy ?? null);
       if (!subscription) return null;
-      return { stripeSubscriptionId: subscription, customerId: idOf(invoice.customer), userIdHint: invoice.parent?.subscription_details?.metadata?.user_id ?? null };
+      return {
+        stripeSubscriptionId: subscription,
+        customerId: idOf(invoice.customer),
+        userIdHint: invoice.parent?.subscription_details?.metadata?.user_id ?? null,
+      };
     }
     default:
       return null;
@@ -90,5 +111,7 @@ export async function handleStripeEvent(deps: AppDeps, event: Stripe.Event): Pro
   const target = targetOfEvent(event);
   if (!target) return "not handled";
   const stripe = requireStripe(deps.config);
-  return syncStripeSubscription(deps, stripe, target, { event: { id: event.id, type: event.type, created: new Date(event.created * 1000) } });
+  return syncStripeSubscription(deps, stripe, target, {
+    event: { id: event.id, type: event.type, created: new Date(event.created * 1000) },
+  });
 }

@@ -82,7 +82,9 @@ export async function refreshCdIndex(db: Database): Promise<number> {
         FROM of_focal o FULL JOIN of_refs r ON r.focal = o.focal AND r.citing = o.citing
         GROUP BY 1
       )
-      SELECT pmid, (only_it - cite_both)::float8 / n, n, only_it, cite_both FROM counted WHERE only_it + cite_both > 0`.execute(trx);
+      SELECT pmid, (only_it - cite_both)::float8 / n, n, only_it, cite_both FROM counted WHERE only_it + cite_both > 0`.execute(
+      trx,
+    );
     return Number(res.numAffectedRows ?? 0);
   });
 }
@@ -91,8 +93,19 @@ export async function refreshCdIndex(db: Database): Promise<number> {
 export async function readCdIndexes(db: Database, pmids: readonly number[]): Promise<Map<number, CdIndex>> {
   const out = new Map<number, CdIndex>();
   if (pmids.length === 0) return out;
-  const rows = await db.selectFrom("article_disruption").selectAll().where(sql<boolean>`pmid = ANY(${[...new Set(pmids)]}::integer[])`).execute();
-  for (const r of rows) out.set(r.pmid, { pmid: r.pmid, cdIndex: r.cd_index, citingArticles: r.citing_articles, citeOnlyIt: r.cite_only_it, citeBoth: r.cite_both });
+  const rows = await db
+    .selectFrom("article_disruption")
+    .selectAll()
+    .where(sql<boolean>`pmid = ANY(${[...new Set(pmids)]}::integer[])`)
+    .execute();
+  for (const r of rows)
+    out.set(r.pmid, {
+      pmid: r.pmid,
+      cdIndex: r.cd_index,
+      citingArticles: r.citing_articles,
+      citeOnlyIt: r.cite_only_it,
+      citeBoth: r.cite_both,
+    });
   return out;
 }
 

@@ -48,7 +48,15 @@ export interface DigestArticle extends SectionEntry {
 /**
  * The digest message for `to`. Sections without articles are left out. @param unsubscribeUrl the signed link.
  */
-export function weeklyDigestEmail(opts: { to: string; name: string; week: string; sections: Record<Section, DigestArticle[]>; origin: string; unsubscribeUrl: string; supportEmail: string }): EmailMessage {
+export function weeklyDigestEmail(opts: {
+  to: string;
+  name: string;
+  week: string;
+  sections: Record<Section, DigestArticle[]>;
+  origin: string;
+  unsubscribeUrl: string;
+  supportEmail: string;
+}): EmailMessage {
   const suggestionsUrl = `${opts.origin}/suggestions`;
   const pubmed = (pmid: number) => `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`;
   const filled = (Object.keys(TITLES) as Section[]).filter((s) => opts.sections[s].length > 0);
@@ -83,7 +91,9 @@ export function weeklyDigestEmail(opts: { to: string; name: string; week: string
     ...filled.flatMap((s) => [
       "",
       TITLES[s],
-      ...opts.sections[s].slice(0, DIGEST_PER_SECTION).flatMap((a) => [`- ${a.title || `PubMed article ${a.pmid}`}`, `  ${a.reason}`, `  ${pubmed(a.pmid)}`]),
+      ...opts.sections[s]
+        .slice(0, DIGEST_PER_SECTION)
+        .flatMap((a) => [`- ${a.title || `PubMed article ${a.pmid}`}`, `  ${a.reason}`, `  ${pubmed(a.pmid)}`]),
     ]),
     "",
     `See all your suggestions: ${suggestionsUrl}`,

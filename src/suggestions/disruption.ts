@@ -74,12 +74,22 @@ export async function ensureMeshStats(db: Database): Promise<boolean> {
 }
 
 /** The statistics of `headings` (those known), and the index's earliest year (null when it holds no dated heading). */
-export async function readHeadingStats(db: Database, headings: readonly string[]): Promise<{ stats: Map<string, HeadingStats>; earliestYear: number | null }> {
+export async function readHeadingStats(
+  db: Database,
+  headings: readonly string[],
+): Promise<{ stats: Map<string, HeadingStats>; earliestYear: number | null }> {
   const stats = new Map<string, HeadingStats>();
-  const earliest = await db.selectFrom("mesh_heading_stats").select((eb) => eb.fn.min<number>("first_year").as("y")).executeTakeFirst();
+  const earliest = await db
+    .selectFrom("mesh_heading_stats")
+    .select((eb) => eb.fn.min<number>("first_year").as("y"))
+    .executeTakeFirst();
   if (headings.length === 0) return { stats, earliestYear: earliest?.y ?? null };
   // One array parameter, not one per heading: a user's candidates carry hundreds of headings.
-  const rows = await db.selectFrom("mesh_heading_stats").selectAll().where(sql<boolean>`heading = ANY(${[...new Set(headings)]}::text[])`).execute();
+  const rows = await db
+    .selectFrom("mesh_heading_stats")
+    .selectAll()
+    .where(sql<boolean>`heading = ANY(${[...new Set(headings)]}::text[])`)
+    .execute();
   for (const r of rows) stats.set(r.heading, { firstYear: r.first_year, df: r.df });
   return { stats, earliestYear: earliest?.y ?? null };
 }
@@ -88,7 +98,11 @@ export async function readHeadingStats(db: Database, headings: readonly string[]
  * The novelty of an article (its publication year and MeSH headings), or null when none of its headings is young
  * enough or qualifies (see the module comment). Pure.
  */
-export function noveltyOf(article: { publication_year: number | null; mesh_terms: readonly string[] }, stats: ReadonlyMap<string, HeadingStats>, earliestYear: number | null): Novelty | null {
+export function noveltyOf(
+  article: { publication_year: number | null; mesh_terms: readonly string[] },
+  stats: ReadonlyMap<string, HeadingStats>,
+  earliestYear: number | null,
+): Novelty | null {
   if (article.publication_year === null || earliestYear === null) return null;
   let best: Novelty | null = null;
   for (const heading of article.mesh_terms) {
@@ -96,7 +110,8 @@ export function noveltyOf(article: { publication_year: number | null; mesh_terms
     if (!s || s.df < MIN_HEADING_ARTICLES || s.firstYear <= earliestYear + CENSOR_YEARS) continue;
     const age = article.publication_year - s.firstYear;
     if (age < 0 || age > NOVEL_AGE_YEARS) continue;
-    if (!best || age < best.ageYears || (age === best.ageYears && s.firstYear > best.firstYear)) best = { heading, firstYear: s.firstYear, ageYears: age };
+    if (!best || age < best.ageYears || (age === best.ageYears && s.firstYear > best.firstYear))
+      best = { heading, firstYear: s.firstYear, ageYears: age };
   }
   return best;
 }

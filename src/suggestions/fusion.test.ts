@@ -22,19 +22,37 @@ describe("reciprocal rank fusion", () => {
     ]);
   });
   test("excluded PMIDs never come back", () => {
-    expect(fuseRankings([{ source: "a", weight: 1, pmids: [1, 2, 3] }], new Set([2])).map((c) => c.pmid)).toEqual([1, 3]);
+    expect(fuseRankings([{ source: "a", weight: 1, pmids: [1, 2, 3] }], new Set([2])).map((c) => c.pmid)).toEqual([
+      1, 3,
+    ]);
   });
 });
 
 describe("profile", () => {
   test("interests are the description's comma-separated entries, unique, at most 5", () => {
-    expect(interestsOf(" sepsis ,  acute  kidney injury,,Sepsis, a, b, c, d")).toEqual(["sepsis", "acute kidney injury", "a", "b", "c"]);
+    expect(interestsOf(" sepsis ,  acute  kidney injury,,Sepsis, a, b, c, d")).toEqual([
+      "sepsis",
+      "acute kidney injury",
+      "a",
+      "b",
+      "c",
+    ]);
     expect(interestsOf(null)).toEqual([]);
   });
   test("recent likes weigh more; old likes keep a floor; liked PMIDs are all excluded", () => {
     const now = new Date("2026-11-24T00:00:00Z");
-    const like = (pmid: number, daysAgo: number) => ({ pmid, title: `T${pmid}`, mesh_terms: ["Sepsis"], keywords: [], liked_at: new Date(now.getTime() - daysAgo * 86_400_000) });
-    const p = buildProfile("sepsis", [like(1, 400), like(2, 0), like(3, 90), like(4, 1), like(5, 2), like(6, 3), like(7, 4)], now);
+    const like = (pmid: number, daysAgo: number) => ({
+      pmid,
+      title: `T${pmid}`,
+      mesh_terms: ["Sepsis"],
+      keywords: [],
+      liked_at: new Date(now.getTime() - daysAgo * 86_400_000),
+    });
+    const p = buildProfile(
+      "sepsis",
+      [like(1, 400), like(2, 0), like(3, 90), like(4, 1), like(5, 2), like(6, 3), like(7, 4)],
+      now,
+    );
     expect(p.sources.map((s) => [s.kind, s.label])).toEqual([
       ["interest", "sepsis"],
       ["like", "T2"],

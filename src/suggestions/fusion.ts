@@ -38,7 +38,11 @@ export interface FusedCandidate<S> {
  * Fuses ranked lists into one ranking, best first (ties: smaller PMID first, for a stable order).
  * @param exclude PMIDs never returned (liked, recently suggested).
  */
-export function fuseRankings<S>(lists: readonly RankedList<S>[], exclude: ReadonlySet<number> = new Set(), k = RRF_K): FusedCandidate<S>[] {
+export function fuseRankings<S>(
+  lists: readonly RankedList<S>[],
+  exclude: ReadonlySet<number> = new Set(),
+  k = RRF_K,
+): FusedCandidate<S>[] {
   type Entry = { score: number; best: S; bestContribution: number; contributions: Contribution<S>[] };
   const fused = new Map<number, Entry>();
   for (const list of lists) {
@@ -48,7 +52,12 @@ export function fuseRankings<S>(lists: readonly RankedList<S>[], exclude: Readon
       const entry = fused.get(pmid);
       const given = { source: list.source, rank: i + 1, contribution };
       if (!entry) {
-        fused.set(pmid, { score: contribution, best: list.source, bestContribution: contribution, contributions: [given] });
+        fused.set(pmid, {
+          score: contribution,
+          best: list.source,
+          bestContribution: contribution,
+          contributions: [given],
+        });
       } else {
         entry.score += contribution;
         entry.contributions.push(given);

@@ -33,10 +33,17 @@ export const PREPARE_AFTER_DAYS = SOURCE_CACHE_DAYS - 7;
 const ENQUEUE_BATCH = 500;
 
 /** Queues one `kind` job per user, ENQUEUE_BATCH per transaction, waking the workers after each. */
-async function enqueuePerUser(deps: AppDeps, users: readonly string[], kind: string, payload: (userId: string) => Record<string, unknown>, maxAttempts: number): Promise<void> {
+async function enqueuePerUser(
+  deps: AppDeps,
+  users: readonly string[],
+  kind: string,
+  payload: (userId: string) => Record<string, unknown>,
+  maxAttempts: number,
+): Promise<void> {
   for (let i = 0; i < users.length; i += ENQUEUE_BATCH) {
     await deps.db.transaction().execute(async (trx) => {
-      for (const userId of users.slice(i, i + ENQUEUE_BATCH)) await deps.jobs.enqueue(kind, payload(userId), { fairnessKey: userId, maxAttempts, db: trx });
+      for (const userId of users.slice(i, i + ENQUEUE_BATCH))
+        await deps.jobs.enqueue(kind, payload(userId), { fairnessKey: userId, maxAttempts, db: trx });
     });
     deps.jobs.wake?.();
   }
@@ -50,7 +57,11 @@ export function suggestionJobHandlers(): JobHandlers {
       await refreshMeshStats(deps.db);
       // The citation signal is an addition: if its refresh fails, last week's CD indexes stay (the statement runs in
       // one transaction) and the users' weeks still go out, with the MeSH signal current.
-      await refreshCdIndex(deps.db).catch((err) => console.error(`weekly suggestions: the CD index refresh failed; last week's is kept: ${err instanceof Error ? err.message : err}`));
+      await refreshCdIndex(deps.db).catch((err) =>
+        console.error(
+          `weekly suggestions: the CD index refresh failed; last week's is kept: ${err instanceof Error ? err.message : err}`,
+        ),
+      );
       await pruneSourceCache(deps);
       await enqueuePerUser(deps, await usersDueForWeek(deps.db, week), USER_JOB, (userId) => ({ userId, week }), 5);
     },

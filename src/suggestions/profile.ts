@@ -94,8 +94,17 @@ export function buildProfile(description: string | null, likes: readonly Profile
     sources.push({ kind: "like", label: like.title?.trim() || `PMID ${like.pmid}`, text, weight, pmid: like.pmid });
   }
   // The whole reading list as one more source, once there is more than one like to combine.
-  const pooled = recent.slice(0, MAX_POOLED_LIKES).map(likeText).filter((t) => t.trim());
-  if (pooled.length > 1) sources.push({ kind: "likes", label: recent[0]!.title?.trim() || `PMID ${recent[0]!.pmid}`, text: pooled.join(". "), weight: 1 });
+  const pooled = recent
+    .slice(0, MAX_POOLED_LIKES)
+    .map(likeText)
+    .filter((t) => t.trim());
+  if (pooled.length > 1)
+    sources.push({
+      kind: "likes",
+      label: recent[0]!.title?.trim() || `PMID ${recent[0]!.pmid}`,
+      text: pooled.join(". "),
+      weight: 1,
+    });
   const topic = [...interests, ...recent.slice(0, 3).map((l) => l.title ?? "")].filter(Boolean).join("; ");
   return { sources, likedPmids: likes.map((l) => l.pmid), topic };
 }

@@ -126,7 +126,15 @@ export async function fetchNewThisWeek(
 ): Promise<WeeklyPubmedResult> {
   const log = opts.log ?? ((line: string) => console.warn(line));
   const terms = weeklyTerms(profile);
-  const result: WeeklyPubmedResult = { outcome: "done", terms: terms.length, asked: 0, matched: [], alreadyHeld: 0, fetched: 0, failed: 0 };
+  const result: WeeklyPubmedResult = {
+    outcome: "done",
+    terms: terms.length,
+    asked: 0,
+    matched: [],
+    alreadyHeld: 0,
+    fetched: 0,
+    failed: 0,
+  };
   if (terms.length === 0) return { ...result, outcome: "no-interests" };
   const { config, db } = deps;
   const signal = AbortSignal.timeout(config.PUBMED_FETCH_BUDGET_MS);
@@ -135,7 +143,14 @@ export async function fetchNewThisWeek(
     const answers: number[][] = [];
     for (const term of terms) {
       const params = { term, retmax: WEEKLY_RETMAX, sort: "relevance" as const, datetype: "edat" as const, ...window };
-      const answer = await cachedEsearch(db, client, weeklySearchKey(opts.week, term), WEEKLY_SEARCH_CACHE_MS, params, signal);
+      const answer = await cachedEsearch(
+        db,
+        client,
+        weeklySearchKey(opts.week, term),
+        WEEKLY_SEARCH_CACHE_MS,
+        params,
+        signal,
+      );
       if (!answer.cached) result.asked++;
       answers.push(answer.pmids.slice(0, WEEKLY_RETMAX));
     }
@@ -144,21 +159,33 @@ export async function fetchNewThisWeek(
     result.alreadyHeld = holding.size;
     const missing = result.matched.filter((p) => !holding.has(p));
     if (missing.length === 0) return result;
-    const fetch = await fetchWithinAllowance({ db, search: deps.search, client }, opts.userId, missing, config.PUBMED_USER_DAILY_RECORDS, {
-      signal,
-      log: (line) => log(`weekly suggestions: ${line}`),
-    });
+    const fetch = await fetchWithinAllowance(
+      { db, search: deps.search, client },
+      opts.userId,
+      missing,
+      config.PUBMED_USER_DAILY_RECORDS,
+      {
+        signal,
+        log: (line) => log(`weekly suggestions: ${line}`),
+      },
+    );
     result.fetched = fetch.fetched;
     result.failed = fetch.failed;
     if (fetch.error !== null) throw fetch.error;
     if (fetch.granted < missing.length) {
       result.outcome = "budget";
-      log(`weekly suggestions: user ${opts.userId}'s daily budget of PubMed records allows ${fetch.granted} of the week's ${missing.length} new ones`);
+      log(
+        `weekly suggestions: user ${opts.userId}'s daily budget of PubMed records allows ${fetch.granted} of the week's ${missing.length} new ones`,
+      );
     }
   } catch (err) {
     result.outcome = signal.aborted ? "timeout" : "error";
-    const why = signal.aborted ? `did not finish within ${config.PUBMED_FETCH_BUDGET_MS} ms` : `failed (${err instanceof Error ? err.message : String(err)})`;
-    log(`weekly suggestions: the PubMed step for user ${opts.userId} ${why}; the week goes on with the index as it is (${result.fetched} records fetched)`);
+    const why = signal.aborted
+      ? `did not finish within ${config.PUBMED_FETCH_BUDGET_MS} ms`
+      : `failed (${err instanceof Error ? err.message : String(err)})`;
+    log(
+      `weekly suggestions: the PubMed step for user ${opts.userId} ${why}; the week goes on with the index as it is (${result.fetched} records fetched)`,
+    );
   }
   return result;
 }

@@ -15,6 +15,14 @@ export const USER_JOB = "suggestions.user";
  * a week that has its batch is left alone unless `replace`.
  * @param opts.db a transaction to enqueue in (the caller then wakes the workers after its commit).
  */
-export async function enqueueUserSuggestions(deps: Pick<AppDeps, "jobs">, userId: string, opts: { replace?: boolean; db?: AppDeps["db"] } = {}): Promise<void> {
-  await deps.jobs.enqueue(USER_JOB, { userId, replace: opts.replace ?? false }, { fairnessKey: userId, maxAttempts: 5, db: opts.db });
+export async function enqueueUserSuggestions(
+  deps: Pick<AppDeps, "jobs">,
+  userId: string,
+  opts: { replace?: boolean; db?: AppDeps["db"] } = {},
+): Promise<void> {
+  await deps.jobs.enqueue(
+    USER_JOB,
+    { userId, replace: opts.replace ?? false },
+    { fairnessKey: userId, maxAttempts: 5, db: opts.db },
+  );
 }

@@ -30,7 +30,9 @@ export async function readProfileLikes(db: Database, userId: string): Promise<Pr
 
 /** Every PMID the user liked, in the index or not. */
 export async function readLikedPmids(db: Database, userId: string): Promise<number[]> {
-  return (await db.selectFrom("likes").select("article_pmid").where("user_id", "=", userId).execute()).map((r) => r.article_pmid);
+  return (await db.selectFrom("likes").select("article_pmid").where("user_id", "=", userId).execute()).map(
+    (r) => r.article_pmid,
+  );
 }
 
 /** PMIDs suggested to the user in other weeks' batches of the last RESUGGEST_AFTER_DAYS days before `now`. */
@@ -50,7 +52,12 @@ export async function recentlySuggested(db: Database, userId: string, week: stri
 
 /** The user's batch of `week`, if any. */
 export async function findBatch(db: Database, userId: string, week: string) {
-  return db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", userId).where("week", "=", week).executeTakeFirst();
+  return db
+    .selectFrom("weekly_suggestions")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where("week", "=", week)
+    .executeTakeFirst();
 }
 
 /**
@@ -97,7 +104,12 @@ export interface NewBatch {
  * digest_queued_at is kept, so a recomputed week never mails again). @returns the new batch id.
  */
 export async function replaceBatch(db: Database, batch: NewBatch): Promise<string> {
-  const previous = await db.deleteFrom("weekly_suggestions").where("user_id", "=", batch.userId).where("week", "=", batch.week).returning("digest_queued_at").executeTakeFirst();
+  const previous = await db
+    .deleteFrom("weekly_suggestions")
+    .where("user_id", "=", batch.userId)
+    .where("week", "=", batch.week)
+    .returning("digest_queued_at")
+    .executeTakeFirst();
   const row = await db
     .insertInto("weekly_suggestions")
     .values({
@@ -112,7 +124,14 @@ export async function replaceBatch(db: Database, batch: NewBatch): Promise<strin
     .returning("id")
     .executeTakeFirstOrThrow();
   const values = (Object.entries(batch.sections) as [Section, SectionEntry[]][]).flatMap(([section, entries]) =>
-    entries.map((e, rank) => ({ suggestion_id: row.id, section, rank, article_pmid: e.pmid, reason: e.reason, signal: e.signal })),
+    entries.map((e, rank) => ({
+      suggestion_id: row.id,
+      section,
+      rank,
+      article_pmid: e.pmid,
+      reason: e.reason,
+      signal: e.signal,
+    })),
   );
   if (values.length > 0) await db.insertInto("suggestion_articles").values(values).execute();
   return row.id;
@@ -125,12 +144,26 @@ export async function markDigestQueued(db: Database, batchId: string, at: Date):
 
 /** The user's latest batch with its articles by section (in rank order), or undefined. */
 export async function latestBatch(db: Database, userId: string) {
-  const batch = await db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").limit(1).executeTakeFirst();
+  const batch = await db
+    .selectFrom("weekly_suggestions")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
   if (!batch) return undefined;
   const rows = await db
     .selectFrom("suggestion_articles as sa")
     .leftJoin("articles as a", "a.pmid", "sa.article_pmid")
-    .select([...keptArticleColumns, "sa.section", "sa.rank", "sa.article_pmid", "sa.reason", "sa.signal", "a.pmid as a_pmid"])
+    .select([
+      ...keptArticleColumns,
+      "sa.section",
+      "sa.rank",
+      "sa.article_pmid",
+      "sa.reason",
+      "sa.signal",
+      "a.pmid as a_pmid",
+    ])
     .where("sa.suggestion_id", "=", batch.id)
     .orderBy("sa.section")
     .orderBy("sa.rank")
@@ -157,7 +190,17 @@ function subscribers(db: Database) {
  */
 export async function usersDueForWeek(db: Database, week: string): Promise<string[]> {
   const rows = await subscribers(db)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("weekly_suggestions as w").select("w.id").whereRef("w.user_id", "=", "u.id").where("w.week", "=", week))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("weekly_suggestions as w")
+            .select("w.id")
+            .whereRef("w.user_id", "=", "u.id")
+            .where("w.week", "=", week),
+        ),
+      ),
+    )
     .orderBy("u.id")
     .execute();
   return rows.map((r) => r.id);

@@ -6,7 +6,9 @@ import { weeklyDigestOf } from "../users/preferences.ts";
 import * as suggestions from "./service.ts";
 import { WeeklySuggestionsSchema } from "./schemas.ts";
 
-const DigestSettingSchema = z.object({ weekly_digest: z.boolean({ error: "weekly_digest must be true or false" }) }).openapi("DigestSetting");
+const DigestSettingSchema = z
+  .object({ weekly_digest: z.boolean({ error: "weekly_digest must be true or false" }) })
+  .openapi("DigestSetting");
 
 /** /api/v1/suggestions (docs/product.md §7): the latest weekly suggestions, and the weekly digest e-mail setting. */
 export function suggestionsRoutes(deps: AppDeps) {
@@ -18,7 +20,8 @@ export function suggestionsRoutes(deps: AppDeps) {
     method: "get",
     path: "/weekly/latest",
     summary: "My latest weekly suggestions",
-    description: "The four sections of the latest week, each with its cited summary. 404 until the first batch is computed; 403 without an active Plus, Pro or Max subscription.",
+    description:
+      "The four sections of the latest week, each with its cited summary. 404 until the first batch is computed; 403 without an active Plus, Pro or Max subscription.",
     responses: { 200: jsonContent(WeeklySuggestionsSchema, "The latest batch"), ...errorResponses(403, 404) },
   });
   app.openapi(latest, async (c) => c.json(await suggestions.latestSuggestions(deps, c.get("user").id), 200));

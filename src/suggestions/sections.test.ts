@@ -15,8 +15,14 @@ describe("section rules", () => {
     expect(inLastWeek(null, now)).toBe(false);
   });
   test("new this week reads the Entrez date, and the publication date only for a record without one", () => {
-    const at = (pmid: number, publication_date: string | null, entrez_date: string | null): CandidateArticle =>
-      ({ pmid, title: `A${pmid}`, publication_date, entrez_date, publication_year: Number((publication_date ?? "2026").slice(0, 4)), mesh_terms: [] });
+    const at = (pmid: number, publication_date: string | null, entrez_date: string | null): CandidateArticle => ({
+      pmid,
+      title: `A${pmid}`,
+      publication_date,
+      entrez_date,
+      publication_year: Number((publication_date ?? "2026").slice(0, 4)),
+      mesh_terms: [],
+    });
     const articles = new Map(
       [
         at(1, "2026-11-20", "2026-10-01"), // issue dated this week, entered PubMed in October: not new
@@ -28,7 +34,12 @@ describe("section rules", () => {
     expect(newSince(articles.get(3)!)).toBe("2026-11-19");
     const source = { kind: "interest" as const, label: "x", text: "x", weight: 1 };
     const recent = [1, 2, 3, 4].map((pmid, i) => ({ pmid, score: 1 / (i + 1), best: source }));
-    const sections = chooseSections({ anyDate: [], recent }, articles, { stats: new Map(), earliestYear: null, cdIndexes: new Map() }, now);
+    const sections = chooseSections(
+      { anyDate: [], recent },
+      articles,
+      { stats: new Map(), earliestYear: null, cdIndexes: new Map() },
+      now,
+    );
     expect(sections.new_weekly_articles.map((e) => e.pmid)).toEqual([2, 3]);
     expect(sections.new_yearly_articles.map((e) => e.pmid)).toEqual([1, 4]);
   });
@@ -42,12 +53,19 @@ describe("section rules", () => {
     expect(weeklySearchKey("2026-W48", "asthma")).not.toBe(weeklySearchKey("2026-W49", "asthma"));
     // Interests only, as written; likes are not sent.
     const like = { pmid: 1, title: "A liked title", mesh_terms: ["Asthma"], keywords: [], liked_at: now };
-    expect(weeklyTerms(buildProfile("Sepsis in  adults, sepsis in adults, asthma", [like], now))).toEqual(["Sepsis in adults", "asthma"]);
+    expect(weeklyTerms(buildProfile("Sepsis in  adults, sepsis in adults, asthma", [like], now))).toEqual([
+      "Sepsis in adults",
+      "asthma",
+    ]);
   });
   test("why-lines name the interest or the liked title, cut when long", () => {
-    expect(matchReason({ kind: "interest", label: "sepsis", text: "sepsis", weight: 1 })).toBe('Matches your interest "sepsis"');
+    expect(matchReason({ kind: "interest", label: "sepsis", text: "sepsis", weight: 1 })).toBe(
+      'Matches your interest "sepsis"',
+    );
     const long = "A".repeat(120);
-    expect(matchReason({ kind: "like", label: long, text: long, weight: 1 })).toBe(`Similar to "${"A".repeat(89)}…", which you liked`);
+    expect(matchReason({ kind: "like", label: long, text: long, weight: 1 })).toBe(
+      `Similar to "${"A".repeat(89)}…", which you liked`,
+    );
     expect(matchReason({ kind: "likes", label: "x", text: "x", weight: 1 })).toBe("Similar to the articles you liked");
   });
   test("citations are renumbered to the section's order; unknown numbers are left as they are", () => {
@@ -59,7 +77,11 @@ describe("section rules", () => {
       ["New", { firstYear: 2019, df: 4 }],
       ["Rare", { firstYear: 2020, df: 1 }],
     ]);
-    expect(noveltyOf({ publication_year: 2020, mesh_terms: ["Old", "New", "Rare"] }, stats, 2000)).toEqual({ heading: "New", firstYear: 2019, ageYears: 1 });
+    expect(noveltyOf({ publication_year: 2020, mesh_terms: ["Old", "New", "Rare"] }, stats, 2000)).toEqual({
+      heading: "New",
+      firstYear: 2019,
+      ageYears: 1,
+    });
     expect(noveltyOf({ publication_year: 2023, mesh_terms: ["New"] }, stats, 2000)).toBeNull(); // 4 years old by then
     expect(noveltyOf({ publication_year: 2002, mesh_terms: ["Old"] }, stats, 2000)).toBeNull(); // left-censored
     expect(noveltyOf({ publication_year: null, mesh_terms: ["New"] }, stats, 2000)).toBeNull();

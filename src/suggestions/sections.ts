@@ -15,7 +15,12 @@ import { pickCovering, sourceHeads } from "./coverage.ts";
 import type { AppDeps } from "../deps.ts";
 
 /** The four sections, in the page's order (docs/product.md §2), by their API names (docs/product.md §3). */
-export const SECTIONS = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"] as const;
+export const SECTIONS = [
+  "new_weekly_articles",
+  "new_yearly_articles",
+  "pertinent_articles",
+  "disruptive_articles",
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /** Articles per section. The page shows 2 at a time (docs/product.md §9); ten is five pages, a week's reading. */
@@ -89,7 +94,10 @@ export async function rankProfile(
   for (const source of sources) {
     if (ranked.has(source.text)) continue;
     const res = await index.similar(source.text, { limit: CANDIDATES_PER_SOURCE, excludePmids, ...years });
-    ranked.set(source.text, res.hits.map((h) => h.pmid));
+    ranked.set(
+      source.text,
+      res.hits.map((h) => h.pmid),
+    );
   }
   return fuseSources(sources, ranked, exclude);
 }
@@ -99,7 +107,11 @@ export async function rankProfile(
  * source-cache.ts keeps them): each source's best CANDIDATES_PER_SOURCE not in `exclude`, fused by weighted reciprocal
  * rank fusion (fusion.ts). Pure.
  */
-export function fuseSources(sources: readonly ProfileSource[], ranked: ReadonlyMap<string, readonly number[]>, exclude: ReadonlySet<number>): FusedCandidate<ProfileSource>[] {
+export function fuseSources(
+  sources: readonly ProfileSource[],
+  ranked: ReadonlyMap<string, readonly number[]>,
+  exclude: ReadonlySet<number>,
+): FusedCandidate<ProfileSource>[] {
   const lists = sources.map((source) => ({
     source,
     weight: source.weight,
@@ -125,7 +137,11 @@ export async function retrieveCandidates(
   // candidates for about half the queries.
   const pooled = profile.sources.some((s) => s.kind === "likes");
   const recentSources = pooled ? profile.sources.filter((s) => s.kind !== "like") : profile.sources;
-  const ranked = await rankedSources(deps, profile.sources.map((s) => s.text), now);
+  const ranked = await rankedSources(
+    deps,
+    profile.sources.map((s) => s.text),
+    now,
+  );
   const recent = await rankProfile(deps.search, recentSources, exclude, { fromYear, toYear });
   return { anyDate: fuseSources(profile.sources, ranked, exclude), recent, sources: profile.sources };
 }
@@ -136,7 +152,8 @@ const TITLE_IN_REASON = 90;
 export function matchReason(source: ProfileSource): string {
   if (source.kind === "interest") return `Matches your interest "${source.label}"`;
   if (source.kind === "likes") return "Similar to the articles you liked";
-  const title = source.label.length > TITLE_IN_REASON ? `${source.label.slice(0, TITLE_IN_REASON - 1).trimEnd()}…` : source.label;
+  const title =
+    source.label.length > TITLE_IN_REASON ? `${source.label.slice(0, TITLE_IN_REASON - 1).trimEnd()}…` : source.label;
   return `Similar to "${title}", which you liked`;
 }
 
@@ -181,7 +198,11 @@ export function newSince(a: Pick<CandidateArticle, "entrez_date" | "publication_
 export function chooseSections(
   candidates: Candidates,
   articles: ReadonlyMap<number, CandidateArticle>,
-  signals: { stats: ReadonlyMap<string, HeadingStats>; earliestYear: number | null; cdIndexes: ReadonlyMap<number, CdIndex> },
+  signals: {
+    stats: ReadonlyMap<string, HeadingStats>;
+    earliestYear: number | null;
+    cdIndexes: ReadonlyMap<number, CdIndex>;
+  },
   now: Date,
 ): Record<Section, SectionEntry[]> {
   const taken = new Set<number>();
@@ -207,13 +228,25 @@ export function chooseSections(
     if (!a || taken.has(c.pmid)) return;
     const cd = signals.cdIndexes.get(c.pmid);
     if (isDisruptiveByCitations(cd)) {
-      flagged.push({ pmid: c.pmid, signalRank: 0, order: -cd.cdIndex, rank, entry: { pmid: c.pmid, reason: citationReason(cd), signal: "cd_index" } });
+      flagged.push({
+        pmid: c.pmid,
+        signalRank: 0,
+        order: -cd.cdIndex,
+        rank,
+        entry: { pmid: c.pmid, reason: citationReason(cd), signal: "cd_index" },
+      });
       return;
     }
     const novelty = noveltyOf(a, signals.stats, signals.earliestYear);
     if (novelty) {
       const reason = `Among the first articles in the index with the MeSH heading "${novelty.heading}" (first indexed in ${novelty.firstYear})`;
-      flagged.push({ pmid: c.pmid, signalRank: 1, order: novelty.ageYears, rank, entry: { pmid: c.pmid, reason, signal: "mesh_novelty" } });
+      flagged.push({
+        pmid: c.pmid,
+        signalRank: 1,
+        order: novelty.ageYears,
+        rank,
+        entry: { pmid: c.pmid, reason, signal: "mesh_novelty" },
+      });
     }
   });
   flagged.sort((x, y) => x.signalRank - y.signalRank || x.order - y.order || x.rank - y.rank);

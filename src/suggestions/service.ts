@@ -29,7 +29,8 @@ import type { WeeklySuggestions } from "./schemas.ts";
 /** The detail of GET /suggestions/weekly/latest before the user's first batch (the page shows 'Suggestions Preparing'). */
 export const SUGGESTIONS_NOT_READY = "Suggestions not generated yet";
 /** The detail of a suggestions call without access (docs/product.md §2's gate text). */
-export const SUGGESTIONS_ACCESS_REQUIRED = "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription.";
+export const SUGGESTIONS_ACCESS_REQUIRED =
+  "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription.";
 
 /** What one user's run did. */
 export type WeeklyOutcome = "computed" | "exists" | "no-access" | "empty-profile" | "no-user";
@@ -38,7 +39,11 @@ export type WeeklyOutcome = "computed" | "exists" | "no-access" | "empty-profile
  * Renumbers a summary's citations from the summarizer's order (`citedPmids[n-1]`) to the section's order, so that
  * [n] is the n-th article of the section as the page and the API list it. Pure.
  */
-export function renumberCitations(summary: string, citedPmids: readonly number[], sectionPmids: readonly number[]): string {
+export function renumberCitations(
+  summary: string,
+  citedPmids: readonly number[],
+  sectionPmids: readonly number[],
+): string {
   const position = new Map(sectionPmids.map((p, i) => [p, i + 1]));
   return summary.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, (whole, inner: string) => {
     const numbers = inner.split(/\s*,\s*/).map((n) => {
@@ -64,7 +69,14 @@ export function renumberCitations(summary: string, citedPmids: readonly number[]
 export async function computeWeeklySuggestions(
   deps: Pick<AppDeps, "db" | "search" | "jobs" | "config" | "secretKey">,
   userId: string,
-  opts: { now?: Date; week?: string; replace?: boolean; summarizer?: Summarizer; sendDigest?: boolean; pubmed?: WeeklyPubmedClient | null } = {},
+  opts: {
+    now?: Date;
+    week?: string;
+    replace?: boolean;
+    summarizer?: Summarizer;
+    sendDigest?: boolean;
+    pubmed?: WeeklyPubmedClient | null;
+  } = {},
 ): Promise<WeeklyOutcome> {
   const now = opts.now ?? new Date();
   const week = opts.week ?? isoWeek(now);
@@ -101,32 +113,55 @@ export async function computeWeeklySuggestions(
   const poolPmids = new Set(pool.map((c) => c.pmid));
   await ensureMeshStats(deps.db);
   const [meshStats, cdIndexes] = await Promise.all([
-    readHeadingStats(deps.db, rows.filter((r) => poolPmids.has(r.pmid)).flatMap((r) => r.mesh_terms)),
+    readHeadingStats(
+      deps.db,
+      rows.filter((r) => poolPmids.has(r.pmid)).flatMap((r) => r.mesh_terms),
+    ),
     readCdIndexes(deps.db, [...poolPmids]),
   ]);
   const sections = chooseSections(candidates, articles, { ...meshStats, cdIndexes }, now);
 
   const summarizer = opts.summarizer ?? extractiveSummarizer;
   const summaries = {} as Record<Section, string | null>;
-  const full = new Map((await repo.readSummaryArticles(deps.db, SECTIONS.flatMap((s) => sections[s].map((e) => e.pmid)))).map((r) => [r.pmid, r]));
+  const full = new Map(
+    (
+      await repo.readSummaryArticles(
+        deps.db,
+        SECTIONS.flatMap((s) => sections[s].map((e) => e.pmid)),
+      )
+    ).map((r) => [r.pmid, r]),
+  );
   for (const section of SECTIONS) {
     const chosen = sections[section].map((e) => full.get(e.pmid)!).filter(Boolean);
     if (chosen.length === 0) {
       summaries[section] = null;
       continue;
     }
-    const result = await summarizer.summarize(profile.topic, chosen.map((a) => ({ ...a, abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [] })));
-    summaries[section] = result.summary ? renumberCitations(result.summary, result.citedPmids, chosen.map((a) => a.pmid)) : null;
+    const result = await summarizer.summarize(
+      profile.topic,
+      chosen.map((a) => ({ ...a, abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [] })),
+    );
+    summaries[section] = result.summary
+      ? renumberCitations(
+          result.summary,
+          result.citedPmids,
+          chosen.map((a) => a.pmid),
+        )
+      : null;
   }
 
-  const digestArticles = (entries: SectionEntry[]) => entries.map((e) => ({ ...e, title: articles.get(e.pmid)?.title ?? null }));
+  const digestArticles = (entries: SectionEntry[]) =>
+    entries.map((e) => ({ ...e, title: articles.get(e.pmid)?.title ?? null }));
   const withDigest = opts.sendDigest !== false && user.weekly_digest && SECTIONS.some((s) => sections[s].length > 0);
   const message = withDigest
     ? weeklyDigestEmail({
         to: user.email,
         name: user.full_name || user.email,
         week,
-        sections: Object.fromEntries(SECTIONS.map((s) => [s, digestArticles(sections[s])])) as Record<Section, ReturnType<typeof digestArticles>>,
+        sections: Object.fromEntries(SECTIONS.map((s) => [s, digestArticles(sections[s])])) as Record<
+          Section,
+          ReturnType<typeof digestArticles>
+        >,
         origin: siteOrigin(deps.config),
         unsubscribeUrl: `${siteOrigin(deps.config)}/unsubscribe?token=${encodeURIComponent(await unsubscribeToken(deps.secretKey, userId))}`,
         supportEmail: deps.config.SUPPORT_EMAIL,

@@ -59,7 +59,11 @@ export async function deleteUser(db: Database, id: string): Promise<boolean> {
 }
 
 /** A page of users, oldest first (a stable order for skip/limit paging), and the total number of users. */
-export async function listUsers(db: Database, skip: number, limit: number): Promise<{ rows: UserRow[]; count: number }> {
+export async function listUsers(
+  db: Database,
+  skip: number,
+  limit: number,
+): Promise<{ rows: UserRow[]; count: number }> {
   const [rows, total] = await Promise.all([
     db.selectFrom("users").selectAll().orderBy("created_at").orderBy("id").offset(skip).limit(limit).execute(),
     db.selectFrom("users").select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow(),
@@ -100,7 +104,9 @@ export function searchUsers(
         eb(sql`lower(full_name)`, "like", wordPrefix),
       ]),
     )
-    .orderBy(sql`case when lower(email) = ${q.toLowerCase()} then 0 when lower(full_name) like ${prefix} then 1 else 2 end`)
+    .orderBy(
+      sql`case when lower(email) = ${q.toLowerCase()} then 0 when lower(full_name) like ${prefix} then 1 else 2 end`,
+    )
     .orderBy(sql`lower(coalesce(full_name, ''))`)
     .orderBy(sql`lower(email)`)
     .offset(skip)
@@ -113,6 +119,13 @@ export function searchUsers(
  * returns their ids. Call inside a transaction that then changes one of them.
  */
 export async function lockActiveSuperusers(db: Database): Promise<string[]> {
-  const rows = await db.selectFrom("users").select("id").where("is_superuser", "=", true).where("is_active", "=", true).orderBy("id").forUpdate().execute();
+  const rows = await db
+    .selectFrom("users")
+    .select("id")
+    .where("is_superuser", "=", true)
+    .where("is_active", "=", true)
+    .orderBy("id")
+    .forUpdate()
+    .execute();
   return rows.map((r) => r.id);
 }

@@ -1,7 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
-import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
+import {
+  MessageSchema,
+  SIGNED_IN,
+  apiRoute,
+  createApi,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+} from "../http/openapi.ts";
 import { requireSuperuser, requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { clearSessionCookie, issueAccessToken, setSessionCookie } from "../auth/session.ts";
 import { LIMITS, assertAllowed, hit, reset } from "../auth/rate-limit.ts";
@@ -24,7 +32,11 @@ import {
 } from "./schemas.ts";
 
 const PasswordChangedSchema = z
-  .object({ message: z.string(), access_token: z.string().openapi({ description: "A fresh token for this session" }), token_type: z.literal("bearer") })
+  .object({
+    message: z.string(),
+    access_token: z.string().openapi({ description: "A fresh token for this session" }),
+    token_type: z.literal("bearer"),
+  })
   .openapi("PasswordChanged");
 
 /**
@@ -41,14 +53,18 @@ export function usersRoutes(deps: AppDeps) {
     path: "/signup",
     tags,
     summary: "Sign up",
-    description: "Creates an account with a one-week Plus trial. Answers the account (never its password). At most 10 an hour per client (429).",
+    description:
+      "Creates an account with a one-week Plus trial. Answers the account (never its password). At most 10 an hour per client (429).",
     request: { body: jsonBody(userSignupSchema) },
     responses: { 200: jsonContent(UserPublicSchema, "The new account"), ...errorResponses(400, 429) },
   });
   app.openapi(signup, async (c) => {
     const client = requestClientKey(c, deps.config);
     // Each account comes with a trial: creating them in bulk from one network is refused.
-    if (client) assertAllowed(await hit(deps.db, { ...LIMITS.signupPerClient, max: deps.config.SIGNUPS_PER_CLIENT_PER_HOUR }, client));
+    if (client)
+      assertAllowed(
+        await hit(deps.db, { ...LIMITS.signupPerClient, max: deps.config.SIGNUPS_PER_CLIENT_PER_HOUR }, client),
+      );
     return c.json(toUserPublic(await users.signup(deps.db, c.req.valid("json"))), 200);
   });
 
@@ -68,7 +84,7 @@ export function usersRoutes(deps: AppDeps) {
     path: "/me",
     tags,
     summary: "Update the signed-in user's profile and interests",
-    description: "Only the fields sent change; `institution_email: null` (or \"\") clears it.",
+    description: 'Only the fields sent change; `institution_email: null` (or "") clears it.',
     security: SIGNED_IN,
     middleware: [signedIn],
     request: { body: jsonBody(userUpdateMeSchema) },
@@ -78,7 +94,8 @@ export function usersRoutes(deps: AppDeps) {
     const before = c.get("user");
     const updated = await users.updateMe(deps.db, before.id, c.req.valid("json"));
     // New interests: this week's suggestions are recomputed in the background, within a minute (issue 11).
-    if ((updated.description ?? "") !== (before.description ?? "")) await enqueueUserSuggestions(deps, before.id, { replace: true });
+    if ((updated.description ?? "") !== (before.description ?? ""))
+      await enqueueUserSuggestions(deps, before.id, { replace: true });
     return c.json(toUserPublic(updated), 200);
   });
 
@@ -89,7 +106,8 @@ export function usersRoutes(deps: AppDeps) {
     path: "/me/password",
     tags,
     summary: "Change the signed-in user's password",
-    description: "Ends every other session; this one continues with the token returned. At most 5 current-password checks per 15 minutes without a success (429).",
+    description:
+      "Ends every other session; this one continues with the token returned. At most 5 current-password checks per 15 minutes without a success (429).",
     security: SIGNED_IN,
     middleware: [signedIn],
     request: { body: jsonBody(updatePasswordSchema) },
@@ -104,7 +122,10 @@ export function usersRoutes(deps: AppDeps) {
     await reset(deps.db, LIMITS.passwordCheckPerUser, me);
     const token = await issueAccessToken(deps, user);
     setSessionCookie(c, token);
-    return c.json({ message: "Password updated successfully", access_token: token, token_type: "bearer" as const }, 200);
+    return c.json(
+      { message: "Password updated successfully", access_token: token, token_type: "bearer" as const },
+      200,
+    );
   });
 
   const deleteMe = apiRoute({
@@ -132,7 +153,10 @@ export function usersRoutes(deps: AppDeps) {
     security: SIGNED_IN,
     middleware: [signedIn],
     request: { query: userSearchSchema },
-    responses: { 200: jsonContent(z.array(UserSearchResultSchema), "Matching users, best first"), ...errorResponses(429) },
+    responses: {
+      200: jsonContent(z.array(UserSearchResultSchema), "Matching users, best first"),
+      ...errorResponses(429),
+    },
   });
   app.openapi(search, async (c) => {
     const { q, skip, limit } = c.req.valid("query");
@@ -149,7 +173,10 @@ export function usersRoutes(deps: AppDeps) {
     security: SIGNED_IN,
     middleware: [signedIn, requireSuperuser],
     request: { query: paginationSchema },
-    responses: { 200: jsonContent(UsersPublicSchema, "A page of accounts, oldest first, and their total"), ...errorResponses(403) },
+    responses: {
+      200: jsonContent(UsersPublicSchema, "A page of accounts, oldest first, and their total"),
+      ...errorResponses(403),
+    },
   });
   app.openapi(list, async (c) => {
     const { skip, limit } = c.req.valid("query");
@@ -204,7 +231,9 @@ export function usersRoutes(deps: AppDeps) {
     request: { params: userIdParamSchema, body: jsonBody(userUpdateSchema) },
     responses: { 200: jsonContent(UserPublicSchema, "The updated account"), ...errorResponses(403, 404, 409) },
   });
-  app.openapi(update, async (c) => c.json(toUserPublic(await users.updateUser(deps.db, c.req.valid("param").user_id, c.req.valid("json"))), 200));
+  app.openapi(update, async (c) =>
+    c.json(toUserPublic(await users.updateUser(deps.db, c.req.valid("param").user_id, c.req.valid("json"))), 200),
+  );
 
   const remove = apiRoute({
     method: "delete",

@@ -2,7 +2,14 @@ import { z } from "@hono/zod-openapi";
 import { hasRefusedCharacter } from "../http/input-text.ts";
 // The pages' own pattern and limits (src/rules/, shared with the forms), so that the server refuses exactly what the
 // forms refuse, with the same messages.
-import { EMAIL_PATTERN, FULL_NAME_MAX, FULL_NAME_MIN, isSingleLine, PASSWORD_MIN, singleLineMessage } from "../rules/account.ts";
+import {
+  EMAIL_PATTERN,
+  FULL_NAME_MAX,
+  FULL_NAME_MIN,
+  isSingleLine,
+  PASSWORD_MIN,
+  singleLineMessage,
+} from "../rules/account.ts";
 import {
   INTEREST_MAX,
   INTEREST_NOT_SINGLE_LINE,
@@ -18,29 +25,34 @@ import {
 
 /** Builds a zod error callback: "<label> is required" for a missing value, `invalid` for a value of the wrong type. */
 function requiredOr(label: string, invalid: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? `${label} is required` : invalid);
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined || issue.input === null ? `${label} is required` : invalid;
 }
 
 /** An e-mail address: trimmed, lower-cased (addresses are unique case-insensitively), at most 255 characters. */
 export function emailField(label = "Email") {
-  return z
-    .string({ error: requiredOr(label, "Invalid email address") })
-    .trim()
-    .toLowerCase()
-    .min(1, `${label} is required`)
-    .max(255, "Email must be at most 255 characters")
-    // One check, one message: the page's own pattern (docs/product.md §5), so an invalid address is reported once.
-    .pipe(z.email({ pattern: EMAIL_PATTERN, error: "Invalid email address" }));
+  return (
+    z
+      .string({ error: requiredOr(label, "Invalid email address") })
+      .trim()
+      .toLowerCase()
+      .min(1, `${label} is required`)
+      .max(255, "Email must be at most 255 characters")
+      // One check, one message: the page's own pattern (docs/product.md §5), so an invalid address is reported once.
+      .pipe(z.email({ pattern: EMAIL_PATTERN, error: "Invalid email address" }))
+  );
 }
 
 /** A new password: 8 to 128 characters (the upper bound only keeps hashing cost bounded). */
 export function passwordField(label = "Password") {
-  return z
-    .string({ error: requiredOr(label, `${label} must be text`) })
-    // An empty password is reported as missing, as the forms do, not as too short as well.
-    .min(1, { error: `${label} is required`, abort: true })
-    .min(PASSWORD_MIN, `${label} must be at least ${PASSWORD_MIN} characters`)
-    .max(128, `${label} must be at most 128 characters`);
+  return (
+    z
+      .string({ error: requiredOr(label, `${label} must be text`) })
+      // An empty password is reported as missing, as the forms do, not as too short as well.
+      .min(1, { error: `${label} is required`, abort: true })
+      .min(PASSWORD_MIN, `${label} must be at least ${PASSWORD_MIN} characters`)
+      .max(128, `${label} must be at most 128 characters`)
+  );
 }
 
 /**
@@ -137,24 +149,41 @@ export type UserUpdateMe = z.infer<typeof userUpdateMeSchema>;
 /** PATCH /users/me/password. */
 export const updatePasswordSchema = z
   .object({
-    current_password: z.string({ error: requiredOr("Current password", "Current password must be text") }).min(1, "Current password is required"),
+    current_password: z
+      .string({ error: requiredOr("Current password", "Current password must be text") })
+      .min(1, "Current password is required"),
     new_password: passwordField(),
     confirm_password: z
-      .string({ error: (i) => (i.input === undefined || i.input === null ? "Password confirmation is required" : "Password confirmation must be text") })
+      .string({
+        error: (i) =>
+          i.input === undefined || i.input === null
+            ? "Password confirmation is required"
+            : "Password confirmation must be text",
+      })
       .min(1, "Password confirmation is required"),
   })
-  .refine((v) => v.new_password === v.confirm_password, { message: "The passwords do not match", path: ["confirm_password"] });
+  .refine((v) => v.new_password === v.confirm_password, {
+    message: "The passwords do not match",
+    path: ["confirm_password"],
+  });
 export type UpdatePassword = z.infer<typeof updatePasswordSchema>;
 
 /** `{user_id}` path parameter. */
-export const userIdParamSchema = z.object({ user_id: z.uuid({ error: "Invalid user id" }).openapi({ param: { name: "user_id", in: "path" } }) });
+export const userIdParamSchema = z.object({
+  user_id: z.uuid({ error: "Invalid user id" }).openapi({ param: { name: "user_id", in: "path" } }),
+});
 
 /** Largest `skip` of any list: deeper pages are never needed, and the bound keeps the number a safe integer. */
 export const MAX_SKIP = 1_000_000;
 
 /** `skip`/`limit` query of list endpoints (FastAPI template defaults: 0 and 100). */
 export const paginationSchema = z.object({
-  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).max(MAX_SKIP, `skip must be at most ${MAX_SKIP}`).default(0),
+  skip: z.coerce
+    .number({ error: "skip must be a number" })
+    .int()
+    .min(0)
+    .max(MAX_SKIP, `skip must be at most ${MAX_SKIP}`)
+    .default(0),
   limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(1000).default(100),
 });
 
@@ -173,9 +202,22 @@ export const userSearchSchema = z.object({
     .max(255, "Search query must be at most 255 characters")
     .default("")
     .refine((q) => q.trim() === "" || q.trim().length >= USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT)
-    .openapi({ description: `Start of an address or name; blank gives [], else at least ${USER_SEARCH_MIN_CHARS} characters`, example: "ada" }),
-  skip: z.coerce.number({ error: "skip must be a number" }).int().min(0).max(100, "skip must be at most 100").default(0),
-  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(10, "limit must be at most 10").default(5),
+    .openapi({
+      description: `Start of an address or name; blank gives [], else at least ${USER_SEARCH_MIN_CHARS} characters`,
+      example: "ada",
+    }),
+  skip: z.coerce
+    .number({ error: "skip must be a number" })
+    .int()
+    .min(0)
+    .max(100, "skip must be at most 100")
+    .default(0),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int()
+    .min(1)
+    .max(10, "limit must be at most 10")
+    .default(5),
 });
 
 /** A user as every response shows it (docs/product.md §3): never the password or its hash. */
@@ -193,10 +235,14 @@ export const UserPublicSchema = z
 export type UserPublic = z.infer<typeof UserPublicSchema>;
 
 /** GET /users/: a page of accounts and the total. */
-export const UsersPublicSchema = z.object({ data: z.array(UserPublicSchema), count: z.number().int() }).openapi("UsersPublic");
+export const UsersPublicSchema = z
+  .object({ data: z.array(UserPublicSchema), count: z.number().int() })
+  .openapi("UsersPublic");
 
 /** What user search returns to any signed-in user: just enough to pick a share recipient. */
-export const UserSearchResultSchema = z.object({ id: z.uuid(), full_name: z.string().nullable(), email: z.string() }).openapi("UserSearchResult");
+export const UserSearchResultSchema = z
+  .object({ id: z.uuid(), full_name: z.string().nullable(), email: z.string() })
+  .openapi("UserSearchResult");
 export type UserSearchResult = z.infer<typeof UserSearchResultSchema>;
 
 /** Copies the public fields of a user row (or CurrentUser), dropping everything else. */

@@ -16,10 +16,17 @@ export const EMAIL_TAKEN_ON_CREATE = "The user with this email already exists in
 export const EMAIL_TAKEN_ON_UPDATE = "User with this email already exists";
 export const USER_NOT_FOUND = "User not found";
 export const SUPERUSER_SELF_DELETE = "Super users are not allowed to delete themselves";
-export const LAST_SUPERUSER = "This is the last active superuser: make another account a superuser before deactivating or demoting this one.";
+export const LAST_SUPERUSER =
+  "This is the last active superuser: make another account a superuser before deactivating or demoting this one.";
 
 /** Throws ApiError(status, detail) when another account than `exceptId` already uses this address (case-insensitively). */
-async function assertEmailFree(db: Database, email: string, status: 400 | 409, detail: string, exceptId?: string): Promise<void> {
+async function assertEmailFree(
+  db: Database,
+  email: string,
+  status: 400 | 409,
+  detail: string,
+  exceptId?: string,
+): Promise<void> {
   const existing = await repo.findUserByEmail(db, email);
   if (existing && existing.id !== exceptId) throw new ApiError(status, detail);
 }
@@ -84,7 +91,12 @@ export async function createUser(db: Database, input: UserCreate): Promise<UserR
 }
 
 /** Applies a patch, turning a lost race for an address into the same 409 as the up-front check. */
-async function applyPatch(db: Database, id: string, patch: Updateable<UsersTable>, bumpTokenVersion: boolean): Promise<UserRow> {
+async function applyPatch(
+  db: Database,
+  id: string,
+  patch: Updateable<UsersTable>,
+  bumpTokenVersion: boolean,
+): Promise<UserRow> {
   try {
     const row = await repo.updateUser(db, id, patch, { bumpTokenVersion });
     if (!row) throw new ApiError(404, USER_NOT_FOUND);
@@ -144,8 +156,10 @@ export async function updateMe(db: Database, userId: string, input: UserUpdateMe
 export async function changePassword(db: Database, userId: string, input: UpdatePassword): Promise<UserRow> {
   const user = await repo.findUserById(db, userId);
   if (!user) throw new ApiError(404, USER_NOT_FOUND);
-  if (!(await verifyPassword(input.current_password, user.hashed_password))) throw new ApiError(400, "Incorrect password");
-  if (input.new_password === input.current_password) throw new ApiError(400, "New password cannot be the same as the current one");
+  if (!(await verifyPassword(input.current_password, user.hashed_password)))
+    throw new ApiError(400, "Incorrect password");
+  if (input.new_password === input.current_password)
+    throw new ApiError(400, "New password cannot be the same as the current one");
   return applyPatch(db, userId, { hashed_password: await hashPassword(input.new_password) }, true);
 }
 
@@ -163,7 +177,12 @@ export async function setPassword(db: Database, userId: string, newPassword: str
  * @throws ApiError 403 when a superuser tries to delete their own account (there must stay an administrator),
  * 404 for an unknown user.
  */
-export async function deleteUser(db: Database, id: string, actingUser: { id: string; is_superuser: boolean }, now = new Date()): Promise<void> {
+export async function deleteUser(
+  db: Database,
+  id: string,
+  actingUser: { id: string; is_superuser: boolean },
+  now = new Date(),
+): Promise<void> {
   if (id === actingUser.id && actingUser.is_superuser) throw new ApiError(403, SUPERUSER_SELF_DELETE);
   const deleted = await db.transaction().execute(async (trx) => {
     await archiveBilling(trx, id, "account_deleted", now);
@@ -189,7 +208,13 @@ export async function getUser(db: Database, id: string): Promise<UserRow> {
  * a word of the name starts with `q` (at least 3 characters, checked by the route's schema).
  * A blank query answers [] without touching the database (docs/product.md §5: blank search makes no call).
  */
-export async function searchUsers(db: Database, q: string, userId: string, skip: number, limit: number): Promise<UserSearchResult[]> {
+export async function searchUsers(
+  db: Database,
+  q: string,
+  userId: string,
+  skip: number,
+  limit: number,
+): Promise<UserSearchResult[]> {
   const needle = q.trim();
   if (!needle) return [];
   return repo.searchUsers(db, needle, userId, skip, limit);

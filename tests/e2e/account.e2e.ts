@@ -13,7 +13,9 @@ function nextCall(page: Page, method: string, path: string): Promise<Request> {
 /** Signs up through the API only (no session), as someone who already has an account. */
 async function existingAccount(page: Page, fullName: string): Promise<string> {
   const email = uniqueEmail();
-  const res = await page.request.post("/api/v1/users/signup", { data: { email, full_name: fullName, password: TEST_PASSWORD } });
+  const res = await page.request.post("/api/v1/users/signup", {
+    data: { email, full_name: fullName, password: TEST_PASSWORD },
+  });
   expect(res.ok()).toBe(true);
   return email;
 }
@@ -25,7 +27,9 @@ async function openSettings(page: Page, query = ""): Promise<void> {
 }
 
 test.describe("password recovery", () => {
-  test("the e-mailed link opens the reset page, the new password logs in and the old one no longer does", async ({ page }) => {
+  test("the e-mailed link opens the reset page, the new password logs in and the old one no longer does", async ({
+    page,
+  }) => {
     const email = await existingAccount(page, "Rita Levi");
 
     await page.goto("/recover-password");
@@ -38,7 +42,9 @@ test.describe("password recovery", () => {
     const since = Date.now();
     await address.fill(email);
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByTestId("toast-success").filter({ hasText: "Password recovery email sent successfully." })).toBeVisible();
+    await expect(
+      page.getByTestId("toast-success").filter({ hasText: "Password recovery email sent successfully." }),
+    ).toBeVisible();
 
     const mail = await waitForMail(email, since);
     expect(mail.subject).toContain("Password recovery");
@@ -102,7 +108,9 @@ test.describe("password recovery", () => {
 });
 
 test.describe("settings", () => {
-  test("My Profile: read-only with N/A, checks on blur, 'No changes detected.', and an update sent field by field", async ({ page }) => {
+  test("My Profile: read-only with N/A, checks on blur, 'No changes detected.', and an update sent field by field", async ({
+    page,
+  }) => {
     const email = await signInNewUser(page, "Grace Hopper");
     await openSettings(page);
     await expect(page.getByRole("tab", { name: "User" })).toHaveAttribute("aria-selected", "true");
@@ -114,7 +122,10 @@ test.describe("settings", () => {
     const save = profile.getByRole("button", { name: "Save" });
     const address = profile.getByLabel("Email", { exact: true });
     await expect(save).toBeDisabled();
-    await expect(profile.getByLabel("Institutional Email")).toHaveAttribute("placeholder", "Optional institutional email");
+    await expect(profile.getByLabel("Institutional Email")).toHaveAttribute(
+      "placeholder",
+      "Optional institutional email",
+    );
 
     await address.fill("");
     await address.blur();
@@ -144,7 +155,10 @@ test.describe("settings", () => {
     await profile.getByLabel("Institutional Email").fill("grace@navy.example.mil");
     const patch = nextCall(page, "PATCH", "/users/me");
     await save.click();
-    expect((await patch).postDataJSON()).toEqual({ full_name: "Grace B. Hopper", institution_email: "grace@navy.example.mil" });
+    expect((await patch).postDataJSON()).toEqual({
+      full_name: "Grace B. Hopper",
+      institution_email: "grace@navy.example.mil",
+    });
     await expect(page.getByTestId("toast-success").filter({ hasText: "User updated successfully." })).toBeVisible();
     await expect(profile.getByText("grace@navy.example.mil")).toBeVisible();
     // The user menu follows at once.
@@ -162,7 +176,9 @@ test.describe("settings", () => {
     await expect(page.getByRole("region", { name: "My Profile" }).getByText("N/A")).toBeVisible();
   });
 
-  test("Password: rules on blur, the strength meter, Save only when valid, and the fresh token kept", async ({ page }) => {
+  test("Password: rules on blur, the strength meter, Save only when valid, and the fresh token kept", async ({
+    page,
+  }) => {
     const email = await signInNewUser(page, "Alan Turing");
     await openSettings(page);
     const section = page.getByRole("region", { name: "Password" });
@@ -199,13 +215,20 @@ test.describe("settings", () => {
     expect(newToken).toBeTruthy();
     expect(newToken).not.toBe(oldToken);
     // Other sessions end; this one carries on with the fresh token and the renewed cookie.
-    expect((await page.request.get("/api/v1/users/me", { headers: { authorization: `Bearer ${oldToken}` } })).status()).toBe(401);
-    expect((await page.request.get("/api/v1/users/me", { headers: { authorization: `Bearer ${newToken}` } })).status()).toBe(200);
+    expect(
+      (await page.request.get("/api/v1/users/me", { headers: { authorization: `Bearer ${oldToken}` } })).status(),
+    ).toBe(401);
+    expect(
+      (await page.request.get("/api/v1/users/me", { headers: { authorization: `Bearer ${newToken}` } })).status(),
+    ).toBe(200);
     await openSettings(page);
     await expect(page).toHaveURL(/\/settings$/);
     // This browser holds the session cookie, so its API writes name their origin, as a page's would.
     const origin = new URL(page.url()).origin;
-    const login = await page.request.post("/api/v1/login/access-token", { form: { username: email, password: newPassword }, headers: { origin } });
+    const login = await page.request.post("/api/v1/login/access-token", {
+      form: { username: email, password: newPassword },
+      headers: { origin },
+    });
     expect(login.status()).toBe(200);
 
     // A wrong current password is the server's error, in a toast.
@@ -217,7 +240,9 @@ test.describe("settings", () => {
     await expect(page.getByTestId("toast-error").filter({ hasText: "Incorrect password" })).toBeVisible();
   });
 
-  test("Main Interests: five numbered slots, no commas, stored comma-joined, and 'No changes detected.'", async ({ page }) => {
+  test("Main Interests: five numbered slots, no commas, stored comma-joined, and 'No changes detected.'", async ({
+    page,
+  }) => {
     await signInNewUser(page, "Rosalind Franklin");
     await openSettings(page);
     const section = page.getByRole("region", { name: "Main Interests" });
@@ -240,8 +265,16 @@ test.describe("settings", () => {
     const patch = nextCall(page, "PATCH", "/users/me");
     await save.click();
     expect((await patch).postDataJSON()).toEqual({ description: "X-ray crystallography, Virus structure" });
-    await expect(page.getByTestId("toast-success").filter({ hasText: "Main interests updated successfully." })).toBeVisible();
-    await expect(section.getByRole("listitem")).toHaveText(["X-ray crystallography", "Virus structure", "N/A", "N/A", "N/A"]);
+    await expect(
+      page.getByTestId("toast-success").filter({ hasText: "Main interests updated successfully." }),
+    ).toBeVisible();
+    await expect(section.getByRole("listitem")).toHaveText([
+      "X-ray crystallography",
+      "Virus structure",
+      "N/A",
+      "N/A",
+      "N/A",
+    ]);
 
     await section.getByRole("button", { name: "Edit Interests" }).click();
     await section.getByLabel("Interest 2").fill(" Virus structure ");
@@ -250,13 +283,23 @@ test.describe("settings", () => {
     await expect(section.getByRole("button", { name: "Edit Interests" })).toBeVisible();
 
     await openSettings(page);
-    await expect(page.getByRole("region", { name: "Main Interests" }).getByRole("listitem")).toHaveText(["X-ray crystallography", "Virus structure", "N/A", "N/A", "N/A"]);
+    await expect(page.getByRole("region", { name: "Main Interests" }).getByRole("listitem")).toHaveText([
+      "X-ray crystallography",
+      "Virus structure",
+      "N/A",
+      "N/A",
+      "N/A",
+    ]);
   });
 
-  test("Subscription: the trial's status card, tab=subscription and the checkout return parameters", async ({ page }) => {
+  test("Subscription: the trial's status card, tab=subscription and the checkout return parameters", async ({
+    page,
+  }) => {
     await signInNewUser(page, "Barbara McClintock");
     await openSettings(page, "?tab=subscription&subscription_checkout=success");
-    await expect(page.getByTestId("toast-success").filter({ hasText: "Subscription updated successfully!" })).toBeVisible();
+    await expect(
+      page.getByTestId("toast-success").filter({ hasText: "Subscription updated successfully!" }),
+    ).toBeVisible();
     // The parameter is handled once, then removed from the address; the tab stays selected.
     await expect(page).toHaveURL(/\/settings\?tab=subscription$/);
     await expect(page.getByRole("heading", { name: "Subscription" })).toBeFocused();
@@ -267,7 +310,9 @@ test.describe("settings", () => {
     await expect(section.getByText(/Your free trial ends on/)).toBeVisible();
 
     await openSettings(page, "?subscription_checkout=cancel");
-    await expect(page.getByTestId("toast-error").filter({ hasText: "Subscription process was canceled or failed." })).toBeVisible();
+    await expect(
+      page.getByTestId("toast-error").filter({ hasText: "Subscription process was canceled or failed." }),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/settings$/);
   });
 
@@ -289,12 +334,16 @@ test.describe("settings", () => {
     await page.getByRole("dialog", { name: "Confirmation Required" }).getByRole("button", { name: "Delete" }).click();
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem("access_token"))).toBeNull();
-    const login = await page.request.post("/api/v1/login/access-token", { form: { username: email, password: TEST_PASSWORD } });
+    const login = await page.request.post("/api/v1/login/access-token", {
+      form: { username: email, password: TEST_PASSWORD },
+    });
     expect(login.status()).toBe(400);
   });
 });
 
-test("a rejected token in any call ends the session: the token goes and the browser lands on /login", async ({ page }) => {
+test("a rejected token in any call ends the session: the token goes and the browser lands on /login", async ({
+  page,
+}) => {
   await signInNewUser(page, "Stale Session");
   await openSettings(page);
   await page.evaluate(() => localStorage.setItem("access_token", "not-a-valid-token"));
@@ -309,7 +358,9 @@ test("a rejected token in any call ends the session: the token goes and the brow
   await expect(page).toHaveURL(/\/login\?next=%2Fsettings$/);
 });
 
-test("a signed-in user is sent from / to /home and from the account forms to /, keeping the query string", async ({ page }) => {
+test("a signed-in user is sent from / to /home and from the account forms to /, keeping the query string", async ({
+  page,
+}) => {
   await signInNewUser(page, "Redirected User");
   await page.goto("/?from=newsletter");
   await expect(page).toHaveURL(/\/home\?from=newsletter$/);

@@ -5,7 +5,12 @@
  * The seed signs an access token for each and writes them to E2E_FIXTURES_FILE, so that tests need no login (the
  * login rate limit counts every test's logins from 127.0.0.1).
  */
-import type { BillingInterval, SubscriptionSource, SubscriptionStatus, SubscriptionType } from "../../src/db/column-types.ts";
+import type {
+  BillingInterval,
+  SubscriptionSource,
+  SubscriptionStatus,
+  SubscriptionType,
+} from "../../src/db/column-types.ts";
 
 /** A subscription row to seed; times are offsets from the moment of seeding, in days. */
 export interface SeededSubscription {
@@ -49,15 +54,43 @@ const trial = (over: Partial<SeededSubscription> = {}): SeededSubscription => ({
 export const SUBSCRIPTION_ACCOUNTS = {
   none: { email: "sub-none@e2e.example.com", full_name: "No Subscription", subscription: null },
   trial: { email: "sub-trial@e2e.example.com", full_name: "Trial Running", subscription: trial() },
-  expired: { email: "sub-expired@e2e.example.com", full_name: "Trial Expired", subscription: trial({ status: "trial_expired", trialEndsInDays: -2, periodEndsInDays: -2 }) },
+  expired: {
+    email: "sub-expired@e2e.example.com",
+    full_name: "Trial Expired",
+    subscription: trial({ status: "trial_expired", trialEndsInDays: -2, periodEndsInDays: -2 }),
+  },
   // Ended a minute before the app started and never looked at since: still stored as active.
-  lapsed: { email: "sub-lapsed@e2e.example.com", full_name: "Trial Lapsed", subscription: trial({ trialEndsInDays: -1 / (24 * 60), periodEndsInDays: -1 / (24 * 60) }) },
+  lapsed: {
+    email: "sub-lapsed@e2e.example.com",
+    full_name: "Trial Lapsed",
+    subscription: trial({ trialEndsInDays: -1 / (24 * 60), periodEndsInDays: -1 / (24 * 60) }),
+  },
   active: { email: "sub-active@e2e.example.com", full_name: "Plus Annual", subscription: paid() },
-  monthly: { email: "sub-monthly@e2e.example.com", full_name: "Plus Monthly", subscription: paid({ billing_interval: "monthly", periodEndsInDays: 20 }) },
-  pastDue: { email: "sub-past-due@e2e.example.com", full_name: "Plus Past Due", subscription: paid({ status: "past_due" }) },
-  canceled: { email: "sub-canceled@e2e.example.com", full_name: "Plus Canceled", subscription: paid({ status: "canceled", periodEndsInDays: -3 }) },
-  cancelling: { email: "sub-cancelling@e2e.example.com", full_name: "Plus Cancelling", subscription: paid({ cancel_at_period_end: true, periodEndsInDays: 20 }) },
-  granted: { email: "sub-granted@e2e.example.com", full_name: "Pro Granted", subscription: paid({ subscription_type: "pro", source: "operator", periodEndsInDays: undefined }) },
+  monthly: {
+    email: "sub-monthly@e2e.example.com",
+    full_name: "Plus Monthly",
+    subscription: paid({ billing_interval: "monthly", periodEndsInDays: 20 }),
+  },
+  pastDue: {
+    email: "sub-past-due@e2e.example.com",
+    full_name: "Plus Past Due",
+    subscription: paid({ status: "past_due" }),
+  },
+  canceled: {
+    email: "sub-canceled@e2e.example.com",
+    full_name: "Plus Canceled",
+    subscription: paid({ status: "canceled", periodEndsInDays: -3 }),
+  },
+  cancelling: {
+    email: "sub-cancelling@e2e.example.com",
+    full_name: "Plus Cancelling",
+    subscription: paid({ cancel_at_period_end: true, periodEndsInDays: 20 }),
+  },
+  granted: {
+    email: "sub-granted@e2e.example.com",
+    full_name: "Pro Granted",
+    subscription: paid({ subscription_type: "pro", source: "operator", periodEndsInDays: undefined }),
+  },
 } satisfies Record<string, SeededAccount>;
 
 export type SubscriptionAccountName = keyof typeof SUBSCRIPTION_ACCOUNTS;

@@ -14,7 +14,9 @@ test("the API reference renders every operation under the strict CSP and runs a 
   expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");
   await expect(page.getByRole("heading", { name: /LitReview API/ })).toBeVisible();
   // One operation block per documented call, grouped by tag.
-  const doc = (await (await page.request.get("/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await (await page.request.get("/api/v1/openapi.json")).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
   await expect(page.locator(".opblock")).toHaveCount(operations);
   // Try a public call from the page: GET /subscriptions/me without a token answers 401 in the {detail} shape.

@@ -84,7 +84,9 @@ test("signed-out visitors are sent to /login from signed-in pages and to /landin
 
   await page.goto("/?utm=test");
   await expect(page).toHaveURL(/\/landing\?utm=test$/);
-  await expect(page.getByRole("heading", { name: "The ultimate research tools for biomedical scientists." })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: "The ultimate research tools for biomedical scientists." }),
+  ).toBeVisible();
   // A page without islands ships no script file at all.
   await expect(page.locator("script[src], script[type=module]")).toHaveCount(0);
 });

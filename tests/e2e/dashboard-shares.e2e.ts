@@ -15,7 +15,8 @@ async function relevantPmids(request: APIRequestContext, account: Account): Prom
     (await (await request[method](`/api/v1/literature_review/${path}`, { headers })).json()) as T;
   const { id } = await api<{ id: string }>("post", "create");
   await api("post", `start/${id}?user_query=${encodeURIComponent(TOPIC)}`);
-  await expect.poll(async () => (await api<{ status: string }>("get", `status/${id}`)).status, { timeout: 30_000 })
+  await expect
+    .poll(async () => (await api<{ status: string }>("get", `status/${id}`)).status, { timeout: 30_000 })
     .toBe("complete");
   const details = await api<{ fts_articles_refs: { pmid: number }[] }>("get", `details/${id}?fts_limit=20`);
   return details.fts_articles_refs.map((a) => a.pmid);

@@ -1,5 +1,14 @@
 import type { APIRequestContext } from "@playwright/test";
-import { createAccount, expect, expectNoSeriousA11yViolations, islandsReady, signIn, test, waitForMail, type Account } from "./fixtures.ts";
+import {
+  createAccount,
+  expect,
+  expectNoSeriousA11yViolations,
+  islandsReady,
+  signIn,
+  test,
+  waitForMail,
+  type Account,
+} from "./fixtures.ts";
 
 // Likes, shares and the dashboard (docs/product.md §2, §3, §8) in Chromium against the running app: the like state shared by
 // every card of a PMID, a refused like rolled back with its toast, a share found through the user search and received
@@ -8,20 +17,44 @@ import { createAccount, expect, expectNoSeriousA11yViolations, islandsReady, sig
 const TOPIC = "nasopharyngeal carcinoma radiotherapy";
 
 /** Runs a review on TOPIC through the API until it completes; @returns its id and the PMIDs of its first relevant articles. */
-async function completedReview(request: APIRequestContext, account: Account, relevant = 20): Promise<{ id: string; pmids: number[] }> {
+async function completedReview(
+  request: APIRequestContext,
+  account: Account,
+  relevant = 20,
+): Promise<{ id: string; pmids: number[] }> {
   const headers = { authorization: `Bearer ${account.token}` };
-  const created = (await (await request.post("/api/v1/literature_review/create", { headers })).json()) as { id: string };
-  expect((await request.post(`/api/v1/literature_review/start/${created.id}?user_query=${encodeURIComponent(TOPIC)}`, { headers })).ok()).toBe(true);
+  const created = (await (await request.post("/api/v1/literature_review/create", { headers })).json()) as {
+    id: string;
+  };
+  expect(
+    (
+      await request.post(`/api/v1/literature_review/start/${created.id}?user_query=${encodeURIComponent(TOPIC)}`, {
+        headers,
+      })
+    ).ok(),
+  ).toBe(true);
   await expect
-    .poll(async () => ((await (await request.get(`/api/v1/literature_review/status/${created.id}`, { headers })).json()) as { status: string }).status, { timeout: 30_000 })
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/v1/literature_review/status/${created.id}`, { headers })).json()) as {
+            status: string;
+          }
+        ).status,
+      { timeout: 30_000 },
+    )
     .toBe("complete");
-  const details = (await (await request.get(`/api/v1/literature_review/details/${created.id}?fts_limit=${relevant}`, { headers })).json()) as {
+  const details = (await (
+    await request.get(`/api/v1/literature_review/details/${created.id}?fts_limit=${relevant}`, { headers })
+  ).json()) as {
     fts_articles_refs: { pmid: number }[];
   };
   return { id: created.id, pmids: details.fts_articles_refs.map((a) => a.pmid) };
 }
 
-test("like and unlike from a review: every card of the article follows, and the dashboard lists it", async ({ page }) => {
+test("like and unlike from a review: every card of the article follows, and the dashboard lists it", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const alice = await createAccount(page, "Alice Liddell");
   await completedReview(page.request, alice);
@@ -37,7 +70,10 @@ test("like and unlike from a review: every card of the article follows, and the 
   await expect(page.getByTestId("all-articles-list").getByTestId("article-card").first()).toBeVisible();
   const common = () =>
     page.evaluate(() => {
-      const pmidsIn = (testId: string) => [...document.querySelectorAll(`[data-testid="${testId}"] [data-testid="article-card"]`)].map((e) => e.getAttribute("data-pmid"));
+      const pmidsIn = (testId: string) =>
+        [...document.querySelectorAll(`[data-testid="${testId}"] [data-testid="article-card"]`)].map((e) =>
+          e.getAttribute("data-pmid"),
+        );
       const relevant = new Set(pmidsIn("all-articles-list"));
       return pmidsIn("cited-articles-list").find((p) => relevant.has(p)) ?? null;
     });
@@ -71,7 +107,9 @@ test("like and unlike from a review: every card of the article follows, and the 
   // Unliking on the dashboard removes it from the list, and the server agrees.
   await liked.getByTestId("like-button").click();
   await expect(page.getByTestId("liked-list-empty")).toHaveText("No liked articles found.");
-  const status = await page.request.get(`/api/v1/likes/status/${pmid}`, { headers: { authorization: `Bearer ${alice.token}` } });
+  const status = await page.request.get(`/api/v1/likes/status/${pmid}`, {
+    headers: { authorization: `Bearer ${alice.token}` },
+  });
   expect(((await status.json()) as { liked: boolean }).liked).toBe(false);
 });
 
@@ -82,7 +120,13 @@ test("a like the server refuses comes back unliked with the product's toast", as
   await signIn(page, ann);
   // The server answers every like with an error (the browser's request never reaches the handler).
   await page.route("**/api/v1/likes/*", (route) =>
-    route.request().method() === "POST" ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ detail: "Internal Server Error" }) }) : route.continue(),
+    route.request().method() === "POST"
+      ? route.fulfill({
+          status: 500,
+          contentType: "application/json",
+          body: JSON.stringify({ detail: "Internal Server Error" }),
+        })
+      : route.continue(),
   );
   await page.goto("/literature_management");
   await islandsReady(page);
@@ -91,11 +135,15 @@ test("a like the server refuses comes back unliked with the product's toast", as
   await expect(card).toBeVisible({ timeout: 20_000 });
   const like = card.getByTestId("like-button");
   await like.click();
-  await expect(page.getByTestId("toast-error").filter({ hasText: "Failed to like article. Please try again later." })).toBeVisible();
+  await expect(
+    page.getByTestId("toast-error").filter({ hasText: "Failed to like article. Please try again later." }),
+  ).toBeVisible();
   await expect(like).toHaveAttribute("aria-pressed", "false");
 });
 
-test("share with a colleague found by name: they get the e-mail, see it under Received Shares, open it and delete it", async ({ page }) => {
+test("share with a colleague found by name: they get the e-mail, see it under Received Shares, open it and delete it", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const bea = await createAccount(page, "Bea Sender");
   const surname = `Zed${Date.now().toString(36)}`;
@@ -127,15 +175,27 @@ test("share with a colleague found by name: they get the e-mail, see it under Re
   await result.click();
   const since = Date.now();
   await popover.getByTestId("share-send").click();
-  await expect(page.getByTestId("toast-success").filter({ hasText: `Article shared with Carl ${surname}.` })).toBeVisible();
+  await expect(
+    page.getByTestId("toast-success").filter({ hasText: `Article shared with Carl ${surname}.` }),
+  ).toBeVisible();
   await expect(popover).toBeHidden();
 
   // Sharing it again is refused with the server's detail.
   await card.getByTestId("share-button").click();
-  await page.getByTestId("share-popover").filter({ visible: true }).getByTestId("share-search").fill(surname.toLowerCase());
-  await page.getByTestId("share-popover").filter({ visible: true }).locator(`[data-testid="share-result"][data-email="${carl.email}"]`).click();
+  await page
+    .getByTestId("share-popover")
+    .filter({ visible: true })
+    .getByTestId("share-search")
+    .fill(surname.toLowerCase());
+  await page
+    .getByTestId("share-popover")
+    .filter({ visible: true })
+    .locator(`[data-testid="share-result"][data-email="${carl.email}"]`)
+    .click();
   await page.getByTestId("share-popover").filter({ visible: true }).getByTestId("share-send").click();
-  await expect(page.getByTestId("toast-error").filter({ hasText: "You have already shared this article with this user." })).toBeVisible();
+  await expect(
+    page.getByTestId("toast-error").filter({ hasText: "You have already shared this article with this user." }),
+  ).toBeVisible();
   await page.keyboard.press("Escape");
 
   const mail = await waitForMail(carl.email, since);
@@ -157,7 +217,9 @@ test("share with a colleague found by name: they get the e-mail, see it under Re
   await expect(shares.getByTestId("article-note")).toHaveText(/^Shared by Bea Sender on /);
 
   // A delete the server refuses is rolled back with 'Failed to delete share.'; then a real delete.
-  await page.route("**/api/v1/shares/received/*", (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
+  await page.route("**/api/v1/shares/received/*", (route) =>
+    route.fulfill({ status: 500, contentType: "application/json", body: "{}" }),
+  );
   await shares.getByTestId("share-delete").click();
   await expect(page.getByTestId("toast-error").filter({ hasText: "Failed to delete share." })).toBeVisible();
   await expect(shares.getByTestId("article-card")).toHaveCount(1);
@@ -169,16 +231,27 @@ test("share with a colleague found by name: they get the e-mail, see it under Re
   await expect(page.getByTestId("shares-list-empty")).toBeVisible();
 });
 
-test("the dashboard pages 5, 7 or 10 by screen width; its tabs work from the keyboard; no serious accessibility issue", async ({ page }) => {
+test("the dashboard pages 5, 7 or 10 by screen width; its tabs work from the keyboard; no serious accessibility issue", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const dee = await createAccount(page, "Dee Many");
   const eve = await createAccount(page, "Eve Giver");
   const { pmids } = await completedReview(page.request, dee, 20);
   expect(pmids.length).toBeGreaterThanOrEqual(12);
   for (const pmid of pmids.slice(0, 12)) {
-    expect((await page.request.post(`/api/v1/likes/${pmid}`, { headers: { authorization: `Bearer ${dee.token}` } })).ok()).toBe(true);
+    expect(
+      (await page.request.post(`/api/v1/likes/${pmid}`, { headers: { authorization: `Bearer ${dee.token}` } })).ok(),
+    ).toBe(true);
   }
-  expect((await page.request.post(`/api/v1/shares/${pmids[0]}`, { headers: { authorization: `Bearer ${eve.token}` }, data: { recipient_email: dee.email } })).ok()).toBe(true);
+  expect(
+    (
+      await page.request.post(`/api/v1/shares/${pmids[0]}`, {
+        headers: { authorization: `Bearer ${eve.token}` },
+        data: { recipient_email: dee.email },
+      })
+    ).ok(),
+  ).toBe(true);
   await signIn(page, dee);
 
   for (const [width, perPage] of [
@@ -193,7 +266,10 @@ test("the dashboard pages 5, 7 or 10 by screen width; its tabs work from the key
     await expect(page.getByTestId("dashboard-pagination")).toContainText(`Page 1 of ${Math.ceil(12 / perPage)}`);
   }
   // Newest first: the last like leads.
-  await expect(page.getByTestId("liked-list").getByTestId("article-card").first()).toHaveAttribute("data-pmid", String(pmids[11]));
+  await expect(page.getByTestId("liked-list").getByTestId("article-card").first()).toHaveAttribute(
+    "data-pmid",
+    String(pmids[11]),
+  );
   await page.getByTestId("dashboard-pagination").getByRole("button", { name: "Next page" }).click();
   await expect(page.getByTestId("liked-list").getByTestId("article-card")).toHaveCount(2);
 

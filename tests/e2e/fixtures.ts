@@ -18,7 +18,11 @@ export const test = base.extend<{ pageErrors: string[]; consentAnswered: boolean
     if (consentAnswered) {
       await page.addInitScript(() => {
         try {
-          if (!localStorage.getItem("cookie_consent")) localStorage.setItem("cookie_consent", JSON.stringify({ choice: "refused", date: new Date().toISOString() }));
+          if (!localStorage.getItem("cookie_consent"))
+            localStorage.setItem(
+              "cookie_consent",
+              JSON.stringify({ choice: "refused", date: new Date().toISOString() }),
+            );
         } catch {
           // about:blank and other opaque origins have no storage.
         }
@@ -31,7 +35,8 @@ export const test = base.extend<{ pageErrors: string[]; consentAnswered: boolean
       const errors: string[] = [];
       page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
       page.on("console", (msg) => {
-        if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource")) errors.push(`console: ${msg.text()}`);
+        if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource"))
+          errors.push(`console: ${msg.text()}`);
       });
       await use(errors);
       expect(errors).toEqual([]);
@@ -82,9 +87,13 @@ export interface Account {
 export async function createAccount(page: Page, name: string): Promise<Account> {
   const request = page.request;
   const email = uniqueEmail();
-  const signup = await request.post("/api/v1/users/signup", { data: { email, full_name: name, password: TEST_PASSWORD } });
+  const signup = await request.post("/api/v1/users/signup", {
+    data: { email, full_name: name, password: TEST_PASSWORD },
+  });
   expect(signup.ok(), await signup.text()).toBe(true);
-  const login = await request.post("/api/v1/login/access-token", { form: { username: email, password: TEST_PASSWORD } });
+  const login = await request.post("/api/v1/login/access-token", {
+    form: { username: email, password: TEST_PASSWORD },
+  });
   expect(login.ok()).toBe(true);
   const token = ((await login.json()) as { access_token: string }).access_token;
   // The login set this browser's session cookie; API writes below authenticate with the bearer token instead.
@@ -99,7 +108,9 @@ export async function createAccount(page: Page, name: string): Promise<Account> 
 export async function signIn(page: Page, account: Account): Promise<void> {
   const base = test.info().project.use.baseURL ?? process.env.E2E_BASE_URL!;
   await page.context().clearCookies();
-  await page.context().addCookies([{ name: "access_token", value: account.token, url: base, httpOnly: true, sameSite: "Lax" }]);
+  await page
+    .context()
+    .addCookies([{ name: "access_token", value: account.token, url: base, httpOnly: true, sameSite: "Lax" }]);
   await page.goto("/landing");
   await page.evaluate((token) => localStorage.setItem("access_token", token), account.token);
 }
@@ -111,8 +122,12 @@ export async function signIn(page: Page, account: Account): Promise<void> {
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // A toast on its way out fades over a few hundred milliseconds: measured mid-fade, its text fails the contrast rule
   // although nobody reads it. Let any leaving toast finish first (the toasts that stay are checked as they are).
-  await page.waitForFunction(() => !document.querySelector('li[data-visible="false"]'), undefined, { timeout: 5_000 }).catch(() => {});
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  await page
+    .waitForFunction(() => !document.querySelector('li[data-visible="false"]'), undefined, { timeout: 5_000 })
+    .catch(() => {});
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
@@ -131,7 +146,10 @@ export interface CapturedMail {
 function decodeBody(body: string, encoding: string): string {
   if (encoding === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   if (encoding === "quoted-printable") {
-    const bytes = Buffer.from(body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1");
+    const bytes = Buffer.from(
+      body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    );
     return bytes.toString("utf8");
   }
   return body;
@@ -175,7 +193,9 @@ export async function waitForMail(to: string, since: number): Promise<CapturedMa
   if (!dir) throw new Error("E2E_MAIL_DIR is not set: run the browser tests through node scripts/run-e2e.mjs");
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    for (const name of readdirSync(dir).filter((f) => f.endsWith(".eml")).sort()) {
+    for (const name of readdirSync(dir)
+      .filter((f) => f.endsWith(".eml"))
+      .sort()) {
       const file = join(dir, name);
       if (statSync(file).mtimeMs < since - 1000) continue;
       const raw = readFileSync(file, "utf8");

@@ -102,7 +102,9 @@ async function check(
   }
 }
 
-test("every page fits 320 and 390 px screens without horizontal scroll, public and signed in, with data", async ({ page }) => {
+test("every page fits 320 and 390 px screens without horizontal scroll, public and signed in, with data", async ({
+  page,
+}) => {
   test.setTimeout(420_000);
   mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];
@@ -116,9 +118,12 @@ test("every page fits 320 and 390 px screens without horizontal scroll, public a
   const request = page.request;
   const reviews = "/api/v1/literature_review";
   const created = (await (await request.post(`${reviews}/create`, { headers })).json()) as { id: string };
-  const start = await request.post(`${reviews}/start/${created.id}?user_query=${encodeURIComponent(TOPIC)}`, { headers });
+  const start = await request.post(`${reviews}/start/${created.id}?user_query=${encodeURIComponent(TOPIC)}`, {
+    headers,
+  });
   expect(start.ok()).toBe(true);
-  const status = async () => ((await (await request.get(`${reviews}/status/${created.id}`, { headers })).json()) as { status: string }).status;
+  const status = async () =>
+    ((await (await request.get(`${reviews}/status/${created.id}`, { headers })).json()) as { status: string }).status;
   await expect.poll(status, { timeout: 60_000 }).toBe("complete");
   const details = (await (await request.get(`${reviews}/details/${created.id}?fts_limit=8`, { headers })).json()) as {
     fts_articles_refs: { pmid: number }[];
@@ -129,7 +134,10 @@ test("every page fits 320 and 390 px screens without horizontal scroll, public a
     expect((await request.post(`/api/v1/likes/${pmid}`, { headers })).ok()).toBe(true);
   }
   const giverHeaders = { authorization: `Bearer ${giver.token}` };
-  const share = await request.post(`/api/v1/shares/${pmids[3]}`, { headers: giverHeaders, data: { recipient_email: ann.email } });
+  const share = await request.post(`/api/v1/shares/${pmids[3]}`, {
+    headers: giverHeaders,
+    data: { recipient_email: ann.email },
+  });
   expect(share.ok()).toBe(true);
   expect((await request.patch("/api/v1/users/me", { headers, data: { description: INTERESTS } })).ok()).toBe(true);
   const latest = async () => (await request.get("/api/v1/suggestions/weekly/latest", { headers })).status();
@@ -153,19 +161,28 @@ test("every page fits 320 and 390 px screens without horizontal scroll, public a
 
   await signIn(page, ann);
   for (const path of SIGNED_IN_PAGES) {
-    await check(page, path, problems, async () => {
-      if (path === "/literature_management") {
-        // The completed review, its summary shown in full; on a phone the history is behind its toggle.
-        const toggle = page.getByTestId("review-history-toggle");
-        const closed = (await toggle.count()) > 0 && (await toggle.isVisible()) && (await toggle.getAttribute("aria-expanded")) !== "true";
-        if (closed) await toggle.click();
-        await page.getByTestId("review-history-select").first().click();
-        const summary = page.getByTestId("review-summary");
-        await expect(summary).toHaveAttribute("data-revealing", "false", { timeout: 20_000 });
-      }
-      if (path === "/suggestions") await expect(page.getByTestId("suggestions-section")).toHaveCount(4);
-      if (path.startsWith("/dashboard")) await expect(page.getByTestId("article-card").first()).toBeVisible();
-    }, path === "/suggestions" ? suggestionPages : undefined);
+    await check(
+      page,
+      path,
+      problems,
+      async () => {
+        if (path === "/literature_management") {
+          // The completed review, its summary shown in full; on a phone the history is behind its toggle.
+          const toggle = page.getByTestId("review-history-toggle");
+          const closed =
+            (await toggle.count()) > 0 &&
+            (await toggle.isVisible()) &&
+            (await toggle.getAttribute("aria-expanded")) !== "true";
+          if (closed) await toggle.click();
+          await page.getByTestId("review-history-select").first().click();
+          const summary = page.getByTestId("review-summary");
+          await expect(summary).toHaveAttribute("data-revealing", "false", { timeout: 20_000 });
+        }
+        if (path === "/suggestions") await expect(page.getByTestId("suggestions-section")).toHaveCount(4);
+        if (path.startsWith("/dashboard")) await expect(page.getByTestId("article-card").first()).toBeVisible();
+      },
+      path === "/suggestions" ? suggestionPages : undefined,
+    );
   }
 
   expect(problems).toEqual([]);

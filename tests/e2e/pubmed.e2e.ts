@@ -4,7 +4,9 @@ import { expect, expectNoSeriousA11yViolations, islandsReady, signInNewUser, tes
 // first topic the bundled sample lacks is fetched from PubMed while the page says so, then reviewed with citations,
 // and the "How this review was made" panel tells what was sent to NCBI and what came back.
 
-test("a topic the index lacks: the page shows the fetch from PubMed, then a cited summary and what was sent to NCBI", async ({ page }) => {
+test("a topic the index lacks: the page shows the fetch from PubMed, then a cited summary and what was sent to NCBI", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await signInNewUser(page, "First Topic");
   await page.goto("/literature_management");
@@ -32,9 +34,14 @@ test("a topic the index lacks: the page shows the fetch from PubMed, then a cite
   const cited = workspace.getByTestId("cited-articles");
   const line = cited.getByTestId("article-citation").first();
   await expect(line).toHaveText(/^.+\. \d{4}( [A-Z][a-z]{2}( \d{1,2})?)?;\d+(\([^)]+\))?:[\w.-]+\.$/);
-  const card = cited.locator("[data-pmid]").filter({ has: page.getByTestId("article-citation") }).first();
+  const card = cited
+    .locator("[data-pmid]")
+    .filter({ has: page.getByTestId("article-citation") })
+    .first();
   await card.getByRole("button").first().click();
-  await expect(page.getByTestId("article-dialog").getByTestId("article-dialog-citation")).toHaveText((await line.textContent()) ?? "");
+  await expect(page.getByTestId("article-dialog").getByTestId("article-dialog-citation")).toHaveText(
+    (await line.textContent()) ?? "",
+  );
   await page.keyboard.press("Escape");
 
   const panel = workspace.getByTestId("review-how-made-panel");
@@ -47,6 +54,8 @@ test("a topic the index lacks: the page shows the fetch from PubMed, then a cite
   await expectNoSeriousA11yViolations(page);
   if (process.env.E2E_SCREENSHOTS) {
     await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/pubmed-review.png`, fullPage: true });
-    await workspace.getByTestId("cited-articles").screenshot({ path: `${process.env.E2E_SCREENSHOTS}/pubmed-cards.png` });
+    await workspace
+      .getByTestId("cited-articles")
+      .screenshot({ path: `${process.env.E2E_SCREENSHOTS}/pubmed-cards.png` });
   }
 });

@@ -16,7 +16,9 @@ test("filters go with the topic, show under the query, and the review says how i
   await workspace.getByTestId("filter-humans").check();
   await workspace.getByTestId("review-topic-submit").click();
   await expect(workspace.getByTestId("review-summary")).toBeVisible({ timeout: 20_000 });
-  await expect(workspace.getByTestId("review-filters-line")).toHaveText("Filters: Published 2000 or later · Humans only");
+  await expect(workspace.getByTestId("review-filters-line")).toHaveText(
+    "Filters: Published 2000 or later · Humans only",
+  );
 
   // Study designs: on cards, and as badges beside citations in the summary.
   await expect(workspace.getByTestId("study-design").first()).toBeVisible();

@@ -11,7 +11,9 @@ async function newReview(page: Page) {
   return workspace;
 }
 
-test("the summary appears as soon as the review is stored complete, with the statuses pushed on the way", async ({ page }) => {
+test("the summary appears as soon as the review is stored complete, with the statuses pushed on the way", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await signInNewUser(page, "Stream Watcher");
   await page.goto("/literature_management");
@@ -34,7 +36,9 @@ test("the summary appears as soon as the review is stored complete, with the sta
   await expect(workspace.getByTestId("review-summary")).toBeVisible({ timeout: 20_000 });
   const id = await workspace.getByTestId("review-detail").getAttribute("data-review-id");
   const token = await page.evaluate(() => localStorage.getItem("access_token"));
-  const details = (await (await page.request.get(`/api/v1/literature_review/details/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+  const details = (await (
+    await page.request.get(`/api/v1/literature_review/details/${id}`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as {
     updated_at: string;
   };
   const { seen, summaryAt } = await page.evaluate(() => {
@@ -60,7 +64,11 @@ test("a toast never blocks Submit Review, the user menu or the theme toggle", as
   await page.waitForTimeout(100);
   const over = (await toast.boundingBox())!;
   const button = (await workspace.getByTestId("review-topic-submit").boundingBox())!;
-  const intersects = over.x < button.x + button.width && button.x < over.x + over.width && over.y < button.y + button.height && button.y < over.y + over.height;
+  const intersects =
+    over.x < button.x + button.width &&
+    button.x < over.x + over.width &&
+    over.y < button.y + button.height &&
+    button.y < over.y + over.height;
   expect(intersects).toBe(false);
   // …and a real click reaches the button while the toast shows (Playwright refuses to click an element that
   // another one covers): an empty topic is refused with the page's message.
@@ -69,7 +77,10 @@ test("a toast never blocks Submit Review, the user menu or the theme toggle", as
   await expect(toast).toBeVisible();
   // The top bar's controls stay clear of the toasts.
   const toastBox = (await page.getByTestId("toasts").boundingBox())!;
-  for (const control of [page.getByRole("button", { name: "Dark theme" }).first(), page.getByRole("button", { name: /user menu|Test|Toast Clicker/i }).first()]) {
+  for (const control of [
+    page.getByRole("button", { name: "Dark theme" }).first(),
+    page.getByRole("button", { name: /user menu|Test|Toast Clicker/i }).first(),
+  ]) {
     const box = await control.boundingBox();
     if (box) expect(box.y + box.height <= toastBox.y || box.y >= toastBox.y + toastBox.height).toBe(true);
   }
@@ -77,7 +88,9 @@ test("a toast never blocks Submit Review, the user menu or the theme toggle", as
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
 });
 
-test("dates show only what the record states; the PMID links to PubMed; the dialog dims a dark page", async ({ page }) => {
+test("dates show only what the record states; the PMID links to PubMed; the dialog dims a dark page", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await signInNewUser(page, "Date Reader");
   await page.goto("/literature_management");
@@ -88,12 +101,16 @@ test("dates show only what the record states; the PMID links to PubMed; the dial
   await expect(workspace.getByTestId("review-status-bubble")).toHaveText("Review complete.", { timeout: 20_000 });
   const id = await workspace.getByTestId("review-detail").getAttribute("data-review-id");
   const token = await page.evaluate(() => localStorage.getItem("access_token"));
-  const details = (await (await page.request.get(`/api/v1/literature_review/details/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+  const details = (await (
+    await page.request.get(`/api/v1/literature_review/details/${id}`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as {
     articles_refs: { pmid: number; publication_date: string | null; publication_date_precision: string | null }[];
   };
   const cards = workspace.getByTestId("cited-articles").getByTestId("article-card");
   await expect(cards.first()).toBeVisible();
-  const shown = await cards.evaluateAll((els) => els.map((e) => ({ pmid: e.getAttribute("data-pmid"), text: e.textContent ?? "" })));
+  const shown = await cards.evaluateAll((els) =>
+    els.map((e) => ({ pmid: e.getAttribute("data-pmid"), text: e.textContent ?? "" })),
+  );
   let checked = 0;
   for (const card of shown) {
     const a = details.articles_refs.find((r) => String(r.pmid) === card.pmid);
@@ -116,14 +133,21 @@ test("dates show only what the record states; the PMID links to PubMed; the dial
   await cards.first().getByRole("button").first().click();
   const dialog = page.getByTestId("article-dialog");
   const pmid = await cards.first().getAttribute("data-pmid");
-  await expect(dialog.getByTestId("article-dialog-pmid")).toHaveAttribute("href", `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`);
+  await expect(dialog.getByTestId("article-dialog-pmid")).toHaveAttribute(
+    "href",
+    `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
+  );
   await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
-  const backdrop = await dialog.evaluate((el) => getComputedStyle(el.closest("dialog") ?? el, "::backdrop").backgroundColor);
+  const backdrop = await dialog.evaluate(
+    (el) => getComputedStyle(el.closest("dialog") ?? el, "::backdrop").backgroundColor,
+  );
   const alpha = Number(/rgba?\([^)]*,\s*([\d.]+)\)$/.exec(backdrop)?.[1] ?? "1");
   expect(alpha).toBeGreaterThanOrEqual(0.7);
 });
 
-test("on a phone the selected review comes before the history, which folds, and the footer stays below it", async ({ page }) => {
+test("on a phone the selected review comes before the history, which folds, and the footer stays below it", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await signInNewUser(page, "Phone Reader");
@@ -164,14 +188,18 @@ test("a refused login is said above the form, where it stays, and in the error t
   await page.getByLabel("Email").fill("nobody-here@example.org");
   await page.getByLabel("Password").fill("wrong-password-1");
   await page.getByRole("button", { name: "Log In" }).click();
-  await expect(page.locator("form").getByRole("alert").filter({ hasText: "Incorrect email or password" })).toHaveCount(1);
+  await expect(page.locator("form").getByRole("alert").filter({ hasText: "Incorrect email or password" })).toHaveCount(
+    1,
+  );
   await expect(page.getByTestId("toasts").getByText("Incorrect email or password")).toHaveCount(1);
 });
 
 test.describe("with the cookie banner up", () => {
   test.use({ consentAnswered: false });
 
-  test("it speaks English, links to the French policy, and hides none of the page's primary actions", async ({ page }) => {
+  test("it speaks English, links to the French policy, and hides none of the page's primary actions", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/signup");
     await islandsReady(page);

@@ -19,7 +19,9 @@ test("a literature review from topic to cited summary, then deleted", async ({ p
 
   // New Review creates an entry, selects it and offers the topic input.
   await workspace.getByTestId("new-review-button").click();
-  await expect(page.getByTestId("toast-success").filter({ hasText: "New literature review entry created." })).toBeVisible();
+  await expect(
+    page.getByTestId("toast-success").filter({ hasText: "New literature review entry created." }),
+  ).toBeVisible();
   const item = workspace.getByTestId("review-history-item");
   await expect(item).toHaveCount(1);
   await expect(item).toContainText("Untitled Review");
@@ -37,7 +39,9 @@ test("a literature review from topic to cited summary, then deleted", async ({ p
   // Enter submits: the query bubble and a status bubble appear, then the review completes on the server.
   await input.press("Enter");
   await expect(workspace.getByTestId("review-query-bubble")).toHaveText(TOPIC);
-  await expect(page.getByTestId("toast-success").filter({ hasText: "Literature review process started." })).toBeVisible();
+  await expect(
+    page.getByTestId("toast-success").filter({ hasText: "Literature review process started." }),
+  ).toBeVisible();
   const status = workspace.getByTestId("review-status-bubble");
   await expect(status).toHaveText("Review complete.", { timeout: 30_000 });
   await expect(item).toContainText(TOPIC);
@@ -55,7 +59,9 @@ test("a literature review from topic to cited summary, then deleted", async ({ p
   const cited = workspace.getByTestId("cited-articles");
   const citedCount = Number((await cited.getByTestId("cited-articles-count").innerText()).replace(/\D/g, ""));
   expect(citedCount).toBeGreaterThan(2);
-  const firstCitedTitle = (await cited.getByTestId("article-card").first().locator("h3, h4").first().innerText()).trim();
+  const firstCitedTitle = (
+    await cited.getByTestId("article-card").first().locator("h3, h4").first().innerText()
+  ).trim();
 
   // Hovering [1] shows the preview card of the first cited article; clicking opens its full abstract.
   const ref1 = summary.locator('[data-testid="citation-ref"][data-ref="1"]').first();
@@ -87,7 +93,9 @@ test("a literature review from topic to cited summary, then deleted", async ({ p
   const allCards = all.getByTestId("article-card");
   await expect(allCards).toHaveCount(6);
   const pageOne = await allCards.evaluateAll((cards) => cards.map((c) => c.getAttribute("data-pmid")));
-  const detailsRequest = page.waitForRequest((r) => r.url().includes("/literature_review/details/") && r.url().includes("fts_skip=6"));
+  const detailsRequest = page.waitForRequest(
+    (r) => r.url().includes("/literature_review/details/") && r.url().includes("fts_skip=6"),
+  );
   await all.getByTestId("all-articles-pagination").getByRole("button", { name: "Next page" }).click();
   await detailsRequest;
   await expect(allCards.first()).not.toHaveAttribute("data-pmid", pageOne[0] ?? "");

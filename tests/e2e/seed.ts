@@ -47,7 +47,11 @@ try {
         })
         .execute();
     }
-    tokens[name] = await createAccessToken(secretKey, { sub: user.id, ver: user.token_version }, config.ACCESS_TOKEN_EXPIRE_MINUTES);
+    tokens[name] = await createAccessToken(
+      secretKey,
+      { sub: user.id, ver: user.token_version },
+      config.ACCESS_TOKEN_EXPIRE_MINUTES,
+    );
   }
   writeFileSync(out, JSON.stringify(tokens satisfies Partial<SeededTokens>));
 } finally {

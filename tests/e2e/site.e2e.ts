@@ -11,7 +11,9 @@ async function ready(page: Page): Promise<void> {
 }
 
 test.describe("theme", () => {
-  test("the toggle switches to dark and back, is remembered under 'theme' and applies on every page", async ({ page }) => {
+  test("the toggle switches to dark and back, is remembered under 'theme' and applies on every page", async ({
+    page,
+  }) => {
     await page.goto("/landing");
     const html = page.locator("html");
     const toggle = page.getByRole("button", { name: "Dark theme" });
@@ -40,7 +42,9 @@ test.describe("theme", () => {
 test.describe("cookie consent", () => {
   test.use({ consentAnswered: false });
 
-  test("the banner asks first, sets nothing before an answer, and Manage cookies changes or withdraws the choice", async ({ page }) => {
+  test("the banner asks first, sets nothing before an answer, and Manage cookies changes or withdraws the choice", async ({
+    page,
+  }) => {
     await page.goto("/landing");
     const banner = page.getByRole("region", { name: "Your cookie choices" });
     await expect(banner).toBeVisible();
@@ -53,7 +57,10 @@ test.describe("cookie consent", () => {
 
     await banner.getByRole("button", { name: "Accept" }).click();
     await expect(banner).toBeHidden();
-    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("cookie_consent"))) ?? "null") as { choice: string; date: string };
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("cookie_consent"))) ?? "null") as {
+      choice: string;
+      date: string;
+    };
     expect(stored.choice).toBe("accepted");
     expect(Date.parse(stored.date)).toBeGreaterThan(Date.now() - 60_000);
     expect(await page.context().cookies()).toEqual([]);
@@ -74,17 +81,23 @@ test.describe("cookie consent", () => {
     await expect(banner).toBeHidden();
     await expect(manage).toBeFocused();
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain("lang");
-    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("cookie_consent"))) ?? "{}").choice).toBe("refused");
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("cookie_consent"))) ?? "{}").choice).toBe(
+      "refused",
+    );
 
     // Escape closes a reopened banner without changing the answer.
     await manage.click();
     await expect(banner).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(banner).toBeHidden();
-    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("cookie_consent"))) ?? "{}").choice).toBe("refused");
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem("cookie_consent"))) ?? "{}").choice).toBe(
+      "refused",
+    );
   });
 
-  test("signed-in pages have the banner and the control too, and a refusal leaves the session working", async ({ page }) => {
+  test("signed-in pages have the banner and the control too, and a refusal leaves the session working", async ({
+    page,
+  }) => {
     await signInNewUser(page, "Cookie Reader");
     await page.goto("/home");
     await islandsReady(page);
@@ -109,7 +122,14 @@ test.describe("small screens", () => {
     const menu = page.getByRole("button", { name: "Menu" });
     await expect(menu).toBeVisible();
     await menu.click();
-    await expect(page.getByRole("menuitem")).toHaveText(["Home", "Dashboard", "Literature Review", "Literature Suggestions", "Settings", "Logout"]);
+    await expect(page.getByRole("menuitem")).toHaveText([
+      "Home",
+      "Dashboard",
+      "Literature Review",
+      "Literature Suggestions",
+      "Settings",
+      "Logout",
+    ]);
     await page.getByRole("menuitem", { name: "Settings" }).click();
     await expect(page).toHaveURL(/\/settings$/);
     await islandsReady(page);
@@ -147,7 +167,17 @@ test("no page breaks its Content-Security-Policy: the inline script runs, nothin
 });
 
 test.describe("accessibility (axe-core: no serious or critical violation)", () => {
-  for (const path of ["/landing", "/login", "/signup", "/recover-password", "/reset-password?token=abc", "/privacy", "/legal", "/cookies", "/no-such-page"]) {
+  for (const path of [
+    "/landing",
+    "/login",
+    "/signup",
+    "/recover-password",
+    "/reset-password?token=abc",
+    "/privacy",
+    "/legal",
+    "/cookies",
+    "/no-such-page",
+  ]) {
     test(`${path}`, async ({ page }) => {
       await page.goto(path);
       await ready(page);
@@ -175,7 +205,9 @@ test.describe("accessibility (axe-core: no serious or critical violation)", () =
     });
   });
 
-  test("signed-in pages: /home and /settings, with its forms open, the Danger Zone's dialog, and dark theme", async ({ page }) => {
+  test("signed-in pages: /home and /settings, with its forms open, the Danger Zone's dialog, and dark theme", async ({
+    page,
+  }) => {
     await signInNewUser(page, "Axe User");
     await page.goto("/home");
     await islandsReady(page);

@@ -18,7 +18,11 @@ function seededTokens(): SeededTokens {
 async function signInAs(page: Page, name: SubscriptionAccountName): Promise<void> {
   const token = seededTokens()[name];
   const base = new URL(process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000");
-  await page.context().addCookies([{ name: "access_token", value: token, domain: base.hostname, path: "/", httpOnly: true, sameSite: "Lax" }]);
+  await page
+    .context()
+    .addCookies([
+      { name: "access_token", value: token, domain: base.hostname, path: "/", httpOnly: true, sameSite: "Lax" },
+    ]);
   await page.goto("/landing");
   await page.evaluate((t) => localStorage.setItem("access_token", t), token);
 }
@@ -47,19 +51,105 @@ const STATES: {
   cancel: boolean;
   autoRenew?: "Yes" | "No";
 }[] = [
-  { name: "none", badge: "No Subscription", color: "grey", banners: [], plus: "Subscribe", plusEnabled: true, cancel: false },
-  { name: "trial", badge: "Active Trial", color: "blue", banners: ["trial"], plus: "Upgrade to Paid", plusEnabled: true, cancel: false, autoRenew: "No" },
-  { name: "expired", badge: "Trial Expired", color: "orange", banners: ["expired"], plus: "Upgrade to Paid", plusEnabled: true, cancel: false, autoRenew: "No" },
-  { name: "active", badge: "Active", color: "green", banners: [], plus: "Current Plan", plusEnabled: false, cancel: true, autoRenew: "Yes" },
-  { name: "monthly", badge: "Active", color: "green", banners: [], plus: "Switch Billing", plusEnabled: true, cancel: true, autoRenew: "Yes" },
-  { name: "pastDue", badge: "Past Due", color: "orange", banners: [], plus: "Current Plan", plusEnabled: false, cancel: true, autoRenew: "Yes" },
-  { name: "canceled", badge: "Canceled", color: "red", banners: [], plus: "Subscribe", plusEnabled: true, cancel: false, autoRenew: "No" },
-  { name: "cancelling", badge: "Active", color: "green", banners: ["cancel"], plus: "Current Plan", plusEnabled: false, cancel: false, autoRenew: "No" },
-  { name: "granted", badge: "Active", color: "green", banners: [], plus: "Downgrade", plusEnabled: true, cancel: true, autoRenew: "Yes" },
+  {
+    name: "none",
+    badge: "No Subscription",
+    color: "grey",
+    banners: [],
+    plus: "Subscribe",
+    plusEnabled: true,
+    cancel: false,
+  },
+  {
+    name: "trial",
+    badge: "Active Trial",
+    color: "blue",
+    banners: ["trial"],
+    plus: "Upgrade to Paid",
+    plusEnabled: true,
+    cancel: false,
+    autoRenew: "No",
+  },
+  {
+    name: "expired",
+    badge: "Trial Expired",
+    color: "orange",
+    banners: ["expired"],
+    plus: "Upgrade to Paid",
+    plusEnabled: true,
+    cancel: false,
+    autoRenew: "No",
+  },
+  {
+    name: "active",
+    badge: "Active",
+    color: "green",
+    banners: [],
+    plus: "Current Plan",
+    plusEnabled: false,
+    cancel: true,
+    autoRenew: "Yes",
+  },
+  {
+    name: "monthly",
+    badge: "Active",
+    color: "green",
+    banners: [],
+    plus: "Switch Billing",
+    plusEnabled: true,
+    cancel: true,
+    autoRenew: "Yes",
+  },
+  {
+    name: "pastDue",
+    badge: "Past Due",
+    color: "orange",
+    banners: [],
+    plus: "Current Plan",
+    plusEnabled: false,
+    cancel: true,
+    autoRenew: "Yes",
+  },
+  {
+    name: "canceled",
+    badge: "Canceled",
+    color: "red",
+    banners: [],
+    plus: "Subscribe",
+    plusEnabled: true,
+    cancel: false,
+    autoRenew: "No",
+  },
+  {
+    name: "cancelling",
+    badge: "Active",
+    color: "green",
+    banners: ["cancel"],
+    plus: "Current Plan",
+    plusEnabled: false,
+    cancel: false,
+    autoRenew: "No",
+  },
+  {
+    name: "granted",
+    badge: "Active",
+    color: "green",
+    banners: [],
+    plus: "Downgrade",
+    plusEnabled: true,
+    cancel: true,
+    autoRenew: "Yes",
+  },
 ];
 
 /** The colour a badge is drawn in, as the theme defines it (light theme). */
-const COLORS = { blue: "rgb(43, 108, 176)", orange: "rgb(156, 66, 33)", green: "rgb(39, 103, 73)", red: "rgb(197, 48, 48)", grey: "rgb(74, 85, 104)" };
+const COLORS = {
+  blue: "rgb(43, 108, 176)",
+  orange: "rgb(156, 66, 33)",
+  green: "rgb(39, 103, 73)",
+  red: "rgb(197, 48, 48)",
+  grey: "rgb(74, 85, 104)",
+};
 
 test.describe("the Subscription section", () => {
   for (const state of STATES) {
@@ -74,9 +164,12 @@ test.describe("the Subscription section", () => {
       await expect(status.getByTestId("trial-banner")).toHaveCount(state.banners.includes("trial") ? 1 : 0);
       await expect(status.getByTestId("trial-expired-banner")).toHaveCount(state.banners.includes("expired") ? 1 : 0);
       await expect(status.getByTestId("cancel-banner")).toHaveCount(state.banners.includes("cancel") ? 1 : 0);
-      if (state.banners.includes("trial")) await expect(status.getByTestId("trial-banner")).toContainText(/Your free trial ends on \w{3} \d{1,2}, \d{4}/);
-      if (state.banners.includes("cancel")) await expect(status.getByTestId("cancel-banner")).toContainText(/will end on \w{3} \d{1,2}, \d{4}/);
-      if (state.autoRenew) await expect(status.locator("dt", { hasText: "Auto-renew" }).locator("+ dd")).toHaveText(state.autoRenew);
+      if (state.banners.includes("trial"))
+        await expect(status.getByTestId("trial-banner")).toContainText(/Your free trial ends on \w{3} \d{1,2}, \d{4}/);
+      if (state.banners.includes("cancel"))
+        await expect(status.getByTestId("cancel-banner")).toContainText(/will end on \w{3} \d{1,2}, \d{4}/);
+      if (state.autoRenew)
+        await expect(status.locator("dt", { hasText: "Auto-renew" }).locator("+ dd")).toHaveText(state.autoRenew);
 
       await expect(planButton(section, "plus")).toHaveText(state.plus);
       if (state.plusEnabled) await expect(planButton(section, "plus")).toBeEnabled();
@@ -89,7 +182,9 @@ test.describe("the Subscription section", () => {
     });
   }
 
-  test("plan prices: annual / 12 from Stripe, the fallback and '$--' where a price is missing, Pro and Max features", async ({ page }) => {
+  test("plan prices: annual / 12 from Stripe, the fallback and '$--' where a price is missing, Pro and Max features", async ({
+    page,
+  }) => {
     await signInAs(page, "trial");
     const section = await openSubscription(page);
     await expect(section.getByText("All plans are billed annually.")).toBeVisible();
@@ -100,7 +195,10 @@ test.describe("the Subscription section", () => {
     await expect(plan(section, "max").getByTestId("plan-max-annual")).toHaveText("Billed annually: $--/year");
     await expect(plan(section, "pro").getByRole("listitem")).toHaveText(["✓Everything in Plus", "✓To be announced..."]);
     await expect(plan(section, "max").getByRole("listitem")).toHaveText(["✓Everything in Pro", "✓To be announced..."]);
-    await expect(plan(section, "plus").getByRole("listitem").filter({ hasText: "Coming Soon" })).toHaveText(["✓Full-text searchComing Soon", "✓CollaborationComing Soon"]);
+    await expect(plan(section, "plus").getByRole("listitem").filter({ hasText: "Coming Soon" })).toHaveText([
+      "✓Full-text searchComing Soon",
+      "✓CollaborationComing Soon",
+    ]);
   });
 
   test("axe-core finds no serious problem in the section, nor in the cancel dialog", async ({ page }) => {
@@ -121,12 +219,16 @@ test.describe("the Subscription section", () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  test("a refused checkout shows 'Something went wrong. Please try again later' and stays on the page", async ({ page }) => {
+  test("a refused checkout shows 'Something went wrong. Please try again later' and stays on the page", async ({
+    page,
+  }) => {
     // A plan granted by an administrator cannot be bought over (409).
     await signInAs(page, "granted");
     const section = await openSubscription(page);
     await planButton(section, "plus").click();
-    await expect(page.getByTestId("toast-error").filter({ hasText: "Something went wrong. Please try again later" })).toBeVisible();
+    await expect(
+      page.getByTestId("toast-error").filter({ hasText: "Something went wrong. Please try again later" }),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/settings\?tab=subscription$/);
     await expect(planButton(section, "plus")).toHaveText("Downgrade");
     expect(await page.evaluate(() => localStorage.getItem("checkoutInProgress"))).toBeNull();
@@ -134,13 +236,17 @@ test.describe("the Subscription section", () => {
 });
 
 test.describe("subscribing and cancelling", () => {
-  test("Upgrade to Paid: Stripe's page, back with the toast, the paid plan once the webhook arrives; then cancel", async ({ page }) => {
+  test("Upgrade to Paid: Stripe's page, back with the toast, the paid plan once the webhook arrives; then cancel", async ({
+    page,
+  }) => {
     await signInNewUser(page, "Chien-Shiung Wu");
     const section = await openSubscription(page);
     await expect(section.getByText("Active Trial", { exact: true })).toBeVisible();
 
     // Leaving for the payment page sets the flag; the stand-in's page sends the browser straight back to success_url.
-    const checkout = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/subscriptions/checkout");
+    const checkout = page.waitForRequest(
+      (r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/subscriptions/checkout",
+    );
     const leftFor = page.waitForRequest((r) => r.url().includes("/c/pay/cs_test_"));
     await planButton(section, "plus").click();
     const body = (await checkout).postDataJSON();
@@ -153,7 +259,9 @@ test.describe("subscribing and cancelling", () => {
     await leftFor;
     await page.waitForURL(/\/settings\?tab=subscription$/);
     await islandsReady(page);
-    await expect(page.getByTestId("toast-success").filter({ hasText: "Subscription updated successfully!" })).toBeVisible();
+    await expect(
+      page.getByTestId("toast-success").filter({ hasText: "Subscription updated successfully!" }),
+    ).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem("checkoutInProgress"))).toBeNull();
 
     // Stripe's events arrive half a second after the redirect; the page keeps reading until they have.
@@ -173,11 +281,20 @@ test.describe("subscribing and cancelling", () => {
     await expect(dialog).toBeHidden();
     await expect(status.getByTestId("cancel-banner")).toHaveCount(0);
 
-    const cancel = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/subscriptions/cancel");
+    const cancel = page.waitForRequest(
+      (r) => r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/subscriptions/cancel",
+    );
     await chooser.getByRole("button", { name: "Cancel Subscription" }).click();
-    await page.getByRole("dialog", { name: "Cancel Subscription" }).getByRole("button", { name: "Cancel Subscription" }).click();
+    await page
+      .getByRole("dialog", { name: "Cancel Subscription" })
+      .getByRole("button", { name: "Cancel Subscription" })
+      .click();
     await cancel;
-    await expect(page.getByTestId("toast-success").filter({ hasText: "Subscription cancellation requested. It will remain active until the end of the current period." })).toBeVisible();
+    await expect(
+      page.getByTestId("toast-success").filter({
+        hasText: "Subscription cancellation requested. It will remain active until the end of the current period.",
+      }),
+    ).toBeVisible();
     await expect(page.getByRole("dialog")).toBeHidden();
     await expect(status.getByTestId("cancel-banner")).toContainText("will end on");
     await expect(status.getByText("Active", { exact: true })).toBeVisible();
@@ -189,7 +306,9 @@ test.describe("subscribing and cancelling", () => {
     await expect(again.getByRole("button", { name: "Cancel Subscription" })).toHaveCount(0);
   });
 
-  test("coming back from the payment page without its parameter still clears the flag and refetches", async ({ page }) => {
+  test("coming back from the payment page without its parameter still clears the flag and refetches", async ({
+    page,
+  }) => {
     await signInAs(page, "none");
     await page.goto("/landing");
     await page.evaluate(() => localStorage.setItem("checkoutInProgress", "true"));
@@ -202,12 +321,16 @@ test.describe("subscribing and cancelling", () => {
 });
 
 test.describe("the trial gate", () => {
-  test("once the trial has ended, /literature_management and /suggestions show the upgrade prompt, which leads to the plans", async ({ page }) => {
+  test("once the trial has ended, /literature_management and /suggestions show the upgrade prompt, which leads to the plans", async ({
+    page,
+  }) => {
     expect(SUBSCRIPTION_ACCOUNTS.lapsed.subscription?.status).toBe("active"); // ended, never swept
     await signInAs(page, "lapsed");
     await page.goto("/literature_management");
     await expect(page.getByRole("heading", { name: "Upgrade to Access Literature Reviews" })).toBeVisible();
-    await expect(page.getByText("The Literature Review feature requires an active Plus, Pro, or Max subscription.")).toBeVisible();
+    await expect(
+      page.getByText("The Literature Review feature requires an active Plus, Pro, or Max subscription."),
+    ).toBeVisible();
     await page.goto("/suggestions");
     await expect(page.getByRole("heading", { name: "Upgrade to Access Weekly Suggestions" })).toBeVisible();
     await page.getByRole("link", { name: "View Subscription Plans" }).click();

@@ -15,17 +15,24 @@ test("before the first batch the page says suggestions are being prepared", asyn
   const preparing = page.getByTestId("suggestions-preparing");
   await expect(preparing).toContainText("Suggestions Preparing");
   await expect(preparing).toContainText("Your personalized weekly suggestions are being generated.");
-  await expect(preparing).toContainText("Please check back by the end of the week. They are curated based on your latest liked articles and profile description.");
+  await expect(preparing).toContainText(
+    "Please check back by the end of the week. They are curated based on your latest liked articles and profile description.",
+  );
   await expectNoSeriousA11yViolations(page);
 });
 
-test("entering interests computes suggestions within a minute: sections, why-lines, pages of 2, a like from a suggestion", async ({ page }) => {
+test("entering interests computes suggestions within a minute: sections, why-lines, pages of 2, a like from a suggestion", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const ben = await createAccount(page, "Ben Interested");
   const headers = { authorization: `Bearer ${ben.token}` };
   expect((await page.request.patch("/api/v1/users/me", { headers, data: { description: INTERESTS } })).ok()).toBe(true);
   await expect
-    .poll(async () => (await page.request.get("/api/v1/suggestions/weekly/latest", { headers })).status(), { timeout: 60_000, intervals: [500] })
+    .poll(async () => (await page.request.get("/api/v1/suggestions/weekly/latest", { headers })).status(), {
+      timeout: 60_000,
+      intervals: [500],
+    })
     .toBe(200);
 
   await signIn(page, ben);
@@ -33,12 +40,19 @@ test("entering interests computes suggestions within a minute: sections, why-lin
   await islandsReady(page);
   const sections = page.getByTestId("suggestions-section");
   await expect(sections).toHaveCount(4);
-  await expect(sections.locator("summary")).toHaveText([/^New This Week/, /^New This Year/, /^Pertinent For You/, /^Potentially Disruptive/]);
+  await expect(sections.locator("summary")).toHaveText([
+    /^New This Week/,
+    /^New This Year/,
+    /^Pertinent For You/,
+    /^Potentially Disruptive/,
+  ]);
 
   // The sample holds nothing from this week: the product's empty text and its follow-up.
   const weekly = page.locator('[data-section="new_weekly_articles"]');
   await expect(weekly.getByTestId("section-count")).toHaveText("0");
-  await expect(weekly.getByTestId("section-empty")).toContainText("No new articles this week that currently match your profile. Don't worry, your profile might not have fetched relevant content yet.");
+  await expect(weekly.getByTestId("section-empty")).toContainText(
+    "No new articles this week that currently match your profile. Don't worry, your profile might not have fetched relevant content yet.",
+  );
 
   // Pertinent For You: articles on the interests, each saying why, 2 per page, with a summary citing them.
   const pertinent = page.locator('[data-section="pertinent_articles"]');
@@ -46,7 +60,9 @@ test("entering interests computes suggestions within a minute: sections, why-lin
   expect(total).toBeGreaterThan(2);
   const cards = pertinent.getByTestId("article-card");
   await expect(cards).toHaveCount(2);
-  await expect(cards.first().getByTestId("article-note")).toHaveText(/^(Matches your interest "(nasopharyngeal carcinoma|radiotherapy)"|Similar to .+)$/);
+  await expect(cards.first().getByTestId("article-note")).toHaveText(
+    /^(Matches your interest "(nasopharyngeal carcinoma|radiotherapy)"|Similar to .+)$/,
+  );
   // Its citations are numbered within the section (an evidence-first summary need not cite the best match first).
   await expect(pertinent.getByTestId("section-summary")).toContainText(/\[\d+(?:, \d+)*\]/);
   // Each is the review page's citation, for every article of the section, not only the 2 cards shown (issue 24):
@@ -87,7 +103,9 @@ test("entering interests computes suggestions within a minute: sections, why-lin
   await expectNoSeriousA11yViolations(page);
   await page.goto("/dashboard");
   await islandsReady(page);
-  await expect(page.locator(`[data-testid="liked-list"] [data-testid="article-card"][data-pmid="${pmid}"]`)).toBeVisible();
+  await expect(
+    page.locator(`[data-testid="liked-list"] [data-testid="article-card"][data-pmid="${pmid}"]`),
+  ).toBeVisible();
 
   // The digest setting on /settings.
   await page.goto("/settings");
@@ -101,18 +119,33 @@ test("entering interests computes suggestions within a minute: sections, why-lin
   await expect(page.getByTestId("digest-toggle")).not.toBeChecked();
 });
 
-test("a failed load shows the error text and a toast; an answer without suggestions shows the fallback", async ({ page }) => {
+test("a failed load shows the error text and a toast; an answer without suggestions shows the fallback", async ({
+  page,
+}) => {
   const cy = await createAccount(page, "Cy Failing");
   await signIn(page, cy);
-  await page.route("**/api/v1/suggestions/weekly/latest", (route) => route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ detail: "Suggestion store unavailable" }) }));
+  await page.route("**/api/v1/suggestions/weekly/latest", (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: "application/json",
+      body: JSON.stringify({ detail: "Suggestion store unavailable" }),
+    }),
+  );
   await page.goto("/suggestions");
   await islandsReady(page);
-  await expect(page.getByTestId("suggestions-error")).toHaveText("Failed to load suggestions. Please try again later.", { timeout: 15_000 });
+  await expect(page.getByTestId("suggestions-error")).toHaveText(
+    "Failed to load suggestions. Please try again later.",
+    { timeout: 15_000 },
+  );
   await expect(page.getByTestId("toast-error").filter({ hasText: "Suggestion store unavailable" })).toBeVisible();
 
   await page.unroute("**/api/v1/suggestions/weekly/latest");
-  await page.route("**/api/v1/suggestions/weekly/latest", (route) => route.fulfill({ status: 200, contentType: "application/json", body: "null" }));
+  await page.route("**/api/v1/suggestions/weekly/latest", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: "null" }),
+  );
   await page.reload();
   await islandsReady(page);
-  await expect(page.getByTestId("suggestions-fallback")).toHaveText("No suggestions available at the moment. Please check back later.");
+  await expect(page.getByTestId("suggestions-fallback")).toHaveText(
+    "No suggestions available at the moment. Please check back later.",
+  );
 });

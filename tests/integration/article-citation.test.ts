@@ -89,7 +89,13 @@ for (const backend of BACKENDS) {
       expect(Object.keys(a)).not.toContain("start_page");
 
       const eOnly = (await readArticle(t.db, E_ONLY))!;
-      expect(eOnly).toMatchObject({ volume: "2", issue: "3", pages: "e000988", medline_pages: null, citation: "BMJ Open. 2012;2(3):e000988." });
+      expect(eOnly).toMatchObject({
+        volume: "2",
+        issue: "3",
+        pages: "e000988",
+        medline_pages: null,
+        citation: "BMJ Open. 2012;2(3):e000988.",
+      });
       const chapter = (await readArticle(t.db, CHAPTER))!;
       expect(chapter).toMatchObject({
         record_kind: "chapter",
@@ -113,11 +119,21 @@ for (const backend of BACKENDS) {
         volume: "58",
         issue: null,
       });
-      expect(body.author_list[0]).toEqual({ family: "Crawford", given: "Charles H", initials: "CH", suffix: "3rd", orcid: null });
+      expect(body.author_list[0]).toEqual({
+        family: "Crawford",
+        given: "Charles H",
+        initials: "CH",
+        suffix: "3rd",
+        orcid: null,
+      });
 
       await call(alice, "POST", `/likes/${GROUP}`);
       const list = (await (await call(alice, "GET", "/likes/my")).json()) as { items?: unknown[] } | unknown[];
-      const items = (Array.isArray(list) ? list : (list.items ?? [])) as { pmid: number; author_list: unknown[]; citation: string }[];
+      const items = (Array.isArray(list) ? list : (list.items ?? [])) as {
+        pmid: number;
+        author_list: unknown[];
+        citation: string;
+      }[];
       const group = items.find((i) => i.pmid === GROUP)!;
       expect(group.author_list.at(-1)).toEqual({ group: "International Spine Study Group, Denver, CO" });
       expect(group.author_list).toHaveLength(7);
@@ -128,8 +144,14 @@ for (const backend of BACKENDS) {
       const shared = await call(alice, "POST", `/shares/${SUPPLEMENT}`, { recipient_email: bob.user.email });
       expect(shared.status).toBeLessThan(300);
       const received = (await (await call(bob, "GET", "/shares/received")).json()) as { items?: unknown[] } | unknown[];
-      const items = (Array.isArray(received) ? received : (received.items ?? [])) as { article: Record<string, unknown> }[];
-      expect(items[0]!.article).toMatchObject({ pmid: SUPPLEMENT, citation: "Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5.", pages: "S120-S125" });
+      const items = (Array.isArray(received) ? received : (received.items ?? [])) as {
+        article: Record<string, unknown>;
+      }[];
+      expect(items[0]!.article).toMatchObject({
+        pmid: SUPPLEMENT,
+        citation: "Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5.",
+        pages: "S120-S125",
+      });
     });
   });
 }

@@ -44,10 +44,16 @@ for (const backend of BACKENDS) {
 
     test("the address is matched case-insensitively and trimmed", async () => {
       const { user, password } = await t.signup({ email: "mixed.case@example.com" });
-      const res = await t.app.request("/api/v1/login/access-token", loginRequest("  MIXED.Case@Example.COM ", password));
+      const res = await t.app.request(
+        "/api/v1/login/access-token",
+        loginRequest("  MIXED.Case@Example.COM ", password),
+      );
       expect(res.status).toBe(200);
       const token = ((await res.json()) as { access_token: string }).access_token;
-      const me = await t.app.request("/api/v1/login/test-token", { method: "POST", headers: { authorization: `Bearer ${token}` } });
+      const me = await t.app.request("/api/v1/login/test-token", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(((await me.json()) as { id: string }).id).toBe(user.id);
     });
 
@@ -65,16 +71,25 @@ for (const backend of BACKENDS) {
       expect(cookie).not.toMatch(/Max-Age|Expires/i);
 
       // As the page's own script sends it: cookie-authenticated writes must come from this site (src/http/security.ts).
-      const viaCookie = await t.app.request("/api/v1/login/test-token", { method: "POST", headers: { cookie: `access_token=${token}`, origin: "http://localhost" } });
+      const viaCookie = await t.app.request("/api/v1/login/test-token", {
+        method: "POST",
+        headers: { cookie: `access_token=${token}`, origin: "http://localhost" },
+      });
       expect(viaCookie.status).toBe(200);
       expect(((await viaCookie.json()) as { id: string }).id).toBe(user.id);
     });
 
     test("the session cookie is Secure when the request came over https", async () => {
       const { user, password } = await t.signup();
-      const direct = await t.app.request("https://litreview.example/api/v1/login/access-token", loginRequest(user.email, password));
+      const direct = await t.app.request(
+        "https://litreview.example/api/v1/login/access-token",
+        loginRequest(user.email, password),
+      );
       expect(direct.headers.get("set-cookie")).toContain("Secure");
-      const proxied = await t.app.request("/api/v1/login/access-token", loginRequest(user.email, password, { "x-forwarded-proto": "https" }));
+      const proxied = await t.app.request(
+        "/api/v1/login/access-token",
+        loginRequest(user.email, password, { "x-forwarded-proto": "https" }),
+      );
       expect(proxied.headers.get("set-cookie")).toContain("Secure");
     });
 
@@ -85,7 +100,10 @@ for (const backend of BACKENDS) {
       expect(await wrong.json()).toEqual({ detail: "Incorrect email or password" });
       expect(wrong.headers.get("set-cookie")).toBeNull();
 
-      const unknown = await t.app.request("/api/v1/login/access-token", loginRequest("nobody@example.com", "whatever-pass"));
+      const unknown = await t.app.request(
+        "/api/v1/login/access-token",
+        loginRequest("nobody@example.com", "whatever-pass"),
+      );
       expect(unknown.status).toBe(400);
       expect(await unknown.json()).toEqual({ detail: "Incorrect email or password" });
     });
@@ -101,12 +119,18 @@ for (const backend of BACKENDS) {
     });
 
     test("missing form fields are 422 with the form's messages", async () => {
-      const noUser = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ password: "x" }) });
+      const noUser = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ password: "x" }),
+      });
       expect(noUser.status).toBe(422);
       const body = (await noUser.json()) as { detail: { loc: string[]; msg: string }[] };
       expect(body.detail[0]).toMatchObject({ loc: ["body", "username"], msg: "Username is required" });
 
-      const noPassword = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: "a@b.co" }) });
+      const noPassword = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: "a@b.co" }),
+      });
       expect(noPassword.status).toBe(422);
       expect(((await noPassword.json()) as { detail: { msg: string }[] }).detail[0]?.msg).toBe("Password is required");
     });
@@ -153,7 +177,11 @@ for (const backend of BACKENDS) {
     }
 
     test("test-token returns the public user, never the password hash", async () => {
-      const { user, headers } = await t.signup({ full_name: "Grace Hopper", institution_email: "grace@uni.edu", description: "compilers" });
+      const { user, headers } = await t.signup({
+        full_name: "Grace Hopper",
+        institution_email: "grace@uni.edu",
+        description: "compilers",
+      });
       const res = await testToken(headers);
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, unknown>;
@@ -195,7 +223,11 @@ for (const backend of BACKENDS) {
     test("a token signed with another key is refused", async () => {
       const { user } = await t.signup();
       const otherKey = crypto.getRandomValues(new Uint8Array(32));
-      const token = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: "HS256" }).setSubject(user.id).setExpirationTime("1h").sign(otherKey);
+      const token = await new SignJWT({ ver: 0 })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(user.id)
+        .setExpirationTime("1h")
+        .sign(otherKey);
       await expectRejected(await testToken({ authorization: `Bearer ${token}` }));
     });
 
@@ -207,7 +239,11 @@ for (const backend of BACKENDS) {
     });
 
     test("a token whose subject is not a user id is refused", async () => {
-      const token = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: "HS256" }).setSubject("not-a-uuid").setExpirationTime("1h").sign(t.deps.secretKey);
+      const token = await new SignJWT({ ver: 0 })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject("not-a-uuid")
+        .setExpirationTime("1h")
+        .sign(t.deps.secretKey);
       await expectRejected(await testToken({ authorization: `Bearer ${token}` }));
     });
 

@@ -16,7 +16,10 @@ import { openDatabase } from "../../src/db/database.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SITE = "http://localhost:3000";
-const RETURN = { success_url: `${SITE}/settings?tab=subscription&subscription_checkout=success`, cancel_url: `${SITE}/settings?tab=subscription&subscription_checkout=cancel` };
+const RETURN = {
+  success_url: `${SITE}/settings?tab=subscription&subscription_checkout=success`,
+  cancel_url: `${SITE}/settings?tab=subscription&subscription_checkout=cancel`,
+};
 const NOT_CONFIGURED = { detail: "Payments are not configured on this server." };
 
 interface SubscriptionBody {
@@ -44,7 +47,8 @@ for (const backend of BACKENDS) {
     beforeAll(async () => {
       stripe = startStripeStandIn();
       t = await createTestApp(backend, { env: stripe.env });
-      stripe.deliver = (body, headers) => t.app.request("/api/v1/subscriptions/webhook", { method: "POST", body, headers });
+      stripe.deliver = (body, headers) =>
+        t.app.request("/api/v1/subscriptions/webhook", { method: "POST", body, headers });
     });
     afterAll(async () => {
       await stripe?.stop();
@@ -62,10 +66,14 @@ for (const backend of BACKENDS) {
       return (await res.json()) as SubscriptionBody;
     }
 
-    const row = (userId: string) => t.db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+    const row = (userId: string) =>
+      t.db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
 
     async function checkout(user: TestUser, body: Record<string, unknown> = {}): Promise<Response> {
-      return t.app.request("/api/v1/subscriptions/checkout", post({ subscription_type: "plus", billing_interval: "annual", ...RETURN, ...body }, user.headers));
+      return t.app.request(
+        "/api/v1/subscriptions/checkout",
+        post({ subscription_type: "plus", billing_interval: "annual", ...RETURN, ...body }, user.headers),
+      );
     }
 
     /** Subscribes through the real flow: checkout, the payment page, Stripe's events. @returns Stripe's subscription id. */
@@ -80,7 +88,13 @@ for (const backend of BACKENDS) {
     }
 
     const eventCount = async (id: string) =>
-      (await t.db.selectFrom("stripe_events").select(sql<number>`count(*)::int`.as("n")).where("id", "=", id).executeTakeFirstOrThrow()).n;
+      (
+        await t.db
+          .selectFrom("stripe_events")
+          .select(sql<number>`count(*)::int`.as("n"))
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).n;
 
     // ---- prices ------------------------------------------------------------------------------------------------
 
@@ -97,7 +111,14 @@ for (const backend of BACKENDS) {
       });
       const asked = stripe.requests.filter((r) => r.path === "/v1/prices").at(-1)!;
       expect(asked.params.active).toBe("true");
-      expect(asked.params.lookup_keys).toEqual(expect.arrayContaining(["litreview_plus_annual", "litreview_pro_annual", "litreview_max_annual", "litreview_plus_monthly"]));
+      expect(asked.params.lookup_keys).toEqual(
+        expect.arrayContaining([
+          "litreview_plus_annual",
+          "litreview_pro_annual",
+          "litreview_max_annual",
+          "litreview_plus_monthly",
+        ]),
+      );
     });
 
     test("prices are cached an hour: many calls, even at once, ask Stripe once", async () => {
@@ -109,9 +130,13 @@ for (const backend of BACKENDS) {
     });
 
     test("a price whose interval does not match its lookup key is not offered", async () => {
-      const wrong = stripe.addPrice("litreview_max_annual", 100, { recurring: { interval: "month", interval_count: 1, usage_type: "licensed" } });
+      const wrong = stripe.addPrice("litreview_max_annual", 100, {
+        recurring: { interval: "month", interval_count: 1, usage_type: "licensed" },
+      });
       try {
-        const body = (await (await t.app.request("/api/v1/subscriptions/prices")).json()) as { individual: { max: { annual: unknown } } };
+        const body = (await (await t.app.request("/api/v1/subscriptions/prices")).json()) as {
+          individual: { max: { annual: unknown } };
+        };
         expect(body.individual.max.annual).toBeNull();
       } finally {
         stripe.prices.delete(wrong.id);
@@ -124,7 +149,9 @@ for (const backend of BACKENDS) {
         for (let i = 0; i < 3; i++) stripe.failNext("GET /v1/prices", 500); // the SDK retries twice
         const res = await t.app.request("/api/v1/subscriptions/prices");
         expect(res.status).toBe(502);
-        expect(await res.json()).toEqual({ detail: "The payment provider could not be reached. Please try again later." });
+        expect(await res.json()).toEqual({
+          detail: "The payment provider could not be reached. Please try again later.",
+        });
         expect((await t.app.request("/api/v1/subscriptions/prices")).status).toBe(200);
       } finally {
         errors.mockRestore();
@@ -145,7 +172,13 @@ for (const backend of BACKENDS) {
       expect(created.params).toMatchObject({ email: user.user.email, metadata: { user_id: user.user.id } });
       expect(created.idempotencyKey).toBe(`litreview-customer-${user.user.id}`);
       const session = stripe.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!;
-      const customerId = (await t.db.selectFrom("stripe_customers").select("customer_id").where("user_id", "=", user.user.id).executeTakeFirstOrThrow()).customer_id;
+      const customerId = (
+        await t.db
+          .selectFrom("stripe_customers")
+          .select("customer_id")
+          .where("user_id", "=", user.user.id)
+          .executeTakeFirstOrThrow()
+      ).customer_id;
       expect(session.params).toEqual({
         mode: "subscription",
         customer: customerId,
@@ -160,7 +193,9 @@ for (const backend of BACKENDS) {
       // A second checkout reuses the customer.
       expect((await checkout(user)).status).toBe(200);
       expect(stripe.requests.filter((r) => r.path === "/v1/customers").length).toBe(customerCalls.length);
-      expect(stripe.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!.params.customer).toBe(customerId);
+      expect(stripe.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!.params.customer).toBe(
+        customerId,
+      );
       // Nothing changed on our side: only Stripe's webhook changes the subscription.
       expect(await me(user)).toMatchObject({ status: "active", is_trial: true });
     });
@@ -185,11 +220,22 @@ for (const backend of BACKENDS) {
       expect(await me(user)).toMatchObject({ status: "active", is_trial: true });
 
       const { subscription, events } = stripe.completeCheckout(checkout_url.split("/").at(-1)!, { deliver: false });
-      expect(events.map((e) => e.type)).toEqual(["customer.subscription.created", "invoice.paid", "checkout.session.completed"]);
+      expect(events.map((e) => e.type)).toEqual([
+        "customer.subscription.created",
+        "invoice.paid",
+        "checkout.session.completed",
+      ]);
       for (const e of events) expect(await (await stripe.send(e)).json()).toEqual({ received: true });
 
       const sub = await me(user);
-      expect(sub).toMatchObject({ exists: true, status: "active", subscription_type: "plus", billing_interval: "annual", is_trial: false, cancel_at_period_end: false });
+      expect(sub).toMatchObject({
+        exists: true,
+        status: "active",
+        subscription_type: "plus",
+        billing_interval: "annual",
+        is_trial: false,
+        cancel_at_period_end: false,
+      });
       expect(Date.parse(sub.current_period_end!)).toBe(subscription.items.data[0].current_period_end * 1000);
       const stored = await row(user.user.id);
       expect(stored.source).toBe("stripe");
@@ -199,10 +245,14 @@ for (const backend of BACKENDS) {
 
     test("a returning subscriber's first payment queues this week's suggestions at once; a trial turning paid does not", async () => {
       const userJobs = async (userId: string) =>
-        (await t.db.selectFrom("jobs").select("payload").where("kind", "=", USER_JOB).execute()).filter((j) => (j.payload as { userId?: string }).userId === userId);
+        (await t.db.selectFrom("jobs").select("payload").where("kind", "=", USER_JOB).execute()).filter(
+          (j) => (j.payload as { userId?: string }).userId === userId,
+        );
       const returning = await t.signup({ subscription: "expired_trial", description: "sepsis" });
       await subscribe(returning);
-      expect((await userJobs(returning.user.id)).map((j) => j.payload)).toEqual([{ userId: returning.user.id, replace: false }]);
+      expect((await userJobs(returning.user.id)).map((j) => j.payload)).toEqual([
+        { userId: returning.user.id, replace: false },
+      ]);
       // Still in the trial (access already open): the weekly run takes care of it.
       const trialing = await t.signup({ description: "sepsis" });
       await subscribe(trialing);
@@ -226,14 +276,41 @@ for (const backend of BACKENDS) {
       };
       await expectDetail(await checkout(user, { subscription_type: "pro" }), 400, "This plan cannot be purchased yet.");
       await expectDetail(await checkout(user, { subscription_type: "max" }), 400, "This plan cannot be purchased yet.");
-      await expectDetail(await checkout(user, { billing_interval: "monthly" }), 400, "Only annual billing is available.");
-      await expectDetail(await checkout(user, { success_url: "https://evil.example/phish" }), 400, "success_url and cancel_url must be addresses of this site.");
-      await expectDetail(await checkout(user, { cancel_url: "http://localhost:3001/settings" }), 400, "success_url and cancel_url must be addresses of this site.");
-      for (const bad of [{ subscription_type: "gold" }, { billing_interval: "weekly" }, { success_url: "not a url" }, { cancel_url: "javascript:alert(1)" }]) {
+      await expectDetail(
+        await checkout(user, { billing_interval: "monthly" }),
+        400,
+        "Only annual billing is available.",
+      );
+      await expectDetail(
+        await checkout(user, { success_url: "https://evil.example/phish" }),
+        400,
+        "success_url and cancel_url must be addresses of this site.",
+      );
+      await expectDetail(
+        await checkout(user, { cancel_url: "http://localhost:3001/settings" }),
+        400,
+        "success_url and cancel_url must be addresses of this site.",
+      );
+      for (const bad of [
+        { subscription_type: "gold" },
+        { billing_interval: "weekly" },
+        { success_url: "not a url" },
+        { cancel_url: "javascript:alert(1)" },
+      ]) {
         expect((await checkout(user, bad)).status).toBe(422);
       }
-      expect((await t.app.request("/api/v1/subscriptions/checkout", post({ subscription_type: "plus" }, user.headers))).status).toBe(422);
-      expect((await t.app.request("/api/v1/subscriptions/checkout", post({ subscription_type: "plus", billing_interval: "annual", ...RETURN }, {}))).status).toBe(401);
+      expect(
+        (await t.app.request("/api/v1/subscriptions/checkout", post({ subscription_type: "plus" }, user.headers)))
+          .status,
+      ).toBe(422);
+      expect(
+        (
+          await t.app.request(
+            "/api/v1/subscriptions/checkout",
+            post({ subscription_type: "plus", billing_interval: "annual", ...RETURN }, {}),
+          )
+        ).status,
+      ).toBe(401);
     });
 
     test("someone already paying for the plan gets 409; an administrator's grant too", async () => {
@@ -247,7 +324,9 @@ for (const backend of BACKENDS) {
       await grantPlan(t.deps, granted.user.email, "pro");
       const res = await checkout(granted);
       expect(res.status).toBe(409);
-      expect(await res.json()).toEqual({ detail: "Your plan was set up by an administrator. Please contact support to change it." });
+      expect(await res.json()).toEqual({
+        detail: "Your plan was set up by an administrator. Please contact support to change it.",
+      });
     });
 
     test("switching billing of a live Stripe subscription changes its price instead of starting a second one", async () => {
@@ -255,7 +334,9 @@ for (const backend of BACKENDS) {
       // A Plus monthly subscription (as an older offer sold them), mirrored through the webhook.
       const customer = stripe.addCustomer(user.user.email);
       await t.db.insertInto("stripe_customers").values({ user_id: user.user.id, customer_id: customer.id }).execute();
-      const monthly = stripe.createSubscription(customer.id, stripe.priceByLookupKey("litreview_plus_monthly")!.id, { metadata: { user_id: user.user.id } });
+      const monthly = stripe.createSubscription(customer.id, stripe.priceByLookupKey("litreview_plus_monthly")!.id, {
+        metadata: { user_id: user.user.id },
+      });
       expect((await stripe.send(stripe.event("customer.subscription.created", monthly))).status).toBe(200);
       expect(await me(user)).toMatchObject({ subscription_type: "plus", billing_interval: "monthly", is_trial: false });
       const sessionsBefore = stripe.sessions.size;
@@ -264,7 +345,9 @@ for (const backend of BACKENDS) {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ checkout_url: RETURN.success_url });
       expect(stripe.sessions.size).toBe(sessionsBefore);
-      const update = stripe.requests.filter((r) => r.method === "POST" && r.path === `/v1/subscriptions/${monthly.id}`).at(-1)!;
+      const update = stripe.requests
+        .filter((r) => r.method === "POST" && r.path === `/v1/subscriptions/${monthly.id}`)
+        .at(-1)!;
       expect(update.params).toEqual({
         items: [{ id: monthly.items.data[0].id, price: stripe.priceByLookupKey("litreview_plus_annual")!.id }],
         cancel_at_period_end: "false",
@@ -278,14 +361,24 @@ for (const backend of BACKENDS) {
       const plain = await createTestApp(backend);
       try {
         const user = await plain.signup();
-        const res = await plain.app.request("/api/v1/subscriptions/checkout", post({ subscription_type: "plus", billing_interval: "annual", ...RETURN }, user.headers));
+        const res = await plain.app.request(
+          "/api/v1/subscriptions/checkout",
+          post({ subscription_type: "plus", billing_interval: "annual", ...RETURN }, user.headers),
+        );
         expect(res.status).toBe(503);
         expect(await res.json()).toEqual(NOT_CONFIGURED);
-        const cancel = await plain.app.request("/api/v1/subscriptions/cancel", { method: "POST", headers: user.headers });
+        const cancel = await plain.app.request("/api/v1/subscriptions/cancel", {
+          method: "POST",
+          headers: user.headers,
+        });
         expect(cancel.status).toBe(503);
         expect(await cancel.json()).toEqual(NOT_CONFIGURED);
         expect(await (await plain.app.request("/api/v1/subscriptions/prices")).json()).toEqual({
-          individual: { plus: { monthly: null, annual: null }, pro: { monthly: null, annual: null }, max: { monthly: null, annual: null } },
+          individual: {
+            plus: { monthly: null, annual: null },
+            pro: { monthly: null, annual: null },
+            max: { monthly: null, annual: null },
+          },
           // Said once on the plans, and the checkout buttons are disabled, rather than each failing (issue 24).
           payments_available: false,
         });
@@ -301,7 +394,8 @@ for (const backend of BACKENDS) {
       const user = await t.signup();
       const subId = await subscribe(user);
       await stripe.settle();
-      const updatedEvents = () => t.db.selectFrom("stripe_events").select("id").where("type", "=", "customer.subscription.updated").execute();
+      const updatedEvents = () =>
+        t.db.selectFrom("stripe_events").select("id").where("type", "=", "customer.subscription.updated").execute();
       const updatedBefore = (await updatedEvents()).length;
       const res = await t.app.request("/api/v1/subscriptions/cancel", { method: "POST", headers: user.headers });
       expect(res.status).toBe(200);
@@ -323,7 +417,9 @@ for (const backend of BACKENDS) {
 
       // At the period end Stripe deletes it: canceled, access closed.
       stripe.updateSubscription(subId, { status: "canceled", ended_at: Math.floor(Date.now() / 1000) });
-      expect((await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(subId)!))).status).toBe(200);
+      expect(
+        (await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(subId)!))).status,
+      ).toBe(200);
       expect(await me(user)).toMatchObject({ status: "canceled" });
       expect(await hasActiveReviewAccess(t.db, user.user.id)).toBe(false);
     });
@@ -350,7 +446,9 @@ for (const backend of BACKENDS) {
       const user = await t.signup();
       const subId = await subscribe(user);
       stripe.updateSubscription(subId, { status: "past_due" });
-      const { body, headers } = await stripe.signed(stripe.event("invoice.payment_failed", stripe.invoiceOf(stripe.subscriptions.get(subId)!, "open")));
+      const { body, headers } = await stripe.signed(
+        stripe.event("invoice.payment_failed", stripe.invoiceOf(stripe.subscriptions.get(subId)!, "open")),
+      );
       // Exactly Stripe's headers: no Origin, no Sec-Fetch-Site, no cookie, a body read in chunks with no length.
       const stream = new ReadableStream({
         start(controller) {
@@ -359,7 +457,12 @@ for (const backend of BACKENDS) {
           controller.close();
         },
       });
-      const res = await t.app.request("/api/v1/subscriptions/webhook", { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+      const res = await t.app.request("/api/v1/subscriptions/webhook", {
+        method: "POST",
+        headers,
+        body: stream,
+        duplex: "half",
+      } as RequestInit);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ received: true });
       expect(await me(user)).toMatchObject({ status: "past_due" });
@@ -367,14 +470,23 @@ for (const backend of BACKENDS) {
 
       // Paid later: active again.
       stripe.updateSubscription(subId, { status: "active" });
-      expect((await stripe.send(stripe.event("invoice.paid", stripe.invoiceOf(stripe.subscriptions.get(subId)!, "paid")))).status).toBe(200);
+      expect(
+        (await stripe.send(stripe.event("invoice.paid", stripe.invoiceOf(stripe.subscriptions.get(subId)!, "paid"))))
+          .status,
+      ).toBe(200);
       expect(await me(user)).toMatchObject({ status: "active" });
     });
 
     test("a large event (over the 64 KB default body limit) is accepted", async () => {
       const user = await t.signup();
       const subId = await subscribe(user);
-      const invoice = { ...stripe.invoiceOf(stripe.subscriptions.get(subId)!, "paid"), lines: { object: "list", data: Array.from({ length: 400 }, (_, i) => ({ id: `il_${i}`, description: "x".repeat(300) })) } };
+      const invoice = {
+        ...stripe.invoiceOf(stripe.subscriptions.get(subId)!, "paid"),
+        lines: {
+          object: "list",
+          data: Array.from({ length: 400 }, (_, i) => ({ id: `il_${i}`, description: "x".repeat(300) })),
+        },
+      };
       const event = stripe.event("invoice.paid", invoice);
       const { body } = await stripe.signed(event);
       expect(body.length).toBeGreaterThan(100_000);
@@ -389,7 +501,11 @@ for (const backend of BACKENDS) {
       const good = await stripe.signed(event);
       const cases: [string, Record<string, string>, string][] = [
         ["wrong secret", (await stripe.signed(event, { secret: "whsec_someone_else" })).headers, good.body],
-        ["timestamp 301 s old", (await stripe.signed(event, { timestamp: Math.floor(Date.now() / 1000) - 301 })).headers, good.body],
+        [
+          "timestamp 301 s old",
+          (await stripe.signed(event, { timestamp: Math.floor(Date.now() / 1000) - 301 })).headers,
+          good.body,
+        ],
         ["body changed after signing", good.headers, good.body.replace('"canceled"', '"active"')],
         ["garbage header", { ...good.headers, "stripe-signature": "t=1,v1=abc" }, good.body],
       ];
@@ -412,17 +528,30 @@ for (const backend of BACKENDS) {
 
     test("verifying needs only STRIPE_WEBHOOK_SECRET: without it every delivery is 400; without the API key a valid one is 503", async () => {
       const errors = spyOn(console, "error").mockImplementation(() => {});
-      const noSecret = await createTestApp(backend, { env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_API_URL: stripe.url } });
+      const noSecret = await createTestApp(backend, {
+        env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_API_URL: stripe.url },
+      });
       const noKey = await createTestApp(backend, { env: { STRIPE_WEBHOOK_SECRET: stripe.webhookSecret } });
       try {
-        const { body, headers } = await stripe.signed(stripe.event("customer.subscription.updated", { id: "sub_x", object: "subscription", customer: "cus_x", metadata: {} }));
+        const { body, headers } = await stripe.signed(
+          stripe.event("customer.subscription.updated", {
+            id: "sub_x",
+            object: "subscription",
+            customer: "cus_x",
+            metadata: {},
+          }),
+        );
         const a = await noSecret.app.request("/api/v1/subscriptions/webhook", { method: "POST", body, headers });
         expect(a.status).toBe(400);
         expect(await a.json()).toEqual({ detail: "Invalid Stripe signature" });
         const b = await noKey.app.request("/api/v1/subscriptions/webhook", { method: "POST", body, headers });
         expect(b.status).toBe(503);
         expect(await b.json()).toEqual(NOT_CONFIGURED);
-        const forged = await noKey.app.request("/api/v1/subscriptions/webhook", { method: "POST", body, headers: { ...headers, "stripe-signature": "t=1,v1=00" } });
+        const forged = await noKey.app.request("/api/v1/subscriptions/webhook", {
+          method: "POST",
+          body,
+          headers: { ...headers, "stripe-signature": "t=1,v1=00" },
+        });
         expect(forged.status).toBe(400);
       } finally {
         errors.mockRestore();
@@ -434,7 +563,10 @@ for (const backend of BACKENDS) {
     test("a duplicate delivery changes nothing", async () => {
       const user = await t.signup();
       const subId = await subscribe(user);
-      stripe.updateSubscription(subId, { cancel_at_period_end: true, cancel_at: stripe.subscriptions.get(subId)!.items.data[0].current_period_end });
+      stripe.updateSubscription(subId, {
+        cancel_at_period_end: true,
+        cancel_at: stripe.subscriptions.get(subId)!.items.data[0].current_period_end,
+      });
       const event = stripe.event("customer.subscription.updated", stripe.subscriptions.get(subId)!);
       expect((await stripe.send(event)).status).toBe(200);
       const first = await row(user.user.id);
@@ -489,7 +621,12 @@ for (const backend of BACKENDS) {
       const subId = await subscribe(user);
       const sub = stripe.subscriptions.get(subId)!;
       stripe.updateSubscription(subId, { cancel_at_period_end: true, cancel_at: sub.items.data[0].current_period_end });
-      const events = Array.from({ length: 6 }, (_, i) => stripe.event(i % 2 ? "customer.subscription.updated" : "invoice.paid", i % 2 ? sub : stripe.invoiceOf(sub, "paid")));
+      const events = Array.from({ length: 6 }, (_, i) =>
+        stripe.event(
+          i % 2 ? "customer.subscription.updated" : "invoice.paid",
+          i % 2 ? sub : stripe.invoiceOf(sub, "paid"),
+        ),
+      );
       const answers = await Promise.all(events.map((e) => stripe.send(e)));
       for (const a of answers) expect(a.status).toBe(200);
       expect(await me(user)).toMatchObject({ status: "active", cancel_at_period_end: true });
@@ -514,12 +651,22 @@ for (const backend of BACKENDS) {
           stripe.updateSubscription(subId, { status: "past_due" });
           const once = stripe.event("invoice.payment_failed", stripe.invoiceOf(sub, "open"));
           const before = await row(user.user.id);
-          for (const a of await Promise.all(Array.from({ length: 10 }, (_, i) => sendVia(once, i)))) expect(a.status).toBe(200);
+          for (const a of await Promise.all(Array.from({ length: 10 }, (_, i) => sendVia(once, i))))
+            expect(a.status).toBe(200);
           expect((await row(user.user.id)).revision).toBe(before.revision + 1);
           expect(await eventCount(once.id)).toBe(1);
 
-          stripe.updateSubscription(subId, { status: "active", cancel_at_period_end: true, cancel_at: sub.items.data[0].current_period_end });
-          const many = Array.from({ length: 12 }, (_, i) => stripe.event(i % 2 ? "customer.subscription.updated" : "invoice.paid", i % 2 ? sub : stripe.invoiceOf(sub, "paid")));
+          stripe.updateSubscription(subId, {
+            status: "active",
+            cancel_at_period_end: true,
+            cancel_at: sub.items.data[0].current_period_end,
+          });
+          const many = Array.from({ length: 12 }, (_, i) =>
+            stripe.event(
+              i % 2 ? "customer.subscription.updated" : "invoice.paid",
+              i % 2 ? sub : stripe.invoiceOf(sub, "paid"),
+            ),
+          );
           for (const a of await Promise.all(many.map((e, i) => sendVia(e, i)))) expect(a.status).toBe(200);
           expect(await me(user)).toMatchObject({ status: "active", cancel_at_period_end: true });
           for (const e of many) expect(await eventCount(e.id)).toBe(1);
@@ -555,14 +702,28 @@ for (const backend of BACKENDS) {
         expect(await (await stripe.send(other)).json()).toEqual({ received: true });
         expect(await eventCount(other.id)).toBe(0);
 
-        const ghost = stripe.event("customer.subscription.updated", { id: "sub_does_not_exist", object: "subscription", customer: "cus_nobody", metadata: {} });
+        const ghost = stripe.event("customer.subscription.updated", {
+          id: "sub_does_not_exist",
+          object: "subscription",
+          customer: "cus_nobody",
+          metadata: {},
+        });
         expect((await stripe.send(ghost)).status).toBe(200);
         expect(await eventCount(ghost.id)).toBe(1);
 
-        const stranger = stripe.createSubscription(stripe.addCustomer("stranger@example.com").id, stripe.priceByLookupKey("litreview_plus_annual")!.id);
-        const count = await t.db.selectFrom("subscriptions").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
+        const stranger = stripe.createSubscription(
+          stripe.addCustomer("stranger@example.com").id,
+          stripe.priceByLookupKey("litreview_plus_annual")!.id,
+        );
+        const count = await t.db
+          .selectFrom("subscriptions")
+          .select(sql<number>`count(*)::int`.as("n"))
+          .executeTakeFirstOrThrow();
         expect((await stripe.send(stripe.event("customer.subscription.created", stranger))).status).toBe(200);
-        expect((await t.db.selectFrom("subscriptions").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow()).n).toBe(count.n);
+        expect(
+          (await t.db.selectFrom("subscriptions").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow())
+            .n,
+        ).toBe(count.n);
       } finally {
         warn.mockRestore();
       }
@@ -572,7 +733,9 @@ for (const backend of BACKENDS) {
       const user = await t.signup();
       const customer = stripe.addCustomer(user.user.email);
       await t.db.insertInto("stripe_customers").values({ user_id: user.user.id, customer_id: customer.id }).execute();
-      const incomplete = stripe.createSubscription(customer.id, stripe.priceByLookupKey("litreview_plus_annual")!.id, { status: "incomplete" });
+      const incomplete = stripe.createSubscription(customer.id, stripe.priceByLookupKey("litreview_plus_annual")!.id, {
+        status: "incomplete",
+      });
       expect((await stripe.send(stripe.event("customer.subscription.created", incomplete))).status).toBe(200);
       expect(await me(user)).toMatchObject({ status: "active", is_trial: true });
       stripe.updateSubscription(incomplete.id, { status: "incomplete_expired" });
@@ -585,12 +748,16 @@ for (const backend of BACKENDS) {
       const first = await subscribe(user);
       // The first one ended; the user subscribed again.
       stripe.updateSubscription(first, { status: "canceled", ended_at: Math.floor(Date.now() / 1000) });
-      expect((await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(first)!))).status).toBe(200);
+      expect(
+        (await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(first)!))).status,
+      ).toBe(200);
       expect(await me(user)).toMatchObject({ status: "canceled" });
       const second = await subscribe(user);
       expect(await me(user)).toMatchObject({ status: "active" });
       // A late copy of the first one's deletion changes nothing now.
-      expect((await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(first)!))).status).toBe(200);
+      expect(
+        (await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(first)!))).status,
+      ).toBe(200);
       expect(await me(user)).toMatchObject({ status: "active" });
       expect((await row(user.user.id)).stripe_subscription_id).toBe(second);
     });
@@ -600,9 +767,15 @@ for (const backend of BACKENDS) {
       const subId = await subscribe(user);
       // End it in Stripe (the operator's `end` does that), then grant Max.
       stripe.updateSubscription(subId, { status: "canceled", ended_at: Math.floor(Date.now() / 1000) });
-      expect((await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(subId)!))).status).toBe(200);
+      expect(
+        (await stripe.send(stripe.event("customer.subscription.deleted", stripe.subscriptions.get(subId)!))).status,
+      ).toBe(200);
       await grantPlan(t.deps, user.user.email, "max");
-      const other = stripe.createSubscription(stripe.addCustomer("x@example.com").id, stripe.priceByLookupKey("litreview_plus_annual")!.id, { metadata: { user_id: user.user.id } });
+      const other = stripe.createSubscription(
+        stripe.addCustomer("x@example.com").id,
+        stripe.priceByLookupKey("litreview_plus_annual")!.id,
+        { metadata: { user_id: user.user.id } },
+      );
       expect((await stripe.send(stripe.event("customer.subscription.created", other))).status).toBe(200);
       expect(await me(user)).toMatchObject({ status: "active", subscription_type: "max", is_trial: false });
     });
@@ -610,16 +783,23 @@ for (const backend of BACKENDS) {
     test("the operator's end cancels a paid Stripe subscription at Stripe at once; a grant over it is refused", async () => {
       const user = await t.signup();
       const subId = await subscribe(user);
-      await expect(grantPlan(t.deps, user.user.email, "pro")).rejects.toThrow(`End it first: npm run subscription -- end ${user.user.email}`);
+      await expect(grantPlan(t.deps, user.user.email, "pro")).rejects.toThrow(
+        `End it first: npm run subscription -- end ${user.user.email}`,
+      );
       const { subscription, warning } = await endPlan(t.deps, user.user.email);
       expect(warning).toBeUndefined();
       expect(subscription.status).toBe("canceled");
-      expect(stripe.requests.filter((r) => r.path === `/v1/subscriptions/${subId}` && r.method === "DELETE").length).toBe(1);
+      expect(
+        stripe.requests.filter((r) => r.path === `/v1/subscriptions/${subId}` && r.method === "DELETE").length,
+      ).toBe(1);
       expect(stripe.subscriptions.get(subId)!.status).toBe("canceled");
       await stripe.settle(); // Stripe's customer.subscription.deleted agrees
       expect(await me(user)).toMatchObject({ status: "canceled" });
       expect(await hasActiveReviewAccess(t.db, user.user.id)).toBe(false);
-      expect(await grantPlan(t.deps, user.user.email, "pro")).toMatchObject({ status: "active", subscription_type: "pro" });
+      expect(await grantPlan(t.deps, user.user.email, "pro")).toMatchObject({
+        status: "active",
+        subscription_type: "pro",
+      });
     });
 
     test("another user's Stripe subscription cannot be cancelled or read through mine", async () => {

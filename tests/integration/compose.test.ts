@@ -8,7 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const compose = Bun.YAML.parse(readFileSync(join(import.meta.dir, "..", "..", "compose.yaml"), "utf8")) as {
-  services: Record<string, { healthcheck?: { test: string[]; start_period?: string }; image?: string; restart?: string }>;
+  services: Record<
+    string,
+    { healthcheck?: { test: string[]; start_period?: string }; image?: string; restart?: string }
+  >;
 };
 
 /** Runs a CMD-SHELL health check with a fake curl that exits `curlStatus` and records its arguments. */
@@ -18,7 +21,11 @@ async function runCheck(line: string, curlStatus: number): Promise<{ status: num
   writeFileSync(join(dir, "curl"), `#!/bin/sh\nprintf '%s\\n' "$@" > "${log}"\nexit ${curlStatus}\n`);
   chmodSync(join(dir, "curl"), 0o755);
   // Compose turns "$$" into "$" before the shell sees the line.
-  const proc = Bun.spawn(["sh", "-c", line.replaceAll("$$", "$")], { env: { PATH: `${dir}:/usr/bin:/bin`, ELASTIC_PASSWORD: "p&ss word" }, stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn(["sh", "-c", line.replaceAll("$$", "$")], {
+    env: { PATH: `${dir}:/usr/bin:/bin`, ELASTIC_PASSWORD: "p&ss word" },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   const status = await proc.exited;
   await Bun.sleep(50);
   let curlArgs = "";
@@ -50,7 +57,11 @@ describe("compose.yaml", () => {
   test("the node has time to start, search-init retries, and the server's minor version matches the client's", () => {
     expect(es.healthcheck!.start_period).toBeDefined();
     expect(compose.services["search-init"]!.restart).toMatch(/^on-failure/);
-    const client = (JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["@elastic/elasticsearch"]!;
+    const client = (
+      JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "package.json"), "utf8")) as {
+        dependencies: Record<string, string>;
+      }
+    ).dependencies["@elastic/elasticsearch"]!;
     const minor = (v: string) => /(\d+)\.(\d+)/.exec(v)!.slice(1, 3).join(".");
     expect(minor(es.image!)).toBe(minor(client));
   });

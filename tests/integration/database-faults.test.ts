@@ -14,7 +14,12 @@ import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 
 /** The test app's configuration and key over another database handle (same signing key: tokens stay valid). */
 function appOver(t: TestApp, handle: DatabaseHandle) {
-  const deps: AppDeps = { ...t.deps, db: handle.db, search: new PostgresSearchIndex(handle.db), jobs: new PgJobQueue(handle.db) };
+  const deps: AppDeps = {
+    ...t.deps,
+    db: handle.db,
+    search: new PostgresSearchIndex(handle.db),
+    jobs: new PgJobQueue(handle.db),
+  };
   return createApp(deps);
 }
 
@@ -32,7 +37,11 @@ describe("an unreachable database", () => {
     t = await createTestApp("pglite");
     user = await t.signup();
     // Nothing listens on port 1.
-    down = openDatabase({ databaseUrl: "postgres://postgres@127.0.0.1:1/none", dataDir: "", timeouts: { connectSeconds: 1, statementMs: 1000, lockMs: 500 } });
+    down = openDatabase({
+      databaseUrl: "postgres://postgres@127.0.0.1:1/none",
+      dataDir: "",
+      timeouts: { connectSeconds: 1, statementMs: 1000, lockMs: 500 },
+    });
   });
   afterAll(async () => {
     await down?.close().catch(() => {});
@@ -48,10 +57,18 @@ describe("an unreachable database", () => {
   test("signup and login answer 503, not 500", async () => {
     const app = appOver(t, down);
     await expectUnavailable(
-      await app.request("/api/v1/users/signup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "new@example.org", full_name: "New Person", password: "long-enough-1" }) }),
+      await app.request("/api/v1/users/signup", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "new@example.org", full_name: "New Person", password: "long-enough-1" }),
+      }),
     );
     await expectUnavailable(
-      await app.request("/api/v1/login/access-token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: user.user.email, password: user.password }) }),
+      await app.request("/api/v1/login/access-token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username: user.user.email, password: user.password }),
+      }),
     );
   });
 
@@ -68,7 +85,9 @@ describe("an unreachable database", () => {
   test("a token whose subject is not a user id is still just 401 (that is not a database error)", async () => {
     const { createAccessToken } = await import("../../src/auth/tokens.ts");
     const token = await createAccessToken(t.deps.secretKey, { sub: "not-a-uuid", ver: 0 }, 5);
-    expect((await t.app.request("/api/v1/users/me", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await t.app.request("/api/v1/users/me", { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
   });
 });
 
@@ -79,7 +98,11 @@ describe.if(Boolean(process.env.TEST_DATABASE_URL))("a table locked by another s
   beforeAll(async () => {
     t = await createTestApp("postgres");
     user = await t.signup();
-    timed = openDatabase({ databaseUrl: t.databaseUrl!, dataDir: "", timeouts: { connectSeconds: 2, statementMs: 2000, lockMs: 500 } });
+    timed = openDatabase({
+      databaseUrl: t.databaseUrl!,
+      dataDir: "",
+      timeouts: { connectSeconds: 2, statementMs: 2000, lockMs: 500 },
+    });
   });
   afterAll(async () => {
     await timed?.close();
@@ -114,7 +137,11 @@ describe.if(Boolean(process.env.TEST_DATABASE_URL))("corpus-wide statements of b
   let timed: DatabaseHandle;
   beforeAll(async () => {
     t = await createTestApp("postgres");
-    timed = openDatabase({ databaseUrl: t.databaseUrl!, dataDir: "", timeouts: { connectSeconds: 2, statementMs: 100, lockMs: 500 } });
+    timed = openDatabase({
+      databaseUrl: t.databaseUrl!,
+      dataDir: "",
+      timeouts: { connectSeconds: 2, statementMs: 100, lockMs: 500 },
+    });
   });
   afterAll(async () => {
     await timed?.close();

@@ -3,7 +3,11 @@ import { join } from "node:path";
 import { Client, HttpConnection } from "@elastic/elasticsearch";
 import { createTestDatabase } from "../support/database.ts";
 import { startElasticsearchStandIn, type StandIn } from "../support/elasticsearch-stand-in.ts";
-import { ElasticsearchSearchIndex, ElasticsearchSetupError, MAPPING_VERSION } from "../../search/elasticsearch-index.ts";
+import {
+  ElasticsearchSearchIndex,
+  ElasticsearchSetupError,
+  MAPPING_VERSION,
+} from "../../search/elasticsearch-index.ts";
 import { AliasSwapError } from "../../search/elasticsearch/versions.ts";
 import { POSTGRES_ENGLISH_STOP_WORDS } from "../../search/elasticsearch/analysis.ts";
 import { splitCredentials } from "../../search/elasticsearch/connection.ts";
@@ -45,7 +49,13 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
         })) as never,
       )
       .execute();
-    index = new ElasticsearchSearchIndex({ node: es.url, alias: ALIAS, db: handle.db, retryWaitMs: 10, layout: { shards: 3, replicas: 1 } });
+    index = new ElasticsearchSearchIndex({
+      node: es.url,
+      alias: ALIAS,
+      db: handle.db,
+      retryWaitMs: 10,
+      layout: { shards: 3, replicas: 1 },
+    });
   });
   afterAll(async () => {
     es.stop();
@@ -56,8 +66,16 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
   });
 
   test("start-up check: a missing index says to run the reindex; an unreachable cluster says so", async () => {
-    await expect(index.check()).rejects.toThrow(new ElasticsearchSetupError(`The Elasticsearch index "${ALIAS}" does not exist: run npm run search:reindex to build it from the articles table.`));
-    const nowhere = new ElasticsearchSearchIndex({ client: new Client({ node: "http://127.0.0.1:9", Connection: HttpConnection, maxRetries: 0 }), alias: ALIAS, db: handle.db });
+    await expect(index.check()).rejects.toThrow(
+      new ElasticsearchSetupError(
+        `The Elasticsearch index "${ALIAS}" does not exist: run npm run search:reindex to build it from the articles table.`,
+      ),
+    );
+    const nowhere = new ElasticsearchSearchIndex({
+      client: new Client({ node: "http://127.0.0.1:9", Connection: HttpConnection, maxRetries: 0 }),
+      alias: ALIAS,
+      db: handle.db,
+    });
     await expect(nowhere.check()).rejects.toThrow(/cannot be reached/);
   });
 
@@ -68,7 +86,11 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
     const { mappings, settings } = created.body as { mappings: any; settings: any };
     expect(mappings._meta).toEqual({ litreview_mapping_version: MAPPING_VERSION });
     expect(mappings.properties.title).toEqual({ type: "text", analyzer: "litreview_english" });
-    expect(mappings.properties.mesh_terms).toEqual({ type: "text", analyzer: "litreview_english", fields: { keyword: { type: "keyword" } } });
+    expect(mappings.properties.mesh_terms).toEqual({
+      type: "text",
+      analyzer: "litreview_english",
+      fields: { keyword: { type: "keyword" } },
+    });
     expect(mappings.properties.publication_year).toEqual({ type: "integer" });
     // PostgreSQL's english configuration: its 127 stop words and the Snowball English (porter2) stemmer.
     expect(settings.analysis.filter.litreview_stop.stopwords).toEqual([...POSTGRES_ENGLISH_STOP_WORDS]);
@@ -82,8 +104,18 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
     expect(restored).toBeLessThan(order.indexOf("POST /_aliases"));
     const bulk = es.requests.find((r) => r.path === "/_bulk")!.body as any[];
     expect(bulk[0]).toEqual({ index: { _index: `${ALIAS}-v1`, _id: "1" } });
-    expect(bulk[1]).toMatchObject({ pmid: 1, title: "Title 1 on nasopharyngeal carcinoma", mesh_terms: ["Nasopharyngeal Carcinoma", "Humans"], keywords: ["NPC"], publication_year: 2020, publication_date: "2020-05-01", journal: "Oral Oncology" });
-    expect(es.requests.find((r) => r.path === "/_aliases")!.body).toEqual({ actions: [{ add: { index: `${ALIAS}-v1`, alias: ALIAS, is_write_index: true } }] });
+    expect(bulk[1]).toMatchObject({
+      pmid: 1,
+      title: "Title 1 on nasopharyngeal carcinoma",
+      mesh_terms: ["Nasopharyngeal Carcinoma", "Humans"],
+      keywords: ["NPC"],
+      publication_year: 2020,
+      publication_date: "2020-05-01",
+      journal: "Oral Oncology",
+    });
+    expect(es.requests.find((r) => r.path === "/_aliases")!.body).toEqual({
+      actions: [{ add: { index: `${ALIAS}-v1`, alias: ALIAS, is_write_index: true } }],
+    });
     await index.check(); // now it passes
   });
 
@@ -92,7 +124,12 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
     expect(result.index).toBe(`${ALIAS}-v2`);
     const swaps = es.requests.filter((r) => r.path === "/_aliases");
     expect(swaps).toHaveLength(1);
-    expect(swaps[0]!.body).toEqual({ actions: [{ remove: { index: `${ALIAS}-v1`, alias: ALIAS, must_exist: true } }, { add: { index: `${ALIAS}-v2`, alias: ALIAS, is_write_index: true } }] });
+    expect(swaps[0]!.body).toEqual({
+      actions: [
+        { remove: { index: `${ALIAS}-v1`, alias: ALIAS, must_exist: true } },
+        { add: { index: `${ALIAS}-v2`, alias: ALIAS, is_write_index: true } },
+      ],
+    });
     // The new index was filled before the swap, and the old one deleted after it.
     const order = es.requests.map((r) => `${r.method} ${r.path}`);
     expect(order.indexOf("POST /_bulk")).toBeLessThan(order.indexOf("POST /_aliases"));
@@ -102,7 +139,9 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
 
   test("a wrong mapping version is refused at start with what to run", async () => {
     es.indices.get(`${ALIAS}-v2`)!.mappings._meta.litreview_mapping_version = MAPPING_VERSION + 1;
-    await expect(index.check()).rejects.toThrow(`The Elasticsearch index ${ALIAS}-v2 has mapping version ${MAPPING_VERSION + 1}, this release needs ${MAPPING_VERSION}: run npm run search:reindex.`);
+    await expect(index.check()).rejects.toThrow(
+      `The Elasticsearch index ${ALIAS}-v2 has mapping version ${MAPPING_VERSION + 1}, this release needs ${MAPPING_VERSION}: run npm run search:reindex.`,
+    );
     es.indices.get(`${ALIAS}-v2`)!.mappings._meta.litreview_mapping_version = MAPPING_VERSION;
   });
 
@@ -116,7 +155,9 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
     expect(bulks[0]![0]).toEqual({ index: { _index: ALIAS, _id: "2" } });
     expect(bulks[0]).toHaveLength(2);
     es.bulkFailures.set("3", [400, 400, 400, 400]);
-    await expect(index.index([1, 3])).rejects.toThrow("Elasticsearch did not index 1 articles: PMIDs 3 (400: failed to parse field [publication_date])");
+    await expect(index.index([1, 3])).rejects.toThrow(
+      "Elasticsearch did not index 1 articles: PMIDs 3 (400: failed to parse field [publication_date])",
+    );
   });
 
   test("delete() sends delete actions; deleting what is not there is not an error", async () => {
@@ -126,9 +167,28 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
   });
 
   test("search(): BM25F over the fields with the PostgreSQL adapter's weights, phrases boosted, exclusions, years; hits parsed", async () => {
-    es.searchResponses.push({ hits: [["2", 7.5], ["1", 3.25]], total: 10000, relation: "gte" });
-    const res = await index.search('nasopharyngeal "radiation therapy" -pediatric', { fromYear: 2018, toYear: 2022, skip: 20, limit: 10 });
-    expect(res).toEqual({ hits: [{ pmid: 2, score: 7.5 }, { pmid: 1, score: 3.25 }], total: 10000, totalIsLowerBound: true });
+    es.searchResponses.push({
+      hits: [
+        ["2", 7.5],
+        ["1", 3.25],
+      ],
+      total: 10000,
+      relation: "gte",
+    });
+    const res = await index.search('nasopharyngeal "radiation therapy" -pediatric', {
+      fromYear: 2018,
+      toYear: 2022,
+      skip: 20,
+      limit: 10,
+    });
+    expect(res).toEqual({
+      hits: [
+        { pmid: 2, score: 7.5 },
+        { pmid: 1, score: 3.25 },
+      ],
+      total: 10000,
+      totalIsLowerBound: true,
+    });
     const body = es.requests.find((r) => r.path === `/${ALIAS}/_search`)!.body as any;
     const fields = ["title^3", "mesh_terms^1.5", "keywords^1.5", "abstract^1"];
     expect(body.query.bool.should).toEqual([
@@ -136,7 +196,9 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
       { multi_match: { query: "radiation therapy", type: "phrase", fields, boost: 2 } },
     ]);
     expect(body.query.bool.minimum_should_match).toBe(1);
-    expect(body.query.bool.must_not).toEqual([{ multi_match: { query: "pediatric", type: "phrase", fields: ["title", "abstract", "mesh_terms", "keywords"] } }]);
+    expect(body.query.bool.must_not).toEqual([
+      { multi_match: { query: "pediatric", type: "phrase", fields: ["title", "abstract", "mesh_terms", "keywords"] } },
+    ]);
     expect(body.query.bool.filter).toEqual([{ range: { publication_year: { gte: 2018, lte: 2022 } } }]);
     expect(body).toMatchObject({ from: 20, size: 10, _source: false, track_total_hits: 10000 });
     // Nothing searchable: no request at all.
@@ -161,7 +223,11 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
 
   test("similar(): the profile's distinctive terms (term vectors, tf-idf) queried with combined_fields and the field weights, excluding PMIDs, within years", async () => {
     es.searchResponses.push({ hits: [["1", 2]], total: 1 });
-    await index.similar("nasopharyngeal carcinoma radiotherapy outcomes of the carcinoma", { excludePmids: [2, 3], fromYear: 2026, limit: 100 });
+    await index.similar("nasopharyngeal carcinoma radiotherapy outcomes of the carcinoma", {
+      excludePmids: [2, 3],
+      fromYear: 2026,
+      limit: 100,
+    });
     const vectors = es.requests.find((r) => r.path === `/${ALIAS}/_termvectors`)!.body as any;
     expect(vectors.doc).toEqual({ abstract: "nasopharyngeal carcinoma radiotherapy outcomes of the carcinoma" });
     expect(vectors.filter).toEqual({ max_num_terms: 20, min_term_freq: 1, min_doc_freq: 1 });
@@ -180,13 +246,23 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
   test("the server refuses to start when the Elasticsearch index is missing, saying what to run", async () => {
     const proc = Bun.spawn([process.execPath, "src/server.ts"], {
       cwd: join(import.meta.dir, "..", ".."),
-      env: { ...process.env, ELASTICSEARCH_URL: es.url, ELASTICSEARCH_INDEX: "not-built-yet", DATA_DIR: "memory://", SEED_SAMPLE: "false", PORT: "0", LOG_LEVEL: "warn" },
+      env: {
+        ...process.env,
+        ELASTICSEARCH_URL: es.url,
+        ELASTICSEARCH_INDEX: "not-built-yet",
+        DATA_DIR: "memory://",
+        SEED_SAMPLE: "false",
+        PORT: "0",
+        LOG_LEVEL: "warn",
+      },
       stdout: "pipe",
       stderr: "pipe",
     });
     const stderr = await new Response(proc.stderr).text();
     expect(await proc.exited).toBe(1);
-    expect(stderr).toContain('LitReview cannot start: The Elasticsearch index "not-built-yet" does not exist: run npm run search:reindex');
+    expect(stderr).toContain(
+      'LitReview cannot start: The Elasticsearch index "not-built-yet" does not exist: run npm run search:reindex',
+    );
   }, 30_000);
 });
 
@@ -197,14 +273,31 @@ describe("Elasticsearch adapter as a real cluster runs it (strict stand-in)", ()
   let handle: DatabaseHandle;
   const ALIAS2 = "strict-articles";
   const open = (extra: Partial<ConstructorParameters<typeof ElasticsearchSearchIndex>[0]> = {}) =>
-    new ElasticsearchSearchIndex({ node: es.url, alias: ALIAS2, db: handle.db, retries: 2, retryWaitMs: 1, sleep: async () => {}, ...extra });
+    new ElasticsearchSearchIndex({
+      node: es.url,
+      alias: ALIAS2,
+      db: handle.db,
+      retries: 2,
+      retryWaitMs: 1,
+      sleep: async () => {},
+      ...extra,
+    });
 
   beforeAll(async () => {
     es = startElasticsearchStandIn();
     handle = await createTestDatabase("pglite");
     await handle.db
       .insertInto("articles")
-      .values([11, 12, 13, 14].map((pmid) => ({ pmid, title: `Spinal fusion ${pmid}`, abstract: "Fusion.", abstract_sections: "[]", publication_types: [], content_hash: `s${pmid}` })) as never)
+      .values(
+        [11, 12, 13, 14].map((pmid) => ({
+          pmid,
+          title: `Spinal fusion ${pmid}`,
+          abstract: "Fusion.",
+          abstract_sections: "[]",
+          publication_types: [],
+          content_hash: `s${pmid}`,
+        })) as never,
+      )
       .execute();
     await open().reindex();
   });
@@ -232,7 +325,12 @@ describe("Elasticsearch adapter as a real cluster runs it (strict stand-in)", ()
 
   test("the stand-in is strict about it: a stop-word match_phrase matches nothing (zero_terms_query none)", async () => {
     es.searchResponses.push({ hits: [["11", 1]], total: 1 });
-    const raw = await open().client.search({ index: ALIAS2, query: { bool: { filter: [{ bool: { should: [{ match_phrase: { title: "the" } }], minimum_should_match: 1 } }] } } });
+    const raw = await open().client.search({
+      index: ALIAS2,
+      query: {
+        bool: { filter: [{ bool: { should: [{ match_phrase: { title: "the" } }], minimum_should_match: 1 } }] },
+      },
+    });
     expect(raw.hits.hits).toEqual([]);
     es.searchResponses.length = 0;
   });
@@ -248,23 +346,41 @@ describe("Elasticsearch adapter as a real cluster runs it (strict stand-in)", ()
 
   test("a 429 that outlasts the retries names every PMID of the batch", async () => {
     es.failNext.push({ method: "POST", path: "/_bulk", status: 429, times: 3 });
-    await expect(open({ retries: 2 }).index([11, 12])).rejects.toThrow(/did not index 2 articles: PMIDs 11 \(429: the whole request was refused \(429\) after 3 attempts\), 12/);
+    await expect(open({ retries: 2 }).index([11, 12])).rejects.toThrow(
+      /did not index 2 articles: PMIDs 11 \(429: the whole request was refused \(429\) after 3 attempts\), 12/,
+    );
   });
 
   test("deletes refused for good are all named (one line per delete action)", async () => {
     for (const id of ["11", "12", "13", "14"]) es.bulkFailures.set(id, [400, 400, 400]);
-    await expect(open().delete([11, 12, 13, 14])).rejects.toThrow("Elasticsearch did not delete 4 articles: PMIDs 11 (400: failed to parse field [publication_date]), 12 (400: failed to parse field [publication_date]), 13 (400: failed to parse field [publication_date]), 14 (400: failed to parse field [publication_date])");
+    await expect(open().delete([11, 12, 13, 14])).rejects.toThrow(
+      "Elasticsearch did not delete 4 articles: PMIDs 11 (400: failed to parse field [publication_date]), 12 (400: failed to parse field [publication_date]), 13 (400: failed to parse field [publication_date]), 14 (400: failed to parse field [publication_date])",
+    );
     es.bulkFailures.clear();
   });
 
   test("deleting a missing document succeeds; deleting through a missing alias or index fails", async () => {
     await open().delete([999_999]);
-    const gone = new ElasticsearchSearchIndex({ node: es.url, alias: "no-such-alias", db: handle.db, retries: 0, sleep: async () => {} });
-    await expect(gone.delete([11])).rejects.toThrow(/did not delete 1 articles: PMIDs 11 \(404: \[require_alias\] request flag is \[true\] and \[no-such-alias\] is not an alias\)/);
+    const gone = new ElasticsearchSearchIndex({
+      node: es.url,
+      alias: "no-such-alias",
+      db: handle.db,
+      retries: 0,
+      sleep: async () => {},
+    });
+    await expect(gone.delete([11])).rejects.toThrow(
+      /did not delete 1 articles: PMIDs 11 \(404: \[require_alias\] request flag is \[true\] and \[no-such-alias\] is not an alias\)/,
+    );
   });
 
   test("writes through a missing alias fail instead of auto-creating an index of that name", async () => {
-    const gone = new ElasticsearchSearchIndex({ node: es.url, alias: "vanished-alias", db: handle.db, retries: 0, sleep: async () => {} });
+    const gone = new ElasticsearchSearchIndex({
+      node: es.url,
+      alias: "vanished-alias",
+      db: handle.db,
+      retries: 0,
+      sleep: async () => {},
+    });
     await expect(gone.index([11])).rejects.toThrow(/is not an alias/);
     expect(es.autoCreated).toEqual([]);
     expect(es.indices.has("vanished-alias")).toBe(false);
@@ -283,23 +399,39 @@ describe("Elasticsearch adapter as a real cluster runs it (strict stand-in)", ()
     es.aliases.get(ALIAS2)!.clear();
     es.aliases.get(ALIAS2)!.add(`${ALIAS2}-v1`);
     const client = open().client;
-    await expect(client.indices.updateAliases({ actions: [{ remove: { index: "other-v9", alias: ALIAS2, must_exist: true } }, { add: { index: `${ALIAS2}-v1`, alias: "x" } }] })).rejects.toThrow(/aliases_not_found_exception/);
+    await expect(
+      client.indices.updateAliases({
+        actions: [
+          { remove: { index: "other-v9", alias: ALIAS2, must_exist: true } },
+          { add: { index: `${ALIAS2}-v1`, alias: "x" } },
+        ],
+      }),
+    ).rejects.toThrow(/aliases_not_found_exception/);
     expect(es.aliases.get("x")).toBeUndefined();
   });
 
   test("pages past the result window are refused clearly by both adapters (no raw 400 from the cluster)", async () => {
-    await expect(open().search("spinal", { skip: 9_995, limit: 10 })).rejects.toThrow("skip + limit must be at most 10000 (the result window), got 10005");
+    await expect(open().search("spinal", { skip: 9_995, limit: 10 })).rejects.toThrow(
+      "skip + limit must be at most 10000 (the result window), got 10005",
+    );
     expect(es.requests.filter((r) => r.path.endsWith("/_search"))).toEqual([]);
     const { PostgresSearchIndex } = await import("../../search/postgres-index.ts");
-    await expect(new PostgresSearchIndex(handle.db).search("spinal", { skip: 9_995, limit: 10 })).rejects.toThrow("skip + limit must be at most 10000");
+    await expect(new PostgresSearchIndex(handle.db).search("spinal", { skip: 9_995, limit: 10 })).rejects.toThrow(
+      "skip + limit must be at most 10000",
+    );
     // The stand-in refuses what the cluster refuses.
-    await expect(open().client.search({ index: ALIAS2, from: 9_995, size: 10 })).rejects.toThrow(/Result window is too large/);
+    await expect(open().client.search({ index: ALIAS2, from: 9_995, size: 10 })).rejects.toThrow(
+      /Result window is too large/,
+    );
   });
 
   test("the client has a request time-out: an unresponsive cluster fails the start-up check instead of hanging it", async () => {
     const silent = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Promise<Response>(() => {}) });
     try {
-      const index = new ElasticsearchSearchIndex({ connection: { node: `http://127.0.0.1:${silent.port}`, requestTimeoutMs: 200, maxRetries: 0 }, db: handle.db });
+      const index = new ElasticsearchSearchIndex({
+        connection: { node: `http://127.0.0.1:${silent.port}`, requestTimeoutMs: 200, maxRetries: 0 },
+        db: handle.db,
+      });
       const started = performance.now();
       await expect(index.check()).rejects.toThrow("did not answer in time (ELASTICSEARCH_REQUEST_TIMEOUT_MS)");
       expect(performance.now() - started).toBeLessThan(5_000);
@@ -310,16 +442,30 @@ describe("Elasticsearch adapter as a real cluster runs it (strict stand-in)", ()
 
   test("a 401 is worded as an authentication failure, not as an unreachable cluster", async () => {
     es.failNext.push({ method: "GET", path: "/", status: 401, times: 1 });
-    await expect(open({ connection: { node: es.url, username: "elastic", password: "wrong", maxRetries: 0 } }).check()).rejects.toThrow(
+    await expect(
+      open({ connection: { node: es.url, username: "elastic", password: "wrong", maxRetries: 0 } }).check(),
+    ).rejects.toThrow(
       "Elasticsearch refused the credentials (401): check ELASTICSEARCH_USERNAME and ELASTICSEARCH_PASSWORD, or ELASTICSEARCH_API_KEY.",
     );
   });
 
   test("credentials: separate variables, an API key, or a URL's own user-info read leniently (a password with %zz, / or #)", async () => {
-    expect(splitCredentials({ node: "http://es:9200", username: "elastic", password: "p%zz/#@x" })).toEqual({ node: "http://es:9200", auth: { username: "elastic", password: "p%zz/#@x" } });
-    expect(splitCredentials({ node: "https://es:9200", apiKey: "aWQ6a2V5" })).toEqual({ node: "https://es:9200", auth: { apiKey: "aWQ6a2V5" } });
-    expect(splitCredentials({ node: "http://elastic:p%zz@es:9200" })).toEqual({ node: "http://es:9200", auth: { username: "elastic", password: "p%zz" } });
-    expect(splitCredentials({ node: "http://elastic:s%40cret@es:9200/" })).toEqual({ node: "http://es:9200/", auth: { username: "elastic", password: "s@cret" } });
+    expect(splitCredentials({ node: "http://es:9200", username: "elastic", password: "p%zz/#@x" })).toEqual({
+      node: "http://es:9200",
+      auth: { username: "elastic", password: "p%zz/#@x" },
+    });
+    expect(splitCredentials({ node: "https://es:9200", apiKey: "aWQ6a2V5" })).toEqual({
+      node: "https://es:9200",
+      auth: { apiKey: "aWQ6a2V5" },
+    });
+    expect(splitCredentials({ node: "http://elastic:p%zz@es:9200" })).toEqual({
+      node: "http://es:9200",
+      auth: { username: "elastic", password: "p%zz" },
+    });
+    expect(splitCredentials({ node: "http://elastic:s%40cret@es:9200/" })).toEqual({
+      node: "http://es:9200/",
+      auth: { username: "elastic", password: "s@cret" },
+    });
     // The request carries the header; the password never appears in the URL the client uses.
     es.requests.length = 0;
     await open({ connection: { node: es.url, username: "elastic", password: "p%zz/#" } }).aliasIndices();

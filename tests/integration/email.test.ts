@@ -19,7 +19,12 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const MESSAGE = { to: "reader@example.com", subject: "Weekly digest", html: "<p>Hello <b>reader</b></p>", text: "Hello reader" };
+const MESSAGE = {
+  to: "reader@example.com",
+  subject: "Weekly digest",
+  html: "<p>Hello <b>reader</b></p>",
+  text: "Hello reader",
+};
 
 for (const backend of BACKENDS) {
   describe(`e-mail over SMTP (${backend})`, () => {
@@ -44,8 +49,19 @@ for (const backend of BACKENDS) {
       expect(got.raw).toContain("Hello reader");
       expect(got.raw).toContain("text/html");
 
-      const row = await t.db.selectFrom("email_outbox").selectAll().where("id", "=", result.id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ to: "reader@example.com", subject: "Weekly digest", status: "sent", html: null, text: null, error: null });
+      const row = await t.db
+        .selectFrom("email_outbox")
+        .selectAll()
+        .where("id", "=", result.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        to: "reader@example.com",
+        subject: "Weekly digest",
+        status: "sent",
+        html: null,
+        text: null,
+        error: null,
+      });
       expect(row.sent_at).not.toBeNull();
     });
 
@@ -65,7 +81,10 @@ for (const backend of BACKENDS) {
         body: JSON.stringify({ token, new_password: "from-the-mail" }),
       });
       expect(reset.status).toBe(200);
-      const login = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: u.user.email, password: "from-the-mail" }) });
+      const login = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: u.user.email, password: "from-the-mail" }),
+      });
       expect(login.status).toBe(200);
     });
   });
@@ -82,7 +101,11 @@ for (const backend of BACKENDS) {
     test("a message is stored in the outbox with its body", async () => {
       const result = await sendEmail(t.deps, MESSAGE);
       expect(result.status).toBe("stored");
-      const row = await t.db.selectFrom("email_outbox").selectAll().where("id", "=", result.id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("email_outbox")
+        .selectAll()
+        .where("id", "=", result.id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ ...MESSAGE, status: "stored", sent_at: null, error: null });
     });
   });
@@ -99,7 +122,11 @@ for (const backend of BACKENDS) {
     test("sending fails with an error and the message is kept as failed", async () => {
       const error = await sendEmail(t.deps, MESSAGE).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EmailDeliveryError);
-      const row = await t.db.selectFrom("email_outbox").selectAll().where("id", "=", (error as EmailDeliveryError).outboxId).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("email_outbox")
+        .selectAll()
+        .where("id", "=", (error as EmailDeliveryError).outboxId)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ status: "failed", html: MESSAGE.html, text: MESSAGE.text, sent_at: null });
       expect(row.error).toBeString();
     });
@@ -131,7 +158,10 @@ describe("outbox command", () => {
     dir = mkdtempSync(join(tmpdir(), "litreview-outbox-"));
     const handle = openDatabase({ dataDir: dir });
     await migrateToLatest(handle.db);
-    await handle.db.insertInto("email_outbox").values({ ...MESSAGE, text: "Reset here: http://localhost:3000/reset-password?token=abc", status: "stored" }).execute();
+    await handle.db
+      .insertInto("email_outbox")
+      .values({ ...MESSAGE, text: "Reset here: http://localhost:3000/reset-password?token=abc", status: "stored" })
+      .execute();
     await handle.close();
   });
   afterAll(() => {
@@ -147,7 +177,11 @@ describe("outbox command", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out).toContain("STORED");

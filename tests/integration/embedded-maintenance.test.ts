@@ -16,7 +16,8 @@ describe("embedded database maintenance (pglite)", () => {
     await t?.close();
   });
 
-  const size = async (table: string) => Number((await sql<{ n: string }>`SELECT pg_relation_size(${table}::regclass)::text AS n`.execute(t.db)).rows[0]!.n);
+  const size = async (table: string) =>
+    Number((await sql<{ n: string }>`SELECT pg_relation_size(${table}::regclass)::text AS n`.execute(t.db)).rows[0]!.n);
 
   /** A burst of queue traffic: jobs enqueued, claimed, finished, then cleared away as the worker's sweep does. */
   async function churn(): Promise<void> {

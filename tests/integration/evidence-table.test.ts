@@ -45,14 +45,15 @@ for (const backend of BACKENDS) {
       const path = `${API}/start/${id}?user_query=${encodeURIComponent(topic)}`;
       return t.app.request(path, { method: "POST", headers: user.headers });
     };
-    const detailsOf = (user: TestUser, id: string) =>
-      t.app.request(`${API}/details/${id}`, { headers: user.headers });
+    const detailsOf = (user: TestUser, id: string) => t.app.request(`${API}/details/${id}`, { headers: user.headers });
     const csvOf = (user: TestUser, id: string) =>
       t.app.request(`/api/v1/export/reviews/${id}/evidence`, { headers: user.headers });
 
     beforeAll(async () => {
       t = await createTestApp(backend);
-      const files = readdirSync(SAMPLE_DIR).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE_DIR, f));
+      const files = readdirSync(SAMPLE_DIR)
+        .filter((f) => f.endsWith(".xml.gz"))
+        .map((f) => join(SAMPLE_DIR, f));
       expect((await ingestFiles(t.deps, files)).failedFiles).toEqual([]);
       owner = await t.signup();
       other = await t.signup();

@@ -25,10 +25,16 @@ import { vancouverReferences } from "../../src/export/vancouver.ts";
 // right volume, issue and pages must be 1 in every format, and BibTeX keys unique over the whole sample.
 
 const DIR = join(import.meta.dir, "..", "..", "sample", "pubmed");
-const FILES = readdirSync(DIR).filter((f) => f.endsWith(".xml.gz")).map((f) => join(DIR, f));
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith(".xml.gz"))
+  .map((f) => join(DIR, f));
 
 /** MEDLINE tags PubMed writes (https://www.nlm.nih.gov/bsd/mms/medlineelements.html). */
-const NLM_TAGS = new Set("AB AD AID AU AUID BTI CI CIN CN COIS CON CP CRDT CRF CRI CTDT CTI DA DCOM DEP DP DRDT ECF ECI EDAT EFR EIN ED EN FAU FED FIR FPS GN GR GS IP IR IRAD IS ISBN JID JT LA LID LR MH MHDA MID OAB OABL OCI OID ORI OT OTO OWN PB PG PHST PL PMC PMCR PMID PS PST PT PUBM RF RIN RN ROF RPF RPI RRF RRI SB SFM SI SO SPIN STAT TA TI TT UIN UOF VI VTI".split(" "));
+const NLM_TAGS = new Set(
+  "AB AD AID AU AUID BTI CI CIN CN COIS CON CP CRDT CRF CRI CTDT CTI DA DCOM DEP DP DRDT ECF ECI EDAT EFR EIN ED EN FAU FED FIR FPS GN GR GS IP IR IRAD IS ISBN JID JT LA LID LR MH MHDA MID OAB OABL OCI OID ORI OT OTO OWN PB PG PHST PL PMC PMCR PMID PS PST PT PUBM RF RIN RN ROF RPF RPI RRF RRI SB SFM SI SO SPIN STAT TA TI TT UIN UOF VI VTI".split(
+    " ",
+  ),
+);
 
 /** The BibTeX reader without its Zotero-style sentence-casing of titles, so that fields compare as written. */
 const AS_WRITTEN = { sentenceCase: false } as const;
@@ -49,7 +55,8 @@ function firstAndLast(x: XmlCitation): [string | null, string | null] {
   return [x.pii, null];
 }
 /** Rich text of biblatex-csl-converter ([{type:"text", text}] or ranges of them) as a string. */
-const rich = (v: unknown): string | null => (Array.isArray(v) ? v.map((n: { text?: string }) => n.text ?? "").join("") || null : norm(v));
+const rich = (v: unknown): string | null =>
+  Array.isArray(v) ? v.map((n: { text?: string }) => n.text ?? "").join("") || null : norm(v);
 
 for (const backend of BACKENDS) {
   describe(`export fidelity over the whole sample (${backend})`, () => {
@@ -82,7 +89,9 @@ for (const backend of BACKENDS) {
       expect(wholeBib.errors).toEqual([]);
       const entryOf = new Map(wholeBib.entries.map((e) => [Number(e.fields.pmid), e]));
       const bib = { entries: withVolume.map((a) => entryOf.get(a.pmid)!) };
-      const ris = Object.values(parseRIS(writeReferences(withVolume, "ris")).entries) as { fields: Record<string, unknown> }[];
+      const ris = Object.values(parseRIS(writeReferences(withVolume, "ris")).entries) as {
+        fields: Record<string, unknown>;
+      }[];
       const nbibText = writeReferences(withVolume, "nbib");
       const nbib = parseMedline(nbibText);
       expect(csl).toHaveLength(withVolume.length);
@@ -96,23 +105,33 @@ for (const backend of BACKENDS) {
         const x = xml.byPmid.get(a.pmid)!;
         const pages = expectedPages(x);
         const [start, end] = firstAndLast(x);
-        if (x.medlinePgn && expandRange(x.medlinePgn) && expandRange(x.medlinePgn) !== pages) independentExpansionDiffers.push(`${a.pmid}: ${x.medlinePgn} → ${pages}`);
+        if (x.medlinePgn && expandRange(x.medlinePgn) && expandRange(x.medlinePgn) !== pages)
+          independentExpansionDiffers.push(`${a.pmid}: ${x.medlinePgn} → ${pages}`);
         const check = (fmt: keyof typeof ok, got: [unknown, unknown, unknown], want: [unknown, unknown, unknown]) => {
           const g = got.map(norm);
           const w = want.map(norm);
           if (g.every((v, k) => v === w[k])) ok[fmt]++;
-          else if (wrong[fmt]!.length < 5) wrong[fmt]!.push(`${a.pmid}: got ${JSON.stringify(g)} want ${JSON.stringify(w)}`);
+          else if (wrong[fmt]!.length < 5)
+            wrong[fmt]!.push(`${a.pmid}: got ${JSON.stringify(g)} want ${JSON.stringify(w)}`);
         };
         const c = csl[i]!;
         expect(c.PMID).toBe(String(a.pmid));
         check("csl-json", [c.volume, c.issue, c.page], [x.volume, x.issue, pages]);
         const b = bib.entries[i]!;
         expect(b.fields.pmid).toBe(String(a.pmid));
-        check("bibtex", [b.fields.volume, b.fields.number, (b.fields.pages as string | undefined)?.replace(/–/g, "-")], [x.volume, x.issue, pages]);
+        check(
+          "bibtex",
+          [b.fields.volume, b.fields.number, (b.fields.pages as string | undefined)?.replace(/–/g, "-")],
+          [x.volume, x.issue, pages],
+        );
         const r = ris[i]!.fields;
         // Its range: [[start, end]] as text nodes (the reader's shape for pages).
         const nodes = ((r.pages as unknown[][] | undefined)?.[0] ?? []).flat(2) as { text?: string }[];
-        check("ris", [rich(r.volume), rich(r.issue), `${norm(nodes[0]?.text)}|${norm(nodes[1]?.text)}`], [x.volume, x.issue, `${start}|${end}`]);
+        check(
+          "ris",
+          [rich(r.volume), rich(r.issue), `${norm(nodes[0]?.text)}|${norm(nodes[1]?.text)}`],
+          [x.volume, x.issue, `${start}|${end}`],
+        );
         const n = nbib[i]!;
         expect(n.PMID).toEqual([String(a.pmid)]);
         const pg = x.medlinePgn ?? (x.startPage ? [x.startPage, x.endPage].filter(Boolean).join("-") : null);
@@ -120,7 +139,9 @@ for (const backend of BACKENDS) {
         check("nbib", [n.VI?.[0], n.IP?.[0], nbibPages], [x.volume, x.issue, pg ?? x.pii]);
       }
       const share = Object.fromEntries(Object.entries(ok).map(([f, n]) => [f, n / withVolume.length]));
-      console.log(`export fidelity (${backend}): ${withVolume.length} of ${articles.length} stored records have a volume; share with volume, issue and pages right: ${JSON.stringify(share)}`);
+      console.log(
+        `export fidelity (${backend}): ${withVolume.length} of ${articles.length} stored records have a volume; share with volume, issue and pages right: ${JSON.stringify(share)}`,
+      );
       expect(wrong).toEqual({ ris: [], bibtex: [], "csl-json": [], nbib: [] });
       expect(share).toEqual({ ris: 1, bibtex: 1, "csl-json": 1, nbib: 1 });
       expect(independentExpansionDiffers).toEqual([]);
@@ -134,16 +155,28 @@ for (const backend of BACKENDS) {
       const stems = articles.map((a) => bibtexKeys([a])[0]!);
       const collisions = keys.filter((k, i) => k !== stems[i]).length;
       // Same first author, year and title word: "a", "b"… appended, never a key already given.
-      const twin = (pmid: number, title: string) => ({ ...articles[0]!, pmid, title, author_list: [{ family: "Crawford", given: "Charles H", initials: "CH", suffix: "3rd", orcid: null }], publication_date: "2007-09-01" });
-      expect(bibtexKeys([twin(1, "Spine surgery"), twin(2, "Spine fusion"), twin(3, "Spine again"), twin(4, "Other")])).toEqual(["crawford2007spine", "crawford2007spinea", "crawford2007spineb", "crawford2007other"]);
-      console.log(`bibtex keys (${backend}): ${new Set(keys).size} unique of ${keys.length} (${collisions} given a letter on a collision)`);
+      const twin = (pmid: number, title: string) => ({
+        ...articles[0]!,
+        pmid,
+        title,
+        author_list: [{ family: "Crawford", given: "Charles H", initials: "CH", suffix: "3rd", orcid: null }],
+        publication_date: "2007-09-01",
+      });
+      expect(
+        bibtexKeys([twin(1, "Spine surgery"), twin(2, "Spine fusion"), twin(3, "Spine again"), twin(4, "Other")]),
+      ).toEqual(["crawford2007spine", "crawford2007spinea", "crawford2007spineb", "crawford2007other"]);
+      console.log(
+        `bibtex keys (${backend}): ${new Set(keys).size} unique of ${keys.length} (${collisions} given a letter on a collision)`,
+      );
       expect(new Set(keys).size).toBe(keys.length);
     }, 120_000);
 
     test("the sample's edge cases in every format, each compared with the source XML", async () => {
       type Person = { last: string; fore: string | null; initials: string | null; suffix: string | null };
       const find = (what: string, ok: (x: XmlCitation) => boolean) => {
-        const a = articles.find((r) => xml.byPmid.has(r.pmid) && !xml.repeats.has(r.pmid) && ok(xml.byPmid.get(r.pmid)!));
+        const a = articles.find(
+          (r) => xml.byPmid.has(r.pmid) && !xml.repeats.has(r.pmid) && ok(xml.byPmid.get(r.pmid)!),
+        );
         if (!a) throw new Error(`the sample has no ${what}`);
         return { a, x: xml.byPmid.get(a.pmid)! };
       };
@@ -151,7 +184,9 @@ for (const backend of BACKENDS) {
       const cases = {
         suffix: find("author with a suffix", (x) => persons(x).some((p) => !!p.suffix && !!p.fore)),
         group: find("group author with commas", (x) => x.authors.some((au) => "group" in au && au.group.includes(","))),
-        nonAscii: find("non-ASCII initials", (x) => persons(x).some((p) => /[^\x00-\x7f]/.test(p.initials ?? "") && !!p.fore)),
+        nonAscii: find("non-ASCII initials", (x) =>
+          persons(x).some((p) => /[^\x00-\x7f]/.test(p.initials ?? "") && !!p.fore),
+        ),
         structured: find("structured abstract", (x) => x.abstractSections.length > 2),
         supplement: find("supplement issue", (x) => /suppl/i.test(x.issue ?? "")),
         ePage: find("e-page", (x) => /^e\d+/.test(x.medlinePgn ?? x.pii ?? "")),
@@ -161,8 +196,11 @@ for (const backend of BACKENDS) {
       };
       const sel = Object.values(cases).map((c) => c.a);
       const fmt = (f: Parameters<typeof writeReferences>[1]) => writeReferences(sel, f);
-      const ris = fmt("ris").split(/^ER {2}- *\n?/m).filter((r) => r.trim());
-      const risTags = (i: number, tag: string) => [...ris[i]!.matchAll(new RegExp(`^${tag}  - (.*)$`, "gm"))].map((m) => m[1]!);
+      const ris = fmt("ris")
+        .split(/^ER {2}- *\n?/m)
+        .filter((r) => r.trim());
+      const risTags = (i: number, tag: string) =>
+        [...ris[i]!.matchAll(new RegExp(`^${tag}  - (.*)$`, "gm"))].map((m) => m[1]!);
       const risParsed = Object.values(parseRIS(fmt("ris")).entries) as { fields: Record<string, unknown> }[];
       const bibText = fmt("bibtex");
       const bib = parseBibtex(bibText, AS_WRITTEN).entries;
@@ -185,7 +223,9 @@ for (const backend of BACKENDS) {
         expect(risTags(i, "AU")[k]).toBe(`${p.last}, ${p.fore}, ${p.suffix}`);
         expect((bib[i]!.fields.author as any[])[k]).toEqual({ lastName: p.last, firstName: p.fore, suffix: p.suffix });
         expect(csl[i]!.author[k]).toEqual({ family: p.last, given: p.fore, suffix: p.suffix });
-        expect(nbib[i]!.AU![nbib[i]!.AU!.length - persons(cases.suffix.x).length + persons(cases.suffix.x).indexOf(p)]).toBe(`${p.last} ${p.initials} ${p.suffix}`);
+        expect(
+          nbib[i]!.AU![nbib[i]!.AU!.length - persons(cases.suffix.x).length + persons(cases.suffix.x).indexOf(p)],
+        ).toBe(`${p.last} ${p.initials} ${p.suffix}`);
         expect(nbib[i]!.FAU).toContain(`${p.last}, ${p.fore} ${p.suffix}`);
       }
       // A group with commas: whole in every format, CN in MEDLINE, literal in CSL, braced in BibTeX.
@@ -201,7 +241,9 @@ for (const backend of BACKENDS) {
       // Non-ASCII initials: the given name in UTF-8, never a LaTeX escape with a space in its braces.
       {
         const i = idx("nonAscii");
-        const k = cases.nonAscii.x.authors.findIndex((au) => "last" in au && /[^\x00-\x7f]/.test(au.initials ?? "") && !!au.fore);
+        const k = cases.nonAscii.x.authors.findIndex(
+          (au) => "last" in au && /[^\x00-\x7f]/.test(au.initials ?? "") && !!au.fore,
+        );
         const p = cases.nonAscii.x.authors[k] as Person;
         expect(bibText).not.toMatch(/\{\\\S /);
         expect((bib[i]!.fields.author as any[])[k]).toMatchObject({ lastName: p.last, firstName: p.fore });
@@ -265,7 +307,9 @@ for (const backend of BACKENDS) {
       const withVolume = articles.filter((a) => a.volume && a.record_kind === "article");
       const references = vancouverReferences(withVolume);
       expect(references).toHaveLength(withVolume.length);
-      const differ = withVolume.filter((a, i) => !references[i]!.startsWith(`${i + 1}. `) || !references[i]!.includes(nlmCitation(a)!)).map((a) => a.pmid);
+      const differ = withVolume
+        .filter((a, i) => !references[i]!.startsWith(`${i + 1}. `) || !references[i]!.includes(nlmCitation(a)!))
+        .map((a) => a.pmid);
       expect(differ).toEqual([]);
       const spine = withVolume.findIndex((a) => a.pmid === 17728678);
       expect(references[spine]).toContain("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5.");

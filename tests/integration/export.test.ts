@@ -27,7 +27,14 @@ import { onError } from "../../src/http/errors.ts";
 /** The clock of the routes mounted by `clocked`: 26 November 2026, late in the UTC day. */
 const NOW = new Date("2026-11-26T23:30:00Z");
 
-const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed", "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz");
+const SAMPLE = join(
+  import.meta.dir,
+  "..",
+  "..",
+  "sample",
+  "pubmed",
+  "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz",
+);
 const TOPIC = "nasopharyngeal carcinoma radiotherapy";
 
 for (const backend of BACKENDS) {
@@ -51,25 +58,48 @@ for (const backend of BACKENDS) {
       await ingestFiles(t.deps, [SAMPLE]);
       alice = await t.signup({ full_name: "Alice" });
       bob = await t.signup();
-      const created = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: alice.headers })).json()) as { id: string };
+      const created = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: alice.headers })
+      ).json()) as { id: string };
       reviewId = created.id;
-      expect((await t.app.request(`/api/v1/literature_review/start/${reviewId}?user_query=${encodeURIComponent(TOPIC)}`, { method: "POST", headers: alice.headers })).status).toBe(200);
+      expect(
+        (
+          await t.app.request(`/api/v1/literature_review/start/${reviewId}?user_query=${encodeURIComponent(TOPIC)}`, {
+            method: "POST",
+            headers: alice.headers,
+          })
+        ).status,
+      ).toBe(200);
       await t.runJobs();
-      const rows = await t.db.selectFrom("articles").select("pmid").where("doi", "is not", null).orderBy("pmid").limit(3).execute();
+      const rows = await t.db
+        .selectFrom("articles")
+        .select("pmid")
+        .where("doi", "is not", null)
+        .orderBy("pmid")
+        .limit(3)
+        .execute();
       liked = rows.map((r) => r.pmid);
       for (const p of liked) await t.app.request(`/api/v1/likes/${p}`, { method: "POST", headers: alice.headers });
     });
     afterAll(() => t.close());
 
-    const articleOf = (pmid: number) => t.db.selectFrom("articles").selectAll().where("pmid", "=", pmid).executeTakeFirstOrThrow();
+    const articleOf = (pmid: number) =>
+      t.db.selectFrom("articles").selectAll().where("pmid", "=", pmid).executeTakeFirstOrThrow();
 
     test("liked articles as RIS: parsed back by the citation library, newest like first, with DOI and PMID", async () => {
       const res = await getClocked(alice, "/likes?format=ris");
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("application/x-research-info-systems");
-      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="litreview-likes-2026-11-26.ris"; filename*=UTF-8''litreview-likes-2026-11-26.ris`);
+      expect(res.headers.get("content-disposition")).toBe(
+        `attachment; filename="litreview-likes-2026-11-26.ris"; filename*=UTF-8''litreview-likes-2026-11-26.ris`,
+      );
       const text = await res.text();
-      const items = new Cite(text).data as { title: string; DOI?: string; author: { family?: string }[]; "container-title"?: string }[];
+      const items = new Cite(text).data as {
+        title: string;
+        DOI?: string;
+        author: { family?: string }[];
+        "container-title"?: string;
+      }[];
       expect(items).toHaveLength(3);
       const newestFirst = [...liked].reverse();
       for (const [i, item] of items.entries()) {
@@ -83,7 +113,13 @@ for (const backend of BACKENDS) {
     });
 
     test("a review's cited articles as BibTeX and CSL-JSON, in citation order; all relevant articles in rank order", async () => {
-      const cited = await t.db.selectFrom("literature_review_articles").select("pmid").where("review_id", "=", reviewId).where("citation_number", "is not", null).orderBy("citation_number").execute();
+      const cited = await t.db
+        .selectFrom("literature_review_articles")
+        .select("pmid")
+        .where("review_id", "=", reviewId)
+        .where("citation_number", "is not", null)
+        .orderBy("citation_number")
+        .execute();
       expect(cited.length).toBeGreaterThan(2);
       const bib = await (await get(alice, `/reviews/${reviewId}?format=bibtex`)).text();
       const fromBib = new Cite(bib).data as { title: string }[];
@@ -91,11 +127,21 @@ for (const backend of BACKENDS) {
       const asTexReadsIt = (title: string) => title.replace(/(?<!-)--(?!-)/g, "\u2013");
       const titles = await Promise.all(cited.map(async (c) => asTexReadsIt((await articleOf(c.pmid)).title!)));
       expect(fromBib.map((i) => i.title)).toEqual(titles);
-      const csl = (await (await get(alice, `/reviews/${reviewId}?format=csl-json&list=cited`)).json()) as { PMID: string; type: string }[];
+      const csl = (await (await get(alice, `/reviews/${reviewId}?format=csl-json&list=cited`)).json()) as {
+        PMID: string;
+        type: string;
+      }[];
       expect(csl.map((i) => Number(i.PMID))).toEqual(cited.map((c) => c.pmid));
       expect(csl[0]!.type).toBe("article-journal");
-      const ranked = await t.db.selectFrom("literature_review_articles").select("pmid").where("review_id", "=", reviewId).orderBy("rank").execute();
-      const all = (await (await get(alice, `/reviews/${reviewId}?format=csl-json&list=relevant`)).json()) as { PMID: string }[];
+      const ranked = await t.db
+        .selectFrom("literature_review_articles")
+        .select("pmid")
+        .where("review_id", "=", reviewId)
+        .orderBy("rank")
+        .execute();
+      const all = (await (await get(alice, `/reviews/${reviewId}?format=csl-json&list=relevant`)).json()) as {
+        PMID: string;
+      }[];
       expect(all.map((i) => Number(i.PMID))).toEqual(ranked.map((r) => r.pmid));
     });
 
@@ -103,7 +149,11 @@ for (const backend of BACKENDS) {
       const res = await getClocked(alice, `/reviews/${reviewId}?format=nbib`);
       const name = "litreview-nasopharyngeal-carcinoma-radiotherapy-cited-2026-11-26.nbib";
       expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${name}"; filename*=UTF-8''${name}`);
-      expect((await getClocked(alice, `/reviews/${reviewId}?format=bibtex&list=relevant`)).headers.get("content-disposition")).toContain('filename="litreview-nasopharyngeal-carcinoma-radiotherapy-relevant-2026-11-26.bib"');
+      expect(
+        (await getClocked(alice, `/reviews/${reviewId}?format=bibtex&list=relevant`)).headers.get(
+          "content-disposition",
+        ),
+      ).toContain('filename="litreview-nasopharyngeal-carcinoma-radiotherapy-relevant-2026-11-26.bib"');
       expect((await getClocked(bob, `/reviews/${reviewId}?format=ris`)).status).toBe(404);
       const text = await res.text();
       for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
@@ -111,7 +161,9 @@ for (const backend of BACKENDS) {
       const first = await articleOf(Number(records[0]!.PMID![0]));
       expect(records[0]!.TI![0]).toBe(first.title!.replace(/\s+/g, " ").trim());
       expect(records[0]!.AB![0]).toBe(first.abstract!.replace(/\s+/g, " ").trim());
-      expect((records[0]!.AU ?? []).length + (records[0]!.CN ?? []).length).toBe((first.author_list as unknown[]).length);
+      expect((records[0]!.AU ?? []).length + (records[0]!.CN ?? []).length).toBe(
+        (first.author_list as unknown[]).length,
+      );
       expect(records[0]!.JT).toEqual([first.journal!]);
     });
 
@@ -121,13 +173,32 @@ for (const backend of BACKENDS) {
       const text = await res.text();
       expect(text.startsWith(`Literature review: ${TOPIC}`)).toBe(true);
       expect(text).not.toContain("**");
-      const references = text.slice(text.indexOf("References\n") + "References\n".length).trim().split("\n");
-      const citedCount = (await t.db.selectFrom("literature_review_articles").select("pmid").where("review_id", "=", reviewId).where("citation_number", "is not", null).execute()).length;
+      const references = text
+        .slice(text.indexOf("References\n") + "References\n".length)
+        .trim()
+        .split("\n");
+      const citedCount = (
+        await t.db
+          .selectFrom("literature_review_articles")
+          .select("pmid")
+          .where("review_id", "=", reviewId)
+          .where("citation_number", "is not", null)
+          .execute()
+      ).length;
       expect(references).toHaveLength(citedCount);
       expect(references[0]).toMatch(/^1\. .+\. \d{4}/);
       // NLM's form: each reference ends with the citation line the article card shows, volume, issue and pages included.
-      const cited = await t.db.selectFrom("literature_review_articles as r").innerJoin("articles as a", "a.pmid", "r.pmid").select(["a.volume", "a.issue", "a.medline_pages"]).where("r.review_id", "=", reviewId).where("r.citation_number", "is not", null).orderBy("r.citation_number").execute();
-      for (const [i, c] of cited.entries()) if (c.volume && c.issue && c.medline_pages) expect(references[i]).toContain(`;${c.volume}(${c.issue}):${c.medline_pages}.`);
+      const cited = await t.db
+        .selectFrom("literature_review_articles as r")
+        .innerJoin("articles as a", "a.pmid", "r.pmid")
+        .select(["a.volume", "a.issue", "a.medline_pages"])
+        .where("r.review_id", "=", reviewId)
+        .where("r.citation_number", "is not", null)
+        .orderBy("r.citation_number")
+        .execute();
+      for (const [i, c] of cited.entries())
+        if (c.volume && c.issue && c.medline_pages)
+          expect(references[i]).toContain(`;${c.volume}(${c.issue}):${c.medline_pages}.`);
       expect(references.at(-1)).toMatch(new RegExp(`^${citedCount}\\. `));
     });
 
@@ -230,13 +301,18 @@ for (const backend of BACKENDS) {
 
 describe("export file names", () => {
   test("the topic shortened to an ASCII slug of at most 40 characters, cut at a word; the list; the UTC day", () => {
-    expect(topicSlug("Nasopharyngeal carcinoma: radiotherapy (IMRT) vs. chemoradiation in Würzburg's elderly patients")).toBe("nasopharyngeal-carcinoma-radiotherapy");
+    expect(
+      topicSlug("Nasopharyngeal carcinoma: radiotherapy (IMRT) vs. chemoradiation in Würzburg's elderly patients"),
+    ).toBe("nasopharyngeal-carcinoma-radiotherapy");
     expect(topicSlug("Ménière's disease")).toBe("meniere-s-disease");
     expect(topicSlug("Kawasaki")).toBe("kawasaki");
     expect(topicSlug("  ")).toBe("review");
     expect(topicSlug("日本語")).toBe("review");
-    for (const topic of ["a".repeat(80), "x ".repeat(60), "pneumothorax-management-in-spontaneous-cases-of-youth"]) expect(topicSlug(topic).length).toBeLessThanOrEqual(40);
+    for (const topic of ["a".repeat(80), "x ".repeat(60), "pneumothorax-management-in-spontaneous-cases-of-youth"])
+      expect(topicSlug(topic).length).toBeLessThanOrEqual(40);
     expect(exportFileName({ likes: true }, "ris", NOW)).toBe("litreview-likes-2026-11-26.ris");
-    expect(exportFileName({ topic: "COVID-19 vaccines", list: "relevant" }, "csl-json", new Date("2027-01-02T00:00:00Z"))).toBe("litreview-covid-19-vaccines-relevant-2027-01-02.json");
+    expect(
+      exportFileName({ topic: "COVID-19 vaccines", list: "relevant" }, "csl-json", new Date("2027-01-02T00:00:00Z")),
+    ).toBe("litreview-covid-19-vaccines-relevant-2027-01-02.json");
   });
 });

@@ -36,7 +36,10 @@ for (const backend of BACKENDS) {
     const call = (user: TestUser | null, method: string, path: string, body?: unknown) =>
       t.app.request(`/api/v1${path}`, {
         method,
-        headers: { ...(user ? user.headers : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          ...(user ? user.headers : {}),
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     const json = async <T>(res: Response, status = 200): Promise<T> => {
@@ -78,8 +81,16 @@ for (const backend of BACKENDS) {
       await Bun.sleep(15);
       const again = await json<LikedArticle>(await call(alice, "POST", `/likes/${pmids[0]}`));
       expect(again.liked_at).toBe(first.liked_at);
-      expect(await json(await call(alice, "GET", `/likes/status/${pmids[0]}`))).toEqual({ article_pmid: pmids[0], liked: true, liked_at: first.liked_at });
-      expect(await json(await call(alice, "GET", `/likes/status/${pmids[1]}`))).toEqual({ article_pmid: pmids[1], liked: false, liked_at: null });
+      expect(await json(await call(alice, "GET", `/likes/status/${pmids[0]}`))).toEqual({
+        article_pmid: pmids[0],
+        liked: true,
+        liked_at: first.liked_at,
+      });
+      expect(await json(await call(alice, "GET", `/likes/status/${pmids[1]}`))).toEqual({
+        article_pmid: pmids[1],
+        liked: false,
+        liked_at: null,
+      });
       const mine = await json<LikedArticle[]>(await call(alice, "GET", "/likes/my"));
       expect(mine.map((a) => a.pmid)).toEqual([pmids[0]!]);
       // Bob sees none of Alice's likes.
@@ -106,7 +117,12 @@ for (const backend of BACKENDS) {
     test("a concurrent double like gives one row", async () => {
       const results = await Promise.all(Array.from({ length: 8 }, () => call(carol, "POST", `/likes/${pmids[3]}`)));
       expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
-      const rows = await t.db.selectFrom("likes").selectAll().where("user_id", "=", carol.user.id).where("article_pmid", "=", pmids[3]!).execute();
+      const rows = await t.db
+        .selectFrom("likes")
+        .selectAll()
+        .where("user_id", "=", carol.user.id)
+        .where("article_pmid", "=", pmids[3]!)
+        .execute();
       expect(rows).toHaveLength(1);
     });
 
@@ -126,16 +142,27 @@ for (const backend of BACKENDS) {
 
     test("share: the recipient sees it with the sharer's name, and gets an e-mail with a link that opens it", async () => {
       await t.db.deleteFrom("email_outbox").execute();
-      const sent = await json<{ id: string; recipient_email: string }>(await call(alice, "POST", `/shares/${pmids[4]}`, { recipient_email: `  ${bob.user.email.toUpperCase()} ` }));
+      const sent = await json<{ id: string; recipient_email: string }>(
+        await call(alice, "POST", `/shares/${pmids[4]}`, { recipient_email: `  ${bob.user.email.toUpperCase()} ` }),
+      );
       expect(sent.recipient_email).toBe(bob.user.email);
       const received = await json<ReceivedShare[]>(await call(bob, "GET", "/shares/received"));
       expect(received).toHaveLength(1);
-      expect(received[0]).toMatchObject({ id: sent.id, article_pmid: pmids[4], sharer: { id: alice.user.id, full_name: "Alice Liddell", email: alice.user.email }, article: { pmid: pmids[4], in_index: true } });
+      expect(received[0]).toMatchObject({
+        id: sent.id,
+        article_pmid: pmids[4],
+        sharer: { id: alice.user.id, full_name: "Alice Liddell", email: alice.user.email },
+        article: { pmid: pmids[4], in_index: true },
+      });
       // Alice received nothing: a share is the recipient's.
       expect(await json(await call(alice, "GET", "/shares/received"))).toEqual([]);
 
       expect(await t.runJobs()).toBeGreaterThanOrEqual(1);
-      const mail = await t.db.selectFrom("email_outbox").selectAll().where("to", "=", bob.user.email).executeTakeFirstOrThrow();
+      const mail = await t.db
+        .selectFrom("email_outbox")
+        .selectAll()
+        .where("to", "=", bob.user.email)
+        .executeTakeFirstOrThrow();
       expect(mail.subject).toBe("LitReview - Alice Liddell shared an article with you");
       const title = received[0]!.article.title!;
       expect(mail.text).toContain(title);
@@ -145,16 +172,27 @@ for (const backend of BACKENDS) {
 
     // An unknown or inactive address is answered as an account is (tests/integration/share-privacy.test.ts).
     test("share errors: yourself 400, unknown article 404, twice 409 (one e-mail), bad address 422", async () => {
-      expect(await json(await call(alice, "POST", `/shares/${pmids[5]}`, { recipient_email: alice.user.email }), 400)).toEqual({ detail: SHARE_WITH_SELF });
-      expect(await json(await call(alice, "POST", "/shares/999999997", { recipient_email: bob.user.email }), 404)).toEqual({ detail: "Article not found" });
+      expect(
+        await json(await call(alice, "POST", `/shares/${pmids[5]}`, { recipient_email: alice.user.email }), 400),
+      ).toEqual({ detail: SHARE_WITH_SELF });
+      expect(
+        await json(await call(alice, "POST", "/shares/999999997", { recipient_email: bob.user.email }), 404),
+      ).toEqual({ detail: "Article not found" });
 
       await t.db.deleteFrom("email_outbox").execute();
       await json(await call(alice, "POST", `/shares/${pmids[5]}`, { recipient_email: carol.user.email }));
-      expect(await json(await call(alice, "POST", `/shares/${pmids[5]}`, { recipient_email: carol.user.email }), 409)).toEqual({ detail: ALREADY_SHARED });
+      expect(
+        await json(await call(alice, "POST", `/shares/${pmids[5]}`, { recipient_email: carol.user.email }), 409),
+      ).toEqual({ detail: ALREADY_SHARED });
       await t.runJobs();
-      expect(await t.db.selectFrom("email_outbox").selectAll().where("to", "=", carol.user.email).execute()).toHaveLength(1);
+      expect(
+        await t.db.selectFrom("email_outbox").selectAll().where("to", "=", carol.user.email).execute(),
+      ).toHaveLength(1);
 
-      const invalid = await json<{ detail: { loc: string[]; msg: string }[] }>(await call(alice, "POST", `/shares/${pmids[5]}`, { recipient_email: "not-an-address" }), 422);
+      const invalid = await json<{ detail: { loc: string[]; msg: string }[] }>(
+        await call(alice, "POST", `/shares/${pmids[5]}`, { recipient_email: "not-an-address" }),
+        422,
+      );
       expect(invalid.detail[0]).toMatchObject({ loc: ["body", "recipient_email"], msg: "Invalid email address" });
       expect((await call(alice, "POST", `/shares/${pmids[5]}`, {})).status).toBe(422);
     });
@@ -162,21 +200,31 @@ for (const backend of BACKENDS) {
     test("concurrent identical shares give one share and one e-mail", async () => {
       await t.db.deleteFrom("email_outbox").execute();
       const u = await t.signup();
-      const results = await Promise.all(Array.from({ length: 6 }, () => call(u, "POST", `/shares/${pmids[6]}`, { recipient_email: bob.user.email })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => call(u, "POST", `/shares/${pmids[6]}`, { recipient_email: bob.user.email })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
       await t.runJobs();
-      expect(await t.db.selectFrom("email_outbox").selectAll().where("to", "=", bob.user.email).execute()).toHaveLength(1);
+      expect(await t.db.selectFrom("email_outbox").selectAll().where("to", "=", bob.user.email).execute()).toHaveLength(
+        1,
+      );
     });
 
     test("a received share is deleted only by its recipient; another user's share id is 404", async () => {
-      const sent = await json<{ id: string }>(await call(carol, "POST", `/shares/${pmids[7]}`, { recipient_email: alice.user.email }));
+      const sent = await json<{ id: string }>(
+        await call(carol, "POST", `/shares/${pmids[7]}`, { recipient_email: alice.user.email }),
+      );
       // Neither the sharer nor a third user can delete it.
-      expect(await json(await call(carol, "DELETE", `/shares/received/${sent.id}`), 404)).toEqual({ detail: "Share not found" });
+      expect(await json(await call(carol, "DELETE", `/shares/received/${sent.id}`), 404)).toEqual({
+        detail: "Share not found",
+      });
       expect((await call(bob, "DELETE", `/shares/received/${sent.id}`)).status).toBe(404);
       expect((await call(alice, "DELETE", "/shares/received/not-a-uuid")).status).toBe(404);
       expect((await call(alice, "DELETE", "/shares/received/00000000-0000-4000-8000-000000000000")).status).toBe(404);
       expect((await call(alice, "DELETE", `/shares/received/${sent.id}`)).status).toBe(200);
-      expect((await json<ReceivedShare[]>(await call(alice, "GET", "/shares/received"))).map((s) => s.id)).not.toContain(sent.id);
+      expect(
+        (await json<ReceivedShare[]>(await call(alice, "GET", "/shares/received"))).map((s) => s.id),
+      ).not.toContain(sent.id);
       expect((await call(alice, "DELETE", `/shares/received/${sent.id}`)).status).toBe(404);
     });
 
@@ -205,7 +253,13 @@ for (const backend of BACKENDS) {
       const likes = await json<LikedArticle[]>(await call(reader, "GET", "/likes/my"));
       expect(likes).toEqual([expect.objectContaining({ pmid: gone, title: null, in_index: false })]);
       const shares = await json<ReceivedShare[]>(await call(reader, "GET", "/shares/received"));
-      expect(shares).toEqual([expect.objectContaining({ article_pmid: gone, sharer: null, article: expect.objectContaining({ pmid: gone, title: null, in_index: false }) })]);
+      expect(shares).toEqual([
+        expect.objectContaining({
+          article_pmid: gone,
+          sharer: null,
+          article: expect.objectContaining({ pmid: gone, title: null, in_index: false }),
+        }),
+      ]);
       // It can still be unliked and deleted; it cannot be liked again or shared, being gone.
       expect((await call(reader, "DELETE", `/likes/${gone}`)).status).toBe(200);
       expect((await call(reader, "DELETE", `/shares/received/${shares[0]!.id}`)).status).toBe(200);

@@ -20,7 +20,8 @@ const ARTICLES: SummaryArticle[] = [
   {
     pmid: 101,
     title: "Salted fish and nasopharyngeal carcinoma in southern China",
-    abstract: "In a case-control study of 1,200 patients, consumption of salted fish in childhood was associated with a higher risk of nasopharyngeal carcinoma (odds ratio 2.5).",
+    abstract:
+      "In a case-control study of 1,200 patients, consumption of salted fish in childhood was associated with a higher risk of nasopharyngeal carcinoma (odds ratio 2.5).",
     abstract_sections: [],
     publication_year: 2019,
     publication_types: ["Journal Article"],
@@ -28,7 +29,8 @@ const ARTICLES: SummaryArticle[] = [
   {
     pmid: 102,
     title: "Intensity-modulated radiotherapy for nasopharyngeal carcinoma",
-    abstract: "Intensity-modulated radiotherapy achieved a 5-year overall survival of 80% in 868 patients with nasopharyngeal carcinoma and reduced xerostomia.",
+    abstract:
+      "Intensity-modulated radiotherapy achieved a 5-year overall survival of 80% in 868 patients with nasopharyngeal carcinoma and reduced xerostomia.",
     abstract_sections: [],
     publication_year: 2020,
     publication_types: ["Journal Article"],
@@ -36,7 +38,8 @@ const ARTICLES: SummaryArticle[] = [
   {
     pmid: 103,
     title: "Epstein-Barr virus DNA as a marker of nasopharyngeal carcinoma",
-    abstract: "Plasma Epstein-Barr virus DNA identified nasopharyngeal carcinoma in screening with a sensitivity of 97% and predicted relapse after radiotherapy.",
+    abstract:
+      "Plasma Epstein-Barr virus DNA identified nasopharyngeal carcinoma in screening with a sensitivity of 97% and predicted relapse after radiotherapy.",
     abstract_sections: [],
     publication_year: 2021,
     publication_types: ["Journal Article"],
@@ -63,7 +66,8 @@ describe("language-model summary (OpenAI-compatible stand-in)", () => {
   let standIn: LlmStandIn;
   let opts: LlmOptions;
   const logs: string[] = [];
-  const summarizer = (o: Partial<LlmOptions> = {}) => new LlmSummarizer({ ...opts, ...o }, extractiveSummarizer, (m) => logs.push(m));
+  const summarizer = (o: Partial<LlmOptions> = {}) =>
+    new LlmSummarizer({ ...opts, ...o }, extractiveSummarizer, (m) => logs.push(m));
   const script = (answer: LlmAnswer) => standIn.script.push(answer);
   const requests = () => standIn.requests;
 
@@ -85,7 +89,9 @@ describe("language-model summary (OpenAI-compatible stand-in)", () => {
     const sent = requests().at(-1)!;
     expect(sent.auth).toBe("Bearer sk-test");
     expect(sent.body.model).toBe("test-model");
-    expect(sent.body.messages[1]!.content).toContain("[2] Intensity-modulated radiotherapy for nasopharyngeal carcinoma.");
+    expect(sent.body.messages[1]!.content).toContain(
+      "[2] Intensity-modulated radiotherapy for nasopharyngeal carcinoma.",
+    );
   });
 
   test("an invented citation and an invented number are dropped; the rest stands, renumbered", async () => {
@@ -107,7 +113,9 @@ describe("language-model summary (OpenAI-compatible stand-in)", () => {
     });
     const result = await summarizer().summarize("nasopharyngeal carcinoma", ARTICLES);
     expect(result.citedPmids).toEqual([103]);
-    expect(result.summary).toMatch(/^Plasma Epstein-Barr virus DNA identified nasopharyngeal carcinoma in screening \[1\]\./);
+    expect(result.summary).toMatch(
+      /^Plasma Epstein-Barr virus DNA identified nasopharyngeal carcinoma in screening \[1\]\./,
+    );
   });
 
   test.each<[string, LlmAnswer]>([
@@ -127,13 +135,23 @@ describe("language-model summary (OpenAI-compatible stand-in)", () => {
 
   test("the verifier's rules, one by one", () => {
     const sources = ARTICLES.map((a) => `${a.title}. ${a.abstract}`);
-    expect(sentenceProblem("Salted fish was associated with nasopharyngeal carcinoma.", sources)).toBe("cites no source");
-    expect(sentenceProblem("Salted fish was associated with nasopharyngeal carcinoma [0].", sources)).toBe("cites [0], which was not supplied");
+    expect(sentenceProblem("Salted fish was associated with nasopharyngeal carcinoma.", sources)).toBe(
+      "cites no source",
+    );
+    expect(sentenceProblem("Salted fish was associated with nasopharyngeal carcinoma [0].", sources)).toBe(
+      "cites [0], which was not supplied",
+    );
     expect(sentenceProblem("The case-control study had 1,200 patients [1].", sources)).toBeNull();
-    expect(sentenceProblem("The case-control study had 1,300 patients [1].", sources)).toBe("states 1300, found in no cited source");
+    expect(sentenceProblem("The case-control study had 1,300 patients [1].", sources)).toBe(
+      "states 1300, found in no cited source",
+    );
     // A number from another source than the one cited is invented for this citation.
-    expect(sentenceProblem("Radiotherapy achieved 97% survival [2].", sources)).toBe("states 97, found in no cited source");
-    expect(sentenceProblem("Acupuncture cured migraine headaches completely [2].", sources)).toMatch(/^only \d of \d content words/);
+    expect(sentenceProblem("Radiotherapy achieved 97% survival [2].", sources)).toBe(
+      "states 97, found in no cited source",
+    );
+    expect(sentenceProblem("Acupuncture cured migraine headaches completely [2].", sources)).toMatch(
+      /^only \d of \d content words/,
+    );
   });
 
   // Issue 22, item 1: an answer of 50 MB was read whole, verified and stored (292,401 sentences).
@@ -144,7 +162,9 @@ describe("language-model summary (OpenAI-compatible stand-in)", () => {
     const elapsed = performance.now() - started;
     expect(result.engine).toBe(extractiveSummarizer.name);
     expect(result.summary).toBe((await extractiveSummarizer.summarize("nasopharyngeal carcinoma", ARTICLES)).summary);
-    expect(logs.at(-1)).toBe(`[llm] language model answered more than ${MAX_ANSWER_BYTES} bytes: the extractive summary is used`);
+    expect(logs.at(-1)).toBe(
+      `[llm] language model answered more than ${MAX_ANSWER_BYTES} bytes: the extractive summary is used`,
+    );
     // The reading stopped at the limit: the stand-in saw the body cancelled long before its 50 MB were sent (what it
     // counts as sent includes what the kernel's socket buffers took, a few MB on loopback).
     await waitFor(() => requests().at(-1)!.cancelled);
@@ -256,18 +276,38 @@ describe("a review with LLM_BASE_URL set", () => {
       async fetch(req) {
         const body = (await req.json()) as { messages: { content: string }[] };
         const sources = [...body.messages[1]!.content.matchAll(/^\[(\d+)\] (.+?)\. /gm)].slice(0, 4);
-        const content = sources.map(([, n, title]) => `${title!.replace(/[[\]]/g, "").replace(/[.?!]+$/, "")} [${n}].`).join(" ");
+        const content = sources
+          .map(([, n, title]) => `${title!.replace(/[[\]]/g, "").replace(/[.?!]+$/, "")} [${n}].`)
+          .join(" ");
         return Response.json({ choices: [{ message: { role: "assistant", content } }] });
       },
     });
-    const t = await createTestApp("pglite", { env: { LLM_BASE_URL: `http://127.0.0.1:${server.port}/v1`, LLM_MODEL: "stand-in-model", LLM_TIMEOUT_MS: "5000" } });
+    const t = await createTestApp("pglite", {
+      env: { LLM_BASE_URL: `http://127.0.0.1:${server.port}/v1`, LLM_MODEL: "stand-in-model", LLM_TIMEOUT_MS: "5000" },
+    });
     try {
-      await ingestFiles(t.deps, [join(import.meta.dir, "..", "..", "sample", "pubmed", "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz")]);
+      await ingestFiles(t.deps, [
+        join(
+          import.meta.dir,
+          "..",
+          "..",
+          "sample",
+          "pubmed",
+          "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz",
+        ),
+      ]);
       const alice = await t.signup();
-      const review = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: alice.headers })).json()) as { id: string };
-      await t.app.request(`/api/v1/literature_review/start/${review.id}?user_query=${encodeURIComponent("nasopharyngeal carcinoma radiotherapy")}`, { method: "POST", headers: alice.headers });
+      const review = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: alice.headers })
+      ).json()) as { id: string };
+      await t.app.request(
+        `/api/v1/literature_review/start/${review.id}?user_query=${encodeURIComponent("nasopharyngeal carcinoma radiotherapy")}`,
+        { method: "POST", headers: alice.headers },
+      );
       await t.runJobs();
-      const details = (await (await t.app.request(`/api/v1/literature_review/details/${review.id}`, { headers: alice.headers })).json()) as {
+      const details = (await (
+        await t.app.request(`/api/v1/literature_review/details/${review.id}`, { headers: alice.headers })
+      ).json()) as {
         status: string;
         summary: string;
         summary_engine: string;
@@ -276,7 +316,9 @@ describe("a review with LLM_BASE_URL set", () => {
       expect(details.status).toBe("complete");
       expect(details.summary_engine).toMatch(/^language model stand-in-model \(\d verified sentences\)$/);
       // [1] is the first cited article, whose title the model wrote.
-      expect(details.summary).toContain(`${details.articles_refs[0]!.title.replace(/[[\]]/g, "").replace(/[.?!]+$/, "")} [1].`);
+      expect(details.summary).toContain(
+        `${details.articles_refs[0]!.title.replace(/[[\]]/g, "").replace(/[.?!]+$/, "")} [1].`,
+      );
     } finally {
       await t.close();
       server.stop(true);

@@ -12,8 +12,17 @@ import { startUserReview } from "../../src/reviews/repository.ts";
 // of 20 users; one is killed with SIGKILL midway; every review still reaches a terminal state, each job ran to
 // completion exactly once (one job per review, done), and no review's article list was written twice.
 
-const SAMPLES = ["pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz", "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz"].map((f) => join(import.meta.dir, "..", "..", "sample", "pubmed", f));
-const TOPICS = ["nasopharyngeal carcinoma radiotherapy", "nasopharyngeal carcinoma survival", "Epstein-Barr virus nasopharyngeal", "induction chemotherapy nasopharyngeal carcinoma", "xyzzy frobnicate"];
+const SAMPLES = [
+  "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz",
+  "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz",
+].map((f) => join(import.meta.dir, "..", "..", "sample", "pubmed", f));
+const TOPICS = [
+  "nasopharyngeal carcinoma radiotherapy",
+  "nasopharyngeal carcinoma survival",
+  "Epstein-Barr virus nasopharyngeal",
+  "induction chemotherapy nasopharyngeal carcinoma",
+  "xyzzy frobnicate",
+];
 const TERMINAL = ["complete", "no_articles_found", "error", "canceled"];
 
 for (const backend of BACKENDS.filter((b) => b === "postgres")) {
@@ -24,7 +33,16 @@ for (const backend of BACKENDS.filter((b) => b === "postgres")) {
     const startWorkerProcess = (n: number) =>
       Bun.spawn([process.execPath, "src/server.ts"], {
         cwd: join(import.meta.dir, "..", ".."),
-        env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "w".repeat(40), WORKER: "only", SEED_SAMPLE: "false", PUBMED_ON_DEMAND: "off", LOG_LEVEL: "warn", WORKER_ID: `test-worker-${n}` },
+        env: {
+          ...process.env,
+          DATABASE_URL: t.databaseUrl!,
+          SECRET_KEY: "w".repeat(40),
+          WORKER: "only",
+          SEED_SAMPLE: "false",
+          PUBMED_ON_DEMAND: "off",
+          LOG_LEVEL: "warn",
+          WORKER_ID: `test-worker-${n}`,
+        },
         stdout: "ignore",
         stderr: "ignore",
       });
@@ -53,7 +71,15 @@ for (const backend of BACKENDS.filter((b) => b === "postgres")) {
         }
       }
       const terminalCount = async () =>
-        Number((await sql<{ n: number }>`SELECT count(*)::integer AS n FROM literature_reviews WHERE id = ANY(${ids}::uuid[]) AND status = ANY(${TERMINAL})`.execute(t.db)).rows[0]!.n);
+        Number(
+          (
+            await sql<{
+              n: number;
+            }>`SELECT count(*)::integer AS n FROM literature_reviews WHERE id = ANY(${ids}::uuid[]) AND status = ANY(${TERMINAL})`.execute(
+              t.db,
+            )
+          ).rows[0]!.n,
+        );
 
       workers.push(startWorkerProcess(1), startWorkerProcess(2));
       // Kill the first worker once the work is well under way, jobs in its hands.
@@ -64,7 +90,11 @@ for (const backend of BACKENDS.filter((b) => b === "postgres")) {
       while ((await terminalCount()) < ids.length && Date.now() < deadline) await Bun.sleep(250);
 
       expect(await terminalCount()).toBe(ids.length);
-      const jobs = await t.db.selectFrom("jobs").select(["status", "payload"]).where("kind", "=", REVIEW_JOB_KIND).execute();
+      const jobs = await t.db
+        .selectFrom("jobs")
+        .select(["status", "payload"])
+        .where("kind", "=", REVIEW_JOB_KIND)
+        .execute();
       expect(jobs).toHaveLength(ids.length);
       expect(jobs.every((j) => j.status === "done")).toBe(true);
       const statuses = await t.db.selectFrom("literature_reviews").select(["status"]).where("id", "in", ids).execute();

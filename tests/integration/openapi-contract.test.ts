@@ -12,17 +12,43 @@ import { EXPORT_FORMATS, type ExportFormat } from "../../src/export/formats.ts";
 // (413, 414, 431) are declared once and referenced by every operation, and exports declare the media types sent.
 
 /** docs/product.md §7's calls: method, path (as in docs/product.md, under /api/v1), and the parameters docs/product.md names. */
-export const SPEC_CALLS: { method: string; path: string; params?: { path?: string[]; query?: string[] }; body?: boolean; signedIn: boolean }[] = [
+export const SPEC_CALLS: {
+  method: string;
+  path: string;
+  params?: { path?: string[]; query?: string[] };
+  body?: boolean;
+  signedIn: boolean;
+}[] = [
   { method: "post", path: "/likes/{article_pmid}", params: { path: ["article_pmid"] }, signedIn: true },
   { method: "delete", path: "/likes/{article_pmid}", params: { path: ["article_pmid"] }, signedIn: true },
   { method: "get", path: "/likes/my", signedIn: true },
   { method: "get", path: "/likes/status/{article_pmid}", params: { path: ["article_pmid"] }, signedIn: true },
   { method: "post", path: "/literature_review/create", signedIn: true },
   { method: "get", path: "/literature_review/history", params: { query: ["skip", "limit"] }, signedIn: true },
-  { method: "post", path: "/literature_review/start/{lit_review_id}", params: { path: ["lit_review_id"], query: ["user_query"] }, signedIn: true },
-  { method: "get", path: "/literature_review/status/{lit_review_id}", params: { path: ["lit_review_id"] }, signedIn: true },
-  { method: "get", path: "/literature_review/details/{lit_review_id}", params: { path: ["lit_review_id"], query: ["fts_skip", "fts_limit"] }, signedIn: true },
-  { method: "delete", path: "/literature_review/delete/{lit_review_id}", params: { path: ["lit_review_id"] }, signedIn: true },
+  {
+    method: "post",
+    path: "/literature_review/start/{lit_review_id}",
+    params: { path: ["lit_review_id"], query: ["user_query"] },
+    signedIn: true,
+  },
+  {
+    method: "get",
+    path: "/literature_review/status/{lit_review_id}",
+    params: { path: ["lit_review_id"] },
+    signedIn: true,
+  },
+  {
+    method: "get",
+    path: "/literature_review/details/{lit_review_id}",
+    params: { path: ["lit_review_id"], query: ["fts_skip", "fts_limit"] },
+    signedIn: true,
+  },
+  {
+    method: "delete",
+    path: "/literature_review/delete/{lit_review_id}",
+    params: { path: ["lit_review_id"] },
+    signedIn: true,
+  },
   { method: "post", path: "/login/access-token", body: true, signedIn: false },
   { method: "post", path: "/login/test-token", signedIn: true },
   { method: "post", path: "/password-recovery/{email}", params: { path: ["email"] }, signedIn: false },
@@ -100,7 +126,10 @@ describe("the OpenAPI document", () => {
 
   test("is OpenAPI 3.1 with the bearer-token login scheme", () => {
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.components.securitySchemes.OAuth2PasswordBearer).toMatchObject({ type: "oauth2", flows: { password: { tokenUrl: "/api/v1/login/access-token" } } });
+    expect(doc.components.securitySchemes.OAuth2PasswordBearer).toMatchObject({
+      type: "oauth2",
+      flows: { password: { tokenUrl: "/api/v1/login/access-token" } },
+    });
   });
 
   test("lists every call of docs/product.md §7 that the server implements, with its parameters and error answers", () => {
@@ -112,7 +141,10 @@ describe("the OpenAPI document", () => {
       expect(op, `${call.method} ${call.path} is in the document`).toBeDefined();
       for (const where of ["path", "query"] as const) {
         for (const name of call.params?.[where] ?? []) {
-          expect(op!.parameters?.some((p) => p.name === name && p.in === where), `${call.method} ${call.path}: ${where} parameter ${name}`).toBe(true);
+          expect(
+            op!.parameters?.some((p) => p.name === name && p.in === where),
+            `${call.method} ${call.path}: ${where} parameter ${name}`,
+          ).toBe(true);
         }
       }
       if (call.body) expect(op!.requestBody, `${call.method} ${call.path} documents its body`).toBeDefined();
@@ -120,19 +152,24 @@ describe("the OpenAPI document", () => {
         expect(op!.security, `${call.method} ${call.path} needs a token`).toEqual([{ OAuth2PasswordBearer: [] }]);
         expect(op!.responses["401"], `${call.method} ${call.path} documents 401`).toBeDefined();
       }
-      if (call.params || call.body) expect(op!.responses["422"], `${call.method} ${call.path} documents 422`).toBeDefined();
+      if (call.params || call.body)
+        expect(op!.responses["422"], `${call.method} ${call.path} documents 422`).toBeDefined();
       expect(op!.responses["503"], `${call.method} ${call.path} documents 503`).toBeDefined();
       // Every error answer is described in the {detail} shape.
       for (const [status, response] of Object.entries(op!.responses)) {
         if (Number(status) < 400) continue;
         const schema = JSON.stringify(resolved(response).content?.["application/json"]?.schema);
-        expect(schema, `${call.method} ${call.path} ${status}`).toMatch(/#\/components\/schemas\/(HTTPError|HTTPValidationError)/);
+        expect(schema, `${call.method} ${call.path} ${status}`).toMatch(
+          /#\/components\/schemas\/(HTTPError|HTTPValidationError)/,
+        );
       }
     }
   });
 
   test("leaves out nothing the server serves under /api/v1", () => {
-    const documented = new Set(Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${routingPath(p)}`)));
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${routingPath(p)}`)),
+    );
     expect([...served].filter((r) => !documented.has(r))).toEqual([]);
   });
 
@@ -182,7 +219,10 @@ describe("the OpenAPI document", () => {
     }
     expect(doc.paths["/users/me"]!.get!.operationId).toBe("getUsersMe");
     expect(doc.paths["/likes/{article_pmid}"]!.post!.operationId).toBe("postLikesByArticlePmid");
-    const publicCalls: [string, string][] = [["get", "/health"], ["get", "/subscriptions/prices"]];
+    const publicCalls: [string, string][] = [
+      ["get", "/health"],
+      ["get", "/subscriptions/prices"],
+    ];
     publicCalls.push(["post", "/users/signup"], ["post", "/login/access-token"]);
     for (const [method, path] of publicCalls) {
       expect(doc.paths[path]![method]!.security, `${method} ${path} is public`).toEqual([]);

@@ -40,7 +40,10 @@ beforeAll(async () => {
   const handle = openDatabase({ dataDir, poolSize: 1 });
   await migrateToLatest(handle.db);
   const message = { to: "ada@example.com", subject: "Reset your password", text: "Open the link", html: null };
-  await handle.db.insertInto("email_outbox").values({ ...message, status: "stored" }).execute();
+  await handle.db
+    .insertInto("email_outbox")
+    .values({ ...message, status: "stored" })
+    .execute();
   await handle.close();
 });
 

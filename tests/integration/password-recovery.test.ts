@@ -38,12 +38,19 @@ for (const backend of BACKENDS) {
 
     /** POST /reset-password/ with this body. */
     function resetPassword(body: unknown, path = "/api/v1/reset-password/") {
-      return t.app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      return t.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     }
 
     /** A login attempt through the form. */
     function login(username: string, password: string) {
-      return t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username, password }) });
+      return t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username, password }),
+      });
     }
 
     test("an account's address gets a mail with a working reset link", async () => {
@@ -54,7 +61,10 @@ for (const backend of BACKENDS) {
 
       const mails = await outboxFor(u.user.email);
       expect(mails).toHaveLength(1);
-      expect(mails[0]).toMatchObject({ status: "stored", subject: `LitReview - Password recovery for user ${u.user.email}` });
+      expect(mails[0]).toMatchObject({
+        status: "stored",
+        subject: `LitReview - Password recovery for user ${u.user.email}`,
+      });
       expect(mails[0]!.html).toContain("/reset-password?token=");
       expect(mails[0]!.text).toContain("expires in 48 hours");
     });
@@ -74,7 +84,10 @@ for (const backend of BACKENDS) {
     test("a malformed address is 422", async () => {
       const res = await t.app.request("/api/v1/password-recovery/not-an-address", { method: "POST" });
       expect(res.status).toBe(422);
-      expect(((await res.json()) as { detail: Issue[] }).detail[0]).toMatchObject({ loc: ["path", "email"], msg: "Invalid email address" });
+      expect(((await res.json()) as { detail: Issue[] }).detail[0]).toMatchObject({
+        loc: ["path", "email"],
+        msg: "Invalid email address",
+      });
     });
 
     test("resetting with the link's token sets the password and ends every session", async () => {
@@ -110,14 +123,20 @@ for (const backend of BACKENDS) {
       const newer = await tokenFromLatestMail(u.user.email);
       expect(newer).not.toBe(older);
       expect((await resetPassword({ token: newer, new_password: "newest-pass-1" })).status).toBe(200);
-      expect(await (await resetPassword({ token: older, new_password: "older-pass-1" })).json()).toEqual({ detail: "Invalid token" });
+      expect(await (await resetPassword({ token: older, new_password: "older-pass-1" })).json()).toEqual({
+        detail: "Invalid token",
+      });
     });
 
     test("an expired token is refused", async () => {
       const u = await t.signup();
       await recover(u.user.email);
       const token = await tokenFromLatestMail(u.user.email);
-      await t.db.updateTable("password_reset_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("user_id", "=", u.user.id).execute();
+      await t.db
+        .updateTable("password_reset_tokens")
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where("user_id", "=", u.user.id)
+        .execute();
       const res = await resetPassword({ token, new_password: "too-late-pass" });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ detail: "Token has expired" });
@@ -129,7 +148,11 @@ for (const backend of BACKENDS) {
       const before = Date.now();
       await recover(u.user.email);
       const token = await tokenFromLatestMail(u.user.email);
-      const row = await t.db.selectFrom("password_reset_tokens").selectAll().where("user_id", "=", u.user.id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("password_reset_tokens")
+        .selectAll()
+        .where("user_id", "=", u.user.id)
+        .executeTakeFirstOrThrow();
       expect(new Date(row.expires_at).getTime()).toBeLessThanOrEqual(Date.now() + 48 * 3600_000);
       expect(new Date(row.expires_at).getTime()).toBeGreaterThan(before);
       expect(row.token_hash).not.toContain(token);
@@ -143,23 +166,31 @@ for (const backend of BACKENDS) {
 
       const missing = await resetPassword({ new_password: "whatever-pass" });
       expect(missing.status).toBe(422);
-      expect(((await missing.json()) as { detail: Issue[] }).detail[0]).toMatchObject({ loc: ["body", "token"], msg: "Token is required" });
+      expect(((await missing.json()) as { detail: Issue[] }).detail[0]).toMatchObject({
+        loc: ["body", "token"],
+        msg: "Token is required",
+      });
 
       const short = await resetPassword({ token: "made-up-token", new_password: "short" });
       expect(short.status).toBe(422);
-      expect(((await short.json()) as { detail: Issue[] }).detail[0]?.msg).toBe("Password must be at least 8 characters");
+      expect(((await short.json()) as { detail: Issue[] }).detail[0]?.msg).toBe(
+        "Password must be at least 8 characters",
+      );
     });
 
     test("the reset path also works without the trailing slash", async () => {
       const u = await t.signup();
       await recover(u.user.email);
       const token = await tokenFromLatestMail(u.user.email);
-      expect((await resetPassword({ token, new_password: "no-slash-pass" }, "/api/v1/reset-password")).status).toBe(200);
+      expect((await resetPassword({ token, new_password: "no-slash-pass" }, "/api/v1/reset-password")).status).toBe(
+        200,
+      );
     });
 
     test("a reset lets a user locked out by failed logins back in", async () => {
       const u = await t.signup();
-      for (let i = 0; i < LIMITS.loginFailuresPerAccount.max; i++) await hit(t.db, LIMITS.loginFailuresPerAccount, u.user.email);
+      for (let i = 0; i < LIMITS.loginFailuresPerAccount.max; i++)
+        await hit(t.db, LIMITS.loginFailuresPerAccount, u.user.email);
       expect((await login(u.user.email, u.password)).status).toBe(429);
 
       await recover(u.user.email);
@@ -176,7 +207,10 @@ for (const backend of BACKENDS) {
 
       test("a superuser gets the HTML of the message, with a working link", async () => {
         const u = await t.signup();
-        const res = await t.app.request(`/api/v1/password-recovery-html-content/${u.user.email}`, { method: "POST", headers: admin.headers });
+        const res = await t.app.request(`/api/v1/password-recovery-html-content/${u.user.email}`, {
+          method: "POST",
+          headers: admin.headers,
+        });
         expect(res.status).toBe(200);
         expect(res.headers.get("content-type")).toStartWith("text/html");
         expect(res.headers.get("x-email-subject")).toBe(`LitReview - Password recovery for user ${u.user.email}`);
@@ -188,15 +222,27 @@ for (const backend of BACKENDS) {
       });
 
       test("an unknown address is 404 for the superuser", async () => {
-        const res = await t.app.request("/api/v1/password-recovery-html-content/ghost@example.com", { method: "POST", headers: admin.headers });
+        const res = await t.app.request("/api/v1/password-recovery-html-content/ghost@example.com", {
+          method: "POST",
+          headers: admin.headers,
+        });
         expect(res.status).toBe(404);
         expect(await res.json()).toEqual({ detail: "The user with this email does not exist in the system." });
       });
 
       test("regular users and visitors cannot preview", async () => {
         const u = await t.signup();
-        expect((await t.app.request(`/api/v1/password-recovery-html-content/${u.user.email}`, { method: "POST", headers: u.headers })).status).toBe(403);
-        expect((await t.app.request(`/api/v1/password-recovery-html-content/${u.user.email}`, { method: "POST" })).status).toBe(401);
+        expect(
+          (
+            await t.app.request(`/api/v1/password-recovery-html-content/${u.user.email}`, {
+              method: "POST",
+              headers: u.headers,
+            })
+          ).status,
+        ).toBe(403);
+        expect(
+          (await t.app.request(`/api/v1/password-recovery-html-content/${u.user.email}`, { method: "POST" })).status,
+        ).toBe(401);
       });
     });
   });

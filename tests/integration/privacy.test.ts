@@ -17,14 +17,19 @@ for (const backend of BACKENDS) {
   describe(`privacy (${backend})`, () => {
     let t: TestApp;
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-    const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email)).map((m) => decodeQuotedPrintable(m.raw));
-    const setActive = (u: TestUser, at: Date) => t.db.updateTable("users").set({ last_active_at: at }).where("id", "=", u.user.id).execute();
-    const exists = async (u: TestUser) => (await t.db.selectFrom("users").select("id").where("id", "=", u.user.id).executeTakeFirst()) !== undefined;
+    const mailsTo = (email: string) =>
+      smtp.received.filter((m) => m.to.includes(email)).map((m) => decodeQuotedPrintable(m.raw));
+    const setActive = (u: TestUser, at: Date) =>
+      t.db.updateTable("users").set({ last_active_at: at }).where("id", "=", u.user.id).execute();
+    const exists = async (u: TestUser) =>
+      (await t.db.selectFrom("users").select("id").where("id", "=", u.user.id).executeTakeFirst()) !== undefined;
 
     beforeAll(async () => {
       smtp = await startSmtpServer();
       t = await createTestApp(backend, { env: { SMTP_URL: smtp.url } });
-      await seedIndexedArticles(t, [{ pmid: 93000001, title: "Sepsis bundles and mortality", date: "2020-01-01", mesh: ["Sepsis"] }]);
+      await seedIndexedArticles(t, [
+        { pmid: 93000001, title: "Sepsis bundles and mortality", date: "2020-01-01", mesh: ["Sepsis"] },
+      ]);
     });
     afterAll(async () => {
       await t.close();
@@ -54,7 +59,9 @@ for (const backend of BACKENDS) {
       expect(notice[0]).toContain("Your inactive account will be deleted on 31 March 2030");
       expect(notice[0]).toContain("/login");
       // The next day's run does not tell her again, and nothing is deleted before the notice period ends.
-      expect((await applyRetention(t.deps, addDays(NOW, 1))).notices.map((n) => n.email)).not.toContain(idle.user.email);
+      expect((await applyRetention(t.deps, addDays(NOW, 1))).notices.map((n) => n.email)).not.toContain(
+        idle.user.email,
+      );
       expect((await applyRetention(t.deps, addDays(NOW, 29))).deletions).toEqual([]);
       expect(await exists(idle)).toBe(true);
 
@@ -62,16 +69,26 @@ for (const backend of BACKENDS) {
       expect(done.deletions.map((d) => d.email)).toEqual([idle.user.email]);
       expect(await exists(idle)).toBe(false);
       expect(await exists(recent)).toBe(true);
-      expect(await t.db.selectFrom("likes").select("article_pmid").where("user_id", "=", idle.user.id).execute()).toEqual([]);
-      const archive = await t.db.selectFrom("account_archives").selectAll().where("user_id", "=", idle.user.id).executeTakeFirstOrThrow();
+      expect(
+        await t.db.selectFrom("likes").select("article_pmid").where("user_id", "=", idle.user.id).execute(),
+      ).toEqual([]);
+      const archive = await t.db
+        .selectFrom("account_archives")
+        .selectAll()
+        .where("user_id", "=", idle.user.id)
+        .executeTakeFirstOrThrow();
       expect(archive.reason).toBe("inactive");
       expect((archive.record as { payment_customer_id: string }).payment_customer_id).toBe("cus_idle");
       expect(new Date(archive.delete_after).toISOString()).toBe("2035-03-31T04:15:00.000Z");
 
       // Five years on, the archive goes too.
       expect((await applyRetention(t.deps, new Date("2035-03-30T00:00:00Z"))).archivesDeleted).toBe(0);
-      expect((await applyRetention(t.deps, new Date("2035-04-01T00:00:00Z"))).archivesDeleted).toBeGreaterThanOrEqual(1);
-      expect(await t.db.selectFrom("account_archives").select("id").where("user_id", "=", idle.user.id).execute()).toEqual([]);
+      expect((await applyRetention(t.deps, new Date("2035-04-01T00:00:00Z"))).archivesDeleted).toBeGreaterThanOrEqual(
+        1,
+      );
+      expect(
+        await t.db.selectFrom("account_archives").select("id").where("user_id", "=", idle.user.id).execute(),
+      ).toEqual([]);
     });
 
     test("a login after the notice keeps the account; an administrator is never deleted for inactivity", async () => {
@@ -86,7 +103,11 @@ for (const backend of BACKENDS) {
         body: new URLSearchParams({ username: back.user.email, password: back.password }),
       });
       expect(login.status).toBe(200);
-      const row = await t.db.selectFrom("users").select(["retention_notice_at", "last_active_at"]).where("id", "=", back.user.id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("users")
+        .select(["retention_notice_at", "last_active_at"])
+        .where("id", "=", back.user.id)
+        .executeTakeFirstOrThrow();
       expect(row.retention_notice_at).toBeNull();
       const later = await applyRetention(t.deps, addDays(NOW, 40));
       expect(later.deletions.map((d) => d.email)).not.toContain(back.user.email);
@@ -97,10 +118,24 @@ for (const backend of BACKENDS) {
     });
 
     test("deleting one's own account archives its billing, and a trial leaves no archive", async () => {
-      const payer = await t.signup({ subscription: { status: "active", subscription_type: "pro", is_trial: false, source: "stripe", stripe_subscription_id: `sub_${backend}_payer`, stripe_customer_id: "cus_payer" } });
+      const payer = await t.signup({
+        subscription: {
+          status: "active",
+          subscription_type: "pro",
+          is_trial: false,
+          source: "stripe",
+          stripe_subscription_id: `sub_${backend}_payer`,
+          stripe_customer_id: "cus_payer",
+        },
+      });
       const trial = await t.signup();
-      for (const u of [payer, trial]) expect((await t.app.request("/api/v1/users/me", { method: "DELETE", headers: u.headers })).status).toBe(200);
-      const archives = await t.db.selectFrom("account_archives").select(["user_id", "reason"]).where("user_id", "in", [payer.user.id, trial.user.id]).execute();
+      for (const u of [payer, trial])
+        expect((await t.app.request("/api/v1/users/me", { method: "DELETE", headers: u.headers })).status).toBe(200);
+      const archives = await t.db
+        .selectFrom("account_archives")
+        .select(["user_id", "reason"])
+        .where("user_id", "in", [payer.user.id, trial.user.id])
+        .execute();
       expect(archives).toEqual([{ user_id: payer.user.id, reason: "account_deleted" }]);
     });
 
@@ -108,18 +143,30 @@ for (const backend of BACKENDS) {
       const owner = await t.signup({ description: "sepsis outcomes" });
       const other = await t.signup();
       await t.app.request("/api/v1/likes/93000001", { method: "POST", headers: owner.headers });
-      await t.db.insertInto("literature_reviews").values({ user_id: owner.user.id, user_query: "sepsis bundles", status: "complete", summary: "Bundles help [1]." }).execute();
+      await t.db
+        .insertInto("literature_reviews")
+        .values({
+          user_id: owner.user.id,
+          user_query: "sepsis bundles",
+          status: "complete",
+          summary: "Bundles help [1].",
+        })
+        .execute();
 
       const asked = await t.app.request("/api/v1/privacy/data-export", { method: "POST", headers: owner.headers });
       expect(asked.status).toBe(202);
       const body = (await asked.json()) as { id: string; status: string; message: string };
       expect(body.status).toBe("queued");
-      expect(body.message).toBe("We are preparing a copy of your data. You will receive an e-mail with a download link.");
+      expect(body.message).toBe(
+        "We are preparing a copy of your data. You will receive an e-mail with a download link.",
+      );
       // Before the job ran: "being prepared", not a file.
       const early = await t.app.request(`/api/v1/privacy/data-export/${body.id}`, { headers: owner.headers });
       expect(early.status).toBe(409);
       // Asking again the same day returns the same export.
-      const again = (await (await t.app.request("/api/v1/privacy/data-export", { method: "POST", headers: owner.headers })).json()) as { id: string };
+      const again = (await (
+        await t.app.request("/api/v1/privacy/data-export", { method: "POST", headers: owner.headers })
+      ).json()) as { id: string };
       expect(again.id).toBe(body.id);
 
       await t.runJobs();
@@ -133,17 +180,26 @@ for (const backend of BACKENDS) {
       const file = await t.app.request(path, { headers: owner.headers });
       expect(file.status).toBe(200);
       expect(file.headers.get("content-disposition")).toContain("attachment");
-      const data = (await file.json()) as Record<string, unknown> & { account: Record<string, unknown>; reviews: { user_query: string }[]; likes: { pmid: number }[] };
+      const data = (await file.json()) as Record<string, unknown> & {
+        account: Record<string, unknown>;
+        reviews: { user_query: string }[];
+        likes: { pmid: number }[];
+      };
       expect(data.account.email).toBe(owner.user.email);
       expect(data.account).not.toHaveProperty("hashed_password");
       expect(data.interests).toBe("sepsis outcomes");
       expect(data.reviews.map((r) => r.user_query)).toEqual(["sepsis bundles"]);
       expect(data.likes.map((l) => l.pmid)).toEqual([93000001]);
-      for (const key of ["subscriptions", "shares_sent", "shares_received"]) expect(Array.isArray(data[key])).toBe(true);
+      for (const key of ["subscriptions", "shares_sent", "shares_received"])
+        expect(Array.isArray(data[key])).toBe(true);
 
       expect((await t.app.request(path, { headers: other.headers })).status).toBe(404);
       expect((await t.app.request(path)).status).toBe(401);
-      await t.db.updateTable("data_exports").set({ expires_at: addDays(new Date(), -1) }).where("id", "=", body.id).execute();
+      await t.db
+        .updateTable("data_exports")
+        .set({ expires_at: addDays(new Date(), -1) })
+        .where("id", "=", body.id)
+        .execute();
       const expired = await t.app.request(path, { headers: owner.headers });
       expect(expired.status).toBe(404);
       expect(((await expired.json()) as { detail: string }).detail).toContain("expired");
@@ -151,7 +207,9 @@ for (const backend of BACKENDS) {
 
     test("the job does nothing for an export already produced (a retried job sends no second e-mail)", async () => {
       const u = await t.signup();
-      const { id } = (await (await t.app.request("/api/v1/privacy/data-export", { method: "POST", headers: u.headers })).json()) as { id: string };
+      const { id } = (await (
+        await t.app.request("/api/v1/privacy/data-export", { method: "POST", headers: u.headers })
+      ).json()) as { id: string };
       await t.runJobs();
       await t.runJobs();
       await produceDataExport(t.deps, id, new Date());
@@ -163,16 +221,23 @@ for (const backend of BACKENDS) {
       test("npm run retention -- --dry-run prints what is due and changes nothing", async () => {
         const idle = await t.signup({ email: `dry-run-${Date.now()}@example.com` });
         await setActive(idle, new Date("2028-01-01T00:00:00Z"));
-        const proc = Bun.spawn([process.execPath, "scripts/retention.ts", "--dry-run", "--now", "2030-01-15T00:00:00Z"], {
-          cwd: `${import.meta.dir}/../..`,
-          env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "x".repeat(40), LOG_LEVEL: "warn" },
-          stdout: "pipe",
-        });
+        const proc = Bun.spawn(
+          [process.execPath, "scripts/retention.ts", "--dry-run", "--now", "2030-01-15T00:00:00Z"],
+          {
+            cwd: `${import.meta.dir}/../..`,
+            env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "x".repeat(40), LOG_LEVEL: "warn" },
+            stdout: "pipe",
+          },
+        );
         const out = await new Response(proc.stdout).text();
         expect(await proc.exited).toBe(0);
         expect(out).toContain("dry run: nothing changed");
         expect(out).toContain(`${idle.user.email}: deletion on 2030-02-14`);
-        const row = await t.db.selectFrom("users").select("retention_notice_at").where("id", "=", idle.user.id).executeTakeFirstOrThrow();
+        const row = await t.db
+          .selectFrom("users")
+          .select("retention_notice_at")
+          .where("id", "=", idle.user.id)
+          .executeTakeFirstOrThrow();
         expect(row.retention_notice_at).toBeNull();
       }, 60_000);
     }

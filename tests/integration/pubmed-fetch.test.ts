@@ -21,13 +21,17 @@ const ROOT = join(import.meta.dir, "..", "..");
 const QA = [...PUBMEDQA_PMIDS].sort((a, b) => a - b);
 
 async function heldCount(t: TestApp, pmids: number[]): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM articles WHERE pmid = ANY(${`{${pmids.join(",")}}`}::integer[])`.execute(t.db);
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM articles WHERE pmid = ANY(${`{${pmids.join(",")}}`}::integer[])`.execute(t.db);
   return rows[0]!.n;
 }
 
 /** The first `n` of `pmids` that are not in `articles` (earlier tests fetch some of the stand-in's records). */
 async function notHeld(t: TestApp, pmids: number[], n: number): Promise<number[]> {
-  const { rows } = await sql<{ pmid: number }>`SELECT pmid FROM articles WHERE pmid = ANY(${`{${pmids.join(",")}}`}::integer[])`.execute(t.db);
+  const { rows } = await sql<{
+    pmid: number;
+  }>`SELECT pmid FROM articles WHERE pmid = ANY(${`{${pmids.join(",")}}`}::integer[])`.execute(t.db);
   const held = new Set(rows.map((r) => Number(r.pmid)));
   const out = pmids.filter((p) => !held.has(p)).slice(0, n);
   if (out.length < n) throw new Error(`only ${out.length} PMIDs not held`);
@@ -47,7 +51,10 @@ for (const backend of BACKENDS) {
       t = await createTestApp(backend);
       standIn = startEutilsStandIn();
       // The deployment's client: NCBI's 3 requests a second without a key, the gate in this database.
-      client = eutilsClientFor({ PUBMED_EUTILS_URL: standIn.url, NCBI_API_KEY: undefined, NCBI_EMAIL: "ops@litreview.test" }, t.db);
+      client = eutilsClientFor(
+        { PUBMED_EUTILS_URL: standIn.url, NCBI_API_KEY: undefined, NCBI_EMAIL: "ops@litreview.test" },
+        t.db,
+      );
     });
     afterAll(async () => {
       await standIn.stop();
@@ -59,8 +66,19 @@ for (const backend of BACKENDS) {
       expect(await heldCount(t, pmids)).toBe(0);
       const from = standIn.requests.length;
       const progress: { fetched: number; total: number }[] = [];
-      const r = await fetchRecords({ db: t.db, search: t.deps.search, client }, [...pmids, pmids[0]!, -1], { onProgress: (p) => progress.push(p) });
-      expect(r).toEqual({ requested: 250, alreadyHeld: 0, toFetch: 250, fetched: 250, inserted: 250, updated: 0, missing: [], failedBatches: [] });
+      const r = await fetchRecords({ db: t.db, search: t.deps.search, client }, [...pmids, pmids[0]!, -1], {
+        onProgress: (p) => progress.push(p),
+      });
+      expect(r).toEqual({
+        requested: 250,
+        alreadyHeld: 0,
+        toFetch: 250,
+        fetched: 250,
+        inserted: 250,
+        updated: 0,
+        missing: [],
+        failedBatches: [],
+      });
       expect(progress).toEqual([
         { fetched: 200, total: 250 },
         { fetched: 250, total: 250 },
@@ -75,7 +93,11 @@ for (const backend of BACKENDS) {
 
       // The stored row is the stand-in's record, and the search index finds it by its title.
       const record = loadStandInRecords().find((x) => x.pmid === pmids[7])!;
-      const row = await t.db.selectFrom("articles").select(["title", "content_hash"]).where("pmid", "=", pmids[7]!).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("articles")
+        .select(["title", "content_hash"])
+        .where("pmid", "=", pmids[7]!)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ title: record.article.title, content_hash: record.article.content_hash });
       const hits = await t.deps.search.search(record.article.title!, { limit: 10 });
       expect(hits.hits.map((h) => h.pmid)).toContain(pmids[7]!);
@@ -91,7 +113,11 @@ for (const backend of BACKENDS) {
       const probe = await client.esearch({ term: "cancer", retmax: 0 });
       expect(probe.count).toBeGreaterThan(5);
       const from = standIn.requests.length;
-      const r = await fetchQuery({ db: t.db, search: t.deps.search, client }, { term: "cancer", max: 40 }, { batchSize: 20 });
+      const r = await fetchQuery(
+        { db: t.db, search: t.deps.search, client },
+        { term: "cancer", max: 40 },
+        { batchSize: 20 },
+      );
       expect(r.matched).toBe(probe.count);
       expect(r.requested).toBe(Math.min(40, probe.count));
       expect(r.fetched + r.alreadyHeld).toBe(r.requested);
@@ -99,9 +125,16 @@ for (const backend of BACKENDS) {
       const sent = standIn.requests.slice(from);
       expect(sent[0]!.params).toMatchObject({ usehistory: "y", sort: "relevance", retmax: "40" });
       // Slices with nothing held go by the history server.
-      if (r.alreadyHeld === 0) expect(sent.filter((q) => q.path.includes("efetch")).every((q) => q.params.WebEnv && q.params.query_key)).toBe(true);
+      if (r.alreadyHeld === 0)
+        expect(sent.filter((q) => q.path.includes("efetch")).every((q) => q.params.WebEnv && q.params.query_key)).toBe(
+          true,
+        );
 
-      const again = await fetchQuery({ db: t.db, search: t.deps.search, client }, { term: "cancer", max: 40 }, { batchSize: 20 });
+      const again = await fetchQuery(
+        { db: t.db, search: t.deps.search, client },
+        { term: "cancer", max: 40 },
+        { batchSize: 20 },
+      );
       expect(again).toMatchObject({ fetched: 0, alreadyHeld: r.requested });
     });
 
@@ -109,7 +142,11 @@ for (const backend of BACKENDS) {
       const range = { datetype: "pdat" as const, mindate: "1900/01/01", maxdate: "2030/12/31" };
       const probe = await client.esearch({ term: "obesity", retmax: 0, ...range });
       expect(probe.count).toBeGreaterThan(30);
-      const r = await fetchQuery({ db: t.db, search: t.deps.search, client }, { term: "obesity", mindate: "1900", maxdate: "2030" }, { perSearch: 15 });
+      const r = await fetchQuery(
+        { db: t.db, search: t.deps.search, client },
+        { term: "obesity", mindate: "1900", maxdate: "2030" },
+        { perSearch: 15 },
+      );
       expect(r.matched).toBe(probe.count);
       expect(r.searches).toBeGreaterThan(3);
       expect(r.requested).toBe(probe.count);
@@ -122,7 +159,9 @@ for (const backend of BACKENDS) {
       const firstAt = Date.now();
       const fresh = await notHeld(t, QA.slice(250), 90);
       const sets = [fresh.slice(0, 30), fresh.slice(30, 60), fresh.slice(60, 90)];
-      const results = await Promise.all(sets.map((s) => fetchRecords({ db: t.db, search: t.deps.search, client }, s, { batchSize: 10 })));
+      const results = await Promise.all(
+        sets.map((s) => fetchRecords({ db: t.db, search: t.deps.search, client }, s, { batchSize: 10 })),
+      );
       expect(results.map((r) => r.fetched)).toEqual([30, 30, 30]);
       const sent = standIn.requests.slice(from);
       expect(sent).toHaveLength(9);
@@ -154,13 +193,22 @@ for (const backend of BACKENDS) {
             console.log("done");
             `,
           ],
-          { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.databaseUrl!, EUTILS_URL: standIn.url }, stdout: "pipe", stderr: "pipe" },
+          {
+            cwd: ROOT,
+            env: { ...process.env, DATABASE_URL: t.databaseUrl!, EUTILS_URL: standIn.url },
+            stdout: "pipe",
+            stderr: "pipe",
+          },
         );
         const gate = new DatabaseRateGate(t.db, { requestsPerSecond: 3 });
         const mine = new EutilsClient({ baseUrl: standIn.url, email: "parent@litreview.test", gate });
         // Start once the other process has sent its first request, so the two really overlap.
         const deadline = Date.now() + 20_000;
-        while (!standIn.requests.slice(from).some((q) => q.params.email === "child@litreview.test") && Date.now() < deadline) await Bun.sleep(20);
+        while (
+          !standIn.requests.slice(from).some((q) => q.params.email === "child@litreview.test") &&
+          Date.now() < deadline
+        )
+          await Bun.sleep(20);
         const caller = async () => {
           for (let i = 0; i < 3; i++) await mine.esearch({ term: "asthma", retmax: 1 });
         };
@@ -194,11 +242,22 @@ for (const backend of BACKENDS) {
           for (const k of ["NCBI_API_KEY", "ELASTICSEARCH_URL", "DATA_DIR"]) delete env[k];
           const proc = Bun.spawn([process.execPath, "scripts/pubmed-fetch.ts", ...args], {
             cwd: ROOT,
-            env: { ...env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "s".repeat(40), PUBMED_EUTILS_URL: standIn.url, NCBI_EMAIL: "ops@litreview.test", LOG_LEVEL: "warn" },
+            env: {
+              ...env,
+              DATABASE_URL: t.databaseUrl!,
+              SECRET_KEY: "s".repeat(40),
+              PUBMED_EUTILS_URL: standIn.url,
+              NCBI_EMAIL: "ops@litreview.test",
+              LOG_LEVEL: "warn",
+            },
             stdout: "pipe",
             stderr: "pipe",
           });
-          const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+          const [stdout, stderr, code] = await Promise.all([
+            new Response(proc.stdout).text(),
+            new Response(proc.stderr).text(),
+            proc.exited,
+          ]);
           return { stdout, stderr, code };
         };
 
@@ -211,7 +270,10 @@ for (const backend of BACKENDS) {
           expect(first.code).toBe(0);
           const lines = first.stdout.trim().split("\n");
           expect(lines).toHaveLength(1);
-          const m = /^pubmed:fetch: ([\d,]+) PMIDs matched, ([\d,]+) fetched, ([\d,]+) already held, 0 failed in \d+ s$/.exec(lines[0]!);
+          const m =
+            /^pubmed:fetch: ([\d,]+) PMIDs matched, ([\d,]+) fetched, ([\d,]+) already held, 0 failed in \d+ s$/.exec(
+              lines[0]!,
+            );
           expect(m).not.toBeNull();
           const num = (s: string) => Number(s.replaceAll(",", ""));
           expect(num(m![1]!)).toBe(probe.count);
@@ -220,7 +282,11 @@ for (const backend of BACKENDS) {
 
           const second = await run("--", "--query", term, "--max", String(max));
           expect(second.code).toBe(0);
-          expect(second.stdout.trim()).toMatch(new RegExp(`^pubmed:fetch: ${probe.count.toLocaleString("en-US")} PMIDs matched, 0 fetched, ${max.toLocaleString("en-US")} already held, 0 failed in \\d+ s$`));
+          expect(second.stdout.trim()).toMatch(
+            new RegExp(
+              `^pubmed:fetch: ${probe.count.toLocaleString("en-US")} PMIDs matched, 0 fetched, ${max.toLocaleString("en-US")} already held, 0 failed in \\d+ s$`,
+            ),
+          );
           expect(rateLimited(standIn)).toEqual([]);
         }, 60_000);
 
@@ -228,16 +294,26 @@ for (const backend of BACKENDS) {
           const pmids = await notHeld(t, QA.slice(500), 30);
           const file = join(dir, "pmid-list.txt");
           // PubMed's "Send to: File, Format: PMID": one per line; plus a blank line, "PMID: n" and a comma list.
-          const text = [...pmids.slice(0, 20).map(String), "", `PMID: ${pmids[20]}`, pmids.slice(21).join(", "), ""].join("\n");
+          const text = [
+            ...pmids.slice(0, 20).map(String),
+            "",
+            `PMID: ${pmids[20]}`,
+            pmids.slice(21).join(", "),
+            "",
+          ].join("\n");
           await writeFile(file, text);
           const first = await run("--", "--pmids", file);
           expect(first.code).toBe(0);
-          expect(first.stdout.trim()).toMatch(/^pubmed:fetch: 30 PMIDs matched, 30 fetched, 0 already held, 0 failed in \d+ s$/);
+          expect(first.stdout.trim()).toMatch(
+            /^pubmed:fetch: 30 PMIDs matched, 30 fetched, 0 already held, 0 failed in \d+ s$/,
+          );
           expect(await heldCount(t, pmids)).toBe(30);
 
           const second = await run("--", "--pmids", file);
           expect(second.code).toBe(0);
-          expect(second.stdout.trim()).toMatch(/^pubmed:fetch: 30 PMIDs matched, 0 fetched, 30 already held, 0 failed in \d+ s$/);
+          expect(second.stdout.trim()).toMatch(
+            /^pubmed:fetch: 30 PMIDs matched, 0 fetched, 30 already held, 0 failed in \d+ s$/,
+          );
         }, 60_000);
 
         test("usage errors exit with 2 and say what is wrong", async () => {

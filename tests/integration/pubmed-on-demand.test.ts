@@ -42,7 +42,11 @@ interface Details {
   summary: string | null;
   articles_refs: { pmid: number }[];
   fts_articles_total_count: number;
-  search_report: { counts: { matched: number }; query: { pubmed_syntax?: string | null }; pubmed?: PubmedReport | null } | null;
+  search_report: {
+    counts: { matched: number };
+    query: { pubmed_syntax?: string | null };
+    pubmed?: PubmedReport | null;
+  } | null;
 }
 
 for (const backend of BACKENDS) {
@@ -71,13 +75,20 @@ for (const backend of BACKENDS) {
     });
 
     async function start(app: TestApp, who: TestUser, topic: string, query = ""): Promise<string> {
-      const { id } = (await (await app.app.request("/api/v1/literature_review/create", { method: "POST", headers: who.headers })).json()) as { id: string };
-      const res = await app.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}${query}`, { method: "POST", headers: who.headers });
+      const { id } = (await (
+        await app.app.request("/api/v1/literature_review/create", { method: "POST", headers: who.headers })
+      ).json()) as { id: string };
+      const res = await app.app.request(
+        `/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}${query}`,
+        { method: "POST", headers: who.headers },
+      );
       expect(res.status).toBe(200);
       return id;
     }
     const details = async (app: TestApp, who: TestUser, id: string) =>
-      (await (await app.app.request(`/api/v1/literature_review/details/${id}?fts_limit=100`, { headers: who.headers })).json()) as Details;
+      (await (
+        await app.app.request(`/api/v1/literature_review/details/${id}?fts_limit=100`, { headers: who.headers })
+      ).json()) as Details;
 
     /** Creates, starts and runs a review to its end; returns its details. */
     async function review(app: TestApp, who: TestUser, topic: string, query = ""): Promise<Details> {
@@ -88,7 +99,9 @@ for (const backend of BACKENDS) {
 
     test("a topic the index lacks is fetched from PubMed, reviewed and cited from the fetched records; the panel says what was sent", async () => {
       const before = standIn.requests.length;
-      const heldBefore = new Set((await t.db.selectFrom("articles").select("pmid").execute()).map((r) => Number(r.pmid)));
+      const heldBefore = new Set(
+        (await t.db.selectFrom("articles").select("pmid").execute()).map((r) => Number(r.pmid)),
+      );
       const d = await review(t, user, ASTHMA);
       expect(d.status).toBe("complete");
       const p = d.search_report?.pubmed;
@@ -144,10 +157,17 @@ for (const backend of BACKENDS) {
 
     test("the review's filters go to PubMed as field tags", async () => {
       const before = standIn.requests.length;
-      const d = await review(t, user, "cromones hospital admission", "&year_from=1990&year_to=2010&study_designs=rct,cohort&humans_only=true");
+      const d = await review(
+        t,
+        user,
+        "cromones hospital admission",
+        "&year_from=1990&year_to=2010&study_designs=rct,cohort&humans_only=true",
+      );
       expect(["complete", "no_articles_found"]).toContain(d.status);
       const search = standIn.requests.slice(before).find((r) => r.path.endsWith("esearch.fcgi"))!;
-      expect(search.params.term).toBe(`(cromones hospital admission) AND 1990:2010[dp] AND ("cohort studies"[mh] OR "randomized controlled trial"[pt]) AND humans[mh]`);
+      expect(search.params.term).toBe(
+        `(cromones hospital admission) AND 1990:2010[dp] AND ("cohort studies"[mh] OR "randomized controlled trial"[pt]) AND humans[mh]`,
+      );
       expect(d.search_report?.pubmed?.term).toBe(search.params.term);
     });
 
@@ -159,7 +179,9 @@ for (const backend of BACKENDS) {
       let running = true;
       const watching = (async () => {
         while (running) {
-          const s = (await (await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: u.headers })).json()) as { status: string; progress: string | null };
+          const s = (await (
+            await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: u.headers })
+          ).json()) as { status: string; progress: string | null };
           if (s.progress) seen.add(`${s.status}: ${s.progress}`);
           await Bun.sleep(50);
         }
@@ -204,7 +226,9 @@ for (const backend of BACKENDS) {
         const d = await review(app, u, "paucigranulocytic asthma sputum inflammation");
         expect(["complete", "no_articles_found"]).toContain(d.status);
         expect(d.search_report?.pubmed?.outcome).toBe("error");
-        expect(d.search_report?.pubmed?.note).toBe("PubMed could not be reached, so this review uses the local index only.");
+        expect(d.search_report?.pubmed?.note).toBe(
+          "PubMed could not be reached, so this review uses the local index only.",
+        );
       } finally {
         standIn.script({ kind: "status", status: 503 }, 0, "esearch");
         await app.close();
@@ -219,10 +243,14 @@ for (const backend of BACKENDS) {
         const p = d.search_report!.pubmed!;
         expect(p.fetched).toBe(3);
         expect(p.outcome).toBe("budget");
-        expect(p.note).toMatch(/^Your daily allowance of records fetched from PubMed allowed 3 records of \d+; the rest were not fetched\.$/);
+        expect(p.note).toMatch(
+          /^Your daily allowance of records fetched from PubMed allowed 3 records of \d+; the rest were not fetched\.$/,
+        );
         const again = await review(app, u, "dexamethasone prednisone");
         expect(again.search_report?.pubmed?.fetched).toBe(0);
-        expect(again.search_report?.pubmed?.note).toBe("Your daily allowance of records fetched from PubMed is used up, so this review uses the local index only.");
+        expect(again.search_report?.pubmed?.note).toBe(
+          "Your daily allowance of records fetched from PubMed is used up, so this review uses the local index only.",
+        );
         expect(await fetchedToday(app.db, u.user.id)).toBe(3);
       } finally {
         await app.close();
@@ -234,7 +262,11 @@ for (const backend of BACKENDS) {
       const worker = startWorker(app.deps, jobHandlers(app.deps), { concurrency: 3, pollIntervalMs: 20 });
       try {
         const users = await Promise.all([app.signup(), app.signup(), app.signup()]);
-        const topics = ["body mass index asthma control", "fetal gender asthma pregnancy", "asthma severity physician estimates"];
+        const topics = [
+          "body mass index asthma control",
+          "fetal gender asthma pregnancy",
+          "asthma severity physician estimates",
+        ];
         const since = Date.now();
         const ids = await Promise.all(users.map((u, i) => start(app, u, topics[i]!)));
         for (;;) {
@@ -255,36 +287,58 @@ for (const backend of BACKENDS) {
     test("the daily housekeeping drops esearch answers past a week and fetch counts past a month, and keeps the rest", async () => {
       const u = await t.signup();
       await sql`INSERT INTO pubmed_search_cache (key, pmids, total, query_translation, searched_at) VALUES
-        ('test:old', '{1}', 1, null, now() - interval '9 days'), ('test:week', '{2}', 1, null, now() - interval '6 days')`.execute(t.db);
+        ('test:old', '{1}', 1, null, now() - interval '9 days'), ('test:week', '{2}', 1, null, now() - interval '6 days')`.execute(
+        t.db,
+      );
       await sql`INSERT INTO pubmed_fetch_usage (user_id, day, records) VALUES
-        (${u.user.id}, (now() AT TIME ZONE 'UTC')::date - 40, 50), (${u.user.id}, (now() AT TIME ZONE 'UTC')::date - 3, 20)`.execute(t.db);
+        (${u.user.id}, (now() AT TIME ZONE 'UTC')::date - 40, 50), (${u.user.id}, (now() AT TIME ZONE 'UTC')::date - 3, 20)`.execute(
+        t.db,
+      );
       expect(applicationSchedules(t.deps).find((s) => s.name === PUBMED_PRUNE_JOB)?.cron).toBe("30 3 * * *");
       await t.deps.jobs.enqueue(PUBMED_PRUNE_JOB, {});
       await t.runJobs();
-      const keys = (await t.db.selectFrom("pubmed_search_cache").select("key").where("key", "like", "test:%").execute()).map((r) => r.key);
+      const keys = (
+        await t.db.selectFrom("pubmed_search_cache").select("key").where("key", "like", "test:%").execute()
+      ).map((r) => r.key);
       expect(keys).toEqual(["test:week"]);
-      const days = await t.db.selectFrom("pubmed_fetch_usage").select("records").where("user_id", "=", u.user.id).execute();
+      const days = await t.db
+        .selectFrom("pubmed_fetch_usage")
+        .select("records")
+        .where("user_id", "=", u.user.id)
+        .execute();
       expect(days.map((d) => Number(d.records))).toEqual([20]);
     });
 
     test("a search strategy that does not parse is refused with the reason (422), and the review stays unstarted", async () => {
-      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
-      const res = await t.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent("(asthma[tiab] AND child*[tiab]")}`, {
-        method: "POST",
-        headers: user.headers,
-      });
+      const { id } = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })
+      ).json()) as { id: string };
+      const res = await t.app.request(
+        `/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent("(asthma[tiab] AND child*[tiab]")}`,
+        {
+          method: "POST",
+          headers: user.headers,
+        },
+      );
       expect(res.status).toBe(422);
       const body = (await res.json()) as { detail: { msg: string }[] };
       expect(body.detail[0]!.msg).toStartWith("Search strategy: ");
       expect(body.detail[0]!.msg).toBe(`Search strategy: the "(" at character 1 is never closed.`);
-      const status = (await (await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: user.headers })).json()) as { status: string };
+      const status = (await (
+        await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: user.headers })
+      ).json()) as { status: string };
       expect(status.status).toBe("initial");
     });
 
     test("a search strategy may run to 2,000 characters, a plain topic to 500; past them a clear 422", async () => {
       const start = async (topic: string) => {
-        const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
-        const res = await t.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`, { method: "POST", headers: user.headers });
+        const { id } = (await (
+          await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })
+        ).json()) as { id: string };
+        const res = await t.app.request(
+          `/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`,
+          { method: "POST", headers: user.headers },
+        );
         return { status: res.status, body: (await res.json()) as { detail: { msg: string; type: string }[] } };
       };
       // A long strategy as researchers paste them: synonyms ORed per concept, the concepts ANDed.
@@ -295,10 +349,16 @@ for (const backend of BACKENDS) {
       expect((await start(strategy)).status).toBe(200);
       const tooLong = await start(`${strategy} AND (${"x".repeat(2_000 - strategy.length)}[tiab])`);
       expect(tooLong.status).toBe(422);
-      expect(tooLong.body.detail[0]).toMatchObject({ msg: "A search strategy must be at most 2000 characters.", type: "too_big" });
+      expect(tooLong.body.detail[0]).toMatchObject({
+        msg: "A search strategy must be at most 2000 characters.",
+        type: "too_big",
+      });
       const plain = await start("asthma ".repeat(80).trim());
       expect(plain.status).toBe(422);
-      expect(plain.body.detail[0]).toMatchObject({ msg: "Review topic must be at most 500 characters.", type: "too_big" });
+      expect(plain.body.detail[0]).toMatchObject({
+        msg: "Review topic must be at most 500 characters.",
+        type: "too_big",
+      });
       await t.runJobs();
     });
 
@@ -311,9 +371,13 @@ for (const backend of BACKENDS) {
       expect(search?.params.term).toBe(strategy);
       expect(d.search_report?.query.pubmed_syntax).toBeTruthy();
       // The same strategy over the same records (those the local index now holds), evaluated by the stand-in's reading.
-      const heldPmids = new Set((await t.db.selectFrom("articles").select("pmid").execute()).map((r) => Number(r.pmid)));
+      const heldPmids = new Set(
+        (await t.db.selectFrom("articles").select("pmid").execute()).map((r) => Number(r.pmid)),
+      );
       const node = parsePubmedQuery(strategy);
-      const expected = loadStandInRecords().filter((r) => heldPmids.has(r.pmid) && matchesRecord(node, r.article)).length;
+      const expected = loadStandInRecords().filter(
+        (r) => heldPmids.has(r.pmid) && matchesRecord(node, r.article),
+      ).length;
       expect(expected).toBeGreaterThan(0);
       expect(d.search_report?.counts.matched).toBe(expected);
       expect(d.status).toBe("complete");

@@ -29,12 +29,19 @@ function startServer(files: Map<string, Uint8Array>, corrupt: Map<string, number
       const name = new URL(req.url).pathname.replace(/^\/updatefiles\//, "");
       hits.push(name);
       if (name === "") {
-        const links = [...files.keys()].flatMap((n) => [`<a href="${n}">${n}</a>`, `<a href="${n}.md5">${n}.md5</a>`]).join("\n");
-        return new Response(`<html><body><pre><a href="../">Parent Directory</a>\n<a href="README.txt">README.txt</a>\n${links}</pre></body></html>`, { headers: { "content-type": "text/html" } });
+        const links = [...files.keys()]
+          .flatMap((n) => [`<a href="${n}">${n}</a>`, `<a href="${n}.md5">${n}.md5</a>`])
+          .join("\n");
+        return new Response(
+          `<html><body><pre><a href="../">Parent Directory</a>\n<a href="README.txt">README.txt</a>\n${links}</pre></body></html>`,
+          { headers: { "content-type": "text/html" } },
+        );
       }
       if (name.endsWith(".md5")) {
         const body = files.get(name.slice(0, -4));
-        return body ? new Response(`MD5(${name.slice(0, -4)})= ${md5(body)}\n`) : new Response("not found", { status: 404 });
+        return body
+          ? new Response(`MD5(${name.slice(0, -4)})= ${md5(body)}\n`)
+          : new Response("not found", { status: 404 });
       }
       const body = files.get(name);
       if (!body) return new Response("not found", { status: 404 });
@@ -77,8 +84,12 @@ for (const backend of BACKENDS) {
       files.set("pubmed26n0002.xml.gz", FILE_B);
       files.set("pubmed26n0001.xml.gz", FILE_A);
       expect(await listPubmedFiles(served.url)).toEqual(["pubmed26n0001.xml.gz", "pubmed26n0002.xml.gz"]);
-      expect(parseMd5File("MD5(pubmed26n0001.xml.gz)= 0123456789ABCDEF0123456789abcdef\n")).toBe("0123456789abcdef0123456789abcdef");
-      expect(parseMd5File("0123456789abcdef0123456789abcdef  pubmed26n0001.xml.gz")).toBe("0123456789abcdef0123456789abcdef");
+      expect(parseMd5File("MD5(pubmed26n0001.xml.gz)= 0123456789ABCDEF0123456789abcdef\n")).toBe(
+        "0123456789abcdef0123456789abcdef",
+      );
+      expect(parseMd5File("0123456789abcdef0123456789abcdef  pubmed26n0001.xml.gz")).toBe(
+        "0123456789abcdef0123456789abcdef",
+      );
       expect(parseMd5File("nothing here")).toBeNull();
     });
 
@@ -104,7 +115,11 @@ for (const backend of BACKENDS) {
     });
 
     test("a corrupt download is retried; one that stays corrupt is never ingested, and later files wait for it", async () => {
-      const deletion = gzipSync(Buffer.from(`<?xml version="1.0"?>\n<PubmedArticleSet><DeleteCitation><PMID Version="1">${pmidsA[0]}</PMID></DeleteCitation></PubmedArticleSet>\n`));
+      const deletion = gzipSync(
+        Buffer.from(
+          `<?xml version="1.0"?>\n<PubmedArticleSet><DeleteCitation><PMID Version="1">${pmidsA[0]}</PMID></DeleteCitation></PubmedArticleSet>\n`,
+        ),
+      );
       files.set("pubmed26n0003.xml.gz", deletion);
       files.set("pubmed26n0004.xml.gz", FILE_A);
       corrupt.set("pubmed26n0003.xml.gz", 99);
@@ -130,10 +145,19 @@ for (const backend of BACKENDS) {
 
     test("a DeleteCitation removes the record from the articles and the index", async () => {
       const target = pmidsA[1]!;
-      const title = (await t.db.selectFrom("articles").select("title").where("pmid", "=", target).executeTakeFirstOrThrow()).title!;
+      const title = (
+        await t.db.selectFrom("articles").select("title").where("pmid", "=", target).executeTakeFirstOrThrow()
+      ).title!;
       const before = await t.deps.search.search(`"${title.split(" ").slice(0, 4).join(" ")}"`, { limit: 50 });
       expect(before.hits.map((h) => h.pmid)).toContain(target);
-      files.set("pubmed26n0005.xml.gz", gzipSync(Buffer.from(`<PubmedArticleSet><DeleteCitation><PMID Version="1">${target}</PMID></DeleteCitation></PubmedArticleSet>`)));
+      files.set(
+        "pubmed26n0005.xml.gz",
+        gzipSync(
+          Buffer.from(
+            `<PubmedArticleSet><DeleteCitation><PMID Version="1">${target}</PMID></DeleteCitation></PubmedArticleSet>`,
+          ),
+        ),
+      );
       const run = await syncPubmed(t.deps, served.url);
       expect(run.files.map((f) => [f.name, f.status, f.deleted])).toEqual([["pubmed26n0005.xml.gz", "ingested", 1]]);
       expect(await t.db.selectFrom("articles").select("pmid").where("pmid", "=", target).execute()).toEqual([]);
@@ -172,7 +196,9 @@ for (const backend of BACKENDS) {
       const schedule = daily.find((s) => s.name === "pubmed.sync")!;
       expect(schedule.cron).toBe("0 5 * * *");
       await schedule.run({ ...t.deps, config: { ...t.deps.config, PUBMED_SYNC: "daily" } }, new Date());
-      expect(await t.db.selectFrom("jobs").select("kind").where("kind", "=", PUBMED_SYNC_JOB).execute()).toHaveLength(1);
+      expect(await t.db.selectFrom("jobs").select("kind").where("kind", "=", PUBMED_SYNC_JOB).execute()).toHaveLength(
+        1,
+      );
     });
   });
 }

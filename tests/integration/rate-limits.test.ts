@@ -41,7 +41,11 @@ for (const backend of BACKENDS) {
 
     /** A login attempt from a client address (or in-process when none is given). */
     function login(username: string, password: string, ip?: string, app = t) {
-      return app.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username, password }) }, ip ? fromAddress(ip) : undefined);
+      return app.app.request(
+        "/api/v1/login/access-token",
+        { method: "POST", body: new URLSearchParams({ username, password }) },
+        ip ? fromAddress(ip) : undefined,
+      );
     }
 
     /** A recovery request, optionally from a given client address. */
@@ -73,7 +77,8 @@ for (const backend of BACKENDS) {
 
     test("one client guessing one account is slowed progressively, and only that client", async () => {
       const u = await t.signup();
-      for (let i = 0; i < FREE_FAILURES; i++) expect((await login(u.user.email, `typo-${i}`, "203.0.113.5")).status).toBe(400);
+      for (let i = 0; i < FREE_FAILURES; i++)
+        expect((await login(u.user.email, `typo-${i}`, "203.0.113.5")).status).toBe(400);
       const wait = await expectTooMany(await login(u.user.email, u.password, "203.0.113.5"), delayAfter(FREE_FAILURES));
       expect(wait).toBe(delayAfter(FREE_FAILURES));
       // Another client is not slowed.
@@ -81,7 +86,9 @@ for (const backend of BACKENDS) {
       // Once the delay has passed, the next attempt goes through; each further failure doubles the wait.
       await age(u.user.email, wait);
       expect((await login(u.user.email, "typo-again", "203.0.113.5")).status).toBe(400);
-      expect(await expectTooMany(await login(u.user.email, u.password, "203.0.113.5"), 3600)).toBe(delayAfter(FREE_FAILURES + 1));
+      expect(await expectTooMany(await login(u.user.email, u.password, "203.0.113.5"), 3600)).toBe(
+        delayAfter(FREE_FAILURES + 1),
+      );
       await age(u.user.email, delayAfter(FREE_FAILURES + 1));
       expect((await login(u.user.email, u.password, "203.0.113.5")).status).toBe(200);
     });
@@ -89,32 +96,38 @@ for (const backend of BACKENDS) {
     test("a few typos cost nothing, and a success forgets them", async () => {
       const u = await t.signup();
       for (let round = 0; round < 2; round++) {
-        for (let i = 0; i < FREE_FAILURES - 1; i++) expect((await login(u.user.email, `typo-${i}`, "203.0.113.7")).status).toBe(400);
+        for (let i = 0; i < FREE_FAILURES - 1; i++)
+          expect((await login(u.user.email, `typo-${i}`, "203.0.113.7")).status).toBe(400);
         expect((await login(u.user.email, u.password, "203.0.113.7")).status).toBe(200);
       }
     });
 
     test("unknown addresses are limited alike, so the limits reveal no accounts", async () => {
       const ghost = "ghost-account@example.com";
-      for (let i = 0; i < FREE_FAILURES; i++) expect((await login(ghost, `guess-${i}`, "203.0.113.8")).status).toBe(400);
+      for (let i = 0; i < FREE_FAILURES; i++)
+        expect((await login(ghost, `guess-${i}`, "203.0.113.8")).status).toBe(400);
       await expectTooMany(await login(ghost, "guess", "203.0.113.8"), delayAfter(FREE_FAILURES));
-      for (let i = 0; i < LIMITS.loginFailuresPerAccount.max; i++) await hit(t.db, LIMITS.loginFailuresPerAccount, ghost);
+      for (let i = 0; i < LIMITS.loginFailuresPerAccount.max; i++)
+        await hit(t.db, LIMITS.loginFailuresPerAccount, ghost);
       await expectTooMany(await login(ghost, "any-password", "203.0.113.9"), 3600);
     });
 
     test("one client gets a burst of 30 login attempts a minute, and 100 failures an hour across accounts", async () => {
       const u = await t.signup();
-      for (let i = 0; i < LIMITS.loginPerClient.max; i++) expect((await login(`burst-${i}@example.com`, "wrong-password", "203.0.113.10")).status).toBe(400);
+      for (let i = 0; i < LIMITS.loginPerClient.max; i++)
+        expect((await login(`burst-${i}@example.com`, "wrong-password", "203.0.113.10")).status).toBe(400);
       await expectTooMany(await login(u.user.email, u.password, "203.0.113.10"), 60);
       expect((await login(u.user.email, u.password, "203.0.113.11")).status).toBe(200);
 
-      for (let i = 0; i < LIMITS.loginFailuresPerClient.max; i++) await hit(t.db, LIMITS.loginFailuresPerClient, "203.0.113.12");
+      for (let i = 0; i < LIMITS.loginFailuresPerClient.max; i++)
+        await hit(t.db, LIMITS.loginFailuresPerClient, "203.0.113.12");
       await expectTooMany(await login(u.user.email, u.password, "203.0.113.12"), 3600);
     });
 
     test("IPv6 clients are keyed by their /64: a fresh address in the same /64 is the same client", async () => {
       const u = await t.signup();
-      for (let i = 0; i < LIMITS.loginPerClient.max; i++) await login(`v6-${i}@example.com`, "wrong-password", `2001:db8:aa:1::${(i + 1).toString(16)}`);
+      for (let i = 0; i < LIMITS.loginPerClient.max; i++)
+        await login(`v6-${i}@example.com`, "wrong-password", `2001:db8:aa:1::${(i + 1).toString(16)}`);
       await expectTooMany(await login(u.user.email, u.password, "2001:db8:aa:1:ffff:ffff:ffff:ffff"), 60);
       expect((await login(u.user.email, u.password, "2001:db8:aa:2::1")).status).toBe(200);
     });
@@ -123,7 +136,11 @@ for (const backend of BACKENDS) {
       for (let i = 0; i < LIMITS.loginPerClient.max; i++) await hit(t.db, LIMITS.loginPerClient, "203.0.113.20");
       const forged = await t.app.request(
         "/api/v1/login/access-token",
-        { method: "POST", headers: { "x-forwarded-for": "198.51.100.1" }, body: new URLSearchParams({ username: "a@example.com", password: "whatever-pass" }) },
+        {
+          method: "POST",
+          headers: { "x-forwarded-for": "198.51.100.1" },
+          body: new URLSearchParams({ username: "a@example.com", password: "whatever-pass" }),
+        },
         fromAddress("203.0.113.20"),
       );
       await expectTooMany(forged, 60);
@@ -134,7 +151,11 @@ for (const backend of BACKENDS) {
       const viaProxy = (visitor: string, password: string) =>
         proxied.app.request(
           "/api/v1/login/access-token",
-          { method: "POST", headers: { "x-forwarded-for": `6.6.6.6, ${visitor}` }, body: new URLSearchParams({ username: u.user.email, password }) },
+          {
+            method: "POST",
+            headers: { "x-forwarded-for": `6.6.6.6, ${visitor}` },
+            body: new URLSearchParams({ username: u.user.email, password }),
+          },
           fromAddress("10.0.0.1"),
         );
       for (let i = 0; i < LIMITS.loginPerClient.max; i++) await viaProxy("198.51.100.50", "wrong-password");
@@ -153,32 +174,55 @@ for (const backend of BACKENDS) {
       expect(mails).toHaveLength(LIMITS.recoveryMailsPerAddress.max);
       // Every mail that did go out carries a working link.
       const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mails.at(-1)!.text ?? "")![1]!);
-      const reset = await t.app.request("/api/v1/reset-password/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, new_password: "a-new-password-1" }) });
+      const reset = await t.app.request("/api/v1/reset-password/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token, new_password: "a-new-password-1" }),
+      });
       expect(reset.status).toBe(200);
     });
 
     test("recovery: ten requests an hour per client", async () => {
-      for (let i = 0; i < LIMITS.recoveryPerClient.max; i++) expect((await recover(`someone-${i}@example.com`, "198.51.100.7")).status).toBe(200);
+      for (let i = 0; i < LIMITS.recoveryPerClient.max; i++)
+        expect((await recover(`someone-${i}@example.com`, "198.51.100.7")).status).toBe(200);
       await expectTooMany(await recover("someone-else@example.com", "198.51.100.7"), 3600);
       expect((await recover("someone-else@example.com", "198.51.100.8")).status).toBe(200);
     });
 
     test("recovery answers known and unknown addresses with the same work: one queued job, no lookup", async () => {
       const u = await t.signup();
-      const before = await t.db.selectFrom("jobs").select(sql<number>`count(*)::int`.as("n")).where("kind", "=", "email.password-recovery").executeTakeFirstOrThrow();
+      const before = await t.db
+        .selectFrom("jobs")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .where("kind", "=", "email.password-recovery")
+        .executeTakeFirstOrThrow();
       await recover(u.user.email, "198.51.100.90");
       await recover("nobody-here@example.com", "198.51.100.91");
-      const after = await t.db.selectFrom("jobs").select(sql<number>`count(*)::int`.as("n")).where("kind", "=", "email.password-recovery").executeTakeFirstOrThrow();
+      const after = await t.db
+        .selectFrom("jobs")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .where("kind", "=", "email.password-recovery")
+        .executeTakeFirstOrThrow();
       expect(after.n - before.n).toBe(2);
       await t.runJobs();
-      expect(await t.db.selectFrom("email_outbox").select("id").where("to", "=", "nobody-here@example.com").execute()).toEqual([]);
+      expect(
+        await t.db.selectFrom("email_outbox").select("id").where("to", "=", "nobody-here@example.com").execute(),
+      ).toEqual([]);
     });
 
     test("signup: ten accounts an hour per client", async () => {
       const signup = (i: number, ip: string) =>
         t.app.request(
           "/api/v1/users/signup",
-          { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `bulk-${ip}-${i}@example.com`, full_name: "Bulk Account", password: "long-enough-1" }) },
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              email: `bulk-${ip}-${i}@example.com`,
+              full_name: "Bulk Account",
+              password: "long-enough-1",
+            }),
+          },
           fromAddress(ip),
         );
       for (let i = 0; i < LIMITS.signupPerClient.max; i++) expect((await signup(i, "198.51.100.120")).status).toBe(200);
@@ -192,7 +236,11 @@ for (const backend of BACKENDS) {
         t.app.request("/api/v1/users/me/password", {
           method: "PATCH",
           headers: { ...u.headers, "content-type": "application/json" },
-          body: JSON.stringify({ current_password: current, new_password: "brand-new-pass-1", confirm_password: "brand-new-pass-1" }),
+          body: JSON.stringify({
+            current_password: current,
+            new_password: "brand-new-pass-1",
+            confirm_password: "brand-new-pass-1",
+          }),
         });
       for (let i = 0; i < LIMITS.passwordCheckPerUser.max; i++) expect((await change(`wrong-${i}`)).status).toBe(400);
       await expectTooMany(await change(u.password), 15 * 60);

@@ -41,11 +41,18 @@ for (const backend of BACKENDS) {
 
     /** Creates and starts a review on `topic`, runs its job, returns its details (first page of 100). */
     async function review(topic: string): Promise<Details> {
-      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
-      const started = await t.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`, { method: "POST", headers: user.headers });
+      const { id } = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })
+      ).json()) as { id: string };
+      const started = await t.app.request(
+        `/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`,
+        { method: "POST", headers: user.headers },
+      );
       expect(started.status).toBe(200);
       await t.runJobs();
-      return (await (await t.app.request(`/api/v1/literature_review/details/${id}?fts_limit=100`, { headers: user.headers })).json()) as Details;
+      return (await (
+        await t.app.request(`/api/v1/literature_review/details/${id}?fts_limit=100`, { headers: user.headers })
+      ).json()) as Details;
     }
 
     /** Whether the article's own text (title, abstract, MeSH headings, keywords) contains one of the alternatives. */
@@ -68,13 +75,18 @@ for (const backend of BACKENDS) {
     });
 
     test("every cited article covers every concept of the topic", async () => {
-      for (const topic of ["risk factors for nasopharyngeal carcinoma", "antibiotic treatment of vertebral osteomyelitis", "spinal fusion complications"]) {
+      for (const topic of [
+        "risk factors for nasopharyngeal carcinoma",
+        "antibiotic treatment of vertebral osteomyelitis",
+        "spinal fusion complications",
+      ]) {
         const d = await review(topic);
         expect(d.status).toBe("complete");
         expect(d.articles_refs.length).toBeGreaterThan(0);
         const { concepts } = await readTopicFromCorpus(t.deps, topic);
         for (const a of d.articles_refs) {
-          for (const c of concepts) expect(await covers(a.pmid, c.alternatives), `${topic}: PMID ${a.pmid} covers ${c.label}`).toBe(true);
+          for (const c of concepts)
+            expect(await covers(a.pmid, c.alternatives), `${topic}: PMID ${a.pmid} covers ${c.label}`).toBe(true);
         }
         // The list: covering articles first, then partial matches, each marked.
         const flags = d.fts_articles_refs.map((a) => a.covers_topic);
@@ -91,7 +103,9 @@ for (const backend of BACKENDS) {
       const n = d.matching_articles_count!;
       expect(n).toBeGreaterThan(0);
       expect(n).toBeLessThan(5);
-      expect(d.summary!.split("\n")[0]).toBe(`Only ${n} ${n === 1 ? "article in the index addresses" : "articles in the index address"} all of: ${d.topic_concepts.join(", ")}.`);
+      expect(d.summary!.split("\n")[0]).toBe(
+        `Only ${n} ${n === 1 ? "article in the index addresses" : "articles in the index address"} all of: ${d.topic_concepts.join(", ")}.`,
+      );
       expect(d.articles_refs.length).toBeLessThanOrEqual(n);
       // Partial matches may be listed, after and marked.
       expect(d.fts_articles_refs.filter((a) => a.covers_topic)).toHaveLength(Math.min(n, d.fts_articles_refs.length));

@@ -14,7 +14,14 @@ import { MAX_STREAMS_PER_USER, STREAM_SWEEP_MS } from "../../src/reviews/status-
 // The review's status pushed to the page as it is stored (issue 8, item 3): a server-sent event stream that sends
 // the current status at once, each change when it is committed, and ends with the terminal status.
 
-const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed", "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz");
+const SAMPLE = join(
+  import.meta.dir,
+  "..",
+  "..",
+  "sample",
+  "pubmed",
+  "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz",
+);
 
 for (const backend of BACKENDS) {
   describe(`review status events (${backend})`, () => {
@@ -31,14 +38,22 @@ for (const backend of BACKENDS) {
 
     /** Reads a stream's `status` events into `into` until it ends. */
     async function collect(res: Response, into: { status: string; at: number }[]): Promise<void> {
-      const parser = createParser({ onEvent: (e) => e.event === "status" && into.push({ status: JSON.parse(e.data).status, at: performance.now() }) });
+      const parser = createParser({
+        onEvent: (e) => e.event === "status" && into.push({ status: JSON.parse(e.data).status, at: performance.now() }),
+      });
       const decoder = new TextDecoder();
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+        parser.feed(decoder.decode(chunk, { stream: true }));
     }
 
     test("the stream sends the current status, every stored change as it happens, and ends at the terminal one", async () => {
-      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
-      await t.app.request(`/api/v1/literature_review/start/${id}?user_query=nasopharyngeal%20carcinoma%20radiotherapy`, { method: "POST", headers: user.headers });
+      const { id } = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })
+      ).json()) as { id: string };
+      await t.app.request(
+        `/api/v1/literature_review/start/${id}?user_query=nasopharyngeal%20carcinoma%20radiotherapy`,
+        { method: "POST", headers: user.headers },
+      );
       const res = await t.app.request(`/api/v1/literature_review/events/${id}`, { headers: user.headers });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("text/event-stream");
@@ -57,15 +72,23 @@ for (const backend of BACKENDS) {
 
     test("another user's review, or an unknown one, is a plain 404 before any stream opens", async () => {
       const other = await t.signup();
-      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
+      const { id } = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })
+      ).json()) as { id: string };
       const res = await t.app.request(`/api/v1/literature_review/events/${id}`, { headers: other.headers });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ detail: "Review not found" });
     });
 
     test("a review already finished sends its status once and ends", async () => {
-      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
-      await t.db.updateTable("literature_reviews").set({ status: "complete", user_query: "x" }).where("id", "=", id).execute();
+      const { id } = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })
+      ).json()) as { id: string };
+      await t.db
+        .updateTable("literature_reviews")
+        .set({ status: "complete", user_query: "x" })
+        .where("id", "=", id)
+        .execute();
       const events: { status: string; at: number }[] = [];
       await collect(await t.app.request(`/api/v1/literature_review/events/${id}`, { headers: user.headers }), events);
       expect(events.map((e) => e.status)).toEqual(["complete"]);

@@ -33,7 +33,16 @@ interface Details {
   search_report: {
     query: { concepts: { label: string; alternatives: string[] }[]; phrases: string[]; excluded: string[] };
     filters: string[];
-    counts: { matched: number; screened: number; after_filters: number | null; relevant: number; partial: number; summarized: number; retracted_excluded: number; cited: number };
+    counts: {
+      matched: number;
+      screened: number;
+      after_filters: number | null;
+      relevant: number;
+      partial: number;
+      summarized: number;
+      retracted_excluded: number;
+      cited: number;
+    };
     corpus: { records: number; last_updated: string | null };
   } | null;
 }
@@ -44,7 +53,9 @@ for (const backend of BACKENDS) {
     let user: TestUser;
     beforeAll(async () => {
       t = await createTestApp(backend);
-      const files = readdirSync(SAMPLE_DIR).filter((f) => f.endsWith(".xml.gz")).map((f) => join(SAMPLE_DIR, f));
+      const files = readdirSync(SAMPLE_DIR)
+        .filter((f) => f.endsWith(".xml.gz"))
+        .map((f) => join(SAMPLE_DIR, f));
       expect((await ingestFiles(t.deps, files)).failedFiles).toEqual([]);
       user = await t.signup();
     }, 120_000);
@@ -53,25 +64,40 @@ for (const backend of BACKENDS) {
     });
 
     async function start(query: string): Promise<{ id: string; res: Response }> {
-      const { id } = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })).json()) as { id: string };
-      const res = await t.app.request(`/api/v1/literature_review/start/${id}?${query}`, { method: "POST", headers: user.headers });
+      const { id } = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers })
+      ).json()) as { id: string };
+      const res = await t.app.request(`/api/v1/literature_review/start/${id}?${query}`, {
+        method: "POST",
+        headers: user.headers,
+      });
       return { id, res };
     }
     async function review(query: string): Promise<Details> {
       const { id, res } = await start(query);
       expect(res.status).toBe(200);
       await t.runJobs();
-      return (await (await t.app.request(`/api/v1/literature_review/details/${id}?fts_limit=100`, { headers: user.headers })).json()) as Details;
+      return (await (
+        await t.app.request(`/api/v1/literature_review/details/${id}?fts_limit=100`, { headers: user.headers })
+      ).json()) as Details;
     }
 
     test("ingest keeps the retraction notice; the article says it is retracted and links the notice", async () => {
-      const row = await t.db.selectFrom("articles").select(["retraction_notice_pmid"]).where("pmid", "=", 11543891).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("articles")
+        .select(["retraction_notice_pmid"])
+        .where("pmid", "=", 11543891)
+        .executeTakeFirstOrThrow();
       expect(row.retraction_notice_pmid).toBe(11600210);
       const res = await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: user.headers });
       expect(res.status).toBe(200);
       // A like shows the evidence fields as every list does.
-      expect((await t.app.request("/api/v1/likes/11543891", { method: "POST", headers: user.headers })).status).toBeLessThan(300);
-      const likes = (await (await t.app.request("/api/v1/likes/my", { headers: user.headers })).json()) as { data: Article[] } | Article[];
+      expect(
+        (await t.app.request("/api/v1/likes/11543891", { method: "POST", headers: user.headers })).status,
+      ).toBeLessThan(300);
+      const likes = (await (await t.app.request("/api/v1/likes/my", { headers: user.headers })).json()) as
+        | { data: Article[] }
+        | Article[];
       const list = Array.isArray(likes) ? likes : likes.data;
       const liked = list.find((a) => a.pmid === 11543891);
       expect(liked?.retracted).toBe(true);
@@ -93,7 +119,11 @@ for (const backend of BACKENDS) {
         expect(again.fts_articles_refs.find((a) => a.pmid === best.pmid)?.retracted).toBe(true);
         expect(again.search_report?.counts.retracted_excluded).toBe(1);
       } finally {
-        await t.db.updateTable("articles").set({ retraction_notice_pmid: null }).where("pmid", "=", best.pmid).execute();
+        await t.db
+          .updateTable("articles")
+          .set({ retraction_notice_pmid: null })
+          .where("pmid", "=", best.pmid)
+          .execute();
       }
     });
 
@@ -101,7 +131,11 @@ for (const backend of BACKENDS) {
       const d = await review(`user_query=${encodeURIComponent("antibiotic treatment of vertebral osteomyelitis")}`);
       expect(d.status).toBe("complete");
       for (const a of d.fts_articles_refs) {
-        const row = await t.db.selectFrom("articles").select(["publication_types", "mesh_terms"]).where("pmid", "=", a.pmid).executeTakeFirstOrThrow();
+        const row = await t.db
+          .selectFrom("articles")
+          .select(["publication_types", "mesh_terms"])
+          .where("pmid", "=", a.pmid)
+          .executeTakeFirstOrThrow();
         expect(a.study_design).toBe(studyDesign(row.publication_types, row.mesh_terms));
         expect(a.subjects === "humans" || a.subjects === "humans_and_animals").toBe(row.mesh_terms.includes("Humans"));
       }
@@ -133,8 +167,14 @@ for (const backend of BACKENDS) {
     test("filters are stored, shown and applied: years, designs, humans only, free full text", async () => {
       const topic = encodeURIComponent("vertebral osteomyelitis");
       const unfiltered = await review(`user_query=${topic}`);
-      const d = await review(`user_query=${topic}&year_from=2000&year_to=2015&humans_only=true&study_designs=observational,cohort,case-control,review`);
-      expect(d.filters).toEqual(["Published 2000–2015", "Case-control study, Cohort study, Observational study, Review", "Humans only"]);
+      const d = await review(
+        `user_query=${topic}&year_from=2000&year_to=2015&humans_only=true&study_designs=observational,cohort,case-control,review`,
+      );
+      expect(d.filters).toEqual([
+        "Published 2000–2015",
+        "Case-control study, Cohort study, Observational study, Review",
+        "Humans only",
+      ]);
       expect(d.search_report?.filters).toEqual(d.filters);
       expect(d.status).toBe("complete");
       expect(d.fts_articles_refs.length).toBeGreaterThan(0);
@@ -166,7 +206,9 @@ for (const backend of BACKENDS) {
         // Validation errors in the product's shape: {"detail": [{loc, msg, type}]}.
         const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
         expect(detail.map((d) => d.msg).join(" ")).toMatch(message);
-        const status = (await (await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: user.headers })).json()) as { status: string };
+        const status = (await (
+          await t.app.request(`/api/v1/literature_review/status/${id}`, { headers: user.headers })
+        ).json()) as { status: string };
         expect(status.status).toBe("initial");
       }
     });
@@ -181,7 +223,10 @@ for (const backend of BACKENDS) {
       delete (fields as { search_vector?: unknown }).search_vector;
       const sections = JSON.stringify(original.abstract_sections ?? []);
       const row = (pmid: number) => ({ ...fields, pmid, content_hash: `copy-${pmid}`, abstract_sections: sections });
-      await t.db.insertInto("articles").values(copies.map(row) as never).execute();
+      await t.db
+        .insertInto("articles")
+        .values(copies.map(row) as never)
+        .execute();
       await t.deps.search.index(copies);
       await t.deps.search.refresh();
       try {

@@ -20,26 +20,44 @@ for (const backend of BACKENDS) {
     });
 
     async function newReview(u: TestUser): Promise<string> {
-      return ((await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: u.headers })).json()) as { id: string }).id;
+      return (
+        (await (
+          await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: u.headers })
+        ).json()) as { id: string }
+      ).id;
     }
     const start = (u: TestUser, id: string, topic = "spinal fusion") =>
-      t.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`, { method: "POST", headers: u.headers });
+      t.app.request(`/api/v1/literature_review/start/${id}?user_query=${encodeURIComponent(topic)}`, {
+        method: "POST",
+        headers: u.headers,
+      });
 
     test(`a user may have ${MAX_REVIEWS_IN_PROGRESS} reviews in progress; the next start is 429 with a clear detail and leaves the review as it was`, async () => {
       const greedy = await t.signup();
-      for (let i = 0; i < MAX_REVIEWS_IN_PROGRESS; i++) expect((await start(greedy, await newReview(greedy))).status).toBe(200);
+      for (let i = 0; i < MAX_REVIEWS_IN_PROGRESS; i++)
+        expect((await start(greedy, await newReview(greedy))).status).toBe(200);
       const extra = await newReview(greedy);
       const res = await start(greedy, extra);
       expect(res.status).toBe(429);
       expect(await res.json()).toEqual({ detail: TOO_MANY_IN_PROGRESS });
       expect(res.headers.get("retry-after")).toBe("5");
-      const row = await t.db.selectFrom("literature_reviews").select(["status", "user_query"]).where("id", "=", extra).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("literature_reviews")
+        .select(["status", "user_query"])
+        .where("id", "=", extra)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ status: "initial", user_query: null });
       // Another user is not affected.
       const other = await t.signup();
       expect((await start(other, await newReview(other))).status).toBe(200);
       // Once one finishes, the user may start again.
-      await t.db.updateTable("literature_reviews").set({ status: "complete" }).where("user_id", "=", greedy.user.id).where("status", "=", "searching").where("id", "!=", extra).execute();
+      await t.db
+        .updateTable("literature_reviews")
+        .set({ status: "complete" })
+        .where("user_id", "=", greedy.user.id)
+        .where("status", "=", "searching")
+        .where("id", "!=", extra)
+        .execute();
       expect((await start(greedy, extra)).status).toBe(200);
     });
 
@@ -60,7 +78,13 @@ for (const backend of BACKENDS) {
       const first = await claimJob(t.db, "w1", [REVIEW_JOB_KIND]);
       const second = await claimJob(t.db, "w2", [REVIEW_JOB_KIND]);
       const owner = async (reviewId: unknown) =>
-        (await t.db.selectFrom("literature_reviews").select("user_id").where("id", "=", String(reviewId)).executeTakeFirstOrThrow()).user_id;
+        (
+          await t.db
+            .selectFrom("literature_reviews")
+            .select("user_id")
+            .where("id", "=", String(reviewId))
+            .executeTakeFirstOrThrow()
+        ).user_id;
       expect(await owner(first!.payload.reviewId)).toBe(a.user.id);
       expect(await owner(second!.payload.reviewId)).toBe(b.user.id);
     });

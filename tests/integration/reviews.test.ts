@@ -12,9 +12,10 @@ import { REVIEW_JOB_KIND } from "../../src/reviews/pipeline.ts";
 // The literature review API end to end, through app.request(), on real PubMed records: one file about
 // nasopharyngeal carcinoma and one on assorted other topics, so that "relevant" is a real subset.
 
-const SAMPLES = ["pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz", "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz"].map((f) =>
-  join(import.meta.dir, "..", "..", "sample", "pubmed", f),
-);
+const SAMPLES = [
+  "pubmedxml_solitude6060_fulltext_search_pubmed_result.xml.gz",
+  "pubmedxml_seedtk_ncbi-utils_pubmed.xml.gz",
+].map((f) => join(import.meta.dir, "..", "..", "sample", "pubmed", f));
 const TOPIC = "nasopharyngeal carcinoma radiotherapy survival";
 const NOT_FOUND = { detail: "Review not found" };
 const TERMINAL = ["complete", "canceled", "error", "no_articles_found"];
@@ -78,9 +79,12 @@ for (const backend of BACKENDS) {
     }
 
     const create = async (user: TestUser) => json<Review>(await api("/create", user, { method: "POST" }));
-    const start = (user: TestUser, id: string, query: string) => api(`/start/${id}?${new URLSearchParams({ user_query: query })}`, user, { method: "POST" });
-    const details = async (user: TestUser, id: string, query = "") => json<Details>(await api(`/details/${id}${query}`, user));
-    const runJobs = (search?: SearchIndex) => runJobsUntilIdle(search ? { ...t.deps, search } : t.deps, jobHandlers(t.deps));
+    const start = (user: TestUser, id: string, query: string) =>
+      api(`/start/${id}?${new URLSearchParams({ user_query: query })}`, user, { method: "POST" });
+    const details = async (user: TestUser, id: string, query = "") =>
+      json<Details>(await api(`/details/${id}${query}`, user));
+    const runJobs = (search?: SearchIndex) =>
+      runJobsUntilIdle(search ? { ...t.deps, search } : t.deps, jobHandlers(t.deps));
 
     test("a review goes from creation to a summary whose citations all point to its cited articles", async () => {
       const created = await create(alice);
@@ -90,7 +94,9 @@ for (const backend of BACKENDS) {
 
       const started = await json<Review>(await start(alice, created.id, `  ${TOPIC}  `));
       expect(started).toMatchObject({ id: created.id, status: "searching", user_query: TOPIC });
-      const polled = await json<{ id: string; status: string; user_query: string; updated_at: string }>(await api(`/status/${created.id}`, alice));
+      const polled = await json<{ id: string; status: string; user_query: string; updated_at: string }>(
+        await api(`/status/${created.id}`, alice),
+      );
       expect(polled).toMatchObject({ id: created.id, status: "searching", user_query: TOPIC });
 
       expect(await runJobs()).toBe(1);
@@ -100,14 +106,18 @@ for (const backend of BACKENDS) {
       expect(review.user_query).toBe(TOPIC);
       expect(review.summary).toBeTruthy();
       // Every [n] of the summary is a cited article, and every cited article is referred to.
-      const numbers = [...review.summary!.matchAll(/\[(\d+(?:,\s*\d+)*)\]/g)].flatMap((m) => m[1]!.split(",").map((n) => Number(n.trim())));
+      const numbers = [...review.summary!.matchAll(/\[(\d+(?:,\s*\d+)*)\]/g)].flatMap((m) =>
+        m[1]!.split(",").map((n) => Number(n.trim())),
+      );
       expect(numbers.length).toBeGreaterThan(0);
       expect(new Set(numbers)).toEqual(new Set(review.articles_refs.map((_, i) => i + 1)));
       for (const article of review.articles_refs) {
         expect(article.pmid).toBeGreaterThan(0);
         expect(article.title).toBeTruthy();
         expect(article.abstract).toBeTruthy();
-        expect(Object.keys(article)).toEqual(expect.arrayContaining(["authors", "journal", "publication_date", "doi", "full_text_link", "pdf_free_link"]));
+        expect(Object.keys(article)).toEqual(
+          expect.arrayContaining(["authors", "journal", "publication_date", "doi", "full_text_link", "pdf_free_link"]),
+        );
       }
       // The relevant articles are about the topic, not the whole corpus.
       const all = await details(alice, created.id, "?fts_limit=1000");
@@ -184,7 +194,10 @@ for (const backend of BACKENDS) {
     });
 
     test("every call needs a signed-in user", async () => {
-      for (const [method, path] of [["POST", "/create"], ["GET", "/history"]] as const) {
+      for (const [method, path] of [
+        ["POST", "/create"],
+        ["GET", "/history"],
+      ] as const) {
         const res = await t.app.request(`/api/v1/literature_review${path}`, { method });
         expect(res.status).toBe(401);
       }
@@ -196,7 +209,9 @@ for (const backend of BACKENDS) {
         const review = await create(user);
         const res = await start(user, review.id, TOPIC);
         expect(res.status).toBe(403);
-        expect(await res.json()).toEqual({ detail: "An active Plus, Pro, or Max subscription is required to use literature reviews." });
+        expect(await res.json()).toEqual({
+          detail: "An active Plus, Pro, or Max subscription is required to use literature reviews.",
+        });
         // Refused before the topic is looked at.
         expect((await start(user, review.id, "")).status).toBe(403);
 
@@ -209,7 +224,9 @@ for (const backend of BACKENDS) {
           .where(sql<boolean>`payload->>'reviewId' = ${review.id}`)
           .executeTakeFirstOrThrow();
         expect(jobs.n).toBe(0);
-        expect(await json(await api(`/delete/${review.id}`, user, { method: "DELETE" }))).toEqual({ message: "Review deleted successfully." });
+        expect(await json(await api(`/delete/${review.id}`, user, { method: "DELETE" }))).toEqual({
+          message: "Review deleted successfully.",
+        });
       }
     });
 
@@ -235,7 +252,10 @@ for (const backend of BACKENDS) {
     test("a blank, missing or too long topic is refused with the page's message", async () => {
       const review = await create(alice);
       for (const query of [undefined, "", "   \t "]) {
-        const res = query === undefined ? await api(`/start/${review.id}`, alice, { method: "POST" }) : await start(alice, review.id, query);
+        const res =
+          query === undefined
+            ? await api(`/start/${review.id}`, alice, { method: "POST" })
+            : await start(alice, review.id, query);
         expect(res.status).toBe(422);
         const body = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
         expect(body.detail[0]).toMatchObject({ loc: ["query", "user_query"], msg: "Review topic cannot be empty." });
@@ -252,10 +272,16 @@ for (const backend of BACKENDS) {
       const review = await create(alice);
       expect(await json(await start(alice, review.id, TOPIC))).toMatchObject({ status: "searching" });
       await runJobs();
-      expect(await json(await api(`/delete/${review.id}`, alice, { method: "DELETE" }))).toEqual({ message: "Review deleted successfully." });
+      expect(await json(await api(`/delete/${review.id}`, alice, { method: "DELETE" }))).toEqual({
+        message: "Review deleted successfully.",
+      });
       expect((await api(`/details/${review.id}`, alice)).status).toBe(404);
       expect((await api(`/delete/${review.id}`, alice, { method: "DELETE" })).status).toBe(404);
-      const rows = await t.db.selectFrom("literature_review_articles").select(sql<number>`count(*)::int`.as("n")).where("review_id", "=", review.id).executeTakeFirstOrThrow();
+      const rows = await t.db
+        .selectFrom("literature_review_articles")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .where("review_id", "=", review.id)
+        .executeTakeFirstOrThrow();
       expect(rows.n).toBe(0);
     });
 
@@ -264,7 +290,13 @@ for (const backend of BACKENDS) {
       await start(alice, review.id, "zqxjv plorbnik wubbalubba");
       await runJobs();
       const result = await details(alice, review.id);
-      expect(result).toMatchObject({ status: "no_articles_found", summary: null, articles_refs: [], fts_articles_refs: [], fts_articles_total_count: 0 });
+      expect(result).toMatchObject({
+        status: "no_articles_found",
+        summary: null,
+        articles_refs: [],
+        fts_articles_refs: [],
+        fts_articles_total_count: 0,
+      });
     });
 
     test("a pipeline failure ends the review in error, logged, instead of leaving it in progress", async () => {
@@ -272,11 +304,18 @@ for (const backend of BACKENDS) {
       try {
         const review = await create(alice);
         await start(alice, review.id, TOPIC);
-        const failing: SearchIndex = { ...t.deps.search, search: () => Promise.reject(new Error("search cluster unreachable")) };
+        const failing: SearchIndex = {
+          ...t.deps.search,
+          search: () => Promise.reject(new Error("search cluster unreachable")),
+        };
         await runJobs(failing);
         expect((await details(alice, review.id)).status).toBe("error");
         expect(errors.mock.calls.some((call) => String(call[0]).includes(review.id))).toBe(true);
-        const row = await t.db.selectFrom("literature_reviews").select("error_message").where("id", "=", review.id).executeTakeFirstOrThrow();
+        const row = await t.db
+          .selectFrom("literature_reviews")
+          .select("error_message")
+          .where("id", "=", review.id)
+          .executeTakeFirstOrThrow();
         expect(row.error_message).toBe("search cluster unreachable");
       } finally {
         errors.mockRestore();
@@ -285,12 +324,17 @@ for (const backend of BACKENDS) {
 
     test("a review whose worker died is finished by the next worker, in searching or in summarizing", async () => {
       const warn = spyOn(console, "warn").mockImplementation(() => {});
-      const statusOf = async (id: string) => ((await json<{ status: string }>(await api(`/status/${id}`, alice))).status);
+      const statusOf = async (id: string) => (await json<{ status: string }>(await api(`/status/${id}`, alice))).status;
       /** Runs a fresh worker (as after a restart) until the review is finished, as the page would poll it. */
       async function restartAndWait(id: string): Promise<string> {
-        const worker = startWorker(t.deps, jobHandlers(t.deps), { pollIntervalMs: 20, recoverAllRunning: true, workerId: "restarted" });
+        const worker = startWorker(t.deps, jobHandlers(t.deps), {
+          pollIntervalMs: 20,
+          recoverAllRunning: true,
+          workerId: "restarted",
+        });
         try {
-          for (let i = 0; i < 500 && !TERMINAL.includes(await statusOf(id)); i++) await new Promise((r) => setTimeout(r, 20));
+          for (let i = 0; i < 500 && !TERMINAL.includes(await statusOf(id)); i++)
+            await new Promise((r) => setTimeout(r, 20));
         } finally {
           await worker.stop();
         }
@@ -317,7 +361,13 @@ for (const backend of BACKENDS) {
           .expression((eb) =>
             eb
               .selectFrom("literature_review_articles")
-              .select([sql.lit(second.id).as("review_id"), "rank", "pmid", "score", sql.lit(null).as("citation_number")])
+              .select([
+                sql.lit(second.id).as("review_id"),
+                "rank",
+                "pmid",
+                "score",
+                sql.lit(null).as("citation_number"),
+              ])
               .where("review_id", "=", first.id),
           )
           .execute();

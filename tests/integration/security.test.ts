@@ -29,7 +29,9 @@ for (const backend of BACKENDS) {
     let t: TestApp;
     let user: TestUser;
     beforeAll(async () => {
-      t = await createTestApp(backend, { env: { FOUNDER_NAME: "Marie Curie", FOUNDER_PHOTO_URL: "https://images.example.org/team/marie.jpg" } });
+      t = await createTestApp(backend, {
+        env: { FOUNDER_NAME: "Marie Curie", FOUNDER_PHOTO_URL: "https://images.example.org/team/marie.jpg" },
+      });
       user = await t.signup({ full_name: "Header Reader" });
     });
     afterAll(async () => {
@@ -57,7 +59,8 @@ for (const backend of BACKENDS) {
       expect(csp.get("img-src")).toEqual(["'self'", "data:", "https://images.example.org"]);
       // Every script element of the page is either that inline script or a file from this site.
       const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1] ?? "");
-      for (const attrs of scripts) expect(attrs.includes(`nonce="${nonce}"`) || /src="\/assets\//.test(attrs)).toBe(true);
+      for (const attrs of scripts)
+        expect(attrs.includes(`nonce="${nonce}"`) || /src="\/assets\//.test(attrs)).toBe(true);
     });
 
     test("every page response gets a fresh nonce", async () => {
@@ -108,7 +111,11 @@ for (const backend of BACKENDS) {
     });
 
     const patchMe = (headers: Record<string, string>, fullName: string) =>
-      t.app.request("/api/v1/users/me", { method: "PATCH", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ full_name: fullName }) });
+      t.app.request("/api/v1/users/me", {
+        method: "PATCH",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ full_name: fullName }),
+      });
 
     async function nameOf(userId: string): Promise<string | null> {
       const row = await t.db.selectFrom("users").select("full_name").where("id", "=", userId).executeTakeFirst();
@@ -125,7 +132,9 @@ for (const backend of BACKENDS) {
       const cookie = `access_token=${token}`;
       await expectRefused(await patchMe({ cookie, origin: "https://evil.example" }, "Pwned"));
       await expectRefused(await patchMe({ cookie, "sec-fetch-site": "cross-site" }, "Pwned"));
-      await expectRefused(await patchMe({ cookie, "sec-fetch-site": "same-site", origin: "https://sub.localhost" }, "Pwned"));
+      await expectRefused(
+        await patchMe({ cookie, "sec-fetch-site": "same-site", origin: "https://sub.localhost" }, "Pwned"),
+      );
       // A sandboxed frame or a privacy-stripped request says Origin: null.
       await expectRefused(await patchMe({ cookie, origin: "null" }, "Pwned"));
       expect(await nameOf(user.id)).toBe("Victim");
@@ -133,7 +142,10 @@ for (const backend of BACKENDS) {
 
     test("deleting the account from another site is refused; the account stays", async () => {
       const { user, token } = await t.signup();
-      const res = await t.app.request("/api/v1/users/me", { method: "DELETE", headers: { cookie: `access_token=${token}`, origin: "https://evil.example" } });
+      const res = await t.app.request("/api/v1/users/me", {
+        method: "DELETE",
+        headers: { cookie: `access_token=${token}`, origin: "https://evil.example" },
+      });
       await expectRefused(res);
       expect(await t.db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeDefined();
     });
@@ -158,7 +170,10 @@ for (const backend of BACKENDS) {
 
     test("behind a TLS proxy, the https form of the site's own host is the same origin", async () => {
       const { token } = await t.signup();
-      const res = await patchMe({ cookie: `access_token=${token}`, origin: "https://localhost", "x-forwarded-proto": "https" }, "Via Proxy");
+      const res = await patchMe(
+        { cookie: `access_token=${token}`, origin: "https://localhost", "x-forwarded-proto": "https" },
+        "Via Proxy",
+      );
       expect(res.status).toBe(200);
     });
 
@@ -170,14 +185,20 @@ for (const backend of BACKENDS) {
 
     test("reads are never refused, even cross-site", async () => {
       const { token } = await t.signup();
-      const res = await t.app.request("/api/v1/users/me", { headers: { cookie: `access_token=${token}`, origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+      const res = await t.app.request("/api/v1/users/me", {
+        headers: { cookie: `access_token=${token}`, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      });
       expect(res.status).toBe(200);
     });
 
     test("a login form posted from another site is refused (login CSRF); scripts and the site's own form may log in", async () => {
       const { user, password } = await t.signup();
       const login = (headers: Record<string, string>) =>
-        t.app.request("/api/v1/login/access-token", { method: "POST", headers, body: new URLSearchParams({ username: user.email, password }) });
+        t.app.request("/api/v1/login/access-token", {
+          method: "POST",
+          headers,
+          body: new URLSearchParams({ username: user.email, password }),
+        });
       const forged = await login({ origin: "https://evil.example" });
       await expectRefused(forged);
       expect(forged.headers.get("set-cookie")).toBeNull();

@@ -24,7 +24,18 @@ describe("the bearer parser", () => {
   });
 
   test("refuses a tab, another scheme, an empty token, or characters a token cannot hold", () => {
-    for (const h of ["Bearer\tabc", "Basic abc", "Bearer", "Bearer ", "Bearer a b", "Bearerabc", "Bearer <script>", undefined, ""]) expect(parseBearer(h)).toBeNull();
+    for (const h of [
+      "Bearer\tabc",
+      "Basic abc",
+      "Bearer",
+      "Bearer ",
+      "Bearer a b",
+      "Bearerabc",
+      "Bearer <script>",
+      undefined,
+      "",
+    ])
+      expect(parseBearer(h)).toBeNull();
   });
 });
 
@@ -48,13 +59,18 @@ for (const backend of BACKENDS) {
       return ((await res.json()) as { access_token: string }).access_token;
     }
     const me = (token: string, how: "bearer" | "cookie" = "bearer") =>
-      t.app.request("/api/v1/users/me", { headers: how === "bearer" ? { authorization: `Bearer ${token}` } : { cookie: `access_token=${token}` } });
+      t.app.request("/api/v1/users/me", {
+        headers: how === "bearer" ? { authorization: `Bearer ${token}` } : { cookie: `access_token=${token}` },
+      });
 
     test("logout revokes the token on the server: it no longer reads /users/me, by header or by cookie", async () => {
       const u = await t.signup();
       const token = await login(u.user.email, u.password);
       expect((await me(token)).status).toBe(200);
-      const out = await t.app.request("/api/v1/login/logout", { method: "POST", headers: { authorization: `Bearer ${token}` } });
+      const out = await t.app.request("/api/v1/login/logout", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(out.status).toBe(200);
       expect((await me(token)).status).toBe(401);
       expect((await me(token, "cookie")).status).toBe(401);
@@ -72,7 +88,10 @@ for (const backend of BACKENDS) {
     test("a page's logout (cookie, same-origin) revokes the cookie's token", async () => {
       const u = await t.signup();
       const token = await login(u.user.email, u.password);
-      const out = await t.app.request("/api/v1/login/logout", { method: "POST", headers: { cookie: `access_token=${token}`, origin: "http://localhost" } });
+      const out = await t.app.request("/api/v1/login/logout", {
+        method: "POST",
+        headers: { cookie: `access_token=${token}`, origin: "http://localhost" },
+      });
       expect(out.status).toBe(200);
       expect((await me(token, "cookie")).status).toBe(401);
     });
@@ -80,7 +99,12 @@ for (const backend of BACKENDS) {
     test("a token issued before tokens had ids is ended by logout with all of that user's sessions", async () => {
       const u = await t.signup();
       // A token without jti, as issued by the previous release.
-      const old = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setSubject(u.user.id).setIssuedAt().setExpirationTime("1h").sign(t.deps.secretKey);
+      const old = await new SignJWT({ ver: 0 })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setSubject(u.user.id)
+        .setIssuedAt()
+        .setExpirationTime("1h")
+        .sign(t.deps.secretKey);
       expect((await me(old)).status).toBe(200);
       await t.app.request("/api/v1/login/logout", { method: "POST", headers: { authorization: `Bearer ${old}` } });
       expect((await me(old)).status).toBe(401);
@@ -89,18 +113,42 @@ for (const backend of BACKENDS) {
 
     test("logout without a token, or with an invalid one, is harmless", async () => {
       expect((await t.app.request("/api/v1/login/logout", { method: "POST" })).status).toBe(200);
-      expect((await t.app.request("/api/v1/login/logout", { method: "POST", headers: { authorization: "Bearer not-a-token" } })).status).toBe(200);
-      const forged = await createAccessToken(new TextEncoder().encode("another-key-0123456789abcdef01234567"), { sub: crypto.randomUUID(), ver: 0 }, 60);
-      expect((await t.app.request("/api/v1/login/logout", { method: "POST", headers: { authorization: `Bearer ${forged}` } })).status).toBe(200);
+      expect(
+        (
+          await t.app.request("/api/v1/login/logout", {
+            method: "POST",
+            headers: { authorization: "Bearer not-a-token" },
+          })
+        ).status,
+      ).toBe(200);
+      const forged = await createAccessToken(
+        new TextEncoder().encode("another-key-0123456789abcdef01234567"),
+        { sub: crypto.randomUUID(), ver: 0 },
+        60,
+      );
+      expect(
+        (
+          await t.app.request("/api/v1/login/logout", {
+            method: "POST",
+            headers: { authorization: `Bearer ${forged}` },
+          })
+        ).status,
+      ).toBe(200);
     });
 
     test("'Bearer' followed by a tab is no bearer header for either reader: a cookie-carrying write is then checked as cross-site", async () => {
       const u = await t.signup();
-      const headers = { authorization: `Bearer\t${u.token}`, cookie: `access_token=${u.token}`, origin: "https://evil.example" };
+      const headers = {
+        authorization: `Bearer\t${u.token}`,
+        cookie: `access_token=${u.token}`,
+        origin: "https://evil.example",
+      };
       const res = await t.app.request("/api/v1/users/me", json("PATCH", { full_name: "Hijacked" }, headers));
       expect(res.status).toBe(403);
       // Read without the cookie, the malformed header authenticates nobody.
-      expect((await t.app.request("/api/v1/users/me", { headers: { authorization: `Bearer\t${u.token}` } })).status).toBe(401);
+      expect(
+        (await t.app.request("/api/v1/users/me", { headers: { authorization: `Bearer\t${u.token}` } })).status,
+      ).toBe(401);
     });
 
     test("the last active superuser cannot be deactivated or demoted; with a second one, either can", async () => {
@@ -112,19 +160,32 @@ for (const backend of BACKENDS) {
         expect(((await res.json()) as { detail: string }).detail).toBe(LAST_SUPERUSER);
       }
       const second = await t.signup({ is_superuser: true, subscription: "none" });
-      const demoted = await t.app.request(`/api/v1/users/${second.user.id}`, json("PATCH", { is_superuser: false }, admin.headers));
+      const demoted = await t.app.request(
+        `/api/v1/users/${second.user.id}`,
+        json("PATCH", { is_superuser: false }, admin.headers),
+      );
       expect(demoted.status).toBe(200);
       expect(((await demoted.json()) as { is_superuser: boolean }).is_superuser).toBe(false);
       // Back to one: refused again.
-      expect((await t.app.request(`/api/v1/users/${admin.user.id}`, json("PATCH", { is_active: false }, admin.headers))).status).toBe(409);
+      expect(
+        (await t.app.request(`/api/v1/users/${admin.user.id}`, json("PATCH", { is_active: false }, admin.headers)))
+          .status,
+      ).toBe(409);
     });
 
     test("two superusers demoting each other at the same moment leave one of them a superuser", async () => {
       const a = await t.signup({ is_superuser: true, subscription: "none" });
       const b = await t.signup({ is_superuser: true, subscription: "none" });
       // Only a and b are active superusers now (earlier ones were demoted or are these).
-      const others = await t.db.selectFrom("users").select("id").where("is_superuser", "=", true).where("is_active", "=", true).where("id", "not in", [a.user.id, b.user.id]).execute();
-      for (const o of others) await t.db.updateTable("users").set({ is_superuser: false }).where("id", "=", o.id).execute();
+      const others = await t.db
+        .selectFrom("users")
+        .select("id")
+        .where("is_superuser", "=", true)
+        .where("is_active", "=", true)
+        .where("id", "not in", [a.user.id, b.user.id])
+        .execute();
+      for (const o of others)
+        await t.db.updateTable("users").set({ is_superuser: false }).where("id", "=", o.id).execute();
       const results = await Promise.all([
         t.app.request(`/api/v1/users/${b.user.id}`, json("PATCH", { is_superuser: false }, a.headers)),
         t.app.request(`/api/v1/users/${a.user.id}`, json("PATCH", { is_superuser: false }, b.headers)),
@@ -132,7 +193,12 @@ for (const backend of BACKENDS) {
       const statuses = results.map((r) => r.status).sort();
       // The second change sees one superuser left (itself the target) and is refused, or its actor was demoted first.
       expect(statuses).not.toEqual([200, 200]);
-      const left = await t.db.selectFrom("users").select("id").where("is_superuser", "=", true).where("is_active", "=", true).execute();
+      const left = await t.db
+        .selectFrom("users")
+        .select("id")
+        .where("is_superuser", "=", true)
+        .where("is_active", "=", true)
+        .execute();
       expect(left.length).toBeGreaterThanOrEqual(1);
     });
   });

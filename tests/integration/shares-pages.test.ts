@@ -49,8 +49,7 @@ for (const backend of BACKENDS) {
       await t?.close();
     });
 
-    const get = (u: TestUser | null, path: string) =>
-      t.app.request(`/api/v1${path}`, { headers: u ? u.headers : {} });
+    const get = (u: TestUser | null, path: string) => t.app.request(`/api/v1${path}`, { headers: u ? u.headers : {} });
 
     test(`the layout's shares at ${SHARES} received shares: ids and PMIDs, newest first, a fraction`, async () => {
       const before = await get(heavy, "/shares/received");
@@ -100,7 +99,11 @@ for (const backend of BACKENDS) {
     test("a deleted share leaves the ids; a share from a deleted account stays, with the same ids", async () => {
       const u = await t.signup();
       const gone = await t.signup();
-      for (const [s, pmid] of [[sharers[0]!, BASE + 1], [gone, BASE + 2], [sharers[1]!, BASE + 3]] as const) {
+      for (const [s, pmid] of [
+        [sharers[0]!, BASE + 1],
+        [gone, BASE + 2],
+        [sharers[1]!, BASE + 3],
+      ] as const) {
         const res = await t.app.request(`/api/v1/shares/${pmid}`, {
           method: "POST",
           headers: { ...s.headers, "content-type": "application/json" },

@@ -82,7 +82,11 @@ for (const backend of BACKENDS) {
       const sub = await mySubscription(headers);
       expect(sub.status).toBe("trial_expired");
       expect(sub.is_trial).toBe(true);
-      const row = await t.db.selectFrom("subscriptions").select("status").where("user_id", "=", user.id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("subscriptions")
+        .select("status")
+        .where("user_id", "=", user.id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe("trial_expired");
       // Reading again keeps answering the same.
       expect((await mySubscription(headers)).status).toBe("trial_expired");
@@ -91,10 +95,24 @@ for (const backend of BACKENDS) {
     test("a paid subscription is shown as stored", async () => {
       const periodEnd = new Date(Date.now() + 300 * DAY_MS);
       const { headers } = await t.signup({
-        subscription: { status: "active", subscription_type: "pro", billing_interval: "annual", is_trial: false, current_period_end: periodEnd, cancel_at_period_end: true },
+        subscription: {
+          status: "active",
+          subscription_type: "pro",
+          billing_interval: "annual",
+          is_trial: false,
+          current_period_end: periodEnd,
+          cancel_at_period_end: true,
+        },
       });
       const sub = await mySubscription(headers);
-      expect(sub).toMatchObject({ exists: true, status: "active", subscription_type: "pro", is_trial: false, trial_ends_at: null, cancel_at_period_end: true });
+      expect(sub).toMatchObject({
+        exists: true,
+        status: "active",
+        subscription_type: "pro",
+        is_trial: false,
+        trial_ends_at: null,
+        cancel_at_period_end: true,
+      });
       expect(Date.parse(sub.current_period_end!)).toBe(periodEnd.getTime());
     });
 
@@ -106,7 +124,9 @@ for (const backend of BACKENDS) {
 
     test("the one-statement read of /me keeps every rule of the sign-in: logged-out tokens, deactivated accounts, older token versions", async () => {
       const loggedOut = await t.signup();
-      expect((await t.app.request("/api/v1/login/logout", { method: "POST", headers: loggedOut.headers })).status).toBeLessThan(300);
+      expect(
+        (await t.app.request("/api/v1/login/logout", { method: "POST", headers: loggedOut.headers })).status,
+      ).toBeLessThan(300);
       const inactive = await t.signup();
       await t.db.updateTable("users").set({ is_active: false }).where("id", "=", inactive.user.id).execute();
       const changed = await t.signup();
@@ -117,7 +137,9 @@ for (const backend of BACKENDS) {
         expect(res.headers.get("www-authenticate")).toBe("Bearer");
         expect(await res.json()).toEqual({ detail: "Could not validate credentials" });
       }
-      const malformed = await t.app.request("/api/v1/subscriptions/me", { headers: { authorization: "Bearer not.a.token" } });
+      const malformed = await t.app.request("/api/v1/subscriptions/me", {
+        headers: { authorization: "Bearer not.a.token" },
+      });
       expect(malformed.status).toBe(401);
     });
 
@@ -130,7 +152,12 @@ for (const backend of BACKENDS) {
       }
       // A trial converted to a paid plan keeps access although its trial end has passed.
       const converted = await t.signup({
-        subscription: { status: "active", subscription_type: "plus", is_trial: false, trial_ends_at: new Date(Date.now() - DAY_MS) },
+        subscription: {
+          status: "active",
+          subscription_type: "plus",
+          is_trial: false,
+          trial_ends_at: new Date(Date.now() - DAY_MS),
+        },
       });
       expect(await hasActiveReviewAccess(t.db, converted.user.id)).toBe(true);
     });
@@ -149,7 +176,9 @@ for (const backend of BACKENDS) {
       }
       // A plan the types rule out but the text column admits (an operator's SQL could write it).
       const basic = "basic" as SubscriptionType;
-      const unknownPlan = await t.signup({ subscription: { status: "active", subscription_type: basic, is_trial: false } });
+      const unknownPlan = await t.signup({
+        subscription: { status: "active", subscription_type: basic, is_trial: false },
+      });
       expect(await hasActiveReviewAccess(t.db, unknownPlan.user.id)).toBe(false);
     });
   });

@@ -5,7 +5,13 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedIndexedArticles } from "../support/articles.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { computeWeeklySuggestions } from "../../src/suggestions/service.ts";
-import { CACHED_DEPTH, pruneSourceCache, rankedSources, SOURCE_CACHE_DAYS, sourceKey } from "../../src/suggestions/source-cache.ts";
+import {
+  CACHED_DEPTH,
+  pruneSourceCache,
+  rankedSources,
+  SOURCE_CACHE_DAYS,
+  sourceKey,
+} from "../../src/suggestions/source-cache.ts";
 import { likeText } from "../../src/suggestions/profile.ts";
 import { PREPARE_RUN_JOB, PREPARE_USER_JOB, suggestionSchedules } from "../../src/suggestions/jobs.ts";
 
@@ -18,11 +24,31 @@ const NOW = new Date("2026-11-24T10:00:00Z");
 const DAY = 86_400_000;
 
 const ARTICLES = [
-  { pmid: 92000001, title: "Early antibiotics and mortality in sepsis", year: 2015, mesh: ["Sepsis", "Anti-Bacterial Agents"] },
-  { pmid: 92000002, title: "Fluid resuscitation in septic shock and sepsis outcomes", year: 2016, mesh: ["Sepsis", "Fluid Therapy"] },
+  {
+    pmid: 92000001,
+    title: "Early antibiotics and mortality in sepsis",
+    year: 2015,
+    mesh: ["Sepsis", "Anti-Bacterial Agents"],
+  },
+  {
+    pmid: 92000002,
+    title: "Fluid resuscitation in septic shock and sepsis outcomes",
+    year: 2016,
+    mesh: ["Sepsis", "Fluid Therapy"],
+  },
   { pmid: 92000003, title: "Lactate clearance as a sepsis marker", year: 2017, mesh: ["Sepsis", "Lactic Acid"] },
-  { pmid: 92000004, title: "Procalcitonin to guide antibiotic duration in sepsis", year: 2018, mesh: ["Sepsis", "Procalcitonin"] },
-  { pmid: 92000005, title: "Vasopressor timing in sepsis with hypotension", year: 2019, mesh: ["Sepsis", "Vasoconstrictor Agents"] },
+  {
+    pmid: 92000004,
+    title: "Procalcitonin to guide antibiotic duration in sepsis",
+    year: 2018,
+    mesh: ["Sepsis", "Procalcitonin"],
+  },
+  {
+    pmid: 92000005,
+    title: "Vasopressor timing in sepsis with hypotension",
+    year: 2019,
+    mesh: ["Sepsis", "Vasoconstrictor Agents"],
+  },
   { pmid: 92000006, title: "Hip fracture surgery timing in older adults", year: 2014, mesh: ["Hip Fractures", "Aged"] },
 ];
 
@@ -43,7 +69,10 @@ for (const backend of BACKENDS) {
 
     beforeAll(async () => {
       t = await createTestApp(backend);
-      await seedIndexedArticles(t, ARTICLES.map((a) => ({ pmid: a.pmid, title: a.title, date: `${a.year}-01-01`, mesh: a.mesh })));
+      await seedIndexedArticles(
+        t,
+        ARTICLES.map((a) => ({ pmid: a.pmid, title: a.title, date: `${a.year}-01-01`, mesh: a.mesh })),
+      );
     });
     afterAll(async () => {
       await t.close();
@@ -83,17 +112,25 @@ for (const backend of BACKENDS) {
       const { runJobsUntilIdle } = await import("../../src/jobs/worker.ts");
       const { suggestionJobHandlers } = await import("../../src/suggestions/jobs.ts");
       await runJobsUntilIdle(prepDeps, suggestionJobHandlers(), { workerId: "test" });
-      const { rows: jobs } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM jobs WHERE kind = ${PREPARE_USER_JOB}`.execute(t.db);
+      const { rows: jobs } = await sql<{
+        n: number;
+      }>`SELECT count(*)::integer AS n FROM jobs WHERE kind = ${PREPARE_USER_JOB}`.execute(t.db);
       expect(jobs[0]!.n).toBe(2); // the two subscribers, not the user without a subscription
       // The shared interest once, each liked article, and a's reading list; nothing for the unsubscribed user.
-      const likedTexts = [liked, ARTICLES[3]!].map((x) => likeText({ title: x.title, mesh_terms: x.mesh, keywords: [] }));
+      const likedTexts = [liked, ARTICLES[3]!].map((x) =>
+        likeText({ title: x.title, mesh_terms: x.mesh, keywords: [] }),
+      );
       expect(prepared).toHaveLength(4);
       expect(prepared).toContain("Sepsis outcomes");
       for (const text of likedTexts) expect(prepared).toContain(text);
       expect(prepared.some((p) => p.includes(liked.title) && p.includes(ARTICLES[3]!.title))).toBe(true); // the reading list
       expect(prepared.some((p) => p.includes("Hip fracture"))).toBe(false);
       const key = sourceKey(likeText({ title: liked.title, mesh_terms: liked.mesh, keywords: [] }));
-      const row = await t.db.selectFrom("suggestion_source_cache").select(["pmids"]).where("key", "=", key).executeTakeFirst();
+      const row = await t.db
+        .selectFrom("suggestion_source_cache")
+        .select(["pmids"])
+        .where("key", "=", key)
+        .executeTakeFirst();
       expect(row?.pmids.map(Number)).not.toContain(92000006);
       expect(row!.pmids.length).toBeLessThanOrEqual(CACHED_DEPTH);
       // A second preparation the same day finds everything ready.
@@ -103,14 +140,23 @@ for (const backend of BACKENDS) {
 
       const { index, asked } = counting(t.deps.search);
       const now = new Date();
-      expect(await computeWeeklySuggestions({ ...t.deps, search: index }, a.user.id, { now, sendDigest: false })).toBe("computed");
-      expect(await computeWeeklySuggestions({ ...t.deps, search: index }, b.user.id, { now, sendDigest: false })).toBe("computed");
+      expect(await computeWeeklySuggestions({ ...t.deps, search: index }, a.user.id, { now, sendDigest: false })).toBe(
+        "computed",
+      );
+      expect(await computeWeeklySuggestions({ ...t.deps, search: index }, b.user.id, { now, sendDigest: false })).toBe(
+        "computed",
+      );
       expect(asked).toEqual([]);
 
       // Shared answers, personal exclusions: the liked article is never suggested to its reader.
       const res = await t.app.request("/api/v1/suggestions/weekly/latest", { headers: a.headers });
       const body = (await res.json()) as Record<string, { pmid: number }[]>;
-      const suggested = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"].flatMap((s) => body[s]!.map((x) => x.pmid));
+      const suggested = [
+        "new_weekly_articles",
+        "new_yearly_articles",
+        "pertinent_articles",
+        "disruptive_articles",
+      ].flatMap((s) => body[s]!.map((x) => x.pmid));
       expect(suggested.length).toBeGreaterThan(0);
       expect(suggested).not.toContain(liked.pmid);
       expect(suggested).not.toContain(ARTICLES[3]!.pmid);

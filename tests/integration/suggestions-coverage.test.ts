@@ -19,7 +19,14 @@ const seed = (pmid: number, title: string, date: string, mesh: string[]): Articl
 
 // Many paediatric leukemia articles of any date: the likes and the third interest all rank them, and before issue 24
 // they filled Pertinent For You alone.
-const THEMES = ["relapse", "methotrexate", "asparaginase", "minimal residual disease", "cranial radiotherapy", "survivors"];
+const THEMES = [
+  "relapse",
+  "methotrexate",
+  "asparaginase",
+  "minimal residual disease",
+  "cranial radiotherapy",
+  "survivors",
+];
 const LEUKEMIA_HEADINGS = ["Methotrexate", "Asparaginase", "Neoplasm, Residual", "Recurrence"];
 const LEUKEMIA_ARTICLES = Array.from({ length: 16 }, (_, i) =>
   seed(
@@ -32,22 +39,46 @@ const LEUKEMIA_ARTICLES = Array.from({ length: 16 }, (_, i) =>
 const LIKED = LEUKEMIA_ARTICLES.slice(0, 3).map((a) => a.pmid);
 const ERAS = "Enhanced Recovery After Surgery";
 const SPINE_ARTICLES = [
-  seed(92000101, "Lumbar spinal fusion with pedicle screws: long-term outcomes", "2010-04-01", [SPINE, "Pedicle Screws"]),
-  seed(92000102, "Interbody cages in lumbar spinal fusion for degenerative disease", "2013-06-01", [SPINE, "Lumbar Vertebrae"]),
-  seed(92000103, "Adjacent segment degeneration after lumbar fusion", "2016-09-01", [SPINE, "Intervertebral Disc Degeneration"]),
+  seed(92000101, "Lumbar spinal fusion with pedicle screws: long-term outcomes", "2010-04-01", [
+    SPINE,
+    "Pedicle Screws",
+  ]),
+  seed(92000102, "Interbody cages in lumbar spinal fusion for degenerative disease", "2013-06-01", [
+    SPINE,
+    "Lumbar Vertebrae",
+  ]),
+  seed(92000103, "Adjacent segment degeneration after lumbar fusion", "2016-09-01", [
+    SPINE,
+    "Intervertebral Disc Degeneration",
+  ]),
   // A heading first indexed in 2021: these are among its first articles (the index starts in 2005).
   seed(92000104, "Enhanced recovery after lumbar spinal fusion surgery", "2021-03-01", [SPINE, ERAS]),
   seed(92000105, "Enhanced recovery pathways shorten stays after spinal fusion", "2022-05-01", [SPINE, ERAS]),
   seed(92000106, "Opioid use in enhanced recovery after spinal fusion", "2023-02-01", [SPINE, ERAS]),
   // New this week, and new this year.
-  seed(92000107, "Robotic guidance in lumbar spinal fusion: a trial", "2026-11-20", [SPINE, "Robotic Surgical Procedures"]),
+  seed(92000107, "Robotic guidance in lumbar spinal fusion: a trial", "2026-11-20", [
+    SPINE,
+    "Robotic Surgical Procedures",
+  ]),
   seed(92000108, "Bone graft substitutes in lumbar spinal fusion", "2026-04-10", [SPINE, "Bone Substitutes"]),
 ];
 const INFECTION_ARTICLES = [
-  seed(92000201, "Surgical site infection after colorectal surgery: risk factors", "2005-02-01", [INFECTION, "Colorectal Surgery"]),
-  seed(92000202, "Antibiotic prophylaxis timing and surgical site infection", "2011-07-01", [INFECTION, "Antibiotic Prophylaxis"]),
-  seed(92000203, "Chlorhexidine skin preparation to prevent surgical site infection", "2015-10-01", [INFECTION, "Chlorhexidine"]),
-  seed(92000204, "Surgical site infection surveillance after discharge", "2026-11-21", [INFECTION, "Population Surveillance"]),
+  seed(92000201, "Surgical site infection after colorectal surgery: risk factors", "2005-02-01", [
+    INFECTION,
+    "Colorectal Surgery",
+  ]),
+  seed(92000202, "Antibiotic prophylaxis timing and surgical site infection", "2011-07-01", [
+    INFECTION,
+    "Antibiotic Prophylaxis",
+  ]),
+  seed(92000203, "Chlorhexidine skin preparation to prevent surgical site infection", "2015-10-01", [
+    INFECTION,
+    "Chlorhexidine",
+  ]),
+  seed(92000204, "Surgical site infection surveillance after discharge", "2026-11-21", [
+    INFECTION,
+    "Population Surveillance",
+  ]),
   seed(92000205, "Negative pressure dressings and surgical site infection", "2026-02-01", [INFECTION, "Wound Therapy"]),
 ];
 const ARTICLES = [...LEUKEMIA_ARTICLES, ...SPINE_ARTICLES, ...INFECTION_ARTICLES];
@@ -87,7 +118,9 @@ for (const backend of BACKENDS) {
     test("Pertinent For You: each interest on the first two pages, interleaved, saying which interest chose it", () => {
       const pertinent = body.pertinent_articles;
       expect(pertinent.length).toBeGreaterThanOrEqual(4);
-      expect(new Set(pertinent.slice(0, 4).map((a) => topicOf(a.pmid)))).toEqual(new Set(["spine", "infection", "leukemia"]));
+      expect(new Set(pertinent.slice(0, 4).map((a) => topicOf(a.pmid)))).toEqual(
+        new Set(["spine", "infection", "leukemia"]),
+      );
       expect(pertinent.slice(0, 3).map((a) => a.reason)).toEqual([
         'Matches your interest "lumbar spinal fusion"',
         'Matches your interest "surgical site infection"',

@@ -21,11 +21,14 @@ const BUDGET_MS = 2500;
 
 const pubmedQa = loadStandInRecords().filter((r) => PUBMEDQA_PMIDS.has(r.pmid));
 const enteredThisWeek = new Set(
-  pubmedQa.filter((r) => r.article.publication_year === 2013 && /cancer/i.test(r.article.title ?? "")).map((r) => r.pmid),
+  pubmedQa
+    .filter((r) => r.article.publication_year === 2013 && /cancer/i.test(r.article.title ?? ""))
+    .map((r) => r.pmid),
 );
 const RECORDS = pubmedQa.map((r) => (enteredThisWeek.has(r.pmid) ? withEntrezDate(r, IN_WEEK) : r));
 /** Entered this week, with these words in the title: PubMed's answer on them holds these at least. */
-const titled = (words: RegExp) => pubmedQa.filter((r) => enteredThisWeek.has(r.pmid) && words.test(r.article.title!)).map((r) => r.pmid);
+const titled = (words: RegExp) =>
+  pubmedQa.filter((r) => enteredThisWeek.has(r.pmid) && words.test(r.article.title!)).map((r) => r.pmid);
 const BREAST = titled(/breast cancer/i);
 const PROSTATE = titled(/prostate/i); // "prostate cancer outcomes", "cancer detection in enlarged prostates"
 
@@ -36,9 +39,24 @@ const L_NO_ENTREZ = 92000003; // no Entrez date, published this week: new by its
 const L_NEXT_YEAR = 92000004; // entered this week, dated next January's issue: new
 const LOCAL = [
   { pmid: L_ENTERED, title: "Breast cancer screening uptake in rural clinics", date: "2013-03-01", entrez: IN_WEEK },
-  { pmid: L_OLD_ENTRY, title: "Breast cancer survivorship care plans in primary care", date: "2013-06-11", entrez: "2013-04-02" },
-  { pmid: L_NO_ENTREZ, title: "Breast cancer risk communication by genetic counsellors", date: "2013-06-07", entrez: null },
-  { pmid: L_NEXT_YEAR, title: "Breast cancer recurrence after partial mastectomy", date: "2014-01-01", entrez: "2013-06-08" },
+  {
+    pmid: L_OLD_ENTRY,
+    title: "Breast cancer survivorship care plans in primary care",
+    date: "2013-06-11",
+    entrez: "2013-04-02",
+  },
+  {
+    pmid: L_NO_ENTREZ,
+    title: "Breast cancer risk communication by genetic counsellors",
+    date: "2013-06-07",
+    entrez: null,
+  },
+  {
+    pmid: L_NEXT_YEAR,
+    title: "Breast cancer recurrence after partial mastectomy",
+    date: "2014-01-01",
+    entrez: "2013-06-08",
+  },
 ];
 const LOCAL_NEW = [L_ENTERED, L_NO_ENTREZ, L_NEXT_YEAR];
 
@@ -52,26 +70,38 @@ for (const backend of BACKENDS) {
     let t: TestApp;
     let standIn: EutilsStandIn;
 
-    const latest = async (u: TestUser) => (await (await t.app.request("/api/v1/suggestions/weekly/latest", { headers: u.headers })).json()) as Latest;
+    const latest = async (u: TestUser) =>
+      (await (await t.app.request("/api/v1/suggestions/weekly/latest", { headers: u.headers })).json()) as Latest;
     const weekly = async (u: TestUser) => (await latest(u)).new_weekly_articles.map((a) => a.pmid);
     const requests = (path: "esearch" | "efetch") => standIn.requests.filter((r) => r.path.endsWith(`/${path}.fcgi`));
     const entrezDates = async (pmids: number[]) =>
       new Map(
-        (await sql<{ pmid: number; entrez_date: string | null }>`SELECT pmid, entrez_date::text AS entrez_date FROM articles WHERE pmid = ANY(${pmids}::integer[])`.execute(t.db)).rows.map((r) => [
-          Number(r.pmid),
-          r.entrez_date,
-        ]),
+        (
+          await sql<{
+            pmid: number;
+            entrez_date: string | null;
+          }>`SELECT pmid, entrez_date::text AS entrez_date FROM articles WHERE pmid = ANY(${pmids}::integer[])`.execute(
+            t.db,
+          )
+        ).rows.map((r) => [Number(r.pmid), r.entrez_date]),
       );
     const heldPubmedQa = async () =>
-      (await t.db.selectFrom("articles").select("pmid").execute()).map((r) => Number(r.pmid)).filter((p) => PUBMEDQA_PMIDS.has(p)).sort((a, b) => a - b);
+      (await t.db.selectFrom("articles").select("pmid").execute())
+        .map((r) => Number(r.pmid))
+        .filter((p) => PUBMEDQA_PMIDS.has(p))
+        .sort((a, b) => a - b);
 
     beforeAll(async () => {
       standIn = startEutilsStandIn({ records: RECORDS });
       t = await createTestApp(backend, {
         env: { PUBMED_ON_DEMAND: "on", PUBMED_EUTILS_URL: standIn.url, PUBMED_FETCH_BUDGET_MS: String(BUDGET_MS) },
       });
-      await seedIndexedArticles(t, LOCAL.map((a) => ({ pmid: a.pmid, title: a.title, date: a.date, mesh: ["Breast Neoplasms", "Female"] })));
-      for (const a of LOCAL) await sql`UPDATE articles SET entrez_date = ${a.entrez}::date WHERE pmid = ${a.pmid}`.execute(t.db);
+      await seedIndexedArticles(
+        t,
+        LOCAL.map((a) => ({ pmid: a.pmid, title: a.title, date: a.date, mesh: ["Breast Neoplasms", "Female"] })),
+      );
+      for (const a of LOCAL)
+        await sql`UPDATE articles SET entrez_date = ${a.entrez}::date WHERE pmid = ${a.pmid}`.execute(t.db);
     });
     afterAll(async () => {
       await t.close();
@@ -99,7 +129,15 @@ for (const backend of BACKENDS) {
 
       // One esearch: the interest as written, Entrez dates within the week, Best Match, the best few.
       expect(requests("esearch").map((r) => r.params)).toEqual([
-        expect.objectContaining({ db: "pubmed", term: "breast cancer", datetype: "edat", mindate: "2013/06/06", maxdate: "2013/06/12", sort: "relevance", retmax: String(WEEKLY_RETMAX) }),
+        expect.objectContaining({
+          db: "pubmed",
+          term: "breast cancer",
+          datetype: "edat",
+          mindate: "2013/06/06",
+          maxdate: "2013/06/12",
+          sort: "relevance",
+          retmax: String(WEEKLY_RETMAX),
+        }),
       ]);
       // Fetched: PubMed's answer, only records entered this week, which the index now holds with their Entrez date.
       const fetched = await heldPubmedQa();
@@ -108,7 +146,11 @@ for (const backend of BACKENDS) {
       expect([...(await entrezDates(fetched)).values()].every((d) => d === IN_WEEK)).toBe(true);
       expect(requests("efetch")).toHaveLength(1);
       expect(await fetchedToday(t.db, u.user.id)).toBe(fetched.length); // the user's daily budget counts them
-      const cached = await t.db.selectFrom("pubmed_search_cache").select(["pmids"]).where("key", "=", weeklySearchKey(WEEK, "breast cancer")).executeTakeFirstOrThrow();
+      const cached = await t.db
+        .selectFrom("pubmed_search_cache")
+        .select(["pmids"])
+        .where("key", "=", weeklySearchKey(WEEK, "breast cancer"))
+        .executeTakeFirstOrThrow();
       expect(cached.pmids.map(Number).sort((a, b) => a - b)).toEqual(fetched);
 
       // New This Week: PubMed's new records and the local ones, ranked together; nothing entered outside the week.
@@ -145,7 +187,13 @@ for (const backend of BACKENDS) {
       }
       expect(performance.now() - started).toBeLessThan(BUDGET_MS + 4000);
       for (const pmid of PROSTATE) expect(await heldPubmedQa()).not.toContain(pmid);
-      expect(await t.db.selectFrom("pubmed_search_cache").select("key").where("key", "=", weeklySearchKey(WEEK, "prostate cancer")).executeTakeFirst()).toBeUndefined();
+      expect(
+        await t.db
+          .selectFrom("pubmed_search_cache")
+          .select("key")
+          .where("key", "=", weeklySearchKey(WEEK, "prostate cancer"))
+          .executeTakeFirst(),
+      ).toBeUndefined();
 
       const again = await t.signup({ description: "prostate cancer" });
       const asked = requests("esearch").length;

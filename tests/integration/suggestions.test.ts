@@ -20,20 +20,80 @@ const NEXT_WEEK = new Date("2026-12-01T10:00:00Z");
 
 const SEPSIS = "Sepsis";
 const ARTICLES: ArticleSeed[] = [
-  { pmid: 91000001, title: "Early antibiotics and mortality in sepsis: a cohort study", date: "2026-11-20", mesh: [SEPSIS, "Anti-Bacterial Agents"] },
-  { pmid: 91000002, title: "Fluid resuscitation volume in septic shock and sepsis outcomes", date: "2026-03-10", mesh: [SEPSIS, "Fluid Therapy"] },
-  { pmid: 91000003, title: "Lactate clearance as a sepsis marker in emergency departments", date: "2015-05-01", mesh: [SEPSIS, "Lactic Acid"] },
+  {
+    pmid: 91000001,
+    title: "Early antibiotics and mortality in sepsis: a cohort study",
+    date: "2026-11-20",
+    mesh: [SEPSIS, "Anti-Bacterial Agents"],
+  },
+  {
+    pmid: 91000002,
+    title: "Fluid resuscitation volume in septic shock and sepsis outcomes",
+    date: "2026-03-10",
+    mesh: [SEPSIS, "Fluid Therapy"],
+  },
+  {
+    pmid: 91000003,
+    title: "Lactate clearance as a sepsis marker in emergency departments",
+    date: "2015-05-01",
+    mesh: [SEPSIS, "Lactic Acid"],
+  },
   // A heading first indexed in 2019: 2019–2021 articles are among its first (the index starts in 2005).
-  { pmid: 91000004, title: "Sepsis phenotypes derived from routine clinical data", date: "2019-06-01", mesh: [SEPSIS, "Sepsis Phenotypes"] },
-  { pmid: 91000005, title: "Validation of sepsis phenotypes across hospitals", date: "2020-02-01", mesh: [SEPSIS, "Sepsis Phenotypes"] },
-  { pmid: 91000006, title: "Sepsis phenotypes and response to corticosteroids", date: "2021-09-01", mesh: [SEPSIS, "Sepsis Phenotypes"] },
-  { pmid: 91000007, title: "Procalcitonin to guide antibiotic duration in sepsis", date: "2012-01-15", mesh: [SEPSIS, "Procalcitonin"] },
-  { pmid: 91000008, title: "Vasopressor timing in sepsis with hypotension", date: "2013-04-01", mesh: [SEPSIS, "Vasoconstrictor Agents"] },
-  { pmid: 91000009, title: "Long-term cognitive outcomes after sepsis", date: "2014-08-20", mesh: [SEPSIS, "Cognition Disorders"] },
-  { pmid: 91000010, title: "Neonatal sepsis in low-income countries", date: "2005-10-10", mesh: [SEPSIS, "Infant, Newborn"] },
+  {
+    pmid: 91000004,
+    title: "Sepsis phenotypes derived from routine clinical data",
+    date: "2019-06-01",
+    mesh: [SEPSIS, "Sepsis Phenotypes"],
+  },
+  {
+    pmid: 91000005,
+    title: "Validation of sepsis phenotypes across hospitals",
+    date: "2020-02-01",
+    mesh: [SEPSIS, "Sepsis Phenotypes"],
+  },
+  {
+    pmid: 91000006,
+    title: "Sepsis phenotypes and response to corticosteroids",
+    date: "2021-09-01",
+    mesh: [SEPSIS, "Sepsis Phenotypes"],
+  },
+  {
+    pmid: 91000007,
+    title: "Procalcitonin to guide antibiotic duration in sepsis",
+    date: "2012-01-15",
+    mesh: [SEPSIS, "Procalcitonin"],
+  },
+  {
+    pmid: 91000008,
+    title: "Vasopressor timing in sepsis with hypotension",
+    date: "2013-04-01",
+    mesh: [SEPSIS, "Vasoconstrictor Agents"],
+  },
+  {
+    pmid: 91000009,
+    title: "Long-term cognitive outcomes after sepsis",
+    date: "2014-08-20",
+    mesh: [SEPSIS, "Cognition Disorders"],
+  },
+  {
+    pmid: 91000010,
+    title: "Neonatal sepsis in low-income countries",
+    date: "2005-10-10",
+    mesh: [SEPSIS, "Infant, Newborn"],
+  },
   // Not about sepsis at all: must never be suggested to a sepsis profile, however new.
-  { pmid: 91000011, title: "Bone fracture healing with low-intensity ultrasound", date: "2026-11-21", mesh: ["Fracture Healing", "Ultrasonic Therapy"] },
-  { pmid: 91000012, title: "Hip fracture surgery timing in older adults", date: "2005-03-01", mesh: ["Hip Fractures", "Aged"] },
+  {
+    pmid: 91000011,
+    title: "Bone fracture healing with low-intensity ultrasound",
+    date: "2026-11-21",
+    mesh: ["Fracture Healing", "Ultrasonic Therapy"],
+  },
+  {
+    pmid: 91000012,
+    title: "Hip fracture surgery timing in older adults",
+    date: "2005-03-01",
+    mesh: ["Hip Fractures", "Aged"],
+  },
 ];
 const UNRELATED = new Set([91000011, 91000012]);
 
@@ -68,7 +128,8 @@ for (const backend of BACKENDS) {
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
     const latest = async (u: TestUser) => t.app.request("/api/v1/suggestions/weekly/latest", { headers: u.headers });
-    const like = async (u: TestUser, pmid: number) => expect((await t.app.request(`/api/v1/likes/${pmid}`, { method: "POST", headers: u.headers })).status).toBe(200);
+    const like = async (u: TestUser, pmid: number) =>
+      expect((await t.app.request(`/api/v1/likes/${pmid}`, { method: "POST", headers: u.headers })).status).toBe(200);
 
     beforeAll(async () => {
       smtp = await startSmtpServer();
@@ -107,10 +168,13 @@ for (const backend of BACKENDS) {
       for (const p of UNRELATED) expect(all).not.toContain(p);
 
       // Why-lines: which interest, like or signal chose each article.
-      expect(body.new_weekly_articles[0]!.reason).toMatch(/^(Matches your interest "sepsis"|Similar to "Lactate clearance as a sepsis marker in emergency departments", which you liked)$/);
+      expect(body.new_weekly_articles[0]!.reason).toMatch(
+        /^(Matches your interest "sepsis"|Similar to "Lactate clearance as a sepsis marker in emergency departments", which you liked)$/,
+      );
       expect(body.disruptive_articles.find((a) => a.pmid === 91000004)).toMatchObject({
         signal: "mesh_novelty",
-        reason: 'Among the first articles in the index with the MeSH heading "Sepsis Phenotypes" (first indexed in 2019)',
+        reason:
+          'Among the first articles in the index with the MeSH heading "Sepsis Phenotypes" (first indexed in 2019)',
       });
       // Each summary cites only its own section's articles: [n] ≤ the section's size.
       for (const s of SECTIONS) {
@@ -127,9 +191,14 @@ for (const backend of BACKENDS) {
       expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
       const first = (await (await latest(u)).json()) as Latest;
       expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("exists");
-      await Promise.all([computeWeeklySuggestions(t.deps, u.user.id, { now: NOW }), computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })]);
+      await Promise.all([
+        computeWeeklySuggestions(t.deps, u.user.id, { now: NOW }),
+        computeWeeklySuggestions(t.deps, u.user.id, { now: NOW }),
+      ]);
       expect(((await (await latest(u)).json()) as Latest).id).toBe(first.id);
-      expect(await t.db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", u.user.id).execute()).toHaveLength(1);
+      expect(
+        await t.db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", u.user.id).execute(),
+      ).toHaveLength(1);
 
       await t.runJobs();
       const mails = smtp.received.filter((m) => m.to.includes(u.user.email));
@@ -148,10 +217,20 @@ for (const backend of BACKENDS) {
       const confirm = await t.app.request(link);
       expect(confirm.status).toBe(200);
       expect(await confirm.text()).toContain('data-testid="unsubscribe-confirm"');
-      expect((await t.db.selectFrom("users").select("weekly_digest").where("id", "=", u.user.id).executeTakeFirstOrThrow()).weekly_digest).toBe(true);
-      const oneClick = await t.app.request(link, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+      expect(
+        (await t.db.selectFrom("users").select("weekly_digest").where("id", "=", u.user.id).executeTakeFirstOrThrow())
+          .weekly_digest,
+      ).toBe(true);
+      const oneClick = await t.app.request(link, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      });
       expect(oneClick.status).toBe(200);
-      expect((await t.db.selectFrom("users").select("weekly_digest").where("id", "=", u.user.id).executeTakeFirstOrThrow()).weekly_digest).toBe(false);
+      expect(
+        (await t.db.selectFrom("users").select("weekly_digest").where("id", "=", u.user.id).executeTakeFirstOrThrow())
+          .weekly_digest,
+      ).toBe(false);
       expect((await t.app.request("/unsubscribe?token=forged.token.value", { method: "POST" })).status).toBe(400);
       expect((await t.app.request(`/unsubscribe?token=${u.token}`, { method: "POST" })).status).toBe(400); // an access token is not an unsubscribe token
 
@@ -165,17 +244,32 @@ for (const backend of BACKENDS) {
       expect(smtp.received.filter((m) => m.to.includes(u.user.email))).toHaveLength(1);
 
       // The setting turns it back on.
-      const put = await t.app.request("/api/v1/suggestions/digest", { method: "PUT", headers: { ...u.headers, "content-type": "application/json" }, body: JSON.stringify({ weekly_digest: true }) });
+      const put = await t.app.request("/api/v1/suggestions/digest", {
+        method: "PUT",
+        headers: { ...u.headers, "content-type": "application/json" },
+        body: JSON.stringify({ weekly_digest: true }),
+      });
       expect(await put.json()).toEqual({ weekly_digest: true });
-      expect(await (await t.app.request("/api/v1/suggestions/digest", { headers: u.headers })).json()).toEqual({ weekly_digest: true });
+      expect(await (await t.app.request("/api/v1/suggestions/digest", { headers: u.headers })).json()).toEqual({
+        weekly_digest: true,
+      });
     });
 
     test("a run that crashes stores nothing and mails nothing; the retry completes the week once", async () => {
       const u = await t.signup({ description: "sepsis" });
       const failing: Summarizer = { name: "crash", summarize: () => Promise.reject(new Error("worker killed")) };
-      await expect(computeWeeklySuggestions(t.deps, u.user.id, { now: NOW, summarizer: failing })).rejects.toThrow("worker killed");
+      await expect(computeWeeklySuggestions(t.deps, u.user.id, { now: NOW, summarizer: failing })).rejects.toThrow(
+        "worker killed",
+      );
       expect((await latest(u)).status).toBe(404);
-      expect(await t.db.selectFrom("jobs").select("id").where("kind", "=", "email.send").where("status", "=", "queued").execute()).toHaveLength(0);
+      expect(
+        await t.db
+          .selectFrom("jobs")
+          .select("id")
+          .where("kind", "=", "email.send")
+          .where("status", "=", "queued")
+          .execute(),
+      ).toHaveLength(0);
       expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
       await t.runJobs();
       expect(smtp.received.filter((m) => m.to.includes(u.user.email))).toHaveLength(1);
@@ -186,18 +280,25 @@ for (const backend of BACKENDS) {
       // fixed NOW the trial would still be running on any day after NOW + 1 day.
       const expired = await t.signup({ description: "sepsis", subscription: "expired_trial" });
       expect(await computeWeeklySuggestions(t.deps, expired.user.id, { now: new Date() })).toBe("no-access");
-      expect(await t.db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", expired.user.id).execute()).toHaveLength(0);
+      expect(
+        await t.db.selectFrom("weekly_suggestions").selectAll().where("user_id", "=", expired.user.id).execute(),
+      ).toHaveLength(0);
       const none = await t.signup({ description: "sepsis", subscription: "none" });
       const res = await latest(none);
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ detail: "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription." });
+      expect(await res.json()).toEqual({
+        detail: "The Weekly Suggestions feature requires an active Plus, Pro, or Max subscription.",
+      });
     });
 
     test("a new subscriber does not wait for the weekly run: an operator's grant or an account created with interests computes this week at once", async () => {
       const thisWeek = [{ week: isoWeek(new Date()) }];
-      const weeks = (userId: string) => t.db.selectFrom("weekly_suggestions").select("week").where("user_id", "=", userId).execute();
+      const weeks = (userId: string) =>
+        t.db.selectFrom("weekly_suggestions").select("week").where("user_id", "=", userId).execute();
       const userJobs = async (userId: string) =>
-        (await t.db.selectFrom("jobs").select("payload").where("kind", "=", USER_JOB).execute()).filter((j) => (j.payload as { userId?: string }).userId === userId).length;
+        (await t.db.selectFrom("jobs").select("payload").where("kind", "=", USER_JOB).execute()).filter(
+          (j) => (j.payload as { userId?: string }).userId === userId,
+        ).length;
 
       // A trial that ended, then a plan: access opens, and the week is computed by the next worker poll.
       const lapsed = await t.signup({ description: "sepsis", subscription: "expired_trial" });
@@ -229,7 +330,11 @@ for (const backend of BACKENDS) {
       const gone = await t.signup({ description: "sepsis", subscription: "none" });
       await t.deps.jobs.enqueue(WEEKLY_RUN_JOB, { week: isoWeek(new Date()) });
       await t.runJobs();
-      const batches = await t.db.selectFrom("weekly_suggestions").select(["user_id", "week"]).where("user_id", "in", [a.user.id, b.user.id, gone.user.id]).execute();
+      const batches = await t.db
+        .selectFrom("weekly_suggestions")
+        .select(["user_id", "week"])
+        .where("user_id", "in", [a.user.id, b.user.id, gone.user.id])
+        .execute();
       expect(batches.map((r) => r.user_id).sort()).toEqual([a.user.id, b.user.id].sort());
       // b's profile is about fractures: nothing about sepsis.
       const bBody = (await (await latest(b)).json()) as Latest;
@@ -237,7 +342,13 @@ for (const backend of BACKENDS) {
       const mailsBefore = smtp.received.length;
       await t.deps.jobs.enqueue(WEEKLY_RUN_JOB, { week: isoWeek(new Date()) });
       await t.runJobs();
-      expect(await t.db.selectFrom("weekly_suggestions").select("id").where("user_id", "in", [a.user.id, b.user.id]).execute()).toHaveLength(2);
+      expect(
+        await t.db
+          .selectFrom("weekly_suggestions")
+          .select("id")
+          .where("user_id", "in", [a.user.id, b.user.id])
+          .execute(),
+      ).toHaveLength(2);
       expect(smtp.received.length).toBe(mailsBefore);
     });
 
@@ -249,7 +360,14 @@ for (const backend of BACKENDS) {
         const run = async () => {
           const proc = Bun.spawn([process.execPath, "scripts/suggestions-weekly.ts", "--week", week, "--run"], {
             cwd: `${import.meta.dir}/../..`,
-            env: { ...process.env, DATABASE_URL: t.databaseUrl!, SECRET_KEY: "x".repeat(40), SMTP_URL: smtp.url, PUBMED_ON_DEMAND: "off", LOG_LEVEL: "warn" },
+            env: {
+              ...process.env,
+              DATABASE_URL: t.databaseUrl!,
+              SECRET_KEY: "x".repeat(40),
+              SMTP_URL: smtp.url,
+              PUBMED_ON_DEMAND: "off",
+              LOG_LEVEL: "warn",
+            },
             stdout: "pipe",
           });
           const stdout = await new Response(proc.stdout).text();
@@ -258,12 +376,24 @@ for (const backend of BACKENDS) {
         const first = await run();
         expect(first.exitCode).toBe(0);
         expect(first.stdout).toContain(`queued the weekly suggestions run for ${week}`);
-        const rows = await t.db.selectFrom("weekly_suggestions").select(["id"]).where("user_id", "=", u.user.id).where("week", "=", week).execute();
+        const rows = await t.db
+          .selectFrom("weekly_suggestions")
+          .select(["id"])
+          .where("user_id", "=", u.user.id)
+          .where("week", "=", week)
+          .execute();
         expect(rows).toHaveLength(1);
         const mails = smtp.received.filter((m) => m.to.includes(u.user.email)).length;
         expect(mails).toBe(1);
         expect((await run()).exitCode).toBe(0);
-        expect(await t.db.selectFrom("weekly_suggestions").select(["id"]).where("user_id", "=", u.user.id).where("week", "=", week).execute()).toEqual(rows);
+        expect(
+          await t.db
+            .selectFrom("weekly_suggestions")
+            .select(["id"])
+            .where("user_id", "=", u.user.id)
+            .where("week", "=", week)
+            .execute(),
+        ).toEqual(rows);
         expect(smtp.received.filter((m) => m.to.includes(u.user.email)).length).toBe(1);
       }, 60_000);
     }
@@ -272,13 +402,21 @@ for (const backend of BACKENDS) {
       const u = await t.signup({ description: null });
       const mailsTo = () => smtp.received.filter((m) => m.to.includes(u.user.email)).length;
       const setInterests = async (description: string) => {
-        const res = await t.app.request("/api/v1/users/me", { method: "PATCH", headers: { ...u.headers, "content-type": "application/json" }, body: JSON.stringify({ description }) });
+        const res = await t.app.request("/api/v1/users/me", {
+          method: "PATCH",
+          headers: { ...u.headers, "content-type": "application/json" },
+          body: JSON.stringify({ description }),
+        });
         expect(res.status).toBe(200);
         await t.runJobs();
       };
       await setInterests("sepsis");
       const week = isoWeek(new Date());
-      const batch = await t.db.selectFrom("weekly_suggestions").select(["week", "digest_queued_at"]).where("user_id", "=", u.user.id).execute();
+      const batch = await t.db
+        .selectFrom("weekly_suggestions")
+        .select(["week", "digest_queued_at"])
+        .where("user_id", "=", u.user.id)
+        .execute();
       expect(batch.map((b) => b.week)).toEqual([week]);
       expect(batch[0]?.digest_queued_at).not.toBeNull();
       await t.runJobs();
@@ -295,10 +433,22 @@ for (const backend of BACKENDS) {
       expect(await computeWeeklySuggestions(t.deps, u.user.id)).toBe("computed");
       await t.runJobs();
       const mails = smtp.received.filter((m) => m.to.includes(u.user.email)).length;
-      const patch = await t.app.request("/api/v1/users/me", { method: "PATCH", headers: { ...u.headers, "content-type": "application/json" }, body: JSON.stringify({ description: "sepsis" }) });
+      const patch = await t.app.request("/api/v1/users/me", {
+        method: "PATCH",
+        headers: { ...u.headers, "content-type": "application/json" },
+        body: JSON.stringify({ description: "sepsis" }),
+      });
       expect(patch.status).toBe(200);
-      const job = await t.db.selectFrom("jobs").select(["payload"]).where("kind", "=", USER_JOB).where("status", "=", "queued").execute();
-      expect(job.map((j) => (typeof j.payload === "string" ? JSON.parse(j.payload) : j.payload))).toContainEqual({ userId: u.user.id, replace: true });
+      const job = await t.db
+        .selectFrom("jobs")
+        .select(["payload"])
+        .where("kind", "=", USER_JOB)
+        .where("status", "=", "queued")
+        .execute();
+      expect(job.map((j) => (typeof j.payload === "string" ? JSON.parse(j.payload) : j.payload))).toContainEqual({
+        userId: u.user.id,
+        replace: true,
+      });
       await t.runJobs();
       const body = (await (await latest(u)).json()) as Latest;
       expect(SECTIONS.flatMap((s) => body[s]).some((a) => a.title?.toLowerCase().includes("sepsis"))).toBe(true);

@@ -11,7 +11,12 @@ import { jobHandlers } from "../../src/jobs/handlers.ts";
 import { applicationSchedules } from "../../src/jobs/schedules.ts";
 import { grantsReviewAccess, hasActiveReviewAccess } from "../../src/subscriptions/service.ts";
 import { OperatorError, endPlan, grantPlan } from "../../src/subscriptions/operator.ts";
-import { STRIPE_EVENT_RETENTION_MS, TRIAL_EMAIL_JOB, TRIAL_SWEEP_JOB, sweepTrials } from "../../src/subscriptions/trials.ts";
+import {
+  STRIPE_EVENT_RETENTION_MS,
+  TRIAL_EMAIL_JOB,
+  TRIAL_SWEEP_JOB,
+  sweepTrials,
+} from "../../src/subscriptions/trials.ts";
 
 // The end of the free trial: access closes at trial_ends_at on the server even if no job ran; the sweep (a job the
 // schedule enqueues, or `npm run subscription -- expire-trials`) marks trials expired and e-mails the user two days
@@ -44,7 +49,14 @@ for (const backend of BACKENDS) {
     const trialEnding = (endsAt: Date, extra: { is_active?: boolean } = {}) =>
       t.signup({
         ...extra,
-        subscription: { status: "active", subscription_type: "plus", billing_interval: "annual", is_trial: true, trial_ends_at: endsAt, current_period_end: endsAt },
+        subscription: {
+          status: "active",
+          subscription_type: "plus",
+          billing_interval: "annual",
+          is_trial: true,
+          trial_ends_at: endsAt,
+          current_period_end: endsAt,
+        },
       });
 
     const emailJobs = () =>
@@ -55,7 +67,14 @@ for (const backend of BACKENDS) {
         .orderBy("id")
         .execute();
 
-    const status = async (u: TestUser) => (await t.db.selectFrom("subscriptions").select("status").where("user_id", "=", u.user.id).executeTakeFirstOrThrow()).status;
+    const status = async (u: TestUser) =>
+      (
+        await t.db
+          .selectFrom("subscriptions")
+          .select("status")
+          .where("user_id", "=", u.user.id)
+          .executeTakeFirstOrThrow()
+      ).status;
 
     test("access closes at trial_ends_at to the millisecond, with no job having run", async () => {
       const endsAt = new Date(Date.now() + 3 * DAY_MS);
@@ -63,18 +82,31 @@ for (const backend of BACKENDS) {
       expect(await hasActiveReviewAccess(t.db, u.user.id, new Date(endsAt.getTime() - 1))).toBe(true);
       expect(await hasActiveReviewAccess(t.db, u.user.id, endsAt)).toBe(false);
       // Stripe's own trials end when Stripe says, not at our clock.
-      const row = await t.db.selectFrom("subscriptions").selectAll().where("user_id", "=", u.user.id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("subscriptions")
+        .selectAll()
+        .where("user_id", "=", u.user.id)
+        .executeTakeFirstOrThrow();
       expect(grantsReviewAccess({ ...row, status: "trialing" }, new Date(endsAt.getTime() + DAY_MS))).toBe(true);
     });
 
     test("a trial that ended a moment ago, never swept: reviews refused, both pages gated, stored still 'active'", async () => {
       const u = await trialEnding(new Date(Date.now() - 1));
-      const review = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: u.headers })).json()) as { id: string };
-      const start = await t.app.request(`/api/v1/literature_review/start/${review.id}?user_query=asthma`, { method: "POST", headers: u.headers });
+      const review = (await (
+        await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: u.headers })
+      ).json()) as { id: string };
+      const start = await t.app.request(`/api/v1/literature_review/start/${review.id}?user_query=asthma`, {
+        method: "POST",
+        headers: u.headers,
+      });
       expect(start.status).toBe(403);
       const cookie = { cookie: `access_token=${u.token}` };
-      expect(await (await t.app.request("/literature_management", { headers: cookie })).text()).toContain("Upgrade to Access Literature Reviews");
-      expect(await (await t.app.request("/suggestions", { headers: cookie })).text()).toContain("Upgrade to Access Weekly Suggestions");
+      expect(await (await t.app.request("/literature_management", { headers: cookie })).text()).toContain(
+        "Upgrade to Access Literature Reviews",
+      );
+      expect(await (await t.app.request("/suggestions", { headers: cookie })).text()).toContain(
+        "Upgrade to Access Weekly Suggestions",
+      );
       expect(await status(u)).toBe("active");
     });
 
@@ -93,9 +125,17 @@ for (const backend of BACKENDS) {
       ]);
       // Again, and again a minute later: nothing more.
       expect(await sweepTrials(t.deps, now)).toEqual({ expired: 0, reminders: 0, endNotices: 0 });
-      expect(await sweepTrials(t.deps, new Date(now.getTime() + 60_000))).toEqual({ expired: 0, reminders: 0, endNotices: 0 });
+      expect(await sweepTrials(t.deps, new Date(now.getTime() + 60_000))).toEqual({
+        expired: 0,
+        reminders: 0,
+        endNotices: 0,
+      });
       // Two minutes on, the later trial is within two days.
-      expect(await sweepTrials(t.deps, new Date(now.getTime() + 120_000))).toEqual({ expired: 0, reminders: 1, endNotices: 0 });
+      expect(await sweepTrials(t.deps, new Date(now.getTime() + 120_000))).toEqual({
+        expired: 0,
+        reminders: 1,
+        endNotices: 0,
+      });
       expect((await emailJobs()).map((j) => [j.userId, j.notice])).toContainEqual([later.user.id, "ending"]);
       // Once both have ended, their end notices, once.
       const atEnd = new Date(now.getTime() + 2 * DAY_MS + 90_000);
@@ -135,7 +175,11 @@ for (const backend of BACKENDS) {
     test("no e-mail for a trial converted to a paid plan, a deactivated or a deleted account; a trial found already ended gets only the end notice", async () => {
       const now = new Date();
       const converted = await trialEnding(new Date(now.getTime() + DAY_MS));
-      await t.db.updateTable("subscriptions").set({ is_trial: false, source: "stripe" }).where("user_id", "=", converted.user.id).execute();
+      await t.db
+        .updateTable("subscriptions")
+        .set({ is_trial: false, source: "stripe" })
+        .where("user_id", "=", converted.user.id)
+        .execute();
       const inactive = await trialEnding(new Date(now.getTime() + DAY_MS), { is_active: false });
       const lateFound = await trialEnding(new Date(now.getTime() - 5 * DAY_MS));
       const deleted = await trialEnding(new Date(now.getTime() + DAY_MS));
@@ -166,14 +210,28 @@ for (const backend of BACKENDS) {
       await t.db
         .insertInto("stripe_events")
         .values([
-          { id: "evt_old", type: "invoice.paid", stripe_created_at: new Date(), received_at: new Date(Date.now() - STRIPE_EVENT_RETENTION_MS - 60_000) },
-          { id: "evt_recent", type: "invoice.paid", stripe_created_at: new Date(), received_at: new Date(Date.now() - STRIPE_EVENT_RETENTION_MS + 60_000) },
+          {
+            id: "evt_old",
+            type: "invoice.paid",
+            stripe_created_at: new Date(),
+            received_at: new Date(Date.now() - STRIPE_EVENT_RETENTION_MS - 60_000),
+          },
+          {
+            id: "evt_recent",
+            type: "invoice.paid",
+            stripe_created_at: new Date(),
+            received_at: new Date(Date.now() - STRIPE_EVENT_RETENTION_MS + 60_000),
+          },
         ])
         .execute();
       const prune = applicationSchedules(t.deps).find((s) => s.name === "subscriptions.prune-stripe-events")!;
       await prune.run(t.deps, new Date());
       await runJobsUntilIdle(t.deps, jobHandlers(t.deps));
-      const left = await t.db.selectFrom("stripe_events").select("id").where("id", "in", ["evt_old", "evt_recent"]).execute();
+      const left = await t.db
+        .selectFrom("stripe_events")
+        .select("id")
+        .where("id", "in", ["evt_old", "evt_recent"])
+        .execute();
       expect(left.map((r) => r.id)).toEqual(["evt_recent"]);
     });
   });
@@ -190,9 +248,18 @@ for (const backend of BACKENDS) {
     test("grant opens reviews at once; end closes them at once; both show in GET /subscriptions/me", async () => {
       const u = await t.signup({ subscription: "expired_trial" });
       expect(await hasActiveReviewAccess(t.db, u.user.id)).toBe(false);
-      expect(await grantPlan(t.deps, u.user.email.toUpperCase(), "pro")).toMatchObject({ status: "active", subscription_type: "pro", is_trial: false, current_period_end: null });
+      expect(await grantPlan(t.deps, u.user.email.toUpperCase(), "pro")).toMatchObject({
+        status: "active",
+        subscription_type: "pro",
+        is_trial: false,
+        current_period_end: null,
+      });
       expect(await hasActiveReviewAccess(t.db, u.user.id)).toBe(true);
-      const me = async () => (await (await t.app.request("/api/v1/subscriptions/me", { headers: u.headers })).json()) as { status: string; subscription_type: string };
+      const me = async () =>
+        (await (await t.app.request("/api/v1/subscriptions/me", { headers: u.headers })).json()) as {
+          status: string;
+          subscription_type: string;
+        };
       expect(await me()).toMatchObject({ status: "active", subscription_type: "pro" });
 
       const { subscription, warning } = await endPlan(t.deps, u.user.email);
@@ -202,7 +269,11 @@ for (const backend of BACKENDS) {
       expect((await me()).status).toBe("canceled");
       // An account without a subscription row gets one.
       const none = await t.signup({ subscription: "none" });
-      expect(await grantPlan(t.deps, none.user.email, "plus", "monthly")).toMatchObject({ exists: true, status: "active", billing_interval: "monthly" });
+      expect(await grantPlan(t.deps, none.user.email, "plus", "monthly")).toMatchObject({
+        exists: true,
+        status: "active",
+        billing_interval: "monthly",
+      });
     });
 
     test("unknown addresses and a missing subscription are refused with a message", async () => {
@@ -223,8 +294,15 @@ for (const backend of BACKENDS) {
       test("npm run subscription -- grant / end, from another process, hold at the running app's next request", async () => {
         const u = await t.signup({ subscription: "expired_trial" });
         const start = async () => {
-          const review = (await (await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: u.headers })).json()) as { id: string };
-          return (await t.app.request(`/api/v1/literature_review/start/${review.id}?user_query=sepsis`, { method: "POST", headers: u.headers })).status;
+          const review = (await (
+            await t.app.request("/api/v1/literature_review/create", { method: "POST", headers: u.headers })
+          ).json()) as { id: string };
+          return (
+            await t.app.request(`/api/v1/literature_review/start/${review.id}?user_query=sepsis`, {
+              method: "POST",
+              headers: u.headers,
+            })
+          ).status;
         };
         expect(await start()).toBe(403);
 
@@ -256,10 +334,18 @@ for (const backend of BACKENDS) {
           const result = JSON.parse(run.stdout) as { expired: number; endNotices: number; emailJobsRun: number };
           expect(result.expired).toBeGreaterThanOrEqual(1);
           expect(result.emailJobsRun).toBe(result.endNotices + (result as unknown as { reminders: number }).reminders);
-          const row = await other.db.selectFrom("subscriptions").select(["status", "trial_ended_notice_at"]).where("user_id", "=", u.user.id).executeTakeFirstOrThrow();
+          const row = await other.db
+            .selectFrom("subscriptions")
+            .select(["status", "trial_ended_notice_at"])
+            .where("user_id", "=", u.user.id)
+            .executeTakeFirstOrThrow();
           expect(row.status).toBe("trial_expired");
           expect(row.trial_ended_notice_at).not.toBeNull();
-          const outbox = await other.db.selectFrom("email_outbox").select(["to", "subject"]).where("to", "=", u.user.email).execute();
+          const outbox = await other.db
+            .selectFrom("email_outbox")
+            .select(["to", "subject"])
+            .where("to", "=", u.user.email)
+            .execute();
           expect(outbox).toEqual([{ to: u.user.email, subject: "Your LitReview trial has ended" }]);
         } finally {
           await other.close();

@@ -33,7 +33,11 @@ for (const backend of BACKENDS) {
     }
 
     test("creates the account and returns the public user", async () => {
-      const res = await signup({ email: "  New.Person@Example.COM ", full_name: "New Person", password: "long-enough" });
+      const res = await signup({
+        email: "  New.Person@Example.COM ",
+        full_name: "New Person",
+        password: "long-enough",
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, unknown>;
       expect(body).toEqual({
@@ -52,23 +56,40 @@ for (const backend of BACKENDS) {
     test("stores the password as an argon2id hash with the OWASP minimum parameters", async () => {
       const res = await signup({ email: "hash@example.com", full_name: "Hash Check", password: "plain-text-pw" });
       const { id } = (await res.json()) as { id: string };
-      const row = await t.db.selectFrom("users").select("hashed_password").where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("users")
+        .select("hashed_password")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       expect(row.hashed_password).toStartWith("$argon2id$v=19$m=19456,t=2,");
       expect(row.hashed_password).not.toContain("plain-text-pw");
     });
 
     test("fields the client may not set are ignored", async () => {
-      const res = await signup({ email: "sneaky@example.com", full_name: "Sneaky One", password: "long-enough", is_superuser: true, is_active: false, id: "x" });
+      const res = await signup({
+        email: "sneaky@example.com",
+        full_name: "Sneaky One",
+        password: "long-enough",
+        is_superuser: true,
+        is_active: false,
+        id: "x",
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ is_superuser: false, is_active: true });
     });
 
     test("an address already taken, in any letter case, is refused", async () => {
-      expect((await signup({ email: "taken@example.com", full_name: "First One", password: "long-enough" })).status).toBe(200);
+      expect(
+        (await signup({ email: "taken@example.com", full_name: "First One", password: "long-enough" })).status,
+      ).toBe(200);
       const again = await signup({ email: "TAKEN@Example.com", full_name: "Second One", password: "long-enough" });
       expect(again.status).toBe(400);
       expect(await again.json()).toEqual({ detail: "The user with this email already exists in the system" });
-      const count = await t.db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where("email", "=", "taken@example.com").executeTakeFirstOrThrow();
+      const count = await t.db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("email", "=", "taken@example.com")
+        .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(1);
     });
 
@@ -79,19 +100,47 @@ for (const backend of BACKENDS) {
     });
 
     test("a short password is refused with the form's message", async () => {
-      await expectInvalid(await signup({ email: "short@example.com", full_name: "Short Pass", password: "1234567" }), "password", "Password must be at least 8 characters");
+      await expectInvalid(
+        await signup({ email: "short@example.com", full_name: "Short Pass", password: "1234567" }),
+        "password",
+        "Password must be at least 8 characters",
+      );
     });
 
     test("a malformed address is refused", async () => {
-      await expectInvalid(await signup({ email: "not-an-address", full_name: "Bad Email", password: "long-enough" }), "email", "Invalid email address");
-      await expectInvalid(await signup({ email: "a@b", full_name: "Bad Email", password: "long-enough" }), "email", "Invalid email address");
+      await expectInvalid(
+        await signup({ email: "not-an-address", full_name: "Bad Email", password: "long-enough" }),
+        "email",
+        "Invalid email address",
+      );
+      await expectInvalid(
+        await signup({ email: "a@b", full_name: "Bad Email", password: "long-enough" }),
+        "email",
+        "Invalid email address",
+      );
     });
 
     test("missing fields are refused with the form's messages", async () => {
-      await expectInvalid(await signup({ email: "nameless@example.com", password: "long-enough" }), "full_name", "Full Name is required");
-      await expectInvalid(await signup({ full_name: "No Email", password: "long-enough" }), "email", "Email is required");
-      await expectInvalid(await signup({ email: "nopass@example.com", full_name: "No Pass" }), "password", "Password is required");
-      await expectInvalid(await signup({ email: "blank@example.com", full_name: "   ", password: "long-enough" }), "full_name", "Full Name is required");
+      await expectInvalid(
+        await signup({ email: "nameless@example.com", password: "long-enough" }),
+        "full_name",
+        "Full Name is required",
+      );
+      await expectInvalid(
+        await signup({ full_name: "No Email", password: "long-enough" }),
+        "email",
+        "Email is required",
+      );
+      await expectInvalid(
+        await signup({ email: "nopass@example.com", full_name: "No Pass" }),
+        "password",
+        "Password is required",
+      );
+      await expectInvalid(
+        await signup({ email: "blank@example.com", full_name: "   ", password: "long-enough" }),
+        "full_name",
+        "Full Name is required",
+      );
     });
 
     test("a full name under 3 characters is refused", async () => {
@@ -107,7 +156,11 @@ for (const backend of BACKENDS) {
     });
 
     test("malformed JSON is a client error, not a server error", async () => {
-      const res = await t.app.request("/api/v1/users/signup", { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+      const res = await t.app.request("/api/v1/users/signup", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{not json",
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { detail: string }).detail).toBeString();
       const notObject = await t.app.request("/api/v1/users/signup", jsonRequest("POST", ["a", "b"]));
@@ -179,7 +232,10 @@ for (const backend of BACKENDS) {
       const list = await t.app.request("/api/v1/users/", { headers: regular.headers });
       expect(list.status).toBe(403);
       expect(await list.json()).toEqual({ detail: "The user doesn't have enough privileges" });
-      const create = await t.app.request("/api/v1/users/", jsonRequest("POST", { email: "x@example.com", password: "long-enough" }, regular.headers));
+      const create = await t.app.request(
+        "/api/v1/users/",
+        jsonRequest("POST", { email: "x@example.com", password: "long-enough" }, regular.headers),
+      );
       expect(create.status).toBe(403);
       expect((await t.app.request("/api/v1/users/")).status).toBe(401);
     });
@@ -187,24 +243,50 @@ for (const backend of BACKENDS) {
     test("a superuser creates an account that can log in and has the trial", async () => {
       const res = await t.app.request(
         "/api/v1/users/",
-        jsonRequest("POST", { email: "Created@Example.com", password: "created-pass", full_name: "Created Person", description: "cardiology" }, admin.headers),
+        jsonRequest(
+          "POST",
+          {
+            email: "Created@Example.com",
+            password: "created-pass",
+            full_name: "Created Person",
+            description: "cardiology",
+          },
+          admin.headers,
+        ),
       );
       expect(res.status).toBe(200);
       const created = (await res.json()) as { id: string; email: string; is_superuser: boolean; description: string };
       expect(created).toMatchObject({ email: "created@example.com", is_superuser: false, description: "cardiology" });
 
-      const login = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: "created@example.com", password: "created-pass" }) });
+      const login = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: "created@example.com", password: "created-pass" }),
+      });
       expect(login.status).toBe(200);
-      const sub = await t.db.selectFrom("subscriptions").selectAll().where("user_id", "=", created.id).executeTakeFirst();
+      const sub = await t.db
+        .selectFrom("subscriptions")
+        .selectAll()
+        .where("user_id", "=", created.id)
+        .executeTakeFirst();
       expect(sub).toMatchObject({ status: "active", subscription_type: "plus", is_trial: true });
 
-      const again = await t.app.request("/api/v1/users/", jsonRequest("POST", { email: "CREATED@example.com", password: "created-pass" }, admin.headers));
+      const again = await t.app.request(
+        "/api/v1/users/",
+        jsonRequest("POST", { email: "CREATED@example.com", password: "created-pass" }, admin.headers),
+      );
       expect(again.status).toBe(400);
       expect(await again.json()).toEqual({ detail: "The user with this email already exists in the system" });
     });
 
     test("a superuser can create another superuser", async () => {
-      const res = await t.app.request("/api/v1/users/", jsonRequest("POST", { email: "admin2@example.com", password: "admin2-pass", is_superuser: true }, admin.headers));
+      const res = await t.app.request(
+        "/api/v1/users/",
+        jsonRequest(
+          "POST",
+          { email: "admin2@example.com", password: "admin2-pass", is_superuser: true },
+          admin.headers,
+        ),
+      );
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ is_superuser: true, full_name: null });
     });
@@ -218,7 +300,9 @@ for (const backend of BACKENDS) {
       const forbidden = await t.app.request(`/api/v1/users/${other.user.id}`, { headers: regular.headers });
       expect(forbidden.status).toBe(403);
       // A regular user cannot tell an unknown id from someone else's.
-      expect((await t.app.request(`/api/v1/users/${crypto.randomUUID()}`, { headers: regular.headers })).status).toBe(403);
+      expect((await t.app.request(`/api/v1/users/${crypto.randomUUID()}`, { headers: regular.headers })).status).toBe(
+        403,
+      );
 
       const byAdmin = await t.app.request(`/api/v1/users/${other.user.id}`, { headers: admin.headers });
       expect(await byAdmin.json()).toEqual(other.user);
@@ -231,33 +315,61 @@ for (const backend of BACKENDS) {
 
     test("a superuser updates a user; deactivation ends the user's sessions", async () => {
       const target = await t.signup();
-      const res = await t.app.request(`/api/v1/users/${target.user.id}`, jsonRequest("PATCH", { full_name: "Renamed Person", is_active: false }, admin.headers));
+      const res = await t.app.request(
+        `/api/v1/users/${target.user.id}`,
+        jsonRequest("PATCH", { full_name: "Renamed Person", is_active: false }, admin.headers),
+      );
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ full_name: "Renamed Person", is_active: false, email: target.user.email });
+      expect(await res.json()).toMatchObject({
+        full_name: "Renamed Person",
+        is_active: false,
+        email: target.user.email,
+      });
       expect((await t.app.request("/api/v1/users/me", { headers: target.headers })).status).toBe(401);
     });
 
     test("a superuser sets a new password; the old one and old sessions stop working", async () => {
       const target = await t.signup();
-      const res = await t.app.request(`/api/v1/users/${target.user.id}`, jsonRequest("PATCH", { password: "brand-new-pass" }, admin.headers));
+      const res = await t.app.request(
+        `/api/v1/users/${target.user.id}`,
+        jsonRequest("PATCH", { password: "brand-new-pass" }, admin.headers),
+      );
       expect(res.status).toBe(200);
       expect((await t.app.request("/api/v1/users/me", { headers: target.headers })).status).toBe(401);
-      const oldLogin = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: target.user.email, password: target.password }) });
+      const oldLogin = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: target.user.email, password: target.password }),
+      });
       expect(oldLogin.status).toBe(400);
-      const newLogin = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: target.user.email, password: "brand-new-pass" }) });
+      const newLogin = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: target.user.email, password: "brand-new-pass" }),
+      });
       expect(newLogin.status).toBe(200);
     });
 
     test("updating a user: taken address 409, unknown user 404, regular user 403, invalid values 422", async () => {
       const target = await t.signup();
-      const taken = await t.app.request(`/api/v1/users/${target.user.id}`, jsonRequest("PATCH", { email: regular.user.email.toUpperCase() }, admin.headers));
+      const taken = await t.app.request(
+        `/api/v1/users/${target.user.id}`,
+        jsonRequest("PATCH", { email: regular.user.email.toUpperCase() }, admin.headers),
+      );
       expect(taken.status).toBe(409);
       expect(await taken.json()).toEqual({ detail: "User with this email already exists" });
-      const unknown = await t.app.request(`/api/v1/users/${crypto.randomUUID()}`, jsonRequest("PATCH", { full_name: "X" }, admin.headers));
+      const unknown = await t.app.request(
+        `/api/v1/users/${crypto.randomUUID()}`,
+        jsonRequest("PATCH", { full_name: "X" }, admin.headers),
+      );
       expect(unknown.status).toBe(404);
-      const byRegular = await t.app.request(`/api/v1/users/${target.user.id}`, jsonRequest("PATCH", { full_name: "X" }, regular.headers));
+      const byRegular = await t.app.request(
+        `/api/v1/users/${target.user.id}`,
+        jsonRequest("PATCH", { full_name: "X" }, regular.headers),
+      );
       expect(byRegular.status).toBe(403);
-      const invalid = await t.app.request(`/api/v1/users/${target.user.id}`, jsonRequest("PATCH", { password: "short" }, admin.headers));
+      const invalid = await t.app.request(
+        `/api/v1/users/${target.user.id}`,
+        jsonRequest("PATCH", { password: "short" }, admin.headers),
+      );
       expect(invalid.status).toBe(422);
     });
 
@@ -266,9 +378,15 @@ for (const backend of BACKENDS) {
       const res = await t.app.request(`/api/v1/users/${target.user.id}`, { method: "DELETE", headers: admin.headers });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ message: "User deleted successfully" });
-      expect(await t.db.selectFrom("users").select("id").where("id", "=", target.user.id).executeTakeFirst()).toBeUndefined();
-      expect(await t.db.selectFrom("subscriptions").select("id").where("user_id", "=", target.user.id).executeTakeFirst()).toBeUndefined();
-      expect((await t.app.request(`/api/v1/users/${target.user.id}`, { method: "DELETE", headers: admin.headers })).status).toBe(404);
+      expect(
+        await t.db.selectFrom("users").select("id").where("id", "=", target.user.id).executeTakeFirst(),
+      ).toBeUndefined();
+      expect(
+        await t.db.selectFrom("subscriptions").select("id").where("user_id", "=", target.user.id).executeTakeFirst(),
+      ).toBeUndefined();
+      expect(
+        (await t.app.request(`/api/v1/users/${target.user.id}`, { method: "DELETE", headers: admin.headers })).status,
+      ).toBe(404);
     });
 
     test("a superuser cannot delete their own account; regular users cannot delete others", async () => {
@@ -276,7 +394,9 @@ for (const backend of BACKENDS) {
       expect(self.status).toBe(403);
       expect(await self.json()).toEqual({ detail: "Super users are not allowed to delete themselves" });
       const other = await t.signup();
-      expect((await t.app.request(`/api/v1/users/${other.user.id}`, { method: "DELETE", headers: regular.headers })).status).toBe(403);
+      expect(
+        (await t.app.request(`/api/v1/users/${other.user.id}`, { method: "DELETE", headers: regular.headers })).status,
+      ).toBe(403);
     });
   });
 
@@ -309,7 +429,9 @@ for (const backend of BACKENDS) {
       for (const u of byName) expect(Object.keys(u).sort()).toEqual(["email", "full_name", "id"]);
 
       const byAddress = await search("q=rfrank");
-      expect(byAddress).toEqual([{ id: expect.any(String), full_name: "Rosalind Franklin", email: "rfranklin@kings.example" }]);
+      expect(byAddress).toEqual([
+        { id: expect.any(String), full_name: "Rosalind Franklin", email: "rfranklin@kings.example" },
+      ]);
       const byFirstName = await search("q=rosa");
       expect(byFirstName.map((u) => u.email)).toEqual(["rfranklin@kings.example"]);
     });
@@ -335,7 +457,10 @@ for (const backend of BACKENDS) {
         const res = await t.app.request(`/api/v1/users/search/?q=${q}`, { headers: me.headers });
         expect(res.status).toBe(422);
         const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
-        expect(detail[0]).toMatchObject({ loc: ["query", "q"], msg: "Type at least 3 characters to search for a user." });
+        expect(detail[0]).toMatchObject({
+          loc: ["query", "q"],
+          msg: "Type at least 3 characters to search for a user.",
+        });
       }
     });
 
@@ -359,7 +484,8 @@ for (const backend of BACKENDS) {
     test("each user may search only so often: past the limit, 429 with Retry-After", async () => {
       const other = await t.signup();
       let last: Response | undefined;
-      for (let i = 0; i < 31; i++) last = await t.app.request("/api/v1/users/search/?q=pierre", { headers: other.headers });
+      for (let i = 0; i < 31; i++)
+        last = await t.app.request("/api/v1/users/search/?q=pierre", { headers: other.headers });
       expect(last!.status).toBe(429);
       expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(((await last!.json()) as { detail: string }).detail).toBe("Too Many Requests");
@@ -395,16 +521,26 @@ for (const backend of BACKENDS) {
       const u = await t.signup({ full_name: "Before Name", institution_email: "old@uni.edu", description: "a, b" });
       const res = await updateMe(u.headers, { full_name: "After Name", description: "oncology, immunology, genomics" });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ ...u.user, full_name: "After Name", description: "oncology, immunology, genomics" });
+      expect(await res.json()).toEqual({
+        ...u.user,
+        full_name: "After Name",
+        description: "oncology, immunology, genomics",
+      });
       const me = await t.app.request("/api/v1/users/me", { headers: u.headers });
       expect(await me.json()).toMatchObject({ full_name: "After Name", institution_email: "old@uni.edu" });
     });
 
     test("an emptied institutional address is stored as null", async () => {
       const u = await t.signup({ institution_email: "old@uni.edu" });
-      expect(await (await updateMe(u.headers, { institution_email: "" })).json()).toMatchObject({ institution_email: null });
-      expect(await (await updateMe(u.headers, { institution_email: "New@Uni.edu" })).json()).toMatchObject({ institution_email: "new@uni.edu" });
-      expect(await (await updateMe(u.headers, { institution_email: null })).json()).toMatchObject({ institution_email: null });
+      expect(await (await updateMe(u.headers, { institution_email: "" })).json()).toMatchObject({
+        institution_email: null,
+      });
+      expect(await (await updateMe(u.headers, { institution_email: "New@Uni.edu" })).json()).toMatchObject({
+        institution_email: "new@uni.edu",
+      });
+      expect(await (await updateMe(u.headers, { institution_email: null })).json()).toMatchObject({
+        institution_email: null,
+      });
     });
 
     test("changing the address: the new one logs in, a taken one is 409", async () => {
@@ -416,7 +552,10 @@ for (const backend of BACKENDS) {
 
       const res = await updateMe(u.headers, { email: "Moved@Example.org" });
       expect(await res.json()).toMatchObject({ email: "moved@example.org" });
-      const login = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: "moved@example.org", password: u.password }) });
+      const login = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: "moved@example.org", password: u.password }),
+      });
       expect(login.status).toBe(200);
       // Keeping one's own address (in another case) is not a conflict.
       expect((await updateMe(u.headers, { email: "MOVED@example.org" })).status).toBe(200);
@@ -426,7 +565,10 @@ for (const backend of BACKENDS) {
       const u = await t.signup();
       const longName = await updateMe(u.headers, { full_name: "x".repeat(31) });
       expect(longName.status).toBe(422);
-      expect(((await longName.json()) as { detail: Issue[] }).detail[0]).toMatchObject({ loc: ["body", "full_name"], msg: "Full name must be at most 30 characters" });
+      expect(((await longName.json()) as { detail: Issue[] }).detail[0]).toMatchObject({
+        loc: ["body", "full_name"],
+        msg: "Full name must be at most 30 characters",
+      });
       expect((await updateMe(u.headers, { full_name: "x".repeat(30) })).status).toBe(200);
 
       const badEmail = await updateMe(u.headers, { email: "nope" });
@@ -435,7 +577,9 @@ for (const backend of BACKENDS) {
       expect(((await badInstitution.json()) as { detail: Issue[] }).detail[0]?.msg).toBe("Invalid email address");
 
       const longInterests = await updateMe(u.headers, { description: "a".repeat(2001) });
-      expect(((await longInterests.json()) as { detail: Issue[] }).detail[0]?.msg).toBe("Total length of interests cannot exceed 2000 characters.");
+      expect(((await longInterests.json()) as { detail: Issue[] }).detail[0]?.msg).toBe(
+        "Total length of interests cannot exceed 2000 characters.",
+      );
     });
 
     test("privileges cannot be raised through the profile", async () => {
@@ -446,34 +590,64 @@ for (const backend of BACKENDS) {
 
     test("changing the password ends other sessions and returns a fresh token for this one", async () => {
       const u = await t.signup();
-      const res = await changePassword(u.headers, { current_password: u.password, new_password: "next-password", confirm_password: "next-password" });
+      const res = await changePassword(u.headers, {
+        current_password: u.password,
+        new_password: "next-password",
+        confirm_password: "next-password",
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { message: string; access_token: string; token_type: string };
       expect(body.message).toBe("Password updated successfully");
       expect(res.headers.get("set-cookie")).toContain(`access_token=${body.access_token}`);
 
       expect((await t.app.request("/api/v1/users/me", { headers: u.headers })).status).toBe(401);
-      expect((await t.app.request("/api/v1/users/me", { headers: { authorization: `Bearer ${body.access_token}` } })).status).toBe(200);
-      const login = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: u.user.email, password: "next-password" }) });
+      expect(
+        (await t.app.request("/api/v1/users/me", { headers: { authorization: `Bearer ${body.access_token}` } })).status,
+      ).toBe(200);
+      const login = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: u.user.email, password: "next-password" }),
+      });
       expect(login.status).toBe(200);
     });
 
     test("password change errors: wrong current password, same password, mismatch, too short", async () => {
       const u = await t.signup();
-      const wrong = await changePassword(u.headers, { current_password: "not-my-password", new_password: "next-password", confirm_password: "next-password" });
+      const wrong = await changePassword(u.headers, {
+        current_password: "not-my-password",
+        new_password: "next-password",
+        confirm_password: "next-password",
+      });
       expect(wrong.status).toBe(400);
       expect(await wrong.json()).toEqual({ detail: "Incorrect password" });
 
-      const same = await changePassword(u.headers, { current_password: u.password, new_password: u.password, confirm_password: u.password });
+      const same = await changePassword(u.headers, {
+        current_password: u.password,
+        new_password: u.password,
+        confirm_password: u.password,
+      });
       expect(same.status).toBe(400);
       expect(await same.json()).toEqual({ detail: "New password cannot be the same as the current one" });
 
-      const mismatch = await changePassword(u.headers, { current_password: u.password, new_password: "next-password", confirm_password: "other-password" });
+      const mismatch = await changePassword(u.headers, {
+        current_password: u.password,
+        new_password: "next-password",
+        confirm_password: "other-password",
+      });
       expect(mismatch.status).toBe(422);
-      expect(((await mismatch.json()) as { detail: Issue[] }).detail[0]).toMatchObject({ loc: ["body", "confirm_password"], msg: "The passwords do not match" });
+      expect(((await mismatch.json()) as { detail: Issue[] }).detail[0]).toMatchObject({
+        loc: ["body", "confirm_password"],
+        msg: "The passwords do not match",
+      });
 
-      const short = await changePassword(u.headers, { current_password: u.password, new_password: "short", confirm_password: "short" });
-      expect(((await short.json()) as { detail: Issue[] }).detail[0]?.msg).toBe("Password must be at least 8 characters");
+      const short = await changePassword(u.headers, {
+        current_password: u.password,
+        new_password: "short",
+        confirm_password: "short",
+      });
+      expect(((await short.json()) as { detail: Issue[] }).detail[0]?.msg).toBe(
+        "Password must be at least 8 characters",
+      );
 
       const missing = await changePassword(u.headers, { current_password: u.password, new_password: "next-password" });
       expect(((await missing.json()) as { detail: Issue[] }).detail[0]?.msg).toBe("Password confirmation is required");
@@ -488,10 +662,17 @@ for (const backend of BACKENDS) {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ message: "User deleted successfully" });
       expect(res.headers.get("set-cookie")).toMatch(/^access_token=;/);
-      expect(await t.db.selectFrom("users").select("id").where("id", "=", u.user.id).executeTakeFirst()).toBeUndefined();
-      expect(await t.db.selectFrom("subscriptions").select("id").where("user_id", "=", u.user.id).executeTakeFirst()).toBeUndefined();
+      expect(
+        await t.db.selectFrom("users").select("id").where("id", "=", u.user.id).executeTakeFirst(),
+      ).toBeUndefined();
+      expect(
+        await t.db.selectFrom("subscriptions").select("id").where("user_id", "=", u.user.id).executeTakeFirst(),
+      ).toBeUndefined();
       expect((await t.app.request("/api/v1/users/me", { headers: u.headers })).status).toBe(401);
-      const login = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: u.user.email, password: u.password }) });
+      const login = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: u.user.email, password: u.password }),
+      });
       expect(login.status).toBe(400);
     });
 
@@ -507,7 +688,9 @@ for (const backend of BACKENDS) {
   describe(`first superuser (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp(backend, { env: { FIRST_SUPERUSER: "Root@LitReview.test", FIRST_SUPERUSER_PASSWORD: "first-root-pass" } });
+      t = await createTestApp(backend, {
+        env: { FIRST_SUPERUSER: "Root@LitReview.test", FIRST_SUPERUSER_PASSWORD: "first-root-pass" },
+      });
     });
     afterAll(async () => {
       await t?.close();
@@ -516,18 +699,32 @@ for (const backend of BACKENDS) {
     test("is created once from the configuration and can log in as a superuser", async () => {
       const created = await ensureFirstSuperuser(t.deps);
       expect(created).toMatchObject({ email: "root@litreview.test", is_superuser: true, is_active: true });
-      const login = await t.app.request("/api/v1/login/access-token", { method: "POST", body: new URLSearchParams({ username: "root@litreview.test", password: "first-root-pass" }) });
+      const login = await t.app.request("/api/v1/login/access-token", {
+        method: "POST",
+        body: new URLSearchParams({ username: "root@litreview.test", password: "first-root-pass" }),
+      });
       expect(login.status).toBe(200);
       const { access_token } = (await login.json()) as { access_token: string };
       const list = await t.app.request("/api/v1/users/", { headers: { authorization: `Bearer ${access_token}` } });
       expect(list.status).toBe(200);
 
       // A second start changes nothing, not even a password changed since.
-      await t.db.updateTable("users").set({ full_name: "Renamed Root" }).where("email", "=", "root@litreview.test").execute();
+      await t.db
+        .updateTable("users")
+        .set({ full_name: "Renamed Root" })
+        .where("email", "=", "root@litreview.test")
+        .execute();
       expect(await ensureFirstSuperuser(t.deps)).toBeNull();
-      const row = await t.db.selectFrom("users").select(["full_name"]).where("email", "=", "root@litreview.test").executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom("users")
+        .select(["full_name"])
+        .where("email", "=", "root@litreview.test")
+        .executeTakeFirstOrThrow();
       expect(row.full_name).toBe("Renamed Root");
-      const count = await t.db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const count = await t.db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(1);
     });
   });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
-import { changePasswordRules, fieldErrors, signupRules, type ChangePasswordValues, type SignupValues } from "../../islands/auth/validation.ts";
+import {
+  changePasswordRules,
+  fieldErrors,
+  signupRules,
+  type ChangePasswordValues,
+  type SignupValues,
+} from "../../islands/auth/validation.ts";
 import { profileRules, type ProfileValues } from "../../islands/settings/profile.ts";
 import { interestErrors, TOTAL_TOO_LONG } from "../../islands/settings/interests.ts";
 
@@ -37,7 +43,12 @@ for (const backend of BACKENDS) {
       await t?.close();
     });
 
-    const validSignup: SignupValues = { full_name: "Ada Lovelace", email: "ada@example.org", password: "long-enough-1", confirm_password: "long-enough-1" };
+    const validSignup: SignupValues = {
+      full_name: "Ada Lovelace",
+      email: "ada@example.org",
+      password: "long-enough-1",
+      confirm_password: "long-enough-1",
+    };
     const signupCases: [keyof SignupValues, string][] = [
       ["email", ""],
       ["email", "not-an-address"],
@@ -54,7 +65,9 @@ for (const backend of BACKENDS) {
         const [onPage] = fieldErrors(signupRules, field, values);
         expect(onPage).toBeDefined();
         const { confirm_password: _c, ...body } = values;
-        expect(await serverMessage(await t.app.request("/api/v1/users/signup", json("POST", body)), field)).toBe(onPage);
+        expect(await serverMessage(await t.app.request("/api/v1/users/signup", json("POST", body)), field)).toBe(
+          onPage,
+        );
       });
     }
 
@@ -74,7 +87,11 @@ for (const backend of BACKENDS) {
       });
     }
 
-    const validPassword: ChangePasswordValues = { current_password: "whatever-1", new_password: "new-password-1", confirm_password: "new-password-1" };
+    const validPassword: ChangePasswordValues = {
+      current_password: "whatever-1",
+      new_password: "new-password-1",
+      confirm_password: "new-password-1",
+    };
     const passwordCases: [keyof ChangePasswordValues, Partial<ChangePasswordValues>][] = [
       ["current_password", { current_password: "" }],
       ["new_password", { new_password: "", confirm_password: "" }],
@@ -95,9 +112,15 @@ for (const backend of BACKENDS) {
     test("main interests: an interest over 100 characters, and a total over 2000", async () => {
       const long = "x".repeat(101);
       const [onPage] = interestErrors(long);
-      const res = await t.app.request("/api/v1/users/me", json("PATCH", { description: `oncology, ${long}` }, user.headers));
+      const res = await t.app.request(
+        "/api/v1/users/me",
+        json("PATCH", { description: `oncology, ${long}` }, user.headers),
+      );
       expect(await serverMessage(res, "description")).toBe(onPage);
-      const tooMuch = await t.app.request("/api/v1/users/me", json("PATCH", { description: "y".repeat(2001) }, user.headers));
+      const tooMuch = await t.app.request(
+        "/api/v1/users/me",
+        json("PATCH", { description: "y".repeat(2001) }, user.headers),
+      );
       expect(await serverMessage(tooMuch, "description")).toBe(TOTAL_TOO_LONG);
     });
   });

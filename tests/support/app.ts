@@ -127,11 +127,21 @@ export async function createTestApp(
   const db = handle.db;
   const secretKey = crypto.getRandomValues(new Uint8Array(32));
   const config = loadConfig({ ...TEST_ENV, ...opts.env });
-  const deps: AppDeps = { config, db, search: opts.search ?? new PostgresSearchIndex(db), jobs: new PgJobQueue(db), secretKey };
+  const deps: AppDeps = {
+    config,
+    db,
+    search: opts.search ?? new PostgresSearchIndex(db),
+    jobs: new PgJobQueue(db),
+    secretKey,
+  };
   const app = createApp(deps);
 
   async function tokenFor(userId: string): Promise<string> {
-    const row = await db.selectFrom("users").select(["id", "token_version"]).where("id", "=", userId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("users")
+      .select(["id", "token_version"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
     return issueAccessToken(deps, row);
   }
 
@@ -155,11 +165,20 @@ export async function createTestApp(
     if (preset !== "none") {
       const now = Date.now();
       const trialEnd = new Date(preset === "expired_trial" ? now - DAY_MS : now + 7 * DAY_MS);
-      const values: Omit<Insertable<SubscriptionsTable>, "user_id"> =
-        typeof preset === "object"
-          ? preset
-          : { status: "active", subscription_type: "plus", billing_interval: "annual", is_trial: true, trial_ends_at: trialEnd, current_period_end: trialEnd };
-      await db.insertInto("subscriptions").values({ ...values, user_id: row.id }).execute();
+      const values: Omit<Insertable<SubscriptionsTable>, "user_id"> = typeof preset === "object"
+        ? preset
+        : {
+            status: "active",
+            subscription_type: "plus",
+            billing_interval: "annual",
+            is_trial: true,
+            trial_ends_at: trialEnd,
+            current_period_end: trialEnd,
+          };
+      await db
+        .insertInto("subscriptions")
+        .values({ ...values, user_id: row.id })
+        .execute();
     }
     const token = await issueAccessToken(deps, row);
     return { user: toUserPublic(row), token, headers: { authorization: `Bearer ${token}` }, password };

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { parsePubmedFile, parsePubmedXml } from "../../search/pubmed/parser.ts";
 import { matchesRecord, parsePubmedQuery } from "../../search/pubmed/query-syntax.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "./eutils-stand-in.ts";
-import { loadStandInRecords, nlmCategory, PUBMEDQA_PMIDS, renderPubmedQaXml, withEntrezDate, type PubmedQaInstance } from "./pubmed-records.ts";
+import {
+  loadStandInRecords,
+  nlmCategory,
+  PUBMEDQA_PMIDS,
+  renderPubmedQaXml,
+  withEntrezDate,
+  type PubmedQaInstance,
+} from "./pubmed-records.ts";
 
 // The E-utilities stand-in and its records: the records parse back to what they were made from, and the stand-in
 // answers in NCBI's shapes (esearch JSON and XML, efetch PubMed XML, in-band errors), keeps NCBI's rate per client,
@@ -12,7 +19,10 @@ import { loadStandInRecords, nlmCategory, PUBMEDQA_PMIDS, renderPubmedQaXml, wit
 
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 const PUBMEDQA = join(import.meta.dir, "..", "..", "sample", "pubmedqa", "ori_pqal.json.gz");
-const qa = JSON.parse(new TextDecoder().decode(Bun.gunzipSync(readFileSync(PUBMEDQA)))) as Record<string, PubmedQaInstance>;
+const qa = JSON.parse(new TextDecoder().decode(Bun.gunzipSync(readFileSync(PUBMEDQA)))) as Record<
+  string,
+  PubmedQaInstance
+>;
 const squash = (s: string) => s.replace(/[\t\n\r ]+/g, " ").trim();
 
 describe("stand-in records", () => {
@@ -49,10 +59,18 @@ describe("stand-in records", () => {
       const a = r.article;
       expect(a.pmid).toBe(r.pmid);
       expect(a.title).toBe(squash(x.QUESTION));
-      const sections = [...x.CONTEXTS.map((c, i) => ({ label: x.LABELS[i]!, text: c })), { label: "CONCLUSIONS", text: x.LONG_ANSWER }];
-      expect(a.abstract_sections.map((s) => ({ label: s.label, text: s.text }))).toEqual(sections.map((s) => ({ label: s.label, text: squash(s.text) })));
+      const sections = [
+        ...x.CONTEXTS.map((c, i) => ({ label: x.LABELS[i]!, text: c })),
+        { label: "CONCLUSIONS", text: x.LONG_ANSWER },
+      ];
+      expect(a.abstract_sections.map((s) => ({ label: s.label, text: s.text }))).toEqual(
+        sections.map((s) => ({ label: s.label, text: squash(s.text) })),
+      );
       expect(a.abstract_sections.at(-1)!.nlm_category).toBe("CONCLUSIONS");
-      for (const s of a.abstract_sections) expect(["BACKGROUND", "OBJECTIVE", "METHODS", "RESULTS", "CONCLUSIONS", "UNASSIGNED"]).toContain(s.nlm_category!);
+      for (const s of a.abstract_sections)
+        expect(["BACKGROUND", "OBJECTIVE", "METHODS", "RESULTS", "CONCLUSIONS", "UNASSIGNED"]).toContain(
+          s.nlm_category!,
+        );
       expect(a.mesh_terms).toEqual(x.MESHES);
       expect(a.authors).toBeNull();
       expect(a.journal).toBeNull();
@@ -79,8 +97,12 @@ describe("stand-in records", () => {
     expect(r.xml).toContain('<PubMedPubDate PubStatus="entrez">');
     expect(r.xml).toContain('<ArticleId IdType="pubmed">15841770</ArticleId>');
     expect(r.xml).toContain("(p&lt;0.001)");
-    expect(r.article.title).toBe("Do inhaled steroids differ from cromones in terms of hospital admission rates for asthma in children?");
-    expect(r.article.abstract).toContain("CONCLUSIONS: Our results suggest that inhaled steroids are better than cromones");
+    expect(r.article.title).toBe(
+      "Do inhaled steroids differ from cromones in terms of hospital admission rates for asthma in children?",
+    );
+    expect(r.article.abstract).toContain(
+      "CONCLUSIONS: Our results suggest that inhaled steroids are better than cromones",
+    );
   });
 
   test("labels map to NLM categories", () => {
@@ -99,7 +121,14 @@ describe("stand-in records", () => {
   });
 
   test("an instance without a year has no dates, and escaping covers attributes", () => {
-    const xml = renderPubmedQaXml(1, { QUESTION: 'Is "x" < y & z?', CONTEXTS: ["a < b"], LABELS: ['A "B"'], MESHES: ["X & Y"], YEAR: null, LONG_ANSWER: "Yes." });
+    const xml = renderPubmedQaXml(1, {
+      QUESTION: 'Is "x" < y & z?',
+      CONTEXTS: ["a < b"],
+      LABELS: ['A "B"'],
+      MESHES: ["X & Y"],
+      YEAR: null,
+      LONG_ANSWER: "Yes.",
+    });
     const [e] = parsePubmedXml(xml);
     expect(e?.type).toBe("article");
     if (e?.type !== "article") return;
@@ -120,7 +149,12 @@ describe("stand-in records", () => {
 });
 
 /** The stand-in's answer to a GET. */
-async function get(s: EutilsStandIn, path: string, params: Record<string, string>, init?: RequestInit): Promise<Response> {
+async function get(
+  s: EutilsStandIn,
+  path: string,
+  params: Record<string, string>,
+  init?: RequestInit,
+): Promise<Response> {
   return fetch(`${s.url}${path}?${new URLSearchParams(params)}`, init);
 }
 async function esearchJson(s: EutilsStandIn, params: Record<string, string>): Promise<any> {
@@ -169,7 +203,14 @@ describe("E-utilities stand-in", () => {
     expect(r.idlist).toEqual(all.idlist.slice(0, 3));
     const pages: number[] = [];
     for (let start = 0; start < Number(r.count); start += 7) {
-      const res = await get(s, "efetch.fcgi", { db: "pubmed", retmode: "xml", WebEnv: r.webenv, query_key: r.querykey, retstart: String(start), retmax: "7" });
+      const res = await get(s, "efetch.fcgi", {
+        db: "pubmed",
+        retmode: "xml",
+        WebEnv: r.webenv,
+        query_key: r.querykey,
+        retstart: String(start),
+        retmax: "7",
+      });
       pages.push(...articlesOf(await res.text()).map((a) => a.pmid));
     }
     expect(pages.map(String)).toEqual(all.idlist);
@@ -183,7 +224,8 @@ describe("E-utilities stand-in", () => {
     const all = (await esearchJson(s, { term: "surgery", retmax: "10000" })).esearchresult;
     expect(Number(all.count)).toBeGreaterThan(20);
     const pages: string[] = [];
-    for (let start = 0; start < Number(all.count); start += 20) pages.push(...(await esearchJson(s, { term: "surgery", retstart: String(start) })).esearchresult.idlist);
+    for (let start = 0; start < Number(all.count); start += 20)
+      pages.push(...(await esearchJson(s, { term: "surgery", retstart: String(start) })).esearchresult.idlist);
     expect(pages).toEqual(all.idlist);
     const past = (await esearchJson(s, { term: "surgery", retstart: all.count })).esearchresult;
     expect(past.idlist).toEqual([]);
@@ -195,16 +237,25 @@ describe("E-utilities stand-in", () => {
     expect(res.headers.get("content-type")).toStartWith("text/xml");
     const xml = await res.text();
     expect(xml).toStartWith('<?xml version="1.0" encoding="UTF-8" ?>\n<!DOCTYPE eSearchResult PUBLIC');
-    expect(xml).toMatch(/<eSearchResult><Count>\d+<\/Count><RetMax>2<\/RetMax><RetStart>0<\/RetStart><QueryKey>1<\/QueryKey><WebEnv>MCID_[0-9a-f]{24}<\/WebEnv><IdList>\n<Id>\d+<\/Id>\n<Id>\d+<\/Id>\n<\/IdList>/);
+    expect(xml).toMatch(
+      /<eSearchResult><Count>\d+<\/Count><RetMax>2<\/RetMax><RetStart>0<\/RetStart><QueryKey>1<\/QueryKey><WebEnv>MCID_[0-9a-f]{24}<\/WebEnv><IdList>\n<Id>\d+<\/Id>\n<Id>\d+<\/Id>\n<\/IdList>/,
+    );
     expect(xml).toContain("<QueryTranslation>(&quot;asthma&quot;[MeSH Terms] OR &quot;asthma&quot;[All Fields]");
     const none = await (await get(s, "esearch.fcgi", { db: "pubmed", term: "qwertyzzz" })).text();
     expect(none).toContain("<Count>0</Count><RetMax>0</RetMax><RetStart>0</RetStart><IdList/>");
-    expect(none).toContain("<ErrorList><PhraseNotFound>qwertyzzz</PhraseNotFound></ErrorList><WarningList><OutputMessage>No items found.</OutputMessage></WarningList>");
+    expect(none).toContain(
+      "<ErrorList><PhraseNotFound>qwertyzzz</PhraseNotFound></ErrorList><WarningList><OutputMessage>No items found.</OutputMessage></WarningList>",
+    );
   });
 
   test("errors as NCBI answers them: missing term, other database, in JSON and XML", async () => {
-    expect(await esearchJson(s, {})).toEqual({ header: { type: "esearch", version: "0.3" }, esearchresult: { ERROR: "Empty term and query_key - nothing todo" } });
-    expect((await esearchJson(s, { term: "x", db: "nucleotide" })).esearchresult.ERROR).toBe("Invalid db name specified: nucleotide");
+    expect(await esearchJson(s, {})).toEqual({
+      header: { type: "esearch", version: "0.3" },
+      esearchresult: { ERROR: "Empty term and query_key - nothing todo" },
+    });
+    expect((await esearchJson(s, { term: "x", db: "nucleotide" })).esearchresult.ERROR).toBe(
+      "Invalid db name specified: nucleotide",
+    );
     const xml = await (await get(s, "esearch.fcgi", { db: "pubmed", term: "" })).text();
     expect(xml).toContain("<eSearchResult><ERROR>Empty term and query_key - nothing todo</ERROR></eSearchResult>");
     const none = (await esearchJson(s, { term: "qwertyzzz" })).esearchresult;
@@ -220,14 +271,18 @@ describe("E-utilities stand-in", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/xml");
     const xml = await res.text();
-    expect(xml).toStartWith('<?xml version="1.0" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN"');
+    expect(xml).toStartWith(
+      '<?xml version="1.0" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN"',
+    );
     expect(xml.trimEnd()).toEndWith("</PubmedArticleSet>");
     const events = parsePubmedXml(xml);
     expect(events.every((e) => e.type === "article")).toBe(true);
     expect(articlesOf(xml).map((a) => a.pmid)).toEqual([15841770, 1, 21645374]);
     expect(articlesOf(xml)[0]).toEqual(s.records.get(15841770)!.article);
     // Only unknown ids: an empty set.
-    expect(await (await get(s, "efetch.fcgi", { db: "pubmed", id: "999999999" })).text()).toContain("<PubmedArticleSet></PubmedArticleSet>");
+    expect(await (await get(s, "efetch.fcgi", { db: "pubmed", id: "999999999" })).text()).toContain(
+      "<PubmedArticleSet></PubmedArticleSet>",
+    );
   });
 
   test("efetch and esearch by POST; a long id list", async () => {
@@ -245,7 +300,11 @@ describe("E-utilities stand-in", () => {
     });
     expect(Number(((await post.json()) as any).esearchresult.count)).toBeGreaterThan(0);
     const logged = s.requests.at(-1)!;
-    expect(logged).toMatchObject({ method: "POST", status: 200, params: { db: "pubmed", retmode: "json", term: "asthma" } });
+    expect(logged).toMatchObject({
+      method: "POST",
+      status: 200,
+      params: { db: "pubmed", retmode: "json", term: "asthma" },
+    });
     expect(logged.path).toBe("/entrez/eutils/esearch.fcgi");
   });
 
@@ -258,7 +317,9 @@ describe("E-utilities stand-in", () => {
   });
 
   test("a plain topic is read by the imitation of automatic term mapping and finds PubMedQA records", async () => {
-    const r = (await esearchJson(s, { term: "asthma inhaled corticosteroids children", sort: "relevance", retmax: "100" })).esearchresult;
+    const r = (
+      await esearchJson(s, { term: "asthma inhaled corticosteroids children", sort: "relevance", retmax: "100" })
+    ).esearchresult;
     expect(r.querytranslation).toStartWith('("asthma"[MeSH Terms] OR "asthma"[All Fields]');
     expect(r.querytranslation).toContain(' AND "inhaled"[All Fields] AND ');
     expect(r.querytranslation).toContain('"adrenal cortex hormones"[MeSH Terms]');
@@ -278,7 +339,9 @@ describe("E-utilities stand-in", () => {
     const term = `(asthma[tiab] OR "asthma"[mh]) AND (child*[tiab] OR adolescent[mh]) NOT "adult"[ti]`;
     const r = (await esearchJson(s, { term, retmax: "10000" })).esearchresult;
     const node = parsePubmedQuery(term);
-    const expected = loadStandInRecords().filter((x) => matchesRecord(node, x.article)).map((x) => x.pmid);
+    const expected = loadStandInRecords()
+      .filter((x) => matchesRecord(node, x.article))
+      .map((x) => x.pmid);
     expect(Number(r.count)).toBe(expected.length);
     expect(expected.length).toBeGreaterThan(0);
     expect(new Set(r.idlist.map(Number))).toEqual(new Set(expected));
@@ -306,14 +369,24 @@ describe("E-utilities stand-in", () => {
   test("date limits: reldate on the Entrez date, mindate/maxdate on the publication date", async () => {
     const now = Date.parse("2026-11-26T12:00:00Z");
     const all = loadStandInRecords();
-    const fresh = all.filter((r) => PUBMEDQA_PMIDS.has(r.pmid)).slice(0, 5).map((r, i) => withEntrezDate(r, `2026-11-${String(20 + i).padStart(2, "0")}`));
-    const d = startEutilsStandIn({ records: [...all.filter((r) => !fresh.some((f) => f.pmid === r.pmid)), ...fresh], enforceRate: false, now: () => now });
+    const fresh = all
+      .filter((r) => PUBMEDQA_PMIDS.has(r.pmid))
+      .slice(0, 5)
+      .map((r, i) => withEntrezDate(r, `2026-11-${String(20 + i).padStart(2, "0")}`));
+    const d = startEutilsStandIn({
+      records: [...all.filter((r) => !fresh.some((f) => f.pmid === r.pmid)), ...fresh],
+      enforceRate: false,
+      now: () => now,
+    });
     try {
-      const week = (await esearchJson(d, { term: "humans[mh]", datetype: "edat", reldate: "7", retmax: "100" })).esearchresult;
+      const week = (await esearchJson(d, { term: "humans[mh]", datetype: "edat", reldate: "7", retmax: "100" }))
+        .esearchresult;
       const expected = fresh.filter((f) => f.article.mesh_terms.includes("Humans")).map((f) => String(f.pmid));
       expect(new Set(week.idlist)).toEqual(new Set(expected));
       expect(week.querytranslation).toEndWith(" AND 2026/11/19:2026/11/26[Date - Entry]");
-      const years = (await esearchJson(d, { term: "asthma", datetype: "pdat", mindate: "2004", maxdate: "2005/06", retmax: "1000" })).esearchresult;
+      const years = (
+        await esearchJson(d, { term: "asthma", datetype: "pdat", mindate: "2004", maxdate: "2005/06", retmax: "1000" })
+      ).esearchresult;
       expect(Number(years.count)).toBeGreaterThan(0);
       for (const id of years.idlist) {
         const date = d.records.get(Number(id))!.article.publication_date!;
@@ -343,7 +416,12 @@ describe("E-utilities stand-in: scripted faults", () => {
     const res = await get(s, "esearch.fcgi", { db: "pubmed", term: "asthma", retmode: "json" });
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("2");
-    expect(await res.json()).toEqual({ error: "API rate limit exceeded", "api-key": "127.0.0.1", count: "4", limit: "3" });
+    expect(await res.json()).toEqual({
+      error: "API rate limit exceeded",
+      "api-key": "127.0.0.1",
+      count: "4",
+      limit: "3",
+    });
     expect(s.requests.at(-1)!.status).toBe(429);
     expect((await get(s, "esearch.fcgi", { db: "pubmed", term: "asthma" })).status).toBe(200);
   });
@@ -379,7 +457,12 @@ describe("E-utilities stand-in: scripted faults", () => {
   test("hang: no answer; the client's own timeout ends the wait", async () => {
     s.script({ kind: "hang" });
     const t0 = performance.now();
-    const error = await get(s, "esearch.fcgi", { db: "pubmed", term: "asthma" }, { signal: AbortSignal.timeout(300) }).then(
+    const error = await get(
+      s,
+      "esearch.fcgi",
+      { db: "pubmed", term: "asthma" },
+      { signal: AbortSignal.timeout(300) },
+    ).then(
       () => null,
       (e: Error) => e,
     );
@@ -403,7 +486,12 @@ describe("E-utilities stand-in: scripted faults", () => {
 
   test("unreachable: hanging, or refusing connections; then back on the same port", async () => {
     s.setUnreachable(true);
-    const hung = await get(s, "esearch.fcgi", { db: "pubmed", term: "asthma" }, { signal: AbortSignal.timeout(300) }).then(
+    const hung = await get(
+      s,
+      "esearch.fcgi",
+      { db: "pubmed", term: "asthma" },
+      { signal: AbortSignal.timeout(300) },
+    ).then(
       () => null,
       (e: Error) => e,
     );
@@ -424,7 +512,9 @@ describe("E-utilities stand-in: NCBI's rate", () => {
     const s = startEutilsStandIn();
     try {
       const since = Date.now();
-      const answers = await Promise.all(Array.from({ length: 5 }, () => get(s, "esearch.fcgi", { db: "pubmed", term: "asthma", retmode: "json" })));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => get(s, "esearch.fcgi", { db: "pubmed", term: "asthma", retmode: "json" })),
+      );
       const statuses = answers.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const limited = answers.find((r) => r.status === 429)!;
@@ -447,7 +537,11 @@ describe("E-utilities stand-in: NCBI's rate", () => {
     const s = startEutilsStandIn();
     try {
       const burst = (key: string, n: number) =>
-        Promise.all(Array.from({ length: n }, () => get(s, "esearch.fcgi", { db: "pubmed", term: "asthma", api_key: key }).then((r) => r.status)));
+        Promise.all(
+          Array.from({ length: n }, () =>
+            get(s, "esearch.fcgi", { db: "pubmed", term: "asthma", api_key: key }).then((r) => r.status),
+          ),
+        );
       expect((await burst("KEY1", 11)).filter((st) => st === 429).length).toBe(1);
       expect((await burst("KEY2", 10)).every((st) => st === 200)).toBe(true);
     } finally {
@@ -477,7 +571,9 @@ describe("E-utilities stand-in: NCBI's rate", () => {
   test("enforceRate: false lets a burst through but still measures it", async () => {
     const s = startEutilsStandIn({ enforceRate: false });
     try {
-      const statuses = await Promise.all(Array.from({ length: 6 }, () => get(s, "efetch.fcgi", { db: "pubmed", id: "1" }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 6 }, () => get(s, "efetch.fcgi", { db: "pubmed", id: "1" }).then((r) => r.status)),
+      );
       expect(statuses.every((st) => st === 200)).toBe(true);
       expect(s.maxRequestsPerSecond()).toBe(6);
     } finally {

@@ -164,17 +164,31 @@ const STOP_WORDS = new Set(
  * standing in for PubMed's MeSH entry terms and the explosion of the heading to narrower ones. Deliberately few.
  */
 const ENTRY_TERMS: Record<string, { mesh: string[]; words: string[] }> = {
-  corticosteroid: { mesh: ["adrenal cortex hormones", "glucocorticoids"], words: ["corticosteroid", "corticosteroids", "glucocorticoid", "glucocorticoids", "steroid", "steroids"] },
+  corticosteroid: {
+    mesh: ["adrenal cortex hormones", "glucocorticoids"],
+    words: ["corticosteroid", "corticosteroids", "glucocorticoid", "glucocorticoids", "steroid", "steroids"],
+  },
   steroid: { mesh: ["steroids"], words: ["steroid", "steroids", "corticosteroid", "corticosteroids"] },
-  cancer: { mesh: ["neoplasms"], words: ["cancer", "cancers", "neoplasm", "neoplasms", "tumor", "tumors", "tumour", "tumours"] },
+  cancer: {
+    mesh: ["neoplasms"],
+    words: ["cancer", "cancers", "neoplasm", "neoplasms", "tumor", "tumors", "tumour", "tumours"],
+  },
   tumor: { mesh: ["neoplasms"], words: ["tumor", "tumors", "tumour", "tumours", "neoplasm", "neoplasms"] },
   "heart attack": { mesh: ["myocardial infarction"], words: [] },
   kid: { mesh: ["child"], words: ["kid", "kids", "child", "children"] },
 };
 
 const IRREGULAR_PLURALS: Record<string, string> = {
-  children: "child", women: "woman", men: "man", feet: "foot", teeth: "tooth", mice: "mouse", people: "person",
-  data: "datum", criteria: "criterion", phenomena: "phenomenon",
+  children: "child",
+  women: "woman",
+  men: "man",
+  feet: "foot",
+  teeth: "tooth",
+  mice: "mouse",
+  people: "person",
+  data: "datum",
+  criteria: "criterion",
+  phenomena: "phenomenon",
 };
 
 /** The singular of an English noun, lightly: irregular plurals, -ies → -y, -(s|x|z|ch|sh)es → -, -s → - (not -ss, -us, -is). */
@@ -199,7 +213,13 @@ export function plural(word: string): string {
 
 /** Lower-cased words of a text with diacritics removed (letters and digits; inner hyphens and apostrophes split). */
 function tokens(text: string): string[] {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 const quote = (s: string) => `"${s.replace(/"/g, "")}"`;
@@ -221,7 +241,11 @@ export interface PlainTranslation {
  * @param meshHeadings lower-cased MeSH headings the records carry: a word naming one maps to it.
  * @param vocabulary the words of the records (as `tokens` makes them): a variant no record has is left out.
  */
-export function translatePlainTerm(term: string, meshHeadings: ReadonlySet<string>, vocabulary: ReadonlySet<string>): PlainTranslation {
+export function translatePlainTerm(
+  term: string,
+  meshHeadings: ReadonlySet<string>,
+  vocabulary: ReadonlySet<string>,
+): PlainTranslation {
   const clauses: string[] = [];
   const translationSet: PlainTranslation["translationSet"] = [];
   const concepts: string[][] = [];
@@ -247,10 +271,15 @@ export function translatePlainTerm(term: string, meshHeadings: ReadonlySet<strin
       else if (meshHeadings.has(word)) mesh.add(word);
       // The word as typed, and its other number and entry terms where some record has them (PubMed's translation
       // lists the variants its index holds).
-      const words = [...new Set([one, plural(one), ...(entry?.words ?? [])])].filter((w) => w !== word && vocabulary.has(w));
+      const words = [...new Set([one, plural(one), ...(entry?.words ?? [])])].filter(
+        (w) => w !== word && vocabulary.has(w),
+      );
       words.push(word);
       words.sort();
-      const alternatives = [...[...mesh].sort().map((m) => `${quote(m)}[MeSH Terms]`), ...words.map((w) => `${quote(w)}[All Fields]`)];
+      const alternatives = [
+        ...[...mesh].sort().map((m) => `${quote(m)}[MeSH Terms]`),
+        ...words.map((w) => `${quote(w)}[All Fields]`),
+      ];
       const clause = alternatives.length > 1 ? `(${alternatives.join(" OR ")})` : alternatives[0]!;
       clauses.push(clause);
       concepts.push([...new Set([...words, ...mesh])]);
@@ -287,7 +316,11 @@ function rankingFieldsOf(r: StandInRecord): Pick<Indexed, "title" | "abstract" |
   let f = rankingFields.get(r);
   if (!f) {
     const a = r.article;
-    f = { title: spaced(a.title), abstract: spaced(a.abstract), tags: spaced([...a.mesh_terms, ...a.keywords, a.authors ?? "", a.journal ?? ""].join(" ; ")) };
+    f = {
+      title: spaced(a.title),
+      abstract: spaced(a.abstract),
+      tags: spaced([...a.mesh_terms, ...a.keywords, a.authors ?? "", a.journal ?? ""].join(" ; ")),
+    };
     rankingFields.set(r, f);
   }
   return f;
@@ -328,7 +361,11 @@ export function ncbiDate(text: string, end: boolean): string | null {
 }
 
 const slashed = (iso: string) => iso.replaceAll("-", "/");
-const DATE_FIELDS: Record<string, string> = { edat: "Date - Entry", pdat: "Date - Publication", mdat: "Date - Modification" };
+const DATE_FIELDS: Record<string, string> = {
+  edat: "Date - Entry",
+  pdat: "Date - Publication",
+  mdat: "Date - Modification",
+};
 
 /** A random WebEnv in NCBI's current form ("MCID_" and 24 hex digits). */
 function newWebEnv(): string {
@@ -380,7 +417,8 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
   const words = () => {
     if (vocabulary) return vocabulary;
     vocabulary = new Set<string>();
-    for (const x of indexed) for (const field of [x.title, x.abstract, x.tags]) for (const w of field.split(" ")) if (w) vocabulary.add(w);
+    for (const x of indexed)
+      for (const field of [x.title, x.abstract, x.tags]) for (const w of field.split(" ")) if (w) vocabulary.add(w);
     return vocabulary;
   };
 
@@ -424,7 +462,15 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
       try {
         node = parsePubmedQuery(term);
         const ranked = pubmedQueryWords(node).map((w) => [w]);
-        reading = { translation: translatePubmedQuery(node), concepts: ranked, translationSet: [], ignored: [], notFound: [], messages, matches: [] };
+        reading = {
+          translation: translatePubmedQuery(node),
+          concepts: ranked,
+          translationSet: [],
+          ignored: [],
+          notFound: [],
+          messages,
+          matches: [],
+        };
       } catch (error) {
         // NCBI repairs a query it cannot read (unbalanced parentheses…) and says so in warninglist.
         messages.push(error instanceof Error ? error.message : String(error));
@@ -438,7 +484,15 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
         const one = parsePubmedQuery(alternatives.map((w) => `${quote(w)}[All Fields]`).join(" OR "));
         if (!indexed.some((x) => matchesRecord(one, x.query))) notFound.push(alternatives[0]!);
       }
-      reading = { translation: plain.translation, concepts: plain.concepts, translationSet: plain.translationSet, ignored: plain.ignored, notFound, messages, matches: [] };
+      reading = {
+        translation: plain.translation,
+        concepts: plain.concepts,
+        translationSet: plain.translationSet,
+        ignored: plain.ignored,
+        notFound,
+        messages,
+        matches: [],
+      };
     }
     const evaluated = node;
     reading.matches = evaluated ? indexed.filter((x) => matchesRecord(evaluated, x.query)) : [];
@@ -451,7 +505,9 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     const fail = (message: string): Answer =>
       json
         ? jsonAnswer({ header: { type: "esearch", version: "0.3" }, esearchresult: { ERROR: message } })
-        : xmlAnswer(`<?xml version="1.0" encoding="UTF-8" ?>\n${ESEARCH_DOCTYPE}\n<eSearchResult><ERROR>${escapeXml(message)}</ERROR></eSearchResult>\n`);
+        : xmlAnswer(
+            `<?xml version="1.0" encoding="UTF-8" ?>\n${ESEARCH_DOCTYPE}\n<eSearchResult><ERROR>${escapeXml(message)}</ERROR></eSearchResult>\n`,
+          );
     const db = p.db ?? "pubmed";
     if (db !== "pubmed") return fail(`Invalid db name specified: ${db}`);
     const term = (p.term ?? "").trim();
@@ -475,7 +531,8 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
       if (!from || !to) return fail(`Invalid date: ${!from ? p.mindate : p.maxdate}`);
     }
     const dateOf = (x: Indexed) => (datetype === "pdat" ? x.pdat : x.edat);
-    if (from && to && translation) translation = `(${translation}) AND ${slashed(from)}:${slashed(to)}[${DATE_FIELDS[datetype] ?? DATE_FIELDS.edat}]`;
+    if (from && to && translation)
+      translation = `(${translation}) AND ${slashed(from)}:${slashed(to)}[${DATE_FIELDS[datetype] ?? DATE_FIELDS.edat}]`;
 
     const matched =
       from && to
@@ -491,13 +548,19 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     const newer = (a: string | null, b: string | null) => (b ?? "").localeCompare(a ?? "");
     if (sort === "relevance") {
       const scores = new Map(matched.map((x) => [x, score(x, concepts)]));
-      matched.sort((a, b) => scores.get(b)! - scores.get(a)! || newer(a.pdat ?? a.edat, b.pdat ?? b.edat) || byPmidDesc(a, b));
+      matched.sort(
+        (a, b) => scores.get(b)! - scores.get(a)! || newer(a.pdat ?? a.edat, b.pdat ?? b.edat) || byPmidDesc(a, b),
+      );
     } else if (sort === "pub_date" || sort === "pub_date_desc") {
       matched.sort((a, b) => newer(a.pdat, b.pdat) || byPmidDesc(a, b));
     } else if (sort === "first_author" || sort === "author") {
-      matched.sort((a, b) => (a.query.authors ?? "\uffff").localeCompare(b.query.authors ?? "\uffff") || byPmidDesc(a, b));
+      matched.sort(
+        (a, b) => (a.query.authors ?? "\uffff").localeCompare(b.query.authors ?? "\uffff") || byPmidDesc(a, b),
+      );
     } else if (sort === "journal" || sort === "journalname") {
-      matched.sort((a, b) => (a.query.journal ?? "\uffff").localeCompare(b.query.journal ?? "\uffff") || byPmidDesc(a, b));
+      matched.sort(
+        (a, b) => (a.query.journal ?? "\uffff").localeCompare(b.query.journal ?? "\uffff") || byPmidDesc(a, b),
+      );
     } else if (sort === "title") {
       matched.sort((a, b) => (a.query.title ?? "").localeCompare(b.query.title ?? "") || byPmidDesc(a, b));
     } else {
@@ -509,7 +572,9 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     if ((p.rettype ?? "").toLowerCase() === "count") {
       return json
         ? jsonAnswer({ header: { type: "esearch", version: "0.3" }, esearchresult: { count: String(count) } })
-        : xmlAnswer(`<?xml version="1.0" encoding="UTF-8" ?>\n${ESEARCH_DOCTYPE}\n<eSearchResult><Count>${count}</Count></eSearchResult>\n`);
+        : xmlAnswer(
+            `<?xml version="1.0" encoding="UTF-8" ?>\n${ESEARCH_DOCTYPE}\n<eSearchResult><Count>${count}</Count></eSearchResult>\n`,
+          );
     }
     const retstart = Math.max(0, Number.parseInt(p.retstart ?? "0", 10) || 0);
     const retmaxAsked = Number.parseInt(p.retmax ?? "20", 10);
@@ -529,7 +594,11 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     if (count === 0) outputMessages.push("No items found.");
 
     if (json) {
-      const r: Record<string, unknown> = { count: String(count), retmax: String(ids.length), retstart: String(retstart) };
+      const r: Record<string, unknown> = {
+        count: String(count),
+        retmax: String(ids.length),
+        retstart: String(retstart),
+      };
       if (querykey) r.querykey = querykey;
       if (webenv) r.webenv = webenv;
       r.idlist = ids.map(String);
@@ -550,26 +619,41 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
         : "<TranslationSet/>",
     );
     parts.push(`<QueryTranslation>${escapeXml(translation)}</QueryTranslation>`);
-    if (notFound.length) parts.push(`<ErrorList>${notFound.map((w) => `<PhraseNotFound>${escapeXml(w)}</PhraseNotFound>`).join("")}</ErrorList>`);
+    if (notFound.length)
+      parts.push(
+        `<ErrorList>${notFound.map((w) => `<PhraseNotFound>${escapeXml(w)}</PhraseNotFound>`).join("")}</ErrorList>`,
+      );
     if (ignored.length || outputMessages.length) {
       parts.push(
         `<WarningList>${ignored.map((w) => `<PhraseIgnored>${escapeXml(w)}</PhraseIgnored>`).join("")}${outputMessages.map((m) => `<OutputMessage>${escapeXml(m)}</OutputMessage>`).join("")}</WarningList>`,
       );
     }
-    return xmlAnswer(`<?xml version="1.0" encoding="UTF-8" ?>\n${ESEARCH_DOCTYPE}\n<eSearchResult>${parts.join("")}</eSearchResult>\n`);
+    return xmlAnswer(
+      `<?xml version="1.0" encoding="UTF-8" ?>\n${ESEARCH_DOCTYPE}\n<eSearchResult>${parts.join("")}</eSearchResult>\n`,
+    );
   }
 
   // ---- efetch --------------------------------------------------------------------------------------------------
 
   function efetch(p: Record<string, string>): Answer {
     const fail = (message: string) =>
-      xmlAnswer(`<?xml version="1.0" encoding="UTF-8" ?>\n${EFETCH_ERROR_DOCTYPE}\n<eFetchResult>\n\t<ERROR>${escapeXml(message)}</ERROR>\n</eFetchResult>\n`);
+      xmlAnswer(
+        `<?xml version="1.0" encoding="UTF-8" ?>\n${EFETCH_ERROR_DOCTYPE}\n<eFetchResult>\n\t<ERROR>${escapeXml(message)}</ERROR>\n</eFetchResult>\n`,
+      );
     const db = p.db ?? "";
     if (db !== "pubmed") return fail(db ? `Invalid db name specified: ${db}` : "Empty database name - nothing todo");
     let pmids: number[];
     const webenv = p.WebEnv ?? p.webenv;
     if (p.id !== undefined && p.id.trim() !== "") {
-      pmids = [...new Set(p.id.split(/[\s,]+/).filter(Boolean).map(Number).filter((n) => Number.isInteger(n) && n > 0))];
+      pmids = [
+        ...new Set(
+          p.id
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map(Number)
+            .filter((n) => Number.isInteger(n) && n > 0),
+        ),
+      ];
     } else if (webenv) {
       const key = Number.parseInt(p.query_key ?? "", 10);
       const set = histories.get(webenv)?.[key - 1];
@@ -597,21 +681,33 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     arrivals.set(client, times);
     if (!enforceRate || times.length <= limit) return null;
     return {
-      ...jsonAnswer({ error: "API rate limit exceeded", "api-key": client, count: String(times.length), limit: String(limit) }, 429),
+      ...jsonAnswer(
+        { error: "API rate limit exceeded", "api-key": client, count: String(times.length), limit: String(limit) },
+        429,
+      ),
       headers: { "X-RateLimit-Limit": String(limit), "X-RateLimit-Remaining": "0" },
     };
   }
 
-  function faultAnswer(fault: Extract<EutilsFault, { kind: "status" }>, client: string, key: string | undefined): Answer {
-    const headers: Record<string, string> = fault.retryAfter !== undefined ? { "Retry-After": String(fault.retryAfter) } : {};
+  function faultAnswer(
+    fault: Extract<EutilsFault, { kind: "status" }>,
+    client: string,
+    key: string | undefined,
+  ): Answer {
+    const headers: Record<string, string> =
+      fault.retryAfter !== undefined ? { "Retry-After": String(fault.retryAfter) } : {};
     if (fault.status === 429) {
       const limit = key ? LIMIT_WITH_KEY : LIMIT_WITHOUT_KEY;
       return {
-        ...jsonAnswer({ error: "API rate limit exceeded", "api-key": client, count: String(limit + 1), limit: String(limit) }, 429),
+        ...jsonAnswer(
+          { error: "API rate limit exceeded", "api-key": client, count: String(limit + 1), limit: String(limit) },
+          429,
+        ),
         headers: { "X-RateLimit-Limit": String(limit), "X-RateLimit-Remaining": "0", ...headers },
       };
     }
-    if (fault.status === 500) return { ...jsonAnswer({ error: "error forwarding request", "api-key": client }, 500), headers };
+    if (fault.status === 500)
+      return { ...jsonAnswer({ error: "error forwarding request", "api-key": client }, 500), headers };
     const reason = fault.status === 502 ? "Bad Gateway" : "Service Unavailable";
     return {
       status: fault.status,
@@ -650,7 +746,11 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
 
     const key = params.api_key || undefined;
     const client = key ?? server.requestIP(req)?.address ?? "127.0.0.1";
-    const endpoint = url.pathname.endsWith("/esearch.fcgi") ? "esearch" : url.pathname.endsWith("/efetch.fcgi") ? "efetch" : null;
+    const endpoint = url.pathname.endsWith("/esearch.fcgi")
+      ? "esearch"
+      : url.pathname.endsWith("/efetch.fcgi")
+        ? "efetch"
+        : null;
 
     let answer = rateLimited(client, key, performance.now());
     let truncate = false;
@@ -668,7 +768,11 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
       // otherwise delay their arrival times.
       await new Promise((resolve) => setImmediate(resolve));
       if (!endpoint || (req.method !== "GET" && req.method !== "POST")) {
-        answer = { status: 404, type: "text/html; charset=UTF-8", body: "<html><body><h1>404 Not Found</h1></body></html>\n" };
+        answer = {
+          status: 404,
+          type: "text/html; charset=UTF-8",
+          body: "<html><body><h1>404 Not Found</h1></body></html>\n",
+        };
       } else {
         answer = endpoint === "esearch" ? esearch(params) : efetch(params);
       }
@@ -676,7 +780,10 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     if (truncate) answer = { ...answer, body: answer.body.slice(0, Math.floor(answer.body.length * 0.6)) };
     if (delay > 0) await Bun.sleep(delay);
     entry.status = answer.status;
-    return new Response(answer.body, { status: answer.status, headers: { "Content-Type": answer.type, ...answer.headers } });
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: { "Content-Type": answer.type, ...answer.headers },
+    });
   }
 
   const serve = (port: number) =>
@@ -697,7 +804,8 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     records: byPmid,
     script(fault, times = 1, path) {
       if (times <= 0) {
-        for (let i = faults.length - 1; i >= 0; i--) if (path === undefined || faults[i]!.path === path) faults.splice(i, 1);
+        for (let i = faults.length - 1; i >= 0; i--)
+          if (path === undefined || faults[i]!.path === path) faults.splice(i, 1);
         return;
       }
       for (let i = 0; i < times; i++) faults.push({ fault, path });
@@ -715,7 +823,10 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
       unreachable = next;
     },
     maxRequestsPerSecond(since = 0) {
-      const times = requests.filter((r) => r.at >= since).map((r) => r.at).sort((a, b) => a - b);
+      const times = requests
+        .filter((r) => r.at >= since)
+        .map((r) => r.at)
+        .sort((a, b) => a - b);
       let best = 0;
       for (let i = 0, j = 0; j < times.length; j++) {
         while (times[j]! - times[i]! >= windowMs) i++;
@@ -735,7 +846,10 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
  * benchmarks need) with `latencyMs` added to every answer. @returns its base URL and a stop function.
  */
 export async function spawnEutilsStandIn(latencyMs: number): Promise<{ url: string; stop: () => void }> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--latency-ms", String(latencyMs)], { stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--latency-ms", String(latencyMs)], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = proc.stdout.getReader();
   let text = "";
   for (;;) {
@@ -743,7 +857,8 @@ export async function spawnEutilsStandIn(latencyMs: number): Promise<{ url: stri
     if (done) throw new Error("the E-utilities stand-in exited before it was ready");
     text += new TextDecoder().decode(value);
     const line = text.split("\n").find((l) => l.startsWith("{"));
-    if (line) return { url: (JSON.parse(line) as { PUBMED_EUTILS_URL: string }).PUBMED_EUTILS_URL, stop: () => proc.kill() };
+    if (line)
+      return { url: (JSON.parse(line) as { PUBMED_EUTILS_URL: string }).PUBMED_EUTILS_URL, stop: () => proc.kill() };
   }
 }
 

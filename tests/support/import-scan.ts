@@ -29,13 +29,20 @@ const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 export function importsOf(root: string, file: string, source: string): ImportEdge[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^[ \t]*\/\/.*$/gm, "");
   const resolveSpec = (spec: string) =>
-    spec.startsWith(".") ? relative(root, resolve(root, dirname(file), spec)).split("\\").join("/") : spec;
+    spec.startsWith(".")
+      ? relative(root, resolve(root, dirname(file), spec))
+          .split("\\")
+          .join("/")
+      : spec;
   const edges: ImportEdge[] = [];
   for (const m of code.matchAll(STATIC)) {
     const clause = m[3] ?? "";
     const braces = /\{([^}]*)\}/.exec(clause);
     const outside = clause.replace(/\{[^}]*\}/, "").replace(/[\s,]/g, "");
-    const names = (braces?.[1] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const names = (braces?.[1] ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const inlineTypes =
       braces !== null && outside === "" && names.length > 0 && names.every((n) => n.startsWith("type "));
     edges.push({ target: resolveSpec(m[4]!), typeOnly: Boolean(m[2]) || inlineTypes });

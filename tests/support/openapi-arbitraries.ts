@@ -43,7 +43,23 @@ function resolve(schema: JsonSchema, components: Components): JsonSchema {
 
 /** Strings that break naive handling: control characters, lone surrogates, SQL and markup, long and empty ones. */
 export const nastyString = fc.oneof(
-  fc.constantFrom("", " ", "\u0000", "a\u0000b", "\u0007\u001b[31m", "\ud800", "\udfff", "%00", "'; DROP TABLE users; --", "<script>alert(1)</script>", "../../etc/passwd", "\u202e", "null", "-1", "1e309"),
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "a\u0000b",
+    "\u0007\u001b[31m",
+    "\ud800",
+    "\udfff",
+    "%00",
+    "'; DROP TABLE users; --",
+    "<script>alert(1)</script>",
+    "../../etc/passwd",
+    "\u202e",
+    "null",
+    "-1",
+    "1e309",
+  ),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ minLength: 300, maxLength: 3000 }),
 );
@@ -116,20 +132,29 @@ export function anyValue(schema: JsonSchema, components: Components): fc.Arbitra
   if (s.properties) {
     const keys = Object.keys(s.properties);
     wrong.push(
-      fc.tuple(validValue(s, components), fc.constantFrom(...keys), fc.oneof(nastyString, fc.jsonValue({ maxDepth: 1 }), fc.constant(undefined))).map(([obj, key, v]) => {
-        const copy = { ...(obj as Record<string, unknown>) };
-        if (v === undefined) delete copy[key];
-        else copy[key] = v;
-        return copy;
-      }),
+      fc
+        .tuple(
+          validValue(s, components),
+          fc.constantFrom(...keys),
+          fc.oneof(nastyString, fc.jsonValue({ maxDepth: 1 }), fc.constant(undefined)),
+        )
+        .map(([obj, key, v]) => {
+          const copy = { ...(obj as Record<string, unknown>) };
+          if (v === undefined) delete copy[key];
+          else copy[key] = v;
+          return copy;
+        }),
     );
   }
-  return fc.oneof({ weight: 2, arbitrary: validValue(s, components) }, ...wrong.map((arbitrary) => ({ weight: 1, arbitrary })));
+  return fc.oneof(
+    { weight: 2, arbitrary: validValue(s, components) },
+    ...wrong.map((arbitrary) => ({ weight: 1, arbitrary })),
+  );
 }
 
 /** A query or path parameter as the URL carries it: text (valid, or wrong). */
 export function parameterText(schema: JsonSchema, components: Components, extra: string[] = []): fc.Arbitrary<string> {
-  const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
+  const asText = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
   const options: fc.Arbitrary<string>[] = [validValue(schema, components).map(asText), nastyString];
   if (extra.length) options.push(fc.constantFrom(...extra));
   return fc.oneof(...options);

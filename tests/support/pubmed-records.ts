@@ -61,7 +61,8 @@ function otherSamplePmids(): Set<number> {
   const pmids = new Set<number>();
   for (const name of readdirSync(SAMPLE_DIR)) {
     if (!/\.xml(\.gz)?$/.test(name) || join(SAMPLE_DIR, name) === MERGED_FILE) continue;
-    for (const m of readText(join(SAMPLE_DIR, name)).matchAll(/<MedlineCitation\b[^>]*>\s*<PMID\b[^>]*>(\d+)<\/PMID>/g)) pmids.add(Number(m[1]));
+    for (const m of readText(join(SAMPLE_DIR, name)).matchAll(/<MedlineCitation\b[^>]*>\s*<PMID\b[^>]*>(\d+)<\/PMID>/g))
+      pmids.add(Number(m[1]));
   }
   return pmids;
 }
@@ -84,7 +85,11 @@ function pubmedQaInstances(): Record<string, PubmedQaInstance> {
 export const PUBMEDQA_PMIDS: Set<number> = (() => {
   const sample = otherSamplePmids();
   for (const m of merged().matchAll(/<MedlineCitation\b[^>]*>\s*<PMID\b[^>]*>(\d+)<\/PMID>/g)) sample.add(Number(m[1]));
-  return new Set(Object.keys(pubmedQaInstances()).map(Number).filter((pmid) => !sample.has(pmid)));
+  return new Set(
+    Object.keys(pubmedQaInstances())
+      .map(Number)
+      .filter((pmid) => !sample.has(pmid)),
+  );
 })();
 
 /** XML 1.0 text escaping (also for attribute values), dropping characters XML 1.0 does not allow. */
@@ -112,7 +117,10 @@ export function nlmCategory(label: string): string {
   const keywords: [RegExp, string][] = [
     [/\b(BACKGROUND|INTRODUCTION|CONTEXT|RATIONALE)/, "BACKGROUND"],
     [/\bOBJECT/, "OBJECTIVE"],
-    [/\b(METHOD|DESIGN|SETTING|PATIENT|PARTICIPANT|SUBJECT|MATERIAL|INTERVENTION|MEASURE|POPULATION|DATA|STUDY SELECTION|CASE|SAMPLE|PROCEDURE)/, "METHODS"],
+    [
+      /\b(METHOD|DESIGN|SETTING|PATIENT|PARTICIPANT|SUBJECT|MATERIAL|INTERVENTION|MEASURE|POPULATION|DATA|STUDY SELECTION|CASE|SAMPLE|PROCEDURE)/,
+      "METHODS",
+    ],
     [/\b(RESULT|FINDING|OUTCOME)/, "RESULTS"],
     [/\b(CONCLU|DISCUSSION|INTERPRETATION|IMPLICATION|LIMITATION)/, "CONCLUSIONS"],
   ];
@@ -149,9 +157,13 @@ export function renderPubmedQaXml(pmid: number, x: PubmedQaInstance): string {
       ? `        <AbstractText Label="${escapeXml(label)}" NlmCategory="${nlmCategory(label)}">${escapeXml(text)}</AbstractText>`
       : `        <AbstractText>${escapeXml(text)}</AbstractText>`;
   });
-  if (x.LONG_ANSWER) sections.push(`        <AbstractText Label="CONCLUSIONS" NlmCategory="CONCLUSIONS">${escapeXml(x.LONG_ANSWER)}</AbstractText>`);
+  if (x.LONG_ANSWER)
+    sections.push(
+      `        <AbstractText Label="CONCLUSIONS" NlmCategory="CONCLUSIONS">${escapeXml(x.LONG_ANSWER)}</AbstractText>`,
+    );
   const mesh = (x.MESHES ?? []).map(
-    (m) => `      <MeshHeading>\n        <DescriptorName MajorTopicYN="N">${escapeXml(m)}</DescriptorName>\n      </MeshHeading>`,
+    (m) =>
+      `      <MeshHeading>\n        <DescriptorName MajorTopicYN="N">${escapeXml(m)}</DescriptorName>\n      </MeshHeading>`,
   );
   return [
     `<PubmedArticle>`,
@@ -160,7 +172,9 @@ export function renderPubmedQaXml(pmid: number, x: PubmedQaInstance): string {
     `    <Article PubModel="Print">`,
     `      <Journal>`,
     `        <JournalIssue CitedMedium="Print">`,
-    year ? `          <PubDate>\n            <Year>${year}</Year>\n          </PubDate>` : `          <PubDate></PubDate>`,
+    year
+      ? `          <PubDate>\n            <Year>${year}</Year>\n          </PubDate>`
+      : `          <PubDate></PubDate>`,
     `        </JournalIssue>`,
     `      </Journal>`,
     `      <ArticleTitle>${escapeXml(x.QUESTION)}</ArticleTitle>`,
@@ -197,7 +211,9 @@ export function parseOne(xml: string, what: string): ParsedArticle {
   const events = parsePubmedXml(xml, what);
   const first = events[0];
   if (events.length !== 1 || first?.type !== "article") {
-    throw new Error(`${what}: expected one article, got ${events.map((e) => (e.type === "error" ? e.message : e.type)).join("; ") || "nothing"}`);
+    throw new Error(
+      `${what}: expected one article, got ${events.map((e) => (e.type === "error" ? e.message : e.type)).join("; ") || "nothing"}`,
+    );
   }
   return first.article;
 }
@@ -250,7 +266,9 @@ function readArticleCache(path: string | null, pmids: number[]): ParsedArticle[]
   if (!path || !existsSync(path)) return null;
   try {
     const articles = JSON.parse(readFileSync(path, "utf8")) as ParsedArticle[];
-    return Array.isArray(articles) && articles.length === pmids.length && articles.every((a, i) => a?.pmid === pmids[i]) ? articles : null;
+    return Array.isArray(articles) && articles.length === pmids.length && articles.every((a, i) => a?.pmid === pmids[i])
+      ? articles
+      : null;
   } catch {
     return null;
   }
@@ -266,7 +284,8 @@ function writeArticleCache(path: string | null, articles: ParsedArticle[]): void
     // Earlier versions' files (another parser, another sample) are of no more use.
     const dir = dirname(path);
     for (const name of readdirSync(dir)) {
-      if (/^litreview-standin-articles-[0-9a-f]{40}\.json$/.test(name) && join(dir, name) !== path) rmSync(join(dir, name), { force: true });
+      if (/^litreview-standin-articles-[0-9a-f]{40}\.json$/.test(name) && join(dir, name) !== path)
+        rmSync(join(dir, name), { force: true });
     }
   } catch {
     // A cache that cannot be written only costs the next process the parse.
@@ -291,7 +310,10 @@ export function loadStandInRecords(): StandInRecord[] {
     elements.push({ pmid, xml: renderPubmedQaXml(pmid, qa[String(pmid)]!), what: `PubMedQA ${pmid}` });
   }
   const cachePath = articleCachePath();
-  let articles = readArticleCache(cachePath, elements.map((e) => e.pmid));
+  let articles = readArticleCache(
+    cachePath,
+    elements.map((e) => e.pmid),
+  );
   if (!articles) {
     articles = elements.map((e) => parseOne(e.xml, e.what));
     writeArticleCache(cachePath, articles);
@@ -312,7 +334,8 @@ export function withEntrezDate(record: StandInRecord, date: string): StandInReco
   if (xml === record.xml && !xml.includes(entrez)) {
     if (/<History>/.test(xml)) xml = xml.replace(/<History>/, `<History>${entrez}`);
     else if (/<PubmedData>/.test(xml)) xml = xml.replace(/<PubmedData>/, `<PubmedData><History>${entrez}</History>`);
-    else xml = xml.replace(/<\/PubmedArticle>$/, `<PubmedData><History>${entrez}</History></PubmedData></PubmedArticle>`);
+    else
+      xml = xml.replace(/<\/PubmedArticle>$/, `<PubmedData><History>${entrez}</History></PubmedData></PubmedArticle>`);
   }
   return { pmid: record.pmid, xml, article: parseOne(xml, `PMID ${record.pmid}`) };
 }

@@ -14,7 +14,10 @@ export interface XmlCitation {
   endPage: string | null;
   pii: string | null;
   /** Valid authors in order: a person or a collective name. */
-  authors: ({ last: string; fore: string | null; initials: string | null; suffix: string | null } | { group: string })[];
+  authors: (
+    | { last: string; fore: string | null; initials: string | null; suffix: string | null }
+    | { group: string }
+  )[];
   meshHeadings: string[];
   abstractSections: string[];
   book: { publisher: string | null; place: string | null; bookTitle: string | null } | null;
@@ -36,7 +39,8 @@ const text = (xml: string, tag: string) => {
   const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`).exec(xml);
   return m ? decode(m[1]!) || null : null;
 };
-const all = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, "g"))].map((m) => decode(m[1]!));
+const all = (xml: string, tag: string) =>
+  [...xml.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, "g"))].map((m) => decode(m[1]!));
 
 function record(xml: string): XmlCitation | null {
   const pmid = Number(text(xml, "PMID"));
@@ -49,9 +53,22 @@ function record(xml: string): XmlCitation | null {
     .filter((m) => !/ValidYN="N"/.test(m[1]!))
     .map((m) => {
       const group = text(m[2]!, "CollectiveName");
-      return group ? { group } : { last: text(m[2]!, "LastName") ?? "", fore: text(m[2]!, "ForeName"), initials: text(m[2]!, "Initials"), suffix: text(m[2]!, "Suffix") };
+      return group
+        ? { group }
+        : {
+            last: text(m[2]!, "LastName") ?? "",
+            fore: text(m[2]!, "ForeName"),
+            initials: text(m[2]!, "Initials"),
+            suffix: text(m[2]!, "Suffix"),
+          };
     });
-  const book = /<BookDocument>/.test(xml) ? { publisher: text(xml, "PublisherName"), place: text(xml, "PublisherLocation"), bookTitle: text(xml, "BookTitle") } : null;
+  const book = /<BookDocument>/.test(xml)
+    ? {
+        publisher: text(xml, "PublisherName"),
+        place: text(xml, "PublisherLocation"),
+        bookTitle: text(xml, "BookTitle"),
+      }
+    : null;
   const abstract = /<Abstract>[\s\S]*?<\/Abstract>/.exec(xml)?.[0] ?? "";
   return {
     pmid,
@@ -69,7 +86,10 @@ function record(xml: string): XmlCitation | null {
 }
 
 /** Every record of the files (PubmedArticle, PubmedBookArticle, or MedlineCitation of a MedlineCitationSet), by PMID; the first occurrence wins, the others are kept in `repeats`. */
-export function readXmlCitations(files: readonly string[]): { byPmid: Map<number, XmlCitation>; repeats: Map<number, XmlCitation[]> } {
+export function readXmlCitations(files: readonly string[]): {
+  byPmid: Map<number, XmlCitation>;
+  repeats: Map<number, XmlCitation[]>;
+} {
   const byPmid = new Map<number, XmlCitation>();
   const repeats = new Map<number, XmlCitation[]>();
   for (const file of files) {

@@ -87,7 +87,8 @@ const fail = (message: string, code = "parameter_invalid"): never => {
 };
 
 let counter = 0;
-const newId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++counter).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
+const newId = (prefix: string) =>
+  `${prefix}_${Date.now().toString(36)}${(++counter).toString(36).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
 
 export class StripeStandIn {
   readonly secretKey = `sk_test_standin_${Math.random().toString(36).slice(2, 12)}`;
@@ -187,7 +188,15 @@ export class StripeStandIn {
   }
 
   addCustomer(email: string, metadata: Json = {}): Json {
-    const customer = { id: newId("cus"), object: "customer", created: Math.floor(Date.now() / 1000), email, name: null, metadata, livemode: false };
+    const customer = {
+      id: newId("cus"),
+      object: "customer",
+      created: Math.floor(Date.now() / 1000),
+      email,
+      name: null,
+      metadata,
+      livemode: false,
+    };
     this.customers.set(customer.id, customer);
     return customer;
   }
@@ -213,7 +222,12 @@ export class StripeStandIn {
       currency: "usd",
       customer: customerId,
       ended_at: null,
-      items: { object: "list", data: [this.item(id, price, now)], has_more: false, url: `/v1/subscription_items?subscription=${id}` },
+      items: {
+        object: "list",
+        data: [this.item(id, price, now)],
+        has_more: false,
+        url: `/v1/subscription_items?subscription=${id}`,
+      },
       latest_invoice: null,
       livemode: false,
       metadata: {},
@@ -263,7 +277,11 @@ export class StripeStandIn {
       currency: "usd",
       customer: sub.customer,
       livemode: false,
-      parent: { type: "subscription_details", quote_details: null, subscription_details: { subscription: sub.id, metadata: sub.metadata } },
+      parent: {
+        type: "subscription_details",
+        quote_details: null,
+        subscription_details: { subscription: sub.id, metadata: sub.metadata },
+      },
       period_end: item.current_period_start,
       period_start: item.current_period_start,
       status,
@@ -293,7 +311,10 @@ export class StripeStandIn {
    * The body and headers of a delivery of `event`, signed with the webhook secret (or `secret`) at `timestamp`
    * (seconds; default now), as Stripe sends them.
    */
-  async signed(event: Json, opts: { secret?: string; timestamp?: number } = {}): Promise<{ body: string; headers: Record<string, string> }> {
+  async signed(
+    event: Json,
+    opts: { secret?: string; timestamp?: number } = {},
+  ): Promise<{ body: string; headers: Record<string, string> }> {
     const body = JSON.stringify(event, null, 2);
     const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
       payload: body,
@@ -344,9 +365,15 @@ export class StripeStandIn {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
     if (session.status !== "open") throw new Error(`session ${sessionId} is ${session.status}`);
-    const sub = this.createSubscription(session.customer, session._price, { metadata: { ...(session._subscription_metadata ?? {}) } });
+    const sub = this.createSubscription(session.customer, session._price, {
+      metadata: { ...(session._subscription_metadata ?? {}) },
+    });
     Object.assign(session, { status: "complete", payment_status: "paid", subscription: sub.id });
-    const events = [this.event("customer.subscription.created", sub), this.event("invoice.paid", this.invoiceOf(sub, "paid")), this.event("checkout.session.completed", this.publicSession(session))];
+    const events = [
+      this.event("customer.subscription.created", sub),
+      this.event("invoice.paid", this.invoiceOf(sub, "paid")),
+      this.event("checkout.session.completed", this.publicSession(session)),
+    ];
     if (opts.deliver ?? true) this.sendLater(events);
     return { subscription: sub, events };
   }
@@ -363,10 +390,12 @@ export class StripeStandIn {
       if (req.method === "GET" && url.pathname.startsWith("/c/pay/")) return this.paymentPage(url);
       if (!url.pathname.startsWith("/v1/")) return new Response("Not Found", { status: 404 });
       const auth = req.headers.get("authorization");
-      if (auth !== `Bearer ${this.secretKey}`) throw new StripeApiError(401, "invalid_request_error", "Invalid API Key provided");
+      if (auth !== `Bearer ${this.secretKey}`)
+        throw new StripeApiError(401, "invalid_request_error", "Invalid API Key provided");
       if (!req.headers.get("stripe-version")) fail("Stripe-Version header missing");
       const body = req.method === "GET" || req.method === "DELETE" ? "" : await req.text();
-      if (body && !(req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) fail("Body must be form encoded");
+      if (body && !(req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded"))
+        fail("Body must be form encoded");
       const params = parseStripeParams(req.method === "GET" || req.method === "DELETE" ? url.search.slice(1) : body);
       const idempotencyKey = req.headers.get("idempotency-key");
       this.requests.push({ method: req.method, path: url.pathname, params, idempotencyKey });
@@ -378,7 +407,10 @@ export class StripeStandIn {
       return Response.json(await this.route(req.method, url.pathname, params, idempotencyKey));
     } catch (err) {
       if (err instanceof StripeApiError) {
-        return Response.json({ error: { type: err.type, message: err.message, ...(err.code ? { code: err.code } : {}) } }, { status: err.status });
+        return Response.json(
+          { error: { type: err.type, message: err.message, ...(err.code ? { code: err.code } : {}) } },
+          { status: err.status },
+        );
       }
       console.error("stripe stand-in: internal error:", err);
       return Response.json({ error: { type: "api_error", message: String(err) } }, { status: 500 });
@@ -406,19 +438,38 @@ export class StripeStandIn {
       this.allowOnly(p, ["lookup_keys", "active", "limit", "expand"]);
       const keys = (p.lookup_keys ?? []) as string[];
       if (!Array.isArray(keys) || keys.length === 0 || keys.length > 10) fail("lookup_keys: between 1 and 10 keys");
-      const data = [...this.prices.values()].filter((pr) => keys.includes(pr.lookup_key) && (p.active === undefined || String(pr.active) === p.active));
+      const data = [...this.prices.values()].filter(
+        (pr) => keys.includes(pr.lookup_key) && (p.active === undefined || String(pr.active) === p.active),
+      );
       return { object: "list", data, has_more: false, url: "/v1/prices" };
     }
     if (method === "POST" && path === "/v1/checkout/sessions") {
-      this.allowOnly(p, ["mode", "customer", "line_items", "success_url", "cancel_url", "client_reference_id", "metadata", "subscription_data"]);
+      this.allowOnly(p, [
+        "mode",
+        "customer",
+        "line_items",
+        "success_url",
+        "cancel_url",
+        "client_reference_id",
+        "metadata",
+        "subscription_data",
+      ]);
       if (p.mode !== "subscription") fail("mode must be subscription");
-      if (!this.customers.has(p.customer)) throw new StripeApiError(400, "invalid_request_error", `No such customer: '${p.customer}'`, "resource_missing");
+      if (!this.customers.has(p.customer))
+        throw new StripeApiError(400, "invalid_request_error", `No such customer: '${p.customer}'`, "resource_missing");
       const items = p.line_items as Json[] | undefined;
       if (!Array.isArray(items) || items.length !== 1) fail("line_items: exactly one item expected");
       const price = this.prices.get(items![0]!.price);
-      if (!price || !price.active) throw new StripeApiError(400, "invalid_request_error", `No such price: '${items![0]!.price}'`, "resource_missing");
+      if (!price || !price.active)
+        throw new StripeApiError(
+          400,
+          "invalid_request_error",
+          `No such price: '${items![0]!.price}'`,
+          "resource_missing",
+        );
       if (items![0]!.quantity !== "1") fail("line_items[0][quantity] must be 1");
-      for (const u of ["success_url", "cancel_url"]) if (typeof p[u] !== "string" || !URL.canParse(p[u])) fail(`${u}: an absolute URL is required`);
+      for (const u of ["success_url", "cancel_url"])
+        if (typeof p[u] !== "string" || !URL.canParse(p[u])) fail(`${u}: an absolute URL is required`);
       const id = newId("cs_test");
       const session = {
         id,
@@ -443,14 +494,32 @@ export class StripeStandIn {
     const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
     if (subMatch) {
       const sub = this.subscriptions.get(decodeURIComponent(subMatch[1]!));
-      if (!sub) throw new StripeApiError(404, "invalid_request_error", `No such subscription: '${subMatch[1]}'`, "resource_missing");
+      if (!sub)
+        throw new StripeApiError(
+          404,
+          "invalid_request_error",
+          `No such subscription: '${subMatch[1]}'`,
+          "resource_missing",
+        );
       if (method === "GET") return sub;
       if (method === "POST") return this.updateFromApi(sub, p);
       if (method === "DELETE") {
         this.allowOnly(p, ["invoice_now", "prorate"]);
-        if (sub.status === "canceled") throw new StripeApiError(400, "invalid_request_error", "This subscription is already canceled.", "resource_missing");
+        if (sub.status === "canceled")
+          throw new StripeApiError(
+            400,
+            "invalid_request_error",
+            "This subscription is already canceled.",
+            "resource_missing",
+          );
         const now = Math.floor(Date.now() / 1000);
-        Object.assign(sub, { status: "canceled", canceled_at: now, ended_at: now, cancel_at_period_end: false, cancel_at: null });
+        Object.assign(sub, {
+          status: "canceled",
+          canceled_at: now,
+          ended_at: now,
+          cancel_at_period_end: false,
+          cancel_at: null,
+        });
         this.sendLater([this.event("customer.subscription.deleted", sub)]);
         return sub;
       }
@@ -462,9 +531,11 @@ export class StripeStandIn {
   /** POST /v1/subscriptions/:id: cancel_at_period_end, and a price switch of its one item. */
   private updateFromApi(sub: Json, p: Json): Json {
     this.allowOnly(p, ["cancel_at_period_end", "items", "proration_behavior", "metadata"]);
-    if (sub.status === "canceled") fail("A canceled subscription can only update its cancellation_details and metadata.");
+    if (sub.status === "canceled")
+      fail("A canceled subscription can only update its cancellation_details and metadata.");
     if (p.cancel_at_period_end !== undefined) {
-      if (p.cancel_at_period_end !== "true" && p.cancel_at_period_end !== "false") fail("cancel_at_period_end must be a boolean");
+      if (p.cancel_at_period_end !== "true" && p.cancel_at_period_end !== "false")
+        fail("cancel_at_period_end must be a boolean");
       const on = p.cancel_at_period_end === "true";
       sub.cancel_at_period_end = on;
       sub.cancel_at = on ? Math.max(...sub.items.data.map((i: Json) => i.current_period_end)) : null;
@@ -476,8 +547,15 @@ export class StripeStandIn {
       const item = sub.items.data.find((i: Json) => i.id === items[0]!.id);
       if (!item) fail(`items[0][id]: no item ${items[0]!.id} on this subscription`);
       const price = this.prices.get(items[0]!.price);
-      if (!price) throw new StripeApiError(400, "invalid_request_error", `No such price: '${items[0]!.price}'`, "resource_missing");
-      if (!["create_prorations", "none", "always_invoice", undefined].includes(p.proration_behavior)) fail("proration_behavior invalid");
+      if (!price)
+        throw new StripeApiError(
+          400,
+          "invalid_request_error",
+          `No such price: '${items[0]!.price}'`,
+          "resource_missing",
+        );
+      if (!["create_prorations", "none", "always_invoice", undefined].includes(p.proration_behavior))
+        fail("proration_behavior invalid");
       Object.assign(item, this.item(sub.id, price, Math.floor(Date.now() / 1000)), { id: item.id });
     }
     if (p.metadata) sub.metadata = { ...sub.metadata, ...p.metadata };
@@ -487,7 +565,8 @@ export class StripeStandIn {
 
   /** Refuses parameters Stripe would not know for this call (catches a typo in the application's request). */
   private allowOnly(p: Json, known: string[]): void {
-    for (const k of Object.keys(p)) if (!known.includes(k)) fail(`Received unknown parameter: ${k}`, "parameter_unknown");
+    for (const k of Object.keys(p))
+      if (!known.includes(k)) fail(`Received unknown parameter: ${k}`, "parameter_unknown");
   }
 
   /** The hosted payment page: pays at once and sends the browser back, as a customer who clicks Pay would. */

@@ -23,9 +23,12 @@ function tagKind(raw: string): { field: PubmedField } | { unsupported: string } 
   const field = FIELD_TAGS[noexp];
   if (field && (noexp === tag || field === "mh" || field === "majr")) return { field };
   const head = tag.split(":")[0]!.trim();
-  if (FIELD_TAGS[head] && /:~\s*\d+$/.test(tag)) return { unsupported: `proximity searching ([${raw.trim()}]) is not supported here` };
+  if (FIELD_TAGS[head] && /:~\s*\d+$/.test(tag))
+    return { unsupported: `proximity searching ([${raw.trim()}]) is not supported here` };
   if (UNSEARCHABLE_TAGS.has(tag) || UNSEARCHABLE_TAGS.has(head))
-    return { unsupported: `the field tag [${raw.trim()}] is not searchable here: this index does not store that field` };
+    return {
+      unsupported: `the field tag [${raw.trim()}] is not searchable here: this index does not store that field`,
+    };
   return null;
 }
 
@@ -76,7 +79,8 @@ function tokenize(s: string): Token[] {
       i = close + 1;
     } else if (c === "[") {
       const close = s.indexOf("]", i + 1);
-      if (close === -1) throw new PubmedQuerySyntaxError(`The field tag opened at character ${i + 1} is never closed with "]".`, i);
+      if (close === -1)
+        throw new PubmedQuerySyntaxError(`The field tag opened at character ${i + 1} is never closed with "]".`, i);
       const raw = s.slice(i + 1, close);
       const kind = tagKind(raw);
       if (kind === null) throw new PubmedQuerySyntaxError(`[${raw.trim()}] is not a PubMed field tag.`, i);
@@ -111,7 +115,9 @@ const hasWordChar = (s: string) => /[\p{L}\p{M}\p{N}]/u.test(s);
  */
 export function parsePubmedQuery(text: string): PubmedQueryNode {
   if (text.length > MAX_PUBMED_QUERY_CHARS)
-    throw new PubmedQuerySyntaxError(`The query is longer than ${MAX_PUBMED_QUERY_CHARS.toLocaleString("en-US")} characters.`);
+    throw new PubmedQuerySyntaxError(
+      `The query is longer than ${MAX_PUBMED_QUERY_CHARS.toLocaleString("en-US")} characters.`,
+    );
   const source = text.normalize("NFC").replace(QUOTES, '"');
   const raw = tokenize(source);
   // Untagged words without a letter or digit ("&", "-") carry nothing to search: drop them, as PubMed does.
@@ -141,11 +147,14 @@ export function parsePubmedQuery(text: string): PubmedQueryNode {
   const operand = (depth: number, after: Extract<Token, { type: "op" }> | null): PubmedQueryNode => {
     const t = tokens[at];
     if (t === undefined || t.type === ")" || t.type === "op") {
-      if (after) throw new PubmedQuerySyntaxError(`${after.op} at character ${after.pos + 1} needs a term after it.`, after.pos);
-      if (t?.type === "op") throw new PubmedQuerySyntaxError(`${t.op} at character ${t.pos + 1} needs a term before it.`, t.pos);
+      if (after)
+        throw new PubmedQuerySyntaxError(`${after.op} at character ${after.pos + 1} needs a term after it.`, after.pos);
+      if (t?.type === "op")
+        throw new PubmedQuerySyntaxError(`${t.op} at character ${t.pos + 1} needs a term before it.`, t.pos);
       if (t?.type === ")") {
         const prev = tokens[at - 1];
-        if (prev?.type === "(") throw new PubmedQuerySyntaxError(`The parentheses at character ${prev.pos + 1} are empty.`, prev.pos);
+        if (prev?.type === "(")
+          throw new PubmedQuerySyntaxError(`The parentheses at character ${prev.pos + 1} are empty.`, prev.pos);
         throw new PubmedQuerySyntaxError(`The ")" at character ${t.pos + 1} closes no "(".`, t.pos);
       }
       throw new PubmedQuerySyntaxError("The query has nothing to search for.");
@@ -155,11 +164,13 @@ export function parsePubmedQuery(text: string): PubmedQueryNode {
       throw new PubmedQuerySyntaxError(message, t.pos);
     }
     if (t.type === "(") {
-      if (depth >= MAX_DEPTH) throw new PubmedQuerySyntaxError(`Parentheses are nested more than ${MAX_DEPTH} deep.`, t.pos);
+      if (depth >= MAX_DEPTH)
+        throw new PubmedQuerySyntaxError(`Parentheses are nested more than ${MAX_DEPTH} deep.`, t.pos);
       at++;
       const inner = sequence(depth + 1);
       const close = tokens[at];
-      if (close?.type !== ")") throw new PubmedQuerySyntaxError(`The "(" at character ${t.pos + 1} is never closed.`, t.pos);
+      if (close?.type !== ")")
+        throw new PubmedQuerySyntaxError(`The "(" at character ${t.pos + 1} is never closed.`, t.pos);
       at++;
       return inner;
     }
@@ -187,7 +198,8 @@ export function parsePubmedQuery(text: string): PubmedQueryNode {
 
   const node = sequence(0);
   const rest = tokens[at];
-  if (rest !== undefined) throw new PubmedQuerySyntaxError(`The ")" at character ${rest.pos + 1} closes no "(".`, rest.pos);
+  if (rest !== undefined)
+    throw new PubmedQuerySyntaxError(`The ")" at character ${rest.pos + 1} closes no "(".`, rest.pos);
   return node;
 }
 
@@ -250,7 +262,10 @@ export function parseDateRange(text: string, pos: number): { from: string; to: s
   const compact = text.replace(/\s+/g, "");
   const parts = compact.split(":");
   if (parts.length > 2 || parts.some((p) => p === ""))
-    throw new PubmedQuerySyntaxError(`"${text}"[dp]: a date range is FROM:TO, e.g. 2015:2020 or 2015/01/01:2020/12/31.`, pos);
+    throw new PubmedQuerySyntaxError(
+      `"${text}"[dp]: a date range is FROM:TO, e.g. 2015:2020 or 2015/01/01:2020/12/31.`,
+      pos,
+    );
   const from = parseDate(parts[0]!, pos, text).from;
   const to = parseDate(parts[parts.length - 1]!, pos, text).to;
   if (from > to) throw new PubmedQuerySyntaxError(`"${text}"[dp]: the range ends before it starts.`, pos);

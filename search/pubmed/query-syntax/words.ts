@@ -116,7 +116,8 @@ function buildFold(extra: string[]): Fold {
       const start = ch.codePointAt(0)!;
       const members = new Set([start]);
       const stack = [start];
-      while (stack.length) for (const next of links.get(stack.pop()!) ?? []) if (!members.has(next)) members.add(next), stack.push(next);
+      while (stack.length)
+        for (const next of links.get(stack.pop()!) ?? []) if (!members.has(next)) members.add(next), stack.push(next);
       if (members.size < 2) continue;
       if ([...members].some((m) => m < 0x80)) continue; // an ASCII class, already folded
       const rep = String.fromCodePoint(Math.min(...members));
@@ -132,13 +133,21 @@ function buildFold(extra: string[]): Fold {
   }
   const from = [...pairs.keys()].sort();
   const escape = (c: string) => c.replace(/[\\\]^[-]/g, "\\$&");
-  return { from, map: pairs, re: new RegExp(`[${from.map(escape).join("")}]`, "gu"), key: from.join(""), sqlFrom, sqlTo };
+  return {
+    from,
+    map: pairs,
+    re: new RegExp(`[${from.map(escape).join("")}]`, "gu"),
+    key: from.join(""),
+    sqlFrom,
+    sqlTo,
+  };
 }
 
 /** The folding a query needs: ASCII, plus the case classes of the non-ASCII letters its terms contain. */
 export function foldFor(terms: PubmedQueryTerm[]): Fold {
   const extra = new Set<string>();
-  for (const t of terms) for (const ch of t.text) if (ch.codePointAt(0)! >= 0x80 && ch.toLowerCase() !== ch.toUpperCase()) extra.add(ch);
+  for (const t of terms)
+    for (const ch of t.text) if (ch.codePointAt(0)! >= 0x80 && ch.toLowerCase() !== ch.toUpperCase()) extra.add(ch);
   return extra.size ? buildFold([...extra].sort()) : BASE_FOLD;
 }
 

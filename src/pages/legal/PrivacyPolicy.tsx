@@ -26,8 +26,8 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
       <section>
         <h2>1. Responsable du traitement</h2>
         <p>
-          Le responsable du traitement est {companyName}, éditeur de LitReview (ci-après «&nbsp;nous&nbsp;»). Pour
-          toute question relative à vos données personnelles, vous pouvez écrire à notre point de contact&nbsp;: {mail}.
+          Le responsable du traitement est {companyName}, éditeur de LitReview (ci-après «&nbsp;nous&nbsp;»). Pour toute
+          question relative à vos données personnelles, vous pouvez écrire à notre point de contact&nbsp;: {mail}.
         </p>
         <p>
           Lorsque votre compte a été initié par votre établissement, celui-ci nous a transmis les informations
@@ -41,8 +41,8 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
         <ul>
           <li>
             <strong>Données de compte</strong>&nbsp;: nom complet, adresse e-mail, adresse e-mail institutionnelle
-            (facultative) et mot de passe, conservé uniquement sous forme hachée&nbsp;; nous n’avons jamais
-            connaissance de votre mot de passe en clair.
+            (facultative) et mot de passe, conservé uniquement sous forme hachée&nbsp;; nous n’avons jamais connaissance
+            de votre mot de passe en clair.
           </li>
           <li>
             <strong>Centres d’intérêt</strong>&nbsp;: la description de vos thèmes de recherche, que vous renseignez
@@ -100,8 +100,8 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
             </tr>
             <tr>
               <td>
-                Assurer la sécurité du service, prévenir les abus, établir des statistiques d’utilisation agrégées
-                pour améliorer le service
+                Assurer la sécurité du service, prévenir les abus, établir des statistiques d’utilisation agrégées pour
+                améliorer le service
               </td>
               <td>Intérêt légitime</td>
             </tr>
@@ -120,9 +120,9 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
           </tbody>
         </table>
         <p>
-          Lorsqu’un traitement repose sur notre intérêt légitime, vous pouvez vous y opposer&nbsp;; lorsqu’il repose
-          sur votre consentement, vous pouvez retirer celui-ci à tout moment, sans que cela remette en cause les
-          traitements déjà effectués.
+          Lorsqu’un traitement repose sur notre intérêt légitime, vous pouvez vous y opposer&nbsp;; lorsqu’il repose sur
+          votre consentement, vous pouvez retirer celui-ci à tout moment, sans que cela remette en cause les traitements
+          déjà effectués.
         </p>
       </section>
 
@@ -177,13 +177,15 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
         <h2>5. Destinataires</h2>
         <p>
           Vos données sont accessibles au seul personnel habilité de {companyName}, dans la limite de ce qui est
-          nécessaire à ses missions (support, administration technique, facturation). Elles sont également
-          communiquées à nos sous-traitants, qui agissent sur nos instructions et sont tenus par contrat à la
-          confidentialité et à la sécurité&nbsp;:
+          nécessaire à ses missions (support, administration technique, facturation). Elles sont également communiquées
+          à nos sous-traitants, qui agissent sur nos instructions et sont tenus par contrat à la confidentialité et à la
+          sécurité&nbsp;:
         </p>
         <ul>
           <li>notre hébergeur, qui fournit l’infrastructure cloud sur laquelle fonctionne le service&nbsp;;</li>
-          <li>Stripe, notre prestataire de paiement, pour la souscription, le paiement et le suivi de l’abonnement&nbsp;;</li>
+          <li>
+            Stripe, notre prestataire de paiement, pour la souscription, le paiement et le suivi de l’abonnement&nbsp;;
+          </li>
           <li>
             notre service d’envoi d’e-mails, pour les messages liés au service (récupération du mot de passe, partages
             d’articles, suggestions hebdomadaires).
@@ -191,9 +193,9 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
         </ul>
         <p>
           Pour permettre le partage d’articles, votre nom et votre adresse e-mail peuvent être proposés aux autres
-          utilisateurs qui vous recherchent dans l’outil de partage, et le destinataire d’un partage voit qui le lui
-          a envoyé. Nous ne vendons ni ne louons vos données. Elles ne sont communiquées aux autorités que lorsque la
-          loi l’exige.
+          utilisateurs qui vous recherchent dans l’outil de partage, et le destinataire d’un partage voit qui le lui a
+          envoyé. Nous ne vendons ni ne louons vos données. Elles ne sont communiquées aux autorités que lorsque la loi
+          l’exige.
         </p>
       </section>
 
@@ -201,8 +203,8 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
         <h2>6. Hébergement</h2>
         <p>
           Le service et ses données sont hébergés dans un cloud situé en région parisienne (France, Union européenne).
-          Si un sous-traitant, par exemple le prestataire de paiement, est amené à traiter des données hors de
-          l’Union européenne, ce transfert est encadré par les garanties prévues par le RGPD, telles qu’une décision
+          Si un sous-traitant, par exemple le prestataire de paiement, est amené à traiter des données hors de l’Union
+          européenne, ce transfert est encadré par les garanties prévues par le RGPD, telles qu’une décision
           d’adéquation ou les clauses contractuelles types de la Commission européenne.
         </p>
       </section>
@@ -210,8 +212,8 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
       <section>
         <h2>7. Vos droits</h2>
         <p>
-          Conformément au règlement général sur la protection des données (RGPD) et à la loi Informatique et
-          Libertés, vous disposez des droits suivants&nbsp;:
+          Conformément au règlement général sur la protection des données (RGPD) et à la loi Informatique et Libertés,
+          vous disposez des droits suivants&nbsp;:
         </p>
         <ul>
           <li>droit d’accès à vos données et d’en obtenir une copie&nbsp;;</li>
@@ -219,9 +221,15 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
           <li>droit à l’effacement de vos données&nbsp;;</li>
           <li>droit à la limitation du traitement&nbsp;;</li>
           <li>droit d’opposition aux traitements fondés sur notre intérêt légitime&nbsp;;</li>
-          <li>droit à la portabilité des données que vous nous avez fournies, dans un format structuré et lisible par machine&nbsp;;</li>
+          <li>
+            droit à la portabilité des données que vous nous avez fournies, dans un format structuré et lisible par
+            machine&nbsp;;
+          </li>
           <li>droit de retirer votre consentement à tout moment&nbsp;;</li>
-          <li>droit de définir des directives relatives au sort de vos données après votre décès (directives post-mortem)&nbsp;;</li>
+          <li>
+            droit de définir des directives relatives au sort de vos données après votre décès (directives
+            post-mortem)&nbsp;;
+          </li>
           <li>
             droit d’introduire une réclamation auprès de la Commission nationale de l’informatique et des libertés
             (CNIL), autorité de contrôle française.
@@ -233,9 +241,9 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
         <h2>8. Exercer vos droits</h2>
         <p>
           Pour exercer vos droits, écrivez à notre point de contact, {mail}, en précisant l’objet de votre demande et
-          l’adresse e-mail de votre compte. Nous vous répondons dans un délai d’un mois à compter de la réception de
-          la demande. Ce délai peut être prolongé de deux mois si la demande est complexe ou si nous en recevons un
-          grand nombre&nbsp;; nous vous en informons alors dans le premier mois. En cas de doute raisonnable sur votre
+          l’adresse e-mail de votre compte. Nous vous répondons dans un délai d’un mois à compter de la réception de la
+          demande. Ce délai peut être prolongé de deux mois si la demande est complexe ou si nous en recevons un grand
+          nombre&nbsp;; nous vous en informons alors dans le premier mois. En cas de doute raisonnable sur votre
           identité, nous pouvons vous demander une information complémentaire.
         </p>
         <p>
@@ -248,20 +256,20 @@ export function PrivacyPolicy({ companyName, contactEmail }: PrivacyPolicyProps)
         <h2>9. Sécurité</h2>
         <p>
           Nous mettons en œuvre des mesures techniques et organisationnelles adaptées aux risques&nbsp;: mots de passe
-          stockés uniquement sous forme hachée, chiffrement des échanges entre votre navigateur et le service, accès
-          aux données limité au personnel habilité, journalisation des opérations techniques et sauvegardes. Aucun
-          système n’étant infaillible, nous vous recommandons de choisir un mot de passe robuste et de ne pas le
-          communiquer. En cas de violation de données présentant un risque pour vos droits, nous informons la CNIL et,
-          lorsque la loi l’exige, les personnes concernées.
+          stockés uniquement sous forme hachée, chiffrement des échanges entre votre navigateur et le service, accès aux
+          données limité au personnel habilité, journalisation des opérations techniques et sauvegardes. Aucun système
+          n’étant infaillible, nous vous recommandons de choisir un mot de passe robuste et de ne pas le communiquer. En
+          cas de violation de données présentant un risque pour vos droits, nous informons la CNIL et, lorsque la loi
+          l’exige, les personnes concernées.
         </p>
       </section>
 
       <section>
         <h2>10. Modification de la politique</h2>
         <p>
-          Nous pouvons faire évoluer la présente politique, notamment pour tenir compte des évolutions du service ou
-          de la réglementation. La date d’entrée en vigueur indiquée en tête de page identifie la version applicable.
-          Toute modification importante vous est signalée par e-mail.
+          Nous pouvons faire évoluer la présente politique, notamment pour tenir compte des évolutions du service ou de
+          la réglementation. La date d’entrée en vigueur indiquée en tête de page identifie la version applicable. Toute
+          modification importante vous est signalée par e-mail.
         </p>
       </section>
     </article>

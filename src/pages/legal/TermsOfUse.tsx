@@ -54,9 +54,9 @@ export function TermsOfUse({ companyName, contactEmail }: TermsOfUseProps) {
         <h2>2. Objet et public visé</h2>
         <p>
           Le Service aide les chercheurs et cliniciens à explorer la littérature biomédicale. Il est destiné
-          exclusivement à des utilisateurs individuels agissant dans un cadre professionnel. Les comptes sont
-          initiés par un Établissement titulaire d’un abonnement, qui désigne les personnes autorisées à utiliser le
-          Service. L’utilisation du Service vaut acceptation sans réserve des présentes Conditions.
+          exclusivement à des utilisateurs individuels agissant dans un cadre professionnel. Les comptes sont initiés
+          par un Établissement titulaire d’un abonnement, qui désigne les personnes autorisées à utiliser le Service.
+          L’utilisation du Service vaut acceptation sans réserve des présentes Conditions.
         </p>
       </section>
 
@@ -93,15 +93,15 @@ export function TermsOfUse({ companyName, contactEmail }: TermsOfUseProps) {
         <h2>4. Création et désactivation du compte</h2>
         <p>
           Le Compte est initié par l’Établissement titulaire de l’abonnement. L’Utilisateur complète son inscription,
-          fournit des informations exactes (nom, adresse e-mail, le cas échéant adresse e-mail institutionnelle) et
-          les tient à jour. Le Compte est strictement personnel&nbsp;: l’identifiant et le mot de passe ne doivent pas
-          être partagés.
+          fournit des informations exactes (nom, adresse e-mail, le cas échéant adresse e-mail institutionnelle) et les
+          tient à jour. Le Compte est strictement personnel&nbsp;: l’identifiant et le mot de passe ne doivent pas être
+          partagés.
         </p>
         <p>
           L’Utilisateur peut supprimer son Compte à tout moment depuis ses paramètres&nbsp;; cette suppression est
-          définitive. L’Éditeur peut suspendre ou désactiver un Compte en cas de manquement aux présentes Conditions,
-          à la demande de l’Établissement ou à la fin de son abonnement, après en avoir informé l’Utilisateur sauf
-          urgence liée à la sécurité du Service.
+          définitive. L’Éditeur peut suspendre ou désactiver un Compte en cas de manquement aux présentes Conditions, à
+          la demande de l’Établissement ou à la fin de son abonnement, après en avoir informé l’Utilisateur sauf urgence
+          liée à la sécurité du Service.
         </p>
       </section>
 
@@ -110,26 +110,31 @@ export function TermsOfUse({ companyName, contactEmail }: TermsOfUseProps) {
         <p>L’Utilisateur s’engage à&nbsp;:</p>
         <ul>
           <li>utiliser le Service conformément à sa destination professionnelle et aux lois en vigueur&nbsp;;</li>
-          <li>préserver la confidentialité de ses identifiants et signaler sans délai toute utilisation non autorisée&nbsp;;</li>
           <li>
-            ne saisir aucune donnée permettant d’identifier un patient ni aucune information confidentielle dont il
-            n’a pas la libre disposition&nbsp;;
+            préserver la confidentialité de ses identifiants et signaler sans délai toute utilisation non
+            autorisée&nbsp;;
+          </li>
+          <li>
+            ne saisir aucune donnée permettant d’identifier un patient ni aucune information confidentielle dont il n’a
+            pas la libre disposition&nbsp;;
           </li>
           <li>
             ne pas extraire massivement les Contenus, ne pas contourner les mesures techniques de protection et ne pas
             perturber le fonctionnement du Service&nbsp;;
           </li>
-          <li>n’utiliser la fonction de partage qu’à des fins professionnelles, sans envoi de messages non sollicités.</li>
+          <li>
+            n’utiliser la fonction de partage qu’à des fins professionnelles, sans envoi de messages non sollicités.
+          </li>
         </ul>
       </section>
 
       <section>
         <h2>6. Responsabilité</h2>
         <p>
-          Le Service est un outil d’aide à la recherche documentaire. Il ne fournit aucun avis médical et ne remplace
-          ni le jugement clinique ni la lecture des publications. Les synthèses sont générées automatiquement à partir
-          des résumés des articles&nbsp;: elles peuvent être incomplètes ou inexactes et doivent toujours être
-          vérifiées par l’Utilisateur au regard des sources citées avant toute utilisation.
+          Le Service est un outil d’aide à la recherche documentaire. Il ne fournit aucun avis médical et ne remplace ni
+          le jugement clinique ni la lecture des publications. Les synthèses sont générées automatiquement à partir des
+          résumés des articles&nbsp;: elles peuvent être incomplètes ou inexactes et doivent toujours être vérifiées par
+          l’Utilisateur au regard des sources citées avant toute utilisation.
         </p>
         <p>
           L’Éditeur met en œuvre les moyens raisonnables pour assurer l’accès au Service, sans garantir une
@@ -147,8 +152,8 @@ export function TermsOfUse({ companyName, contactEmail }: TermsOfUseProps) {
           exclusif pendant la durée de son accès.
         </p>
         <p>
-          Les notices issues de PubMed restent des données de la National Library of Medicine (NLM) des États-Unis.
-          Les résumés d’articles demeurent le texte de leurs auteurs et éditeurs&nbsp;; ils sont affichés à des fins
+          Les notices issues de PubMed restent des données de la National Library of Medicine (NLM) des États-Unis. Les
+          résumés d’articles demeurent le texte de leurs auteurs et éditeurs&nbsp;; ils sont affichés à des fins
           d’information et de recherche, et toute réutilisation doit respecter leurs droits. Les requêtes et notes
           saisies par l’Utilisateur lui appartiennent&nbsp;; il autorise l’Éditeur à les traiter dans la seule mesure
           nécessaire à la fourniture du Service.
@@ -168,8 +173,8 @@ export function TermsOfUse({ companyName, contactEmail }: TermsOfUseProps) {
         <h2>9. Publicité</h2>
         <p>
           Le Service peut présenter des informations sur les offres de l’Éditeur ou de partenaires, notamment dans la
-          place de marché. Ces contenus sont clairement identifiés comme promotionnels. Aucun cookie publicitaire
-          n’est déposé pour les afficher.
+          place de marché. Ces contenus sont clairement identifiés comme promotionnels. Aucun cookie publicitaire n’est
+          déposé pour les afficher.
         </p>
       </section>
 
@@ -186,8 +191,8 @@ export function TermsOfUse({ companyName, contactEmail }: TermsOfUseProps) {
         <h2>11. Liens vers des sites tiers</h2>
         <p>
           Le Service contient des liens vers des sites tiers, par exemple les pages d’éditeurs accessibles par un
-          identifiant DOI ou les liens vers le texte intégral. L’Éditeur n’exerce aucun contrôle sur ces sites et
-          n’est pas responsable de leur contenu, de leur disponibilité ni de leurs pratiques en matière de données
+          identifiant DOI ou les liens vers le texte intégral. L’Éditeur n’exerce aucun contrôle sur ces sites et n’est
+          pas responsable de leur contenu, de leur disponibilité ni de leurs pratiques en matière de données
           personnelles.
         </p>
       </section>
@@ -205,9 +210,9 @@ export function TermsOfUse({ companyName, contactEmail }: TermsOfUseProps) {
       <section>
         <h2>13. Droit applicable et juridiction</h2>
         <p>
-          Les présentes Conditions sont soumises au droit français. En cas de différend, les parties recherchent
-          d’abord une solution amiable. À défaut, compétence est attribuée aux tribunaux de Paris, sous réserve des
-          règles impératives contraires.
+          Les présentes Conditions sont soumises au droit français. En cas de différend, les parties recherchent d’abord
+          une solution amiable. À défaut, compétence est attribuée aux tribunaux de Paris, sous réserve des règles
+          impératives contraires.
         </p>
       </section>
     </article>

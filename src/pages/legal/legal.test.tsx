@@ -36,8 +36,16 @@ function wordCount(text: string): number {
 }
 
 const pages = [
-  { name: "PrivacyPolicy", title: privacyTitle, html: renderToString(<PrivacyPolicy companyName={companyName} contactEmail={contactEmail} />) },
-  { name: "TermsOfUse", title: termsTitle, html: renderToString(<TermsOfUse companyName={companyName} contactEmail={contactEmail} />) },
+  {
+    name: "PrivacyPolicy",
+    title: privacyTitle,
+    html: renderToString(<PrivacyPolicy companyName={companyName} contactEmail={contactEmail} />),
+  },
+  {
+    name: "TermsOfUse",
+    title: termsTitle,
+    html: renderToString(<TermsOfUse companyName={companyName} contactEmail={contactEmail} />),
+  },
   { name: "CookiePolicy", title: cookieTitle, html: renderToString(<CookiePolicy contactEmail={contactEmail} />) },
 ];
 
@@ -112,7 +120,13 @@ describe("PrivacyPolicy", () => {
   });
 
   test("legal bases", () => {
-    for (const s of ["Exécution du contrat", "Intérêt légitime", "cookies non essentiels", "Consentement", "Obligations légales"]) {
+    for (const s of [
+      "Exécution du contrat",
+      "Intérêt légitime",
+      "cookies non essentiels",
+      "Consentement",
+      "Obligations légales",
+    ]) {
       expect(text).toContain(s);
     }
   });
@@ -190,7 +204,12 @@ describe("TermsOfUse", () => {
 
   test("four tools", () => {
     expect(text).toContain("quatre outils");
-    for (const s of ["la revue de littérature", "le carnet de notes (notebook)", "la place de marché (marketplace)", "l'application"]) {
+    for (const s of [
+      "la revue de littérature",
+      "le carnet de notes (notebook)",
+      "la place de marché (marketplace)",
+      "l'application",
+    ]) {
       expect(text).toContain(s);
     }
   });
@@ -245,7 +264,9 @@ describe("CookiePolicy", () => {
   });
 
   test("table of the two internal session cookies", () => {
-    const rows = [...html.matchAll(/<tbody>(.*?)<\/tbody>/gs)].flatMap((m) => [...(m[1] ?? "").matchAll(/<tr>(.*?)<\/tr>/gs)]);
+    const rows = [...html.matchAll(/<tbody>(.*?)<\/tbody>/gs)].flatMap((m) => [
+      ...(m[1] ?? "").matchAll(/<tr>(.*?)<\/tr>/gs),
+    ]);
     expect(rows.length).toBe(2);
     const [token, lang] = rows.map((r) => toText(r[1] ?? ""));
     expect(token).toContain("access_token");

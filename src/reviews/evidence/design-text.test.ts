@@ -11,8 +11,11 @@ describe("the design the authors state", () => {
   });
 
   test('"were randomly allocated to 3 groups" is a randomised trial (PMID 26432316)', () => {
-    expect(designFromAbstract("METHODS: Ten male beagles were randomly allocated to 3 groups: group C, OTM alone as " +
-      "a control.")).toBe("rct");
+    expect(
+      designFromAbstract(
+        "METHODS: Ten male beagles were randomly allocated to 3 groups: group C, OTM alone as " + "a control.",
+      ),
+    ).toBe("rct");
   });
 
   test('"We conducted a retrospective cohort study" (PMID 12438660)', () => {
@@ -34,24 +37,29 @@ describe("the design the authors state", () => {
   });
 
   test('"a phase 3, open-label, uncontrolled trial" is a (non-randomised) clinical trial (PMID 26187300)', () => {
-    const s = "PATIENT(S): Women aged 18-39 from a phase 3, open-label, uncontrolled trial with complete data across " +
-        "all cycles (n = 176).";
+    const s =
+      "PATIENT(S): Women aged 18-39 from a phase 3, open-label, uncontrolled trial with complete data across " +
+      "all cycles (n = 176).";
     expect(designFromAbstract(s)).toBe("clinical-trial");
   });
 
   test('"To perform a meta-analysis of the literature …" (PMID 26215757)', () => {
-    const s = "OBJECTIVE: To perform a meta-analysis of the literature examining the influence of paternal age on " +
-        "oocyte donation outcomes.";
+    const s =
+      "OBJECTIVE: To perform a meta-analysis of the literature examining the influence of paternal age on " +
+      "oocyte donation outcomes.";
     expect(designFromAbstract(s)).toBe("meta-analysis");
   });
 
-  test('a case series is "observational": "We have retrospectively evaluated a series of 27 consecutive children" ' +
-    '(PMID 7087893)', () => {
-    const s =
-      "We have retrospectively evaluated a series of 27 consecutive children observed from 1965 to 1980 with " +
-      "nasopharyngeal carcinoma (NPC).";
-    expect(designFromAbstract(s)).toBe("observational");
-  });
+  test(
+    'a case series is "observational": "We have retrospectively evaluated a series of 27 consecutive children" ' +
+      "(PMID 7087893)",
+    () => {
+      const s =
+        "We have retrospectively evaluated a series of 27 consecutive children observed from 1965 to 1980 with " +
+        "nasopharyngeal carcinoma (NPC).";
+      expect(designFromAbstract(s)).toBe("observational");
+    },
+  );
 
   test('"Retrospective study of patients with diagnosis of brucellar spondylodiscitis" (PMID 24813488)', () => {
     const s =
@@ -63,24 +71,28 @@ describe("the design the authors state", () => {
 });
 
 describe("mentions of other work", () => {
-  test('"remains to be determined by randomized studies" does not make a retrospective series a trial (PMID ' +
-      '8655371)', () => {
-    const s =
-      "PURPOSE: To report a retrospective analysis of epidemiologic, clinical, and therapeutic aspects of 50 " +
-      "children with newly diagnosed nasopharyngeal carcinoma who were treated in a single institution over a " +
-      "period of 18 years. CONCLUSION: Whereas the impact of chemotherapy on long-term survival remains to be " +
-      "determined by randomized studies, the results suggest that more effective treatment regimens and long-term " +
-      "follow-up are necessary.";
-    expect(designFromAbstract(s)).toBe("observational");
-  });
+  test(
+    '"remains to be determined by randomized studies" does not make a retrospective series a trial (PMID ' + "8655371)",
+    () => {
+      const s =
+        "PURPOSE: To report a retrospective analysis of epidemiologic, clinical, and therapeutic aspects of 50 " +
+        "children with newly diagnosed nasopharyngeal carcinoma who were treated in a single institution over a " +
+        "period of 18 years. CONCLUSION: Whereas the impact of chemotherapy on long-term survival remains to be " +
+        "determined by randomized studies, the results suggest that more effective treatment regimens and long-term " +
+        "follow-up are necessary.";
+      expect(designFromAbstract(s)).toBe("observational");
+    },
+  );
 
-  test('"a systematic review of history, examination, and investigations" is no systematic review (PMID ' +
-      '31418851)', () => {
-    const s =
-      "METHODS: Identification of the underlying etiology and response to treatment in 377 infants using a " +
-      "systematic review of history, examination, and investigations.";
-    expect(designFromAbstract(s)).toBeNull();
-  });
+  test(
+    '"a systematic review of history, examination, and investigations" is no systematic review (PMID ' + "31418851)",
+    () => {
+      const s =
+        "METHODS: Identification of the underlying etiology and response to treatment in 377 infants using a " +
+        "systematic review of history, examination, and investigations.";
+      expect(designFromAbstract(s)).toBeNull();
+    },
+  );
 
   test("an abstract that names no design gives null (PMID 12942121)", () => {
     expect(designFromAbstract("Patients with tumours bearing high LDH-5 expression had a poor prognosis.")).toBeNull();

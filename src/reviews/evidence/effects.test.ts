@@ -47,8 +47,9 @@ describe("confidence interval forms", () => {
   });
 
   test('"odds ratio [OR] 3.47, 95% confidence interval [CI] 1.55-7.80" (PMID 26702164)', () => {
-    const s = "Patients with albuminuria were more likely to have hypertension (odds ratio [OR] 3.47, 95% confidence " +
-        "interval [CI] 1.55-7.80).";
+    const s =
+      "Patients with albuminuria were more likely to have hypertension (odds ratio [OR] 3.47, 95% confidence " +
+      "interval [CI] 1.55-7.80).";
     expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 3.47, 1.55, 7.8, null, null]]);
   });
 
@@ -61,32 +62,37 @@ describe("confidence interval forms", () => {
     expect(effectsOf(s).map(brief)).toEqual([["standardized_mean_difference", -0.6, -0.9, -0.4, null, null]]);
   });
 
-  test("the same sentence written with the Unicode minus sign, as some journals print it (PMID 9110943, " +
-      "rewritten)", () => {
-    const s = "… and were combined to yield an effect size of −0.6 (95% CI: −0.9, −0.4), equivalent to a 16 point " +
+  test(
+    "the same sentence written with the Unicode minus sign, as some journals print it (PMID 9110943, " + "rewritten)",
+    () => {
+      const s =
+        "… and were combined to yield an effect size of −0.6 (95% CI: −0.9, −0.4), equivalent to a 16 point " +
         "improvement.";
-    expect(effectsOf(s).map(brief)).toEqual([["standardized_mean_difference", -0.6, -0.9, -0.4, null, null]]);
-  });
+      expect(effectsOf(s).map(brief)).toEqual([["standardized_mean_difference", -0.6, -0.9, -0.4, null, null]]);
+    },
+  );
 
   test('"95% CI: −4.1, 2.3": an interval across zero for a difference (PMID 18056501, its interval rewritten)', () => {
     const s = "the total Quality of Life score did not differ (difference, 1.07; 95% CI: −4.1, 2.3; p = 0.66).";
     expect(effectsOf(s).map(brief)).toEqual([["mean_difference", 1.07, -4.1, 2.3, "=", 0.66]]);
   });
 
-  test('bracketed comma intervals in a list, "mean difference [95% CI] of -0.77 [-0.86, -0.69]" (PMID ' +
-      '26702254)', () => {
-    const s =
-      "In comparison with PBO-MET, the DPPI-MET combinational therapy resulted in the percent HbA1c changes from " +
-      "baseline with a mean difference [95% CI] of -0.77 [-0.86, -0.69] in 3-month (P\u00a0<\u00a00.00001), -0.67 " +
-      "[-0.76, -0.59] in 6-month (P\u00a0<\u00a00.00001), -0.67 [-0.88, -0.47] in 1-year (P\u00a0<\u00a00.00001) " +
-      "and -0.36 [-0.53, -0.20] in 2-year trials (P\u00a0<\u00a00.0003).";
-    expect(effectsOf(s).map(brief)).toEqual([
-      ["mean_difference", -0.77, -0.86, -0.69, "<", 0.00001],
-      ["mean_difference", -0.67, -0.76, -0.59, "<", 0.00001],
-      ["mean_difference", -0.67, -0.88, -0.47, "<", 0.00001],
-      ["mean_difference", -0.36, -0.53, -0.2, "<", 0.0003],
-    ]);
-  });
+  test(
+    'bracketed comma intervals in a list, "mean difference [95% CI] of -0.77 [-0.86, -0.69]" (PMID ' + "26702254)",
+    () => {
+      const s =
+        "In comparison with PBO-MET, the DPPI-MET combinational therapy resulted in the percent HbA1c changes from " +
+        "baseline with a mean difference [95% CI] of -0.77 [-0.86, -0.69] in 3-month (P\u00a0<\u00a00.00001), -0.67 " +
+        "[-0.76, -0.59] in 6-month (P\u00a0<\u00a00.00001), -0.67 [-0.88, -0.47] in 1-year (P\u00a0<\u00a00.00001) " +
+        "and -0.36 [-0.53, -0.20] in 2-year trials (P\u00a0<\u00a00.0003).";
+      expect(effectsOf(s).map(brief)).toEqual([
+        ["mean_difference", -0.77, -0.86, -0.69, "<", 0.00001],
+        ["mean_difference", -0.67, -0.76, -0.59, "<", 0.00001],
+        ["mean_difference", -0.67, -0.88, -0.47, "<", 0.00001],
+        ["mean_difference", -0.36, -0.53, -0.2, "<", 0.0003],
+      ]);
+    },
+  );
 
   test('units on the bounds, "mean difference 0.96°, 95% CI -0.06° to 1.98°, p = 0.06" (PMID 28156215)', () => {
     const s =
@@ -108,11 +114,15 @@ describe("confidence interval forms", () => {
     expect(brief(e as EffectEstimate)).toEqual(["risk_difference", 1.3, -5.7, 8.3, "=", 0.73]);
   });
 
-  test('"[95% CI 1.1–2.3]" with an en dash (PMID 26211883, its interval rewritten; the sample has no en-dash ' +
-    'interval)', () => {
-    const s = "had more than twice the risk of endometriosis compared with unexposed women [aOR 2.4, 95% CI 1.1–4.9].";
-    expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 2.4, 1.1, 4.9, null, null]]);
-  });
+  test(
+    '"[95% CI 1.1–2.3]" with an en dash (PMID 26211883, its interval rewritten; the sample has no en-dash ' +
+      "interval)",
+    () => {
+      const s =
+        "had more than twice the risk of endometriosis compared with unexposed women [aOR 2.4, 95% CI 1.1–4.9].";
+      expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 2.4, 1.1, 4.9, null, null]]);
+    },
+  );
 
   test('"multivariate hazard ratio 0.40 (95% CI: 0.16-0.98)" inside a percentage comparison (PMID 17059514)', () => {
     const s =
@@ -127,37 +137,39 @@ describe("confidence interval forms", () => {
     expect(effects[0]?.compared_value).toBe(64);
   });
 
-  test("an interval that does not contain its estimate is dropped, not repaired (PMID 26211883, value " +
-      "rewritten)", () => {
-    const s = "compared with unexposed women (aOR 6.4, 95% CI 1.2-4.9).";
-    expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 6.4, null, null, null, null]]);
-  });
+  test(
+    "an interval that does not contain its estimate is dropped, not repaired (PMID 26211883, value " + "rewritten)",
+    () => {
+      const s = "compared with unexposed women (aOR 6.4, 95% CI 1.2-4.9).";
+      expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 6.4, null, null, null, null]]);
+    },
+  );
 });
 
-  test('an unlabelled interval after a semicolon, "(RR: 3.8; 0.5-76)", "(OR: 2.6; 1.0-6.7)" (PMID 15931724)', () => {
-    const s =
-      "Four of the five thyroid carcinomas were found in the radium-exposed group (RR: 3.8; 0.5-76). There was an " +
-      "increased risk for skin basal cell carcinoma (BCC) of the head and neck (odds ratio (OR): 2.6; 1.0-6.7), " +
-      "but the risk of BCC of other body parts was lower (OR: 0.3; 0.1-1.3).";
-    expect(effectsOf(s).map(brief)).toEqual([
-      ["risk_ratio", 3.8, 0.5, 76, null, null],
-      ["odds_ratio", 2.6, 1, 6.7, null, null],
-      ["odds_ratio", 0.3, 0.1, 1.3, null, null],
-    ]);
-  });
+test('an unlabelled interval after a semicolon, "(RR: 3.8; 0.5-76)", "(OR: 2.6; 1.0-6.7)" (PMID 15931724)', () => {
+  const s =
+    "Four of the five thyroid carcinomas were found in the radium-exposed group (RR: 3.8; 0.5-76). There was an " +
+    "increased risk for skin basal cell carcinoma (BCC) of the head and neck (odds ratio (OR): 2.6; 1.0-6.7), " +
+    "but the risk of BCC of other body parts was lower (OR: 0.3; 0.1-1.3).";
+  expect(effectsOf(s).map(brief)).toEqual([
+    ["risk_ratio", 3.8, 0.5, 76, null, null],
+    ["odds_ratio", 2.6, 1, 6.7, null, null],
+    ["odds_ratio", 0.3, 0.1, 1.3, null, null],
+  ]);
+});
 
-  test('a list after "[HRs (95% CIs): 1.03 (1.01, 1.04), 1.02 (1.01, 1.03), …]" (PMID 31449466)', () => {
-    const s =
-      "Interquartile range increments of [Formula: see text], [Formula: see text], [Formula: see text], and " +
-      "[Formula: see text] were associated with increases in the incidence of AF [HRs (95% CIs): 1.03 (1.01, " +
-      "1.04), 1.02 (1.01, 1.03), 1.01 (1.00, 1.02), and 1.01 (1.01, 1.02), respectively]";
-    expect(effectsOf(s).map(brief)).toEqual([
-      ["hazard_ratio", 1.03, 1.01, 1.04, null, null],
-      ["hazard_ratio", 1.02, 1.01, 1.03, null, null],
-      ["hazard_ratio", 1.01, 1, 1.02, null, null],
-      ["hazard_ratio", 1.01, 1.01, 1.02, null, null],
-    ]);
-  });
+test('a list after "[HRs (95% CIs): 1.03 (1.01, 1.04), 1.02 (1.01, 1.03), …]" (PMID 31449466)', () => {
+  const s =
+    "Interquartile range increments of [Formula: see text], [Formula: see text], [Formula: see text], and " +
+    "[Formula: see text] were associated with increases in the incidence of AF [HRs (95% CIs): 1.03 (1.01, " +
+    "1.04), 1.02 (1.01, 1.03), 1.01 (1.00, 1.02), and 1.01 (1.01, 1.02), respectively]";
+  expect(effectsOf(s).map(brief)).toEqual([
+    ["hazard_ratio", 1.03, 1.01, 1.04, null, null],
+    ["hazard_ratio", 1.02, 1.01, 1.03, null, null],
+    ["hazard_ratio", 1.01, 1, 1.02, null, null],
+    ["hazard_ratio", 1.01, 1.01, 1.02, null, null],
+  ]);
+});
 
 describe("p value forms", () => {
   test('"p <0.001" after a percentage comparison (PMID 25440500)', () => {
@@ -174,17 +186,21 @@ describe("p value forms", () => {
   });
 
   test('"P < 0.0001" (PMID 21301391)', () => {
-    const s = "Complications were more frequent among staged- versus same-day surgery patients (28.4% vs. 21.7%, P < " +
-        "0.0001).";
+    const s =
+      "Complications were more frequent among staged- versus same-day surgery patients (28.4% vs. 21.7%, P < " +
+      "0.0001).";
     expect(effectsOf(s).map(brief)).toEqual([["percentage", 28.4, null, null, "<", 0.0001]]);
   });
 
-  test('"P ≤ 0.05" next to an estimate (PMID 2351484, its p value rewritten; the sample has "P ≤" only without ' +
-      'one)', () => {
-    const s = "Occupational exposure to products of combustion (RR = 2.4, P ≤ 0.05) was independently related to " +
+  test(
+    '"P ≤ 0.05" next to an estimate (PMID 2351484, its p value rewritten; the sample has "P ≤" only without ' + "one)",
+    () => {
+      const s =
+        "Occupational exposure to products of combustion (RR = 2.4, P ≤ 0.05) was independently related to " +
         "risk of NPC.";
-    expect(effectsOf(s).map(brief)).toEqual([["risk_ratio", 2.4, null, null, "<=", 0.05]]);
-  });
+      expect(effectsOf(s).map(brief)).toEqual([["risk_ratio", 2.4, null, null, "<=", 0.05]]);
+    },
+  );
 
   test('"P\u200a=\u200a0.0001" with hair spaces, "IRR 2.43" (PMID 27105460)', () => {
     const s =
@@ -227,17 +243,19 @@ describe("measures", () => {
     ]);
   });
 
-  test('"relative risk, 1.34; P = 0.01" and an unnamed "estimated difference of 0.033 (P = 0.23)" (PMID ' +
-      '15968009)', () => {
-    const s1 =
-      "Severe flare was rare in both treatment groups: The 12-month severe flare rate was 0.081 for the HRT group " +
-      "and 0.049 for the placebo group, yielding an estimated difference of 0.033 (P = 0.23).";
-    const s2 =
-      "Mild to moderate flares were significantly increased in the HRT group: 1.14 flares/person-year for HRT and " +
-      "0.86 flare/person-year for placebo (relative risk, 1.34; P = 0.01).";
-    expect(effectsOf(s1).map(brief)).toEqual([["mean_difference", 0.033, null, null, "=", 0.23]]);
-    expect(effectsOf(s2).map(brief)).toEqual([["risk_ratio", 1.34, null, null, "=", 0.01]]);
-  });
+  test(
+    '"relative risk, 1.34; P = 0.01" and an unnamed "estimated difference of 0.033 (P = 0.23)" (PMID ' + "15968009)",
+    () => {
+      const s1 =
+        "Severe flare was rare in both treatment groups: The 12-month severe flare rate was 0.081 for the HRT group " +
+        "and 0.049 for the placebo group, yielding an estimated difference of 0.033 (P = 0.23).";
+      const s2 =
+        "Mild to moderate flares were significantly increased in the HRT group: 1.14 flares/person-year for HRT and " +
+        "0.86 flare/person-year for placebo (relative risk, 1.34; P = 0.01).";
+      expect(effectsOf(s1).map(brief)).toEqual([["mean_difference", 0.033, null, null, "=", 0.23]]);
+      expect(effectsOf(s2).map(brief)).toEqual([["risk_ratio", 1.34, null, null, "=", 0.01]]);
+    },
+  );
 
   test('"p less than 0.0005" in words (PMID 2351484)', () => {
     const s =
@@ -251,8 +269,9 @@ describe("measures", () => {
   });
 
   test('"RR = 2.4, p = 0.001" (PMID 2351484)', () => {
-    const s = "Occupational exposure to products of combustion (RR = 2.4, p = 0.001) and cotton dust (RR = 0.3, P = " +
-        "0.01) was independently related to risk of NPC.";
+    const s =
+      "Occupational exposure to products of combustion (RR = 2.4, p = 0.001) and cotton dust (RR = 0.3, P = " +
+      "0.01) was independently related to risk of NPC.";
     expect(effectsOf(s).map(brief)).toEqual([
       ["risk_ratio", 2.4, null, null, "=", 0.001],
       ["risk_ratio", 0.3, null, null, "=", 0.01],
@@ -273,19 +292,21 @@ describe("measures", () => {
     ]);
   });
 
-  test('unnamed differences of percentages, "difference, -1%; 95% confidence interval, -7% to 5%" (PMID ' +
-      '18056501)', () => {
-    const s =
-      "The percentage of Cobb angle correction was not significantly different for thoracic curves (55.1% +/- " +
-      "18.3% for the Moss Miami system group, compared with 54.1% +/- 18.7% for the Universal Spine System group) " +
-      "(difference, -1%; 95% confidence interval, -7% to 5%; p = 0.77).";
-    const effects = effectsOf(s);
-    expect(effects.map(brief)).toEqual([
-      ["percentage", 55.1, null, null, null, null],
-      ["mean_difference", -1, -7, 5, "=", 0.77],
-    ]);
-    expect(effects[0]?.compared_value).toBe(54.1);
-  });
+  test(
+    'unnamed differences of percentages, "difference, -1%; 95% confidence interval, -7% to 5%" (PMID ' + "18056501)",
+    () => {
+      const s =
+        "The percentage of Cobb angle correction was not significantly different for thoracic curves (55.1% +/- " +
+        "18.3% for the Moss Miami system group, compared with 54.1% +/- 18.7% for the Universal Spine System group) " +
+        "(difference, -1%; 95% confidence interval, -7% to 5%; p = 0.77).";
+      const effects = effectsOf(s);
+      expect(effects.map(brief)).toEqual([
+        ["percentage", 55.1, null, null, null, null],
+        ["mean_difference", -1, -7, 5, "=", 0.77],
+      ]);
+      expect(effects[0]?.compared_value).toBe(54.1);
+    },
+  );
 
   test('"OR" only in capitals: "randomized to 5 or 10 mg" is no odds ratio (PMID 26702168, doses rewritten)', () => {
     expect(effectsOf("72 patients were randomly assigned to either Modafinil 100 or 200 mg or placebo.")).toEqual([]);
@@ -321,13 +342,17 @@ describe("percentages with their comparison", () => {
   });
 
   test('rates of one group, "40% and 55% at four years, respectively", are no comparison (PMID 7087893)', () => {
-    expect(effectsOf("The actuarial relapse-free survival and overall survival are 40% and 55% at four years, " +
-      "respectively.")).toEqual([]);
+    expect(
+      effectsOf(
+        "The actuarial relapse-free survival and overall survival are 40% and 55% at four years, " + "respectively.",
+      ),
+    ).toEqual([]);
   });
 
   test('a group\'s own interval: "70% [95% CI 50-83] vs 44% [23-64]" (PMID 21933749)', () => {
-    const s = "1-year overall survival 70% [95% CI 50-83] vs 44% [23-64], and 2-year overall survival 55% [33-72] vs " +
-        "12% [2-30]";
+    const s =
+      "1-year overall survival 70% [95% CI 50-83] vs 44% [23-64], and 2-year overall survival 55% [33-72] vs " +
+      "12% [2-30]";
     expect(effectsOf(s).map((e) => [e.value, e.ci_low, e.ci_high, e.compared_value])).toEqual([
       [70, 50, 83, 44],
       [55, 33, 72, 12],
@@ -339,17 +364,20 @@ describe("percentages with their comparison", () => {
     expect([e?.value, e?.compared_value, e?.p_value]).toEqual([33.3, 18, 0.28]);
   });
 
-  test('means of percentages with their SD, "(86.6+/-24.0% vs. 72.8+/-19.4%, p=0.018)", and changes below zero ' +
-      '(PMID 19251407)', () => {
-    const s =
-      "The baseline of vital capacity percent predicted (VC% pred) in CPFE patients was greater than that in " +
-      "IPF-alone patients (86.6+/-24.0% vs. 72.8+/-19.4%, p=0.018). The annual decrease in VC% pred was " +
-      "significantly less in CPFE patients than in IPF-alone patients (-1.2+/-4.8% vs. -8.0+/-7.4%, p<0.001).";
-    expect(effectsOf(s).map((e) => [e.value, e.compared_value, e.p_relation, e.p_value])).toEqual([
-      [86.6, 72.8, "=", 0.018],
-      [-1.2, -8, "<", 0.001],
-    ]);
-  });
+  test(
+    'means of percentages with their SD, "(86.6+/-24.0% vs. 72.8+/-19.4%, p=0.018)", and changes below zero ' +
+      "(PMID 19251407)",
+    () => {
+      const s =
+        "The baseline of vital capacity percent predicted (VC% pred) in CPFE patients was greater than that in " +
+        "IPF-alone patients (86.6+/-24.0% vs. 72.8+/-19.4%, p=0.018). The annual decrease in VC% pred was " +
+        "significantly less in CPFE patients than in IPF-alone patients (-1.2+/-4.8% vs. -8.0+/-7.4%, p<0.001).";
+      expect(effectsOf(s).map((e) => [e.value, e.compared_value, e.p_relation, e.p_value])).toEqual([
+        [86.6, 72.8, "=", 0.018],
+        [-1.2, -8, "<", 0.001],
+      ]);
+    },
+  );
 
   test('"(61.5% and 64.4%, respectively)" in brackets after what it compares (PMID 26253819)', () => {
     const s =
@@ -358,10 +386,12 @@ describe("percentages with their comparison", () => {
     expect(effectsOf(s).map((e) => [e.value, e.compared_value])).toEqual([[61.5, 64.4]]);
   });
 
-  test('a trend over years is no comparison of groups: "from 23% in 2007 to between 44 and 45%" (PMID ' +
-      '26095044)', () => {
-    expect(effectsOf("ACT prescription increased from 23% in 2007 to between 44 and 45% in 2008-2009.")).toEqual([]);
-  });
+  test(
+    'a trend over years is no comparison of groups: "from 23% in 2007 to between 44 and 45%" (PMID ' + "26095044)",
+    () => {
+      expect(effectsOf("ACT prescription increased from 23% in 2007 to between 44 and 45% in 2008-2009.")).toEqual([]);
+    },
+  );
 
   test("the last two items of a list of rates are no comparison (PMID 25110239)", () => {
     const s =

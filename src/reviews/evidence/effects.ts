@@ -272,8 +272,7 @@ const VERSUS = String.raw`,?\s*(?:vs\.?|versus|v\.?|compared (?:with|to)|against
 const PCT_VERSUS = new RegExp(`${PCT}${AFTER}${VERSUS}${LABEL}${PCT}`, "gu");
 // "45% in the X group and 30% in the Y group", "72% for 201Tl and 92% for dobutamine".
 // The group's name is never a year ("23% in 2007 to between 44 and 45%" is a trend, not two groups).
-const GROUP_INTRO =
-  String.raw`\s+(?:for|in|among|with|of)\s+(?!(?:1[89]|20)\d\d\b)(?:the\s+|those\s+|patients\s+)?[^,;.%()]{1,60}?`;
+const GROUP_INTRO = String.raw`\s+(?:for|in|among|with|of)\s+(?!(?:1[89]|20)\d\d\b)(?:the\s+|those\s+|patients\s+)?[^,;.%()]{1,60}?`;
 const GROUP_JOIN = String.raw`,?\s+(?:and|but|whereas|while|compared (?:with|to)|versus|vs\.?)\s+(?:to\s+|only\s+)?`;
 // A short bracket may follow the first group ("(11 of 43)"), but not one that holds a p value of its own.
 const GROUP_BRACKET = String.raw`(?:\s*\((?![^()]*\b[Pp]\s*[<=>≤])[^()]{0,30}\))?`;

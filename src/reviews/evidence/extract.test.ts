@@ -44,8 +44,8 @@ describe("structured abstracts", () => {
     expect([e.design, e.design_source, e.evidence_level, e.participants]).toEqual(["rct", "record", 2, 51]);
     expect(e.result).toBe(
       "The relapse rate in the half elemental diet group was significantly lower [34.6% vs. 64.0%; multivariate " +
-      "hazard ratio 0.40 (95% CI: 0.16-0.98)] than that in the free diet group after a mean follow-up of 11.9 " +
-      "months.",
+        "hazard ratio 0.40 (95% CI: 0.16-0.98)] than that in the free diet group after a mean follow-up of 11.9 " +
+        "months.",
     );
     expect(e.effects.map((x) => [x.measure, x.value, x.ci_low, x.ci_high])).toEqual([
       ["percentage", 34.6, null, null],
@@ -60,14 +60,14 @@ describe("structured abstracts", () => {
     expect([e.design, e.evidence_level, e.participants]).toEqual(["cohort", 3, 127]);
     expect(e.result).toBe(
       "On univariate analysis, visual response score and time to recurrence came closest to having an association " +
-      "(HR = 0.83, 95% CI = 0.68-1.01, p = 0.06).",
+        "(HR = 0.83, 95% CI = 0.68-1.01, p = 0.06).",
     );
     expect(e.significance).toBe("not_significant");
     expect(e.population).toBe("patients with locally advanced rectal cancer");
     expect(e.outcome).toBe("time to recurrence and disease-specific survival");
   });
 
-  test("a record that names no design gets one from its wording, \"in a retrospective study\" (PMID 8219565)", () => {
+  test('a record that names no design gets one from its wording, "in a retrospective study" (PMID 8219565)', () => {
     const e = evidenceOf(8219565);
     expect([e.design, e.design_source, e.evidence_level]).toEqual(["observational", "abstract", 4]);
     expect(e.participants).toBe(166);
@@ -78,7 +78,7 @@ describe("structured abstracts", () => {
 });
 
 describe("unstructured abstracts (roles from the sentence-role classifier)", () => {
-  test("significance from the wording, \"there were no significant differences between groups\" (PMID 9505772)", () => {
+  test('significance from the wording, "there were no significant differences between groups" (PMID 9505772)', () => {
     const e = evidenceOf(9505772);
     expect([e.design, e.participants, e.effects.length]).toEqual(["rct", 85, 0]);
     expect(e.significance).toBe("not_significant");

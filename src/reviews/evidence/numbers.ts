@@ -9,17 +9,45 @@ export const SIGNED = String.raw`[-−‐]?\d+(?:[.·]\d+)?`;
 
 /** A decimal string as written ("−4.1", "0·36", ".02") to a number; NaN when it is not one. */
 export function parseDecimal(text: string): number {
-  const t = text.trim().replace(/[−‐–—]/gu, "-").replace(/·/gu, ".").replace(/\s+/gu, "");
+  const t = text
+    .trim()
+    .replace(/[−‐–—]/gu, "-")
+    .replace(/·/gu, ".")
+    .replace(/\s+/gu, "");
   return /^-?(?:\d+(?:\.\d+)?|\.\d+)$/u.test(t) ? Number(t) : Number.NaN;
 }
 
 const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
   nineteen: 19,
 };
 const TENS: Record<string, number> = {
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 };
 
 /** Regex source of a number written in words, up to the thousands ("One hundred and five", "Forty-two"). */

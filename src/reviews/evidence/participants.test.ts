@@ -31,8 +31,11 @@ describe("those randomised or enrolled", () => {
   });
 
   test('enrolled beats eligible: "Of the 62 patients enrolled; 53 were eligible" (PMID 25974212)', () => {
-    expect(countOf("Of the 62 patients enrolled; 53 were eligible. 42% (22/53) had stage I/IE; 58% (31/53) stage " +
-      "II/IIE.")).toBe(62);
+    expect(
+      countOf(
+        "Of the 62 patients enrolled; 53 were eligible. 42% (22/53) had stage I/IE; 58% (31/53) stage " + "II/IIE.",
+      ),
+    ).toBe(62);
   });
 
   test('"Twenty-five controlled asthmatics treated with ICS … were enrolled" (PMID 22265857)', () => {
@@ -42,32 +45,41 @@ describe("those randomised or enrolled", () => {
     expect(countOf(s)).toBe(25);
   });
 
-  test('randomised beats enrolled: "From 107 patients enrolled … 55 were randomly assigned" reads 107 (PMID ' +
-      '31449470)', () => {
-    const s =
-      "RESULTS: From 107 patients enrolled in the trial, 55 were randomly assigned to the NAC arm and 52 to the " +
-      "CRT-alone arm.";
-    expect(countOf(s)).toBe(107);
-  });
+  test(
+    'randomised beats enrolled: "From 107 patients enrolled … 55 were randomly assigned" reads 107 (PMID ' +
+      "31449470)",
+    () => {
+      const s =
+        "RESULTS: From 107 patients enrolled in the trial, 55 were randomly assigned to the NAC arm and 52 to the " +
+        "CRT-alone arm.";
+      expect(countOf(s)).toBe(107);
+    },
+  );
 });
 
 describe("those who took part", () => {
-  test('"Of the 152 eligible patients with STF, 67 were traced and contacted and 40 completed …" (PMID ' +
-      '30348342)', () => {
-    const s =
-      "METHODS: Of the 152 eligible patients with STF, 67 were traced and contacted and 40 completed outcome " +
-      "questionnaires (Oswestry Disability index [ODI], Scoliosis Research Society-30 [SRS-30]) and had follow-up " +
-      "standing radiographs.";
-    expect(countOf(s)).toBe(40);
-  });
+  test(
+    '"Of the 152 eligible patients with STF, 67 were traced and contacted and 40 completed …" (PMID ' + "30348342)",
+    () => {
+      const s =
+        "METHODS: Of the 152 eligible patients with STF, 67 were traced and contacted and 40 completed outcome " +
+        "questionnaires (Oswestry Disability index [ODI], Scoliosis Research Society-30 [SRS-30]) and had follow-up " +
+        "standing radiographs.";
+      expect(countOf(s)).toBe(40);
+    },
+  );
 
   test('"Of 2,000 eligible, 1,532 participated" (the form of the brief, in the words of PMID 30348342)', () => {
     expect(countOf("Of 2,000 eligible, 1,532 participated in the survey.")).toBe(1532);
   });
 
   test('"We identified a total of 11,265 entries for circumferential spine fusion" (PMID 21301391)', () => {
-    expect(countOf("RESULTS: We identified a total of 11,265 entries for circumferential spine fusion. Of those, " +
-      "71.2% (8022) were operated in 1 session.")).toBe(11265);
+    expect(
+      countOf(
+        "RESULTS: We identified a total of 11,265 entries for circumferential spine fusion. Of those, " +
+          "71.2% (8022) were operated in 1 session.",
+      ),
+    ).toBe(11265);
   });
 
   test('"a series of 27 consecutive children observed from 1965 to 1980" (PMID 7087893)', () => {
@@ -78,18 +90,28 @@ describe("those who took part", () => {
   });
 
   test('a participants section: "PATIENTS: 351 menopausal patients (mean age, 50 years)" (PMID 15968009)', () => {
-    expect(countOf("PATIENTS: 351 menopausal patients (mean age, 50 years) with inactive (81.5%) or stable-active " +
-      "(18.5%) SLE.")).toBe(351);
+    expect(
+      countOf(
+        "PATIENTS: 351 menopausal patients (mean age, 50 years) with inactive (81.5%) or stable-active " +
+          "(18.5%) SLE.",
+      ),
+    ).toBe(351);
   });
 
-  test('analysed only when nothing else: "Data were analysed from 85 patients (43 early; 42 late)" (PMID ' +
-      '9505772)', () => {
-    expect(countOf("Data were analysed from 85 patients (43 early extubation; 42 late extubation).")).toBe(85);
-  });
+  test(
+    'analysed only when nothing else: "Data were analysed from 85 patients (43 early; 42 late)" (PMID ' + "9505772)",
+    () => {
+      expect(countOf("Data were analysed from 85 patients (43 early extubation; 42 late extubation).")).toBe(85);
+    },
+  );
 
   test('a single "(n=423)" (PMID 27189285)', () => {
-    expect(countOf("MATERIALS AND METHODS: Survivors (n=423) were defined as patients who survived at least 2 years " +
-      "after cancer treatment completion.")).toBe(423);
+    expect(
+      countOf(
+        "MATERIALS AND METHODS: Survivors (n=423) were defined as patients who survived at least 2 years " +
+          "after cancer treatment completion.",
+      ),
+    ).toBe(423);
   });
 });
 
@@ -101,7 +123,7 @@ describe("forms found in later batches", () => {
     expect(countOf(s)).toBe(123);
   });
 
-  test('those who responded, not those invited (PMID 24326937)', () => {
+  test("those who responded, not those invited (PMID 24326937)", () => {
     const s =
       "POPULATION: Four hundred and ninety-six patients treated with Boston brace for idiopathic scoliosis were " +
       "invited for long-term follow-up. 390 patients (361 women and 29 men) responded.";
@@ -139,7 +161,7 @@ describe("what is not a count of participants", () => {
   test('two groups of a list: "119 patients … and 42 patients … were enrolled" (PMID 18007250)', () => {
     const s =
       "METHODS: At a single tertiary referral children's hospital spinal clinic, 119 patients undergoing scoliosis " +
-          "surgery and 42 patients undergoing observation only for scoliosis were enrolled in a prospective study.";
+      "surgery and 42 patients undergoing observation only for scoliosis were enrolled in a prospective study.";
     expect(countOf(s)).toBeNull();
   });
 
@@ -152,8 +174,11 @@ describe("what is not a count of participants", () => {
   });
 
   test("years, ages and doses are not counts (PMID 8655371, PMID 9307197, PMID 21301391)", () => {
-    expect(countOf("Patients received 50-72 Gy to the primary tumor and involved nodes, and 45-50 Gy to uninvolved " +
-      "regions.")).toBeNull();
+    expect(
+      countOf(
+        "Patients received 50-72 Gy to the primary tumor and involved nodes, and 45-50 Gy to uninvolved " + "regions.",
+      ),
+    ).toBeNull();
     expect(countOf("The median age was 12 years (range, 8-16 years).")).toBeNull();
     const years = "Data collected between 1998 and 2006 for the Nationwide Inpatient Sample were analyzed.";
     expect(countOf(years)).toBeNull();

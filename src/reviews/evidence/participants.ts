@@ -41,10 +41,13 @@ const VERBS: ReadonlyArray<readonly [number, string]> = [
     String.raw`(?:enrolled|recruited|entered|registered|accrued|participated|took part|agreed to participate|` +
       String.raw`responded)`,
   ],
-  [3, String.raw`(?:included|completed|` +
-    String.raw`met (?:the |our |all |the study's )?(?:inclusion|eligibility|study) criteria|were admitted|` +
-    String.raw`were eligible for inclusion|were evaluated|were studied|were followed|were surveyed|` +
-    String.raw`were interviewed|were examined prospectively)`],
+  [
+    3,
+    String.raw`(?:included|completed|` +
+      String.raw`met (?:the |our |all |the study's )?(?:inclusion|eligibility|study) criteria|were admitted|` +
+      String.raw`were eligible for inclusion|were evaluated|were studied|were followed|were surveyed|` +
+      String.raw`were interviewed|were examined prospectively)`,
+  ],
   // Records found before selection ("96 patients were identified, and 63 met the inclusion criteria"), and a
   // procedure that is often one arm's ("whereas 40 patients (38.5%) underwent surgical decompression").
   [4, String.raw`(?:were identified|were reviewed|were screened|underwent)`],
@@ -195,8 +198,7 @@ function clauseReadings(text: string): Reading[] {
 
 // A count that is one item of a list of groups ("3,440 NRI-exposed and 3,088 nonexposed subjects", "514 Kurdish
 // women, 227 …, and 83 Arabic women", "40 NSCLC cases and 40 healthy controls") is a group size, not the study's.
-const NOT_LIST_WORD =
-  String.raw`(?!(?:were|was|had|have|enrolled|randomi[sz]ed|included|recruited|completed|participated|met)\b)`;
+const NOT_LIST_WORD = String.raw`(?!(?:were|was|had|have|enrolled|randomi[sz]ed|included|recruited|completed|participated|met)\b)`;
 const LIST_BEFORE = new RegExp(
   String.raw`(?:\d|\b${NUMBER_WORDS})\s+(?:[\p{L}()-]+,?\s+){0,6}(?:and|,|, and)\s*$`,
   "iu",

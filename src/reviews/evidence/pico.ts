@@ -27,8 +27,7 @@ const END =
   String.raw`with a (?:minimum|median|mean))\b|\s+\d)`;
 // A bracket after an arm ("(n = 26)") and where an arm's span ends.
 const BRACKET = String.raw`(?:\s*\([^)]*\))?`;
-const ARM_END =
-  String.raw`(?=\s*(?:[,;.]|$)|\s+(?:for|during|over|at|in|with|on)\s|\s+and (?:were|was|then|received)\b)`;
+const ARM_END = String.raw`(?=\s*(?:[,;.]|$)|\s+(?:for|during|over|at|in|with|on)\s|\s+and (?:were|was|then|received)\b)`;
 
 // "in 340 adults with type 2 diabetes", "of patients with locally advanced rectal cancer", "PATIENTS: 351
 // menopausal patients (…) with inactive SLE": the people, up to two words before them, and what they have.

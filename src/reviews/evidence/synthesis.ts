@@ -44,8 +44,22 @@ export const MIN_COMPARED = 3;
  */
 const COMPARATIVE = new RegExp(
   `\\b(?:${[
-    "vs", "versus", "compared?", "comparing", "comparison", "treat\\w*", "therap\\w*", "efficacy", "effectiveness",
-    "effects? of", "interventions?", "surg\\w*", "drugs?", "management", "prevent\\w*", "trials?",
+    "vs",
+    "versus",
+    "compared?",
+    "comparing",
+    "comparison",
+    "treat\\w*",
+    "therap\\w*",
+    "efficacy",
+    "effectiveness",
+    "effects? of",
+    "interventions?",
+    "surg\\w*",
+    "drugs?",
+    "management",
+    "prevent\\w*",
+    "trials?",
   ].join("|")})\\b`,
   "iu",
 );

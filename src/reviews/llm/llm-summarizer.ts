@@ -170,19 +170,28 @@ export class LlmSummarizer implements Summarizer {
   }
 
   async summarize(query: string, articles: readonly SummaryArticle[]): Promise<SummaryResult> {
-    const chosen = articles.filter((a) => (a.abstract ?? "").trim() || a.abstract_sections.length > 0).slice(0, LLM_SOURCES);
+    const chosen = articles
+      .filter((a) => (a.abstract ?? "").trim() || a.abstract_sections.length > 0)
+      .slice(0, LLM_SOURCES);
     const { baseUrl, model, concurrency } = this.opts;
     // No waiting for a slot: a waiting review would hold a worker loop as surely as a hanging call (model-slots.ts).
     const release = chosen.length >= 2 ? takeModelSlot(`${baseUrl} ${model}`, concurrency) : null;
-    if (chosen.length >= 2 && !release) this.log(`[llm] ${concurrency} call(s) already running: the extractive summary is used`);
+    if (chosen.length >= 2 && !release)
+      this.log(`[llm] ${concurrency} call(s) already running: the extractive summary is used`);
     if (release) {
       try {
         const sources = chosen.map(sourceText);
         const answer = await complete(this.opts, query, sources);
         const { kept, dropped } = verifySynthesis(answer, sources, MAX_KEPT_SENTENCES);
-        if (dropped.length > 0) this.log(`[llm] dropped ${dropped.length} unverifiable sentence(s): ${dropped.map((d) => d.reason).join("; ")}`);
+        if (dropped.length > 0)
+          this.log(
+            `[llm] dropped ${dropped.length} unverifiable sentence(s): ${dropped.map((d) => d.reason).join("; ")}`,
+          );
         if (kept.length >= MIN_VERIFIED) {
-          const { text, cited } = renumber(kept, chosen.map((a) => a.pmid));
+          const { text, cited } = renumber(
+            kept,
+            chosen.map((a) => a.pmid),
+          );
           return { summary: text, citedPmids: cited, engine: `${this.name} (${kept.length} verified sentences)` };
         }
         this.log(`[llm] only ${kept.length} sentence(s) verified: the extractive summary is used`);

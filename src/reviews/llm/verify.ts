@@ -73,7 +73,8 @@ export function sentenceProblem(sentence: string, sources: readonly string[]): s
   if (words.length === 0) return "says nothing";
   const stems = new Set(contentWords(evidence).map(stem));
   const found = words.filter((w) => stems.has(stem(w))).length;
-  if (found / words.length < CONTENT_WORD_SHARE) return `only ${found} of ${words.length} content words are in its cited sources`;
+  if (found / words.length < CONTENT_WORD_SHARE)
+    return `only ${found} of ${words.length} content words are in its cited sources`;
   return null;
 }
 

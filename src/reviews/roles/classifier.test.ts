@@ -47,7 +47,9 @@ describe("classifySentenceRoles on real unstructured abstracts", () => {
     expect(isCallForResearch("Further prospective studies are needed to confirm these findings.")).toBe(true);
     expect(isCallForResearch("These findings warrant further investigation in larger cohorts.")).toBe(true);
     // PMID 10505154
-    expect(isCallForResearch("There is a need for prospective studies of the causal relationship of NPC to EB virus.")).toBe(true);
+    expect(
+      isCallForResearch("There is a need for prospective studies of the causal relationship of NPC to EB virus."),
+    ).toBe(true);
     expect(isCallForResearch("Randomized trials in adults have shown a survival benefit of chemotherapy.")).toBe(false);
     expect(isCallForResearch("CPM given after RT did not reduce the incidence of relapse.")).toBe(false);
   });
@@ -69,7 +71,9 @@ describe("classifySentenceRoles on real unstructured abstracts", () => {
     const sentence =
       "We provide an in-depth review on the role of gene expression-based predictors in early stage breast cancer and an overview of future directions, including next-generation sequencing.";
     expect(isScopeStatement(sentence)).toBe(true);
-    expect(isScopeStatement("We provide evidence that the 70-gene profile spares chemotherapy in 40% of patients.")).toBe(false);
+    expect(
+      isScopeStatement("We provide evidence that the 70-gene profile spares chemotherapy in 40% of patients."),
+    ).toBe(false);
   });
 
   test("a paper that discusses, and what 'is discussed', are scope too (PMIDs 20868883, 55)", () => {
@@ -114,10 +118,12 @@ describe("held-out structured abstracts, labels hidden", () => {
   test("accuracy and per-class F1 stay above their floors", async () => {
     const heldout = (await loadLabelledAbstracts(ROOT, ["sample/pubmed"])).filter((a) => splitOf(a.pmid) === "heldout");
     expect(heldout.length).toBeGreaterThan(100);
-    const scores = scoreRoles(heldout.flatMap((a) => {
-      const predicted = classifySentenceRoles(a.sentences);
-      return a.roles.map((gold, i) => ({ gold, predicted: predicted[i] as SentenceRole }));
-    }));
+    const scores = scoreRoles(
+      heldout.flatMap((a) => {
+        const predicted = classifySentenceRoles(a.sentences);
+        return a.roles.map((gold, i) => ({ gold, predicted: predicted[i] as SentenceRole }));
+      }),
+    );
     // Measured 0.827 over 1,911 sentences when the weights were trained (goal 0.80).
     expect(scores.accuracy).toBeGreaterThanOrEqual(0.8);
     expect(scores.perClass.RESULTS.f1).toBeGreaterThanOrEqual(0.82);

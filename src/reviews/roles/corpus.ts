@@ -98,7 +98,9 @@ export async function loadLabelledAbstracts(
     const path = dir.startsWith("/") ? dir : join(root, dir);
     let files: string[];
     try {
-      files = readdirSync(path).filter((f) => f.endsWith(".xml.gz")).sort();
+      files = readdirSync(path)
+        .filter((f) => f.endsWith(".xml.gz"))
+        .sort();
     } catch {
       continue;
     }

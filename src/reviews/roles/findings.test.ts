@@ -19,7 +19,9 @@ const PMIDS = [20737561, 15641027, 7087893, 31418827];
 const articles = new Map<number, SummaryArticle>();
 
 beforeAll(async () => {
-  for (const file of readdirSync(SAMPLE).filter((f) => f.endsWith(".xml.gz")).sort()) {
+  for (const file of readdirSync(SAMPLE)
+    .filter((f) => f.endsWith(".xml.gz"))
+    .sort()) {
     for await (const e of parsePubmedFile(join(SAMPLE, file), { readInWorker: false })) {
       if (e.type !== "article" || !PMIDS.includes(e.article.pmid) || articles.has(e.article.pmid)) continue;
       articles.set(e.article.pmid, toSummary(e.article));

@@ -128,11 +128,13 @@ const OBJECTIVE_CUE = new RegExp(
     String.raw`we (?:therefore |thus |also |then |first |further |next )?(?:aimed|sought|hypothesi[sz]ed))`,
   "iu",
 );
-const STRONG_RESULT_CUE = /\b(?:[Ss]ignificantly|[Oo]dds ratios?|[Rr]elative risks?|[Hh]azard ratios?|\b(?:OR|RR|HR)\b\s*[=:(]|[pP]\s*[<=≤]|(?:was|were) (?:not )?(?:significantly )?associated|[Ii]ncreased|[Dd]ecreased|[Rr]educed|[Ee]levated)/u;
+const STRONG_RESULT_CUE =
+  /\b(?:[Ss]ignificantly|[Oo]dds ratios?|[Rr]elative risks?|[Hh]azard ratios?|\b(?:OR|RR|HR)\b\s*[=:(]|[pP]\s*[<=≤]|(?:was|were) (?:not )?(?:significantly )?associated|[Ii]ncreased|[Dd]ecreased|[Rr]educed|[Ee]levated)/u;
 
 // Openers that only make sense with the preceding sentence. "These results"
 // and "This study" still name their referent, so they cost less.
-const DANGLING_STRONG = /^(?:it|they|its|their|such|both|this (?:was|is|may|might|could|suggests|indicates|finding)|these (?:were|are|may|might)|however|moreover|furthermore|in addition|additionally|also|thus|therefore|hence|consequently|similarly|in contrast|conversely|nevertheless|nonetheless|accordingly|the former|the latter|finally|here|herein|then)\b/iu;
+const DANGLING_STRONG =
+  /^(?:it|they|its|their|such|both|this (?:was|is|may|might|could|suggests|indicates|finding)|these (?:were|are|may|might)|however|moreover|furthermore|in addition|additionally|also|thus|therefore|hence|consequently|similarly|in contrast|conversely|nevertheless|nonetheless|accordingly|the former|the latter|finally|here|herein|then)\b/iu;
 const DANGLING_WEAK = /^(?:that)\b/iu;
 /**
  * Openers whose referent is in a sentence the reader will not see ("The patient …", "These findings …", "It …",
@@ -141,7 +143,8 @@ const DANGLING_WEAK = /^(?:that)\b/iu;
  */
 const CONTEXT_DEPENDENT =
   /^(?:(?:the|this|these|those|our|both|such) (?:\p{L}+ ){0,2}?(?:patients?|cases?|child(?:ren)?|boys?|girls?|m[ae]n|wom[ae]n|infants?|neonates?|subjects?|participants?|animals?|mice|rats|authors?|findings?|results?|data|observations?|differences?|changes?|effects?|associations?|stud(?:y|ies)|reports?|trials?|methods?|approach(?:es)?|techniques?|models?|compounds?|drugs?|agents?|treatments?|procedures?|strategy|strategies|interventions?|cohorts?|series|lesions?|tumou?rs?|conditions?|diseases?|disorders?|infections?|mutations?|genes?|proteins?|values?|levels?|factors?|outcomes?|analys[ie]s|samples?|groups?)\b|(?:it|they|he|she|his|her|its|their|this|these|those|such|here|herein)\b|(?:in|from) (?:this|the present|our|the current|the|these) (?:\p{L}+ ){0,3}?(?:study|studies|report|paper|work|case|series|trial|review|article|analysis|cohort|investigation|patient)\b(?!,?\s+(?:of|in|among|including|involving|with)\b))/iu;
-const FUTURE_WORK = /\b(?:further (?:studies|research|investigations?|work)|more (?:research|studies)|(?:are|is) (?:needed|warranted|required) to|remains? to be (?:elucidated|determined|clarified))/iu;
+const FUTURE_WORK =
+  /\b(?:further (?:studies|research|investigations?|work)|more (?:research|studies)|(?:are|is) (?:needed|warranted|required) to|remains? to be (?:elucidated|determined|clarified))/iu;
 
 /**
  * How an abstract says it reports a single case ("We report a case of …", "We describe a 45-year-old man …", "A case of
@@ -263,7 +266,10 @@ function sentencePenalty(text: string, words: string[]): number | null {
 }
 
 /** Builds the candidates of all articles (with features but no scores yet). */
-export function buildCandidates(articles: readonly SummaryArticle[]): { candidates: Candidate[]; abbreviations: Map<string, string> } {
+export function buildCandidates(articles: readonly SummaryArticle[]): {
+  candidates: Candidate[];
+  abbreviations: Map<string, string>;
+} {
   const candidates: Candidate[] = [];
   const globalAbbreviations = new Map<string, string>();
   const seen = new Set<number>();
@@ -296,7 +302,11 @@ export function buildCandidates(articles: readonly SummaryArticle[]): { candidat
     for (const s of sections) {
       for (const text of splitSentences(s.text)) sentences.push({ text: withoutListMarker(text), kind: s.kind });
     }
-    articleTerms.scoped = scopedArticleTerms(title, article.mesh_terms ?? [], sentences.map((s) => s.text));
+    articleTerms.scoped = scopedArticleTerms(
+      title,
+      article.mesh_terms ?? [],
+      sentences.map((s) => s.text),
+    );
     // Each sentence is tokenised once; the article's abstract terms are the
     // union over all of its sentences, usable or not.
     const sentenceTerms = sentences.map(({ text }) => {
@@ -366,4 +376,3 @@ export function queryTerms(query: string, abbreviations: Map<string, string>): s
   }
   return [...new Set(terms)];
 }
-

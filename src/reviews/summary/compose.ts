@@ -75,7 +75,6 @@ export function cite(text: string, numbers: number[]): string {
   return `${text.slice(0, -1).trimEnd()} ${list}${m[0]}`;
 }
 
-
 /**
  * Lays out the selected sentences and case reports as the summary text and numbers the citations.
  * @param selected Finding sentences in MMR order (the first, most relevant and already diverse, open the summary).
@@ -141,5 +140,8 @@ function titleOf(article: SummaryArticle): string {
   const title = (article.title ?? `PMID ${article.pmid}`).replace(/\s+/g, " ").trim();
   const unbracketed = /^\[(.*)\]\.?$/u.exec(title)?.[1] ?? title;
   // Nothing the summary renderer would misread: "[12]" as a citation, "**" as bold.
-  return unbracketed.replace(/\*\*/gu, "").replace(/\[(\s*\d[\d\s,–-]*)\]/gu, "($1)").replace(/[.\s]+$/u, "");
+  return unbracketed
+    .replace(/\*\*/gu, "")
+    .replace(/\[(\s*\d[\d\s,–-]*)\]/gu, "($1)")
+    .replace(/[.\s]+$/u, "");
 }

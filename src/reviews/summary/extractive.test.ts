@@ -55,7 +55,8 @@ function parseSummary(summary: string): CitedSentence[] {
   };
   for (const block of summary.split("\n\n")) {
     if (block.startsWith("**Overview.** ")) take(block.slice("**Overview.** ".length), "overview");
-    else if (block.startsWith("**Case reports.** ")) continue; // titles, not sentences: see parseCaseReports
+    else if (block.startsWith("**Case reports.** "))
+      continue; // titles, not sentences: see parseCaseReports
     else if (block.startsWith("**Key findings**\n")) {
       for (const line of block.split("\n").slice(1)) {
         expect(line).toStartWith("- ");
@@ -148,7 +149,8 @@ describe("summarizeExtractive on real abstracts", () => {
     const onTopic = sentences.filter((s) => topic.test(s.body)).length;
     expect(onTopic / sentences.length).toBeGreaterThanOrEqual(0.8);
     // A finding, not a study design: no sentence merely states what was done.
-    for (const s of sentences) expect(s.body).not.toMatch(/^(?:To (?:evaluate|explore|investigate)|We (?:interviewed|recruited))\b/u);
+    for (const s of sentences)
+      expect(s.body).not.toMatch(/^(?:To (?:evaluate|explore|investigate)|We (?:interviewed|recruited))\b/u);
   });
 
   test("key findings are findings: from a structured abstract, only RESULTS and CONCLUSIONS sentences", () => {
@@ -170,7 +172,8 @@ describe("summarizeExtractive on real abstracts", () => {
     expect(named.length).toBeLessThanOrEqual(Math.floor(0.1 * result.citedPmids.length));
     for (const pmid of result.citedPmids) {
       const source = fixture.find((a) => a.pmid === pmid);
-      if (!named.some((c) => result.citedPmids[c.number - 1] === pmid)) expect(source?.publication_types).not.toContain("Case Reports");
+      if (!named.some((c) => result.citedPmids[c.number - 1] === pmid))
+        expect(source?.publication_types).not.toContain("Case Reports");
     }
     for (const c of named) {
       const source = fixture.find((a) => a.pmid === result.citedPmids[c.number - 1]);
@@ -202,7 +205,11 @@ describe("summarizeExtractive on real abstracts", () => {
 });
 
 /** A small structured article for targeted cases. */
-function article(pmid: number, sections: Array<[string, string | null, string]>, extra: Partial<SummaryArticle> = {}): SummaryArticle {
+function article(
+  pmid: number,
+  sections: Array<[string, string | null, string]>,
+  extra: Partial<SummaryArticle> = {},
+): SummaryArticle {
   const abstract_sections = sections.map(([label, nlm_category, text]) => ({ label, nlm_category, text }));
   return {
     pmid,
@@ -220,7 +227,14 @@ describe("summarizeExtractive edge cases", () => {
     expect(summarizeExtractive(QUERY, [])).toEqual({ summary: null, citedPmids: [] });
     const titlesOnly = fixture.filter((a) => !a.abstract);
     expect(summarizeExtractive(QUERY, titlesOnly)).toEqual({ summary: null, citedPmids: [] });
-    const blank: SummaryArticle = { pmid: 1, title: "T", abstract: "  ", abstract_sections: [], publication_year: null, publication_types: [] };
+    const blank: SummaryArticle = {
+      pmid: 1,
+      title: "T",
+      abstract: "  ",
+      abstract_sections: [],
+      publication_year: null,
+      publication_types: [],
+    };
     expect(summarizeExtractive(QUERY, [blank])).toEqual({ summary: null, citedPmids: [] });
   });
 
@@ -230,8 +244,16 @@ describe("summarizeExtractive edge cases", () => {
 
   test("prefers a conclusion over a methods sentence that mentions the same words", () => {
     const a = article(11, [
-      ["METHODS", "METHODS", "We randomised 240 children with asthma to inhaled corticosteroids or placebo for one year."],
-      ["CONCLUSIONS", "CONCLUSIONS", "Inhaled corticosteroids halved severe asthma exacerbations in children over one year."],
+      [
+        "METHODS",
+        "METHODS",
+        "We randomised 240 children with asthma to inhaled corticosteroids or placebo for one year.",
+      ],
+      [
+        "CONCLUSIONS",
+        "CONCLUSIONS",
+        "Inhaled corticosteroids halved severe asthma exacerbations in children over one year.",
+      ],
     ]);
     const r = summarizeExtractive("inhaled corticosteroids for asthma in children", [a], { maxSentences: 1 });
     expect(r.summary).toContain("Inhaled corticosteroids halved severe asthma exacerbations");
@@ -240,7 +262,8 @@ describe("summarizeExtractive edge cases", () => {
   });
 
   test("a statement made by two articles appears once and cites both", () => {
-    const shared = "Daily aspirin reduced the incidence of colorectal adenoma recurrence in adults with previous adenomas.";
+    const shared =
+      "Daily aspirin reduced the incidence of colorectal adenoma recurrence in adults with previous adenomas.";
     const a = article(21, [
       ["RESULTS", "RESULTS", "Adenomas recurred in 17% of the aspirin group and 27% of the placebo group."],
       ["CONCLUSIONS", "CONCLUSIONS", shared],
@@ -249,7 +272,13 @@ describe("summarizeExtractive edge cases", () => {
       ["BACKGROUND", "BACKGROUND", "Colorectal adenomas are precursors of most colorectal cancers."],
       ["CONCLUSIONS", "CONCLUSIONS", shared],
     ]);
-    const c = article(23, [["CONCLUSIONS", "CONCLUSIONS", "Aspirin use was associated with gastrointestinal bleeding in older adults with adenomas."]]);
+    const c = article(23, [
+      [
+        "CONCLUSIONS",
+        "CONCLUSIONS",
+        "Aspirin use was associated with gastrointestinal bleeding in older adults with adenomas.",
+      ],
+    ]);
     const r = summarizeExtractive("aspirin colorectal adenoma", [a, b, c]);
     const text = r.summary ?? "";
     expect(text.split(shared.slice(0, -1)).length - 1).toBe(1);
@@ -260,12 +289,18 @@ describe("summarizeExtractive edge cases", () => {
 
   test("finds sentences that use the abbreviation the abstract defines", () => {
     const a = article(31, [
-      ["BACKGROUND", "BACKGROUND", "Chronic obstructive pulmonary disease (COPD) is a leading cause of death worldwide."],
+      [
+        "BACKGROUND",
+        "BACKGROUND",
+        "Chronic obstructive pulmonary disease (COPD) is a leading cause of death worldwide.",
+      ],
       ["RESULTS", "RESULTS", "Pulmonary rehabilitation improved walking distance by 54 metres in patients with COPD."],
       ["RESULTS", "RESULTS", "Dyspnoea scores fell in the intervention group at twelve weeks."],
     ]);
     const r = summarizeExtractive("chronic obstructive pulmonary disease rehabilitation", [a], { maxSentences: 1 });
-    expect(r.summary).toContain("Pulmonary rehabilitation improved walking distance by 54 metres in patients with COPD [1].");
+    expect(r.summary).toContain(
+      "Pulmonary rehabilitation improved walking distance by 54 metres in patients with COPD [1].",
+    );
   });
 
   test("an abbreviated query finds abstracts that spell the term out", () => {
@@ -281,8 +316,20 @@ describe("summarizeExtractive edge cases", () => {
   });
 
   test("prefers a self-contained sentence over one that leans on the sentence before it", () => {
-    const a = article(61, [["RESULTS", "RESULTS", "However, salt reduction lowered systolic blood pressure in older adults with hypertension."]]);
-    const b = article(62, [["RESULTS", "RESULTS", "Salt reduction lowered systolic blood pressure by 5 mmHg in older adults with hypertension."]]);
+    const a = article(61, [
+      [
+        "RESULTS",
+        "RESULTS",
+        "However, salt reduction lowered systolic blood pressure in older adults with hypertension.",
+      ],
+    ]);
+    const b = article(62, [
+      [
+        "RESULTS",
+        "RESULTS",
+        "Salt reduction lowered systolic blood pressure by 5 mmHg in older adults with hypertension.",
+      ],
+    ]);
     const r = summarizeExtractive("salt reduction blood pressure", [a, b], { maxSentences: 1 });
     expect(r.citedPmids).toEqual([62]);
   });
@@ -300,11 +347,17 @@ describe("summarizeExtractive edge cases", () => {
   test("skips sentences whose own bracketed numbers would look like citations", () => {
     const a = article(41, [
       ["RESULTS", "RESULTS", "Statin therapy lowered LDL cholesterol in every trial of the pooled analysis [12]."],
-      ["CONCLUSIONS", "CONCLUSIONS", "Statin therapy lowers LDL cholesterol and cardiovascular events in adults at risk."],
+      [
+        "CONCLUSIONS",
+        "CONCLUSIONS",
+        "Statin therapy lowers LDL cholesterol and cardiovascular events in adults at risk.",
+      ],
     ]);
     const r = summarizeExtractive("statin therapy LDL cholesterol", [a]);
     expect(r.summary).not.toContain("[12]");
-    expect(r.summary).toContain("Statin therapy lowers LDL cholesterol and cardiovascular events in adults at risk [1].");
+    expect(r.summary).toContain(
+      "Statin therapy lowers LDL cholesterol and cardiovascular events in adults at risk [1].",
+    );
   });
 
   test("reads inline headings of an unstructured abstract without quoting them", () => {
@@ -361,24 +414,60 @@ describe("evidence first (issue 13)", () => {
   const trial = article(
     31,
     [
-      ["METHODS", "METHODS", "We randomly assigned 359 adults with vertebral osteomyelitis to 6 or 12 weeks of antibiotic treatment."],
-      ["RESULTS", "RESULTS", "Six weeks of antibiotic treatment was non-inferior to 12 weeks for cure of vertebral osteomyelitis at one year (90.9% vs 90.9%)."],
+      [
+        "METHODS",
+        "METHODS",
+        "We randomly assigned 359 adults with vertebral osteomyelitis to 6 or 12 weeks of antibiotic treatment.",
+      ],
+      [
+        "RESULTS",
+        "RESULTS",
+        "Six weeks of antibiotic treatment was non-inferior to 12 weeks for cure of vertebral osteomyelitis at one year (90.9% vs 90.9%).",
+      ],
     ],
-    { title: "Antibiotic treatment for 6 weeks versus 12 weeks in vertebral osteomyelitis", publication_types: ["Journal Article", "Randomized Controlled Trial"] },
+    {
+      title: "Antibiotic treatment for 6 weeks versus 12 weeks in vertebral osteomyelitis",
+      publication_types: ["Journal Article", "Randomized Controlled Trial"],
+    },
   );
   const cohort = article(
     32,
-    [["RESULTS", "RESULTS", "Oral antibiotic treatment of vertebral osteomyelitis after two weeks of intravenous therapy was associated with similar relapse rates."]],
-    { title: "Oral step-down antibiotic treatment of vertebral osteomyelitis", publication_types: ["Journal Article", "Observational Study"], mesh_terms: ["Humans", "Cohort Studies"] },
+    [
+      [
+        "RESULTS",
+        "RESULTS",
+        "Oral antibiotic treatment of vertebral osteomyelitis after two weeks of intravenous therapy was associated with similar relapse rates.",
+      ],
+    ],
+    {
+      title: "Oral step-down antibiotic treatment of vertebral osteomyelitis",
+      publication_types: ["Journal Article", "Observational Study"],
+      mesh_terms: ["Humans", "Cohort Studies"],
+    },
   );
   const caseReport = article(
     33,
     [
-      ["", null, "In this report the first case of R. equi infection manifesting as vertebral osteomyelitis is described."],
-      ["", null, "The patient responded well to antibiotic treatment and surgical drainage of the vertebral osteomyelitis."],
-      ["", null, "A 54-year-old man presented with back pain from vertebral osteomyelitis and received antibiotic treatment for 8 weeks."],
+      [
+        "",
+        null,
+        "In this report the first case of R. equi infection manifesting as vertebral osteomyelitis is described.",
+      ],
+      [
+        "",
+        null,
+        "The patient responded well to antibiotic treatment and surgical drainage of the vertebral osteomyelitis.",
+      ],
+      [
+        "",
+        null,
+        "A 54-year-old man presented with back pain from vertebral osteomyelitis and received antibiotic treatment for 8 weeks.",
+      ],
     ],
-    { title: "Rhodococcus equi vertebral osteomyelitis: a case report.", publication_types: ["Journal Article", "Case Reports"] },
+    {
+      title: "Rhodococcus equi vertebral osteomyelitis: a case report.",
+      publication_types: ["Journal Article", "Case Reports"],
+    },
   );
 
   test("leads the key findings with the strongest design and names case reports as such", () => {
@@ -407,8 +496,16 @@ describe("evidence first (issue 13)", () => {
 
   test("drops sentences that lean on context, keeps one that names its own subject", () => {
     const a = article(41, [
-      ["RESULTS", "RESULTS", "These findings confirm that statins lowered LDL cholesterol by 30% in adults with diabetes."],
-      ["RESULTS", "RESULTS", "In this cohort of 1,200 adults with diabetes, statins lowered LDL cholesterol by 38% within a year."],
+      [
+        "RESULTS",
+        "RESULTS",
+        "These findings confirm that statins lowered LDL cholesterol by 30% in adults with diabetes.",
+      ],
+      [
+        "RESULTS",
+        "RESULTS",
+        "In this cohort of 1,200 adults with diabetes, statins lowered LDL cholesterol by 38% within a year.",
+      ],
       ["CONCLUSIONS", "CONCLUSIONS", "It lowered LDL cholesterol in adults with diabetes more than diet alone."],
     ]);
     const r = summarizeExtractive("statins LDL cholesterol diabetes", [a]);
@@ -427,7 +524,13 @@ describe("evidence first (issue 13)", () => {
   test("does not cite an article that only touches the topic", () => {
     const wastewater = article(
       37,
-      [["RESULTS", "RESULTS", "Antibiotic resistance genes persisted in the effluent of all eight plants studied over two years."]],
+      [
+        [
+          "RESULTS",
+          "RESULTS",
+          "Antibiotic resistance genes persisted in the effluent of all eight plants studied over two years.",
+        ],
+      ],
       { title: "Resistance genes in municipal wastewater plants" },
     );
     const r = summarizeExtractive("antibiotic treatment of osteomyelitis", [wastewater, trial, cohort]);
@@ -442,7 +545,11 @@ describe("topic fidelity and sources (issue 21)", () => {
   const imaging = article(
     51,
     [
-      ["RESULTS", "RESULTS", "MRI had a sensitivity of 96% and a specificity of 92% for the diagnosis of vertebral osteomyelitis."],
+      [
+        "RESULTS",
+        "RESULTS",
+        "MRI had a sensitivity of 96% and a specificity of 92% for the diagnosis of vertebral osteomyelitis.",
+      ],
       [
         "CONCLUSIONS",
         "CONCLUSIONS",
@@ -453,7 +560,13 @@ describe("topic fidelity and sources (issue 21)", () => {
   );
   const treatment = article(
     52,
-    [["RESULTS", "RESULTS", "Six weeks of antibiotic treatment cured 91% of adults with vertebral osteomyelitis after diagnosis."]],
+    [
+      [
+        "RESULTS",
+        "RESULTS",
+        "Six weeks of antibiotic treatment cured 91% of adults with vertebral osteomyelitis after diagnosis.",
+      ],
+    ],
     {
       title: "Vertebral osteomyelitis: diagnosis and antibiotic treatment",
       publication_types: ["Journal Article", "Randomized Controlled Trial"],
@@ -480,10 +593,21 @@ describe("topic fidelity and sources (issue 21)", () => {
       article(
         pmid,
         [
-          ["RESULTS", "RESULTS", `Relapse of vertebral osteomyelitis occurred in ${pmid - 45}% within a year of diagnosis.`],
-          ["CONCLUSIONS", "CONCLUSIONS", `Oral step-down therapy after diagnosis of vertebral osteomyelitis was safe (${pmid}).`],
+          [
+            "RESULTS",
+            "RESULTS",
+            `Relapse of vertebral osteomyelitis occurred in ${pmid - 45}% within a year of diagnosis.`,
+          ],
+          [
+            "CONCLUSIONS",
+            "CONCLUSIONS",
+            `Oral step-down therapy after diagnosis of vertebral osteomyelitis was safe (${pmid}).`,
+          ],
         ],
-        { title: `Vertebral osteomyelitis after diagnosis: trial ${pmid}`, publication_types: ["Randomized Controlled Trial"] },
+        {
+          title: `Vertebral osteomyelitis after diagnosis: trial ${pmid}`,
+          publication_types: ["Randomized Controlled Trial"],
+        },
       ),
     );
     const r = summarizeExtractive(DIAGNOSIS, [treatment, ...trials, imaging]);
@@ -540,9 +664,13 @@ describe("topic fidelity and sources (issue 21)", () => {
   test("case reports stay at most 0.10 of all citations when stronger designs are on the topic", () => {
     expect([8, 9, 17, 18, 27].map((n) => caseReportCap(n))).toEqual([0, 1, 1, 2, 3]);
     const cases = Array.from({ length: 3 }, (_, i) =>
-      article(70 + i, [["", null, `A 60-year-old man had vertebral osteomyelitis ${i} cured by antibiotic treatment.`]], {
-        publication_types: ["Journal Article", "Case Reports"],
-      }),
+      article(
+        70 + i,
+        [["", null, `A 60-year-old man had vertebral osteomyelitis ${i} cured by antibiotic treatment.`]],
+        {
+          publication_types: ["Journal Article", "Case Reports"],
+        },
+      ),
     );
     // Only the trial and the review are cited for their findings: 2 citations leave no room for a case report.
     const r = summarizeExtractive("antibiotic treatment of vertebral osteomyelitis", [...cases, treatment, imaging]);

@@ -22,7 +22,13 @@ import { buildCandidates, queryTerms, type Candidate } from "./candidates.ts";
 import { composeSummary } from "./compose.ts";
 import { applyTopicFidelity, scoreCandidates } from "./scoring.ts";
 import { selectMmr } from "./selection.ts";
-import { EXTRACTIVE_DEFAULTS, type ExtractiveOptions, type Summarizer, type SummaryArticle, type SummaryResult } from "./types.ts";
+import {
+  EXTRACTIVE_DEFAULTS,
+  type ExtractiveOptions,
+  type Summarizer,
+  type SummaryArticle,
+  type SummaryResult,
+} from "./types.ts";
 
 /**
  * No sentence is cited from an article whose coverage of the query (the share of the query's idf weight it holds,
@@ -49,7 +55,11 @@ export const ARTICLE_RELEVANCE_FRACTION = 0.3;
  * Deterministic: the same input gives the same output, byte for byte. Runs in a few milliseconds for 30 abstracts
  * (see scripts/bench/bench-summarizer.ts).
  */
-export function summarizeExtractive(query: string, articles: readonly SummaryArticle[], options: ExtractiveOptions = {}): SummaryResult {
+export function summarizeExtractive(
+  query: string,
+  articles: readonly SummaryArticle[],
+  options: ExtractiveOptions = {},
+): SummaryResult {
   const opts: Required<ExtractiveOptions> = { ...EXTRACTIVE_DEFAULTS, ...options };
   const { candidates, abbreviations } = buildCandidates(articles);
   if (candidates.length === 0) return { summary: null, citedPmids: [] };

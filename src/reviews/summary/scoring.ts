@@ -141,4 +141,3 @@ export function similarity(a: Candidate, b: Candidate): number {
 export function byScore(a: Candidate, b: Candidate): number {
   return b.score - a.score || a.article - b.article || a.index - b.index;
 }
-

@@ -40,7 +40,10 @@ export function selectMmr(candidates: Candidate[], opts: Required<ExtractiveOpti
   // Like Carbonell & Goldstein, re-rank only the head of the list: with a
   // dozen sentences to pick from ~50 articles, a sentence below the top
   // MMR_POOL practically never wins, and the similarity updates stay cheap.
-  const pool = candidates.filter((c) => c.score >= floor).sort(byScore).slice(0, MMR_POOL);
+  const pool = candidates
+    .filter((c) => c.score >= floor)
+    .sort(byScore)
+    .slice(0, MMR_POOL);
   const minScore = Math.min(...pool.map((c) => c.score));
   const span = maxScore - minScore || 1;
   const relevance = pool.map((c) => (c.score - minScore) / span);
@@ -90,4 +93,3 @@ export function selectMmr(candidates: Candidate[], opts: Required<ExtractiveOpti
   }
   return selected;
 }
-

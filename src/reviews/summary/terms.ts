@@ -5,15 +5,16 @@
 // Function words only: domain words such as "patients" or "study" stay, and
 // their low idf keeps them from dominating.
 const STOP_WORDS = new Set(
-  ("a about above after again against all almost also although am among an and any are as at be because been before " +
+  (
+    "a about above after again against all almost also although am among an and any are as at be because been before " +
     "being below between both but by can could did do does doing done down during each either else etc ever every few " +
     "for from further had has have having he her here hers herself him himself his how however i if in into is it its " +
     "itself just may me might more most much must my myself neither no nor not of off often on once only or other " +
     "otherwise our ours ourselves out over own per quite rather same shall she should since so some such than that the " +
     "their theirs them themselves then there thereby therefore these they this those though through thus to too under " +
     "until up upon us very via was we were what whatever when where whereas whether which while who whom whose why " +
-    "will with within without would yet you your versus vs")
-    .split(" "),
+    "will with within without would yet you your versus vs"
+  ).split(" "),
 );
 
 /** Suffix rules applied once, longest first, after plural removal: [suffix, replacement]. */
@@ -162,4 +163,3 @@ export function textTerms(text: string): string[] {
   for (const raw of rawTokens(text)) termsOfToken(raw, out);
   return out;
 }
-

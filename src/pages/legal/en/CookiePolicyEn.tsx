@@ -12,8 +12,8 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
       <h1>{title}</h1>
       <p>Effective date: {EFFECTIVE_DATE}</p>
       <p>
-        This policy explains how LitReview uses cookies, how you can accept or refuse them and how to change your
-        choice at any time.
+        This policy explains how LitReview uses cookies, how you can accept or refuse them and how to change your choice
+        at any time.
       </p>
 
       <section>
@@ -25,17 +25,17 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
         </p>
         <p>
           First-party cookies are placed by the site visited itself; third-party cookies are placed by others
-          (advertising networks, social networks, audience measurement tools). Session cookies disappear at the end
-          of the session; persistent cookies are kept longer.
+          (advertising networks, social networks, audience measurement tools). Session cookies disappear at the end of
+          the session; persistent cookies are kept longer.
         </p>
       </section>
 
       <section>
         <h2>2. The cookies LitReview uses</h2>
         <p>
-          LitReview uses cookies only to authenticate users and to remember the chosen language. We use no
-          advertising cookie, no social network cookie and no third-party audience measurement cookie. The two
-          cookies below are first-party cookies, kept only for the session.
+          LitReview uses cookies only to authenticate users and to remember the chosen language. We use no advertising
+          cookie, no social network cookie and no third-party audience measurement cookie. The two cookies below are
+          first-party cookies, kept only for the session.
         </p>
         <table>
           <thead>
@@ -53,8 +53,8 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
               </td>
               <td>
                 Access token for the session: it authenticates the signed-in user without asking for the credentials
-                again on every page. Strictly necessary for the service you ask for, it is set when you log in and
-                does not require consent.
+                again on every page. Strictly necessary for the service you ask for, it is set when you log in and does
+                not require consent.
               </td>
               <td>LitReview (first-party cookie)</td>
               <td>The session</td>
@@ -75,11 +75,11 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
         </p>
         <p>
           The site also uses your browser's local storage, which is not sent to our servers: the{" "}
-          <code>access_token</code> entry keeps the access token while you are signed in and is erased when you log
-          out; the <code>theme</code> entry remembers the light or dark theme, only if you choose one with the button
-          provided; the <code>banner_collapsed</code> entry remembers, if you ask for it, that the information banner
-          is folded on a phone; the <code>cookie_consent</code> entry keeps your cookie choice (see below). These
-          settings, needed by the service or asked for by you, do not require consent.
+          <code>access_token</code> entry keeps the access token while you are signed in and is erased when you log out;
+          the <code>theme</code> entry remembers the light or dark theme, only if you choose one with the button
+          provided; the <code>banner_collapsed</code> entry remembers, if you ask for it, that the information banner is
+          folded on a phone; the <code>cookie_consent</code> entry keeps your cookie choice (see below). These settings,
+          needed by the service or asked for by you, do not require consent.
         </p>
       </section>
 
@@ -91,8 +91,8 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
           with its date) and respected on your later visits; you are asked again after six months.
         </p>
         <p>
-          You do not have to answer: no answer counts as a refusal. Until you accept, no cookie that requires consent
-          is set. Refusing has no other consequence than losing what those cookies allow: the chosen language is not
+          You do not have to answer: no answer counts as a refusal. Until you accept, no cookie that requires consent is
+          set. Refusing has no other consequence than losing what those cookies allow: the chosen language is not
           remembered. Signing in to your account, which relies on a strictly necessary cookie, does not depend on it.
         </p>
       </section>
@@ -100,11 +100,11 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
       <section>
         <h2>4. Withdrawing your consent: the "Manage cookies" icon</h2>
         <p>
-          A "Manage cookies" icon (« Gérer mes cookies » in the French version) is present on every page of the site,
-          in the footer. It reopens the choice panel and lets you, at any time, withdraw the consent given or, on the
-          contrary, accept the cookies you had refused. Withdrawing consent is as simple as giving it: the cookies
-          that require consent are then deleted. Withdrawal applies to the future; it does not call into question the
-          use of cookies made before.
+          A "Manage cookies" icon (« Gérer mes cookies » in the French version) is present on every page of the site, in
+          the footer. It reopens the choice panel and lets you, at any time, withdraw the consent given or, on the
+          contrary, accept the cookies you had refused. Withdrawing consent is as simple as giving it: the cookies that
+          require consent are then deleted. Withdrawal applies to the future; it does not call into question the use of
+          cookies made before.
         </p>
       </section>
 
@@ -116,18 +116,18 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
         </p>
         <ul>
           <li>
-            <strong>Google Chrome</strong>: open the menu shown as three vertical dots, choose "Settings", then
-            "Privacy and security". The section on cookies lets you block them, and "Delete browsing data" lets you
-            erase those already stored.
+            <strong>Google Chrome</strong>: open the menu shown as three vertical dots, choose "Settings", then "Privacy
+            and security". The section on cookies lets you block them, and "Delete browsing data" lets you erase those
+            already stored.
           </li>
           <li>
-            <strong>Mozilla Firefox</strong>: open the menu shown as three horizontal lines, choose "Settings", then
-            the "Privacy &amp; Security" panel. The "Cookies and Site Data" section lets you manage or erase cookies.
+            <strong>Mozilla Firefox</strong>: open the menu shown as three horizontal lines, choose "Settings", then the
+            "Privacy &amp; Security" panel. The "Cookies and Site Data" section lets you manage or erase cookies.
           </li>
           <li>
             <strong>Safari</strong>: on a Mac, open the "Safari" menu, choose "Settings" (or "Preferences"), then the
-            "Privacy" tab, where you can block cookies and manage website data. On an iPhone or iPad, these options
-            are in the Settings app, in the section on Safari.
+            "Privacy" tab, where you can block cookies and manage website data. On an iPhone or iPad, these options are
+            in the Settings app, in the section on Safari.
           </li>
           <li>
             <strong>Microsoft Edge</strong>: open the menu shown as three horizontal dots, choose "Settings", then
@@ -146,17 +146,16 @@ export function CookiePolicyEn({ contactEmail }: { contactEmail: string }) {
           e-mail at {mail}.
         </p>
         <p>
-          To learn more about how your personal data is processed, read our{" "}
-          <a href="/privacy/en">privacy policy</a>.
+          To learn more about how your personal data is processed, read our <a href="/privacy/en">privacy policy</a>.
         </p>
       </section>
 
       <section>
         <h2>7. Changes to this policy</h2>
         <p>
-          This policy may be updated, in particular if we were to use new cookies. Any new cookie that requires
-          consent would be set only after obtaining your agreement. The effective date at the top of the page
-          identifies the applicable version.
+          This policy may be updated, in particular if we were to use new cookies. Any new cookie that requires consent
+          would be set only after obtaining your agreement. The effective date at the top of the page identifies the
+          applicable version.
         </p>
       </section>
     </article>

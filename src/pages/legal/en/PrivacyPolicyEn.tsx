@@ -24,9 +24,9 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
           personal data, you can write to our contact point: {mail}.
         </p>
         <p>
-          Where your account was initiated by your institution, the institution gave us the information needed to
-          create it (name and e-mail address). The institution remains responsible for the processing it carries out
-          on its side, on its own behalf.
+          Where your account was initiated by your institution, the institution gave us the information needed to create
+          it (name and e-mail address). The institution remains responsible for the processing it carries out on its
+          side, on its own behalf.
         </p>
       </section>
 
@@ -50,8 +50,7 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
           </li>
           <li>
             <strong>Subscription and billing</strong>: the plan chosen, the subscription's status, trial and billing
-            periods. Payment is made directly with our payment provider: we neither receive nor keep your card
-            numbers.
+            periods. Payment is made directly with our payment provider: we neither receive nor keep your card numbers.
           </li>
           <li>
             <strong>Technical connection data</strong>: IP address, date and time of connections, browser type and the
@@ -131,9 +130,7 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
             </tr>
             <tr>
               <td>Archived data (data needed to prove a right or a contract, including billing data)</td>
-              <td>
-                5 years in a restricted-access archive, unless a legal obligation requires longer, then deletion.
-              </td>
+              <td>5 years in a restricted-access archive, unless a legal obligation requires longer, then deletion.</td>
             </tr>
             <tr>
               <td>Prospect data</td>
@@ -159,8 +156,8 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
         <h2>5. Recipients</h2>
         <p>
           Your data is accessible only to the authorised staff of {companyName}, to the extent their tasks require
-          (support, technical administration, billing). It is also passed to our processors, who act on our
-          instructions and are bound by contract to confidentiality and security:
+          (support, technical administration, billing). It is also passed to our processors, who act on our instructions
+          and are bound by contract to confidentiality and security:
         </p>
         <ul>
           <li>our hosting provider, which supplies the cloud infrastructure the service runs on;</li>
@@ -171,9 +168,9 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
           </li>
         </ul>
         <p>
-          To make sharing articles possible, your name and e-mail address may be offered to other users who look for
-          you in the sharing tool, and the recipient of a share sees who sent it. We neither sell nor rent your data.
-          It is passed to authorities only when the law requires it.
+          To make sharing articles possible, your name and e-mail address may be offered to other users who look for you
+          in the sharing tool, and the recipient of a share sees who sent it. We neither sell nor rent your data. It is
+          passed to authorities only when the law requires it.
         </p>
       </section>
 
@@ -181,9 +178,9 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
         <h2>6. Hosting</h2>
         <p>
           The service and its data are hosted in a cloud located in the Paris region (France, European Union). If a
-          processor, for example the payment provider, has to process data outside the European Union, that transfer
-          is covered by the safeguards the GDPR provides for, such as an adequacy decision or the European
-          Commission's standard contractual clauses.
+          processor, for example the payment provider, has to process data outside the European Union, that transfer is
+          covered by the safeguards the GDPR provides for, such as an adequacy decision or the European Commission's
+          standard contractual clauses.
         </p>
       </section>
 
@@ -213,13 +210,12 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
         <h2>8. Exercising your rights</h2>
         <p>
           To exercise your rights, write to our contact point, {mail}, stating the subject of your request and your
-          account's e-mail address. We answer within one month of receiving the request. This period may be extended
-          by two months if the request is complex or if we receive many; we then tell you so within the first month.
-          If we have reasonable doubt about your identity, we may ask you for additional information.
+          account's e-mail address. We answer within one month of receiving the request. This period may be extended by
+          two months if the request is complex or if we receive many; we then tell you so within the first month. If we
+          have reasonable doubt about your identity, we may ask you for additional information.
         </p>
         <p>
-          You can also act directly from your settings: change your profile and your interests, or delete your
-          account.
+          You can also act directly from your settings: change your profile and your interests, or delete your account.
         </p>
       </section>
 
@@ -227,10 +223,10 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
         <h2>9. Security</h2>
         <p>
           We apply technical and organisational measures suited to the risks: passwords stored only in hashed form,
-          encryption of the exchanges between your browser and the service, access to data limited to authorised
-          staff, logging of technical operations and backups. As no system is infallible, we recommend that you choose
-          a strong password and do not share it. In the event of a data breach that puts your rights at risk, we
-          inform the CNIL and, where the law requires, the people concerned.
+          encryption of the exchanges between your browser and the service, access to data limited to authorised staff,
+          logging of technical operations and backups. As no system is infallible, we recommend that you choose a strong
+          password and do not share it. In the event of a data breach that puts your rights at risk, we inform the CNIL
+          and, where the law requires, the people concerned.
         </p>
       </section>
 
@@ -238,8 +234,8 @@ export function PrivacyPolicyEn({ companyName, contactEmail }: { companyName: st
         <h2>10. Changes to the policy</h2>
         <p>
           We may change this policy, in particular to reflect changes in the service or in the regulations. The
-          effective date at the top of the page identifies the applicable version. Any significant change is notified
-          to you by e-mail.
+          effective date at the top of the page identifies the applicable version. Any significant change is notified to
+          you by e-mail.
         </p>
       </section>
     </article>

@@ -47,8 +47,8 @@ export function TermsOfUseEn({ companyName, contactEmail }: { companyName: strin
         <p>
           The Service helps researchers and clinicians explore the biomedical literature. It is intended exclusively for
           individual users acting in a professional context. Accounts are initiated by an Institution holding a
-          subscription, which names the people allowed to use the Service. Using the Service means accepting these
-          Terms without reservation.
+          subscription, which names the people allowed to use the Service. Using the Service means accepting these Terms
+          without reservation.
         </p>
       </section>
 
@@ -64,8 +64,8 @@ export function TermsOfUseEn({ companyName, contactEmail }: { companyName: strin
             <strong>the notebook</strong>, which lets the User keep and organise reading notes;
           </li>
           <li>
-            <strong>the marketplace</strong>, a space where additional services or resources offered by the Publisher
-            or by third parties may be presented;
+            <strong>the marketplace</strong>, a space where additional services or resources offered by the Publisher or
+            by third parties may be presented;
           </li>
           <li>
             <strong>the application</strong>, that is, the interface through which the User reaches their dashboard,
@@ -73,9 +73,9 @@ export function TermsOfUseEn({ companyName, contactEmail }: { companyName: strin
           </li>
         </ul>
         <p>
-          The Service is under migration and development: some tools are made available progressively, their
-          performance may vary and some data may be temporarily missing. Some features are reserved for holders of an
-          active subscription plan; the plans and their financial terms are presented in the Account settings.
+          The Service is under migration and development: some tools are made available progressively, their performance
+          may vary and some data may be temporarily missing. Some features are reserved for holders of an active
+          subscription plan; the plans and their financial terms are presented in the Account settings.
         </p>
       </section>
 
@@ -101,8 +101,7 @@ export function TermsOfUseEn({ companyName, contactEmail }: { companyName: strin
           <li>use the Service in line with its professional purpose and the laws in force;</li>
           <li>keep their credentials confidential and report any unauthorised use without delay;</li>
           <li>
-            enter no data that could identify a patient and no confidential information they are not free to
-            disclose;
+            enter no data that could identify a patient and no confidential information they are not free to disclose;
           </li>
           <li>
             not extract the Content in bulk, not circumvent the technical protection measures and not disrupt the
@@ -132,14 +131,14 @@ export function TermsOfUseEn({ companyName, contactEmail }: { companyName: strin
         <h2>7. Intellectual property</h2>
         <p>
           The Service, its software, its presentation and the LitReview trademark are protected and belong to the
-          Publisher. No rights are assigned to the User, who has a personal, non-exclusive right of use for the
-          duration of their access.
+          Publisher. No rights are assigned to the User, who has a personal, non-exclusive right of use for the duration
+          of their access.
         </p>
         <p>
           Records from PubMed remain data of the United States National Library of Medicine (NLM). Article abstracts
-          remain the text of their authors and publishers; they are shown for information and research purposes, and
-          any reuse must respect their rights. The queries and notes entered by the User belong to the User, who
-          allows the Publisher to process them only as far as needed to provide the Service.
+          remain the text of their authors and publishers; they are shown for information and research purposes, and any
+          reuse must respect their rights. The queries and notes entered by the User belong to the User, who allows the
+          Publisher to process them only as far as needed to provide the Service.
         </p>
       </section>
 
@@ -164,17 +163,17 @@ export function TermsOfUseEn({ companyName, contactEmail }: { companyName: strin
         <h2>10. Commercial reference</h2>
         <p>
           The Publisher may cite the name and logo of the subscribing Institution as a customer reference in its
-          communication materials, unless the Institution objects by e-mail to {mail}. This mention never concerns
-          Users as individuals.
+          communication materials, unless the Institution objects by e-mail to {mail}. This mention never concerns Users
+          as individuals.
         </p>
       </section>
 
       <section>
         <h2>11. Links to third-party sites</h2>
         <p>
-          The Service contains links to third-party sites, for example publishers' pages reached through a DOI or
-          links to the full text. The Publisher has no control over these sites and is not responsible for their
-          content, their availability or their personal-data practices.
+          The Service contains links to third-party sites, for example publishers' pages reached through a DOI or links
+          to the full text. The Publisher has no control over these sites and is not responsible for their content,
+          their availability or their personal-data practices.
         </p>
       </section>
 
