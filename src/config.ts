@@ -55,14 +55,20 @@ const schema = z
         .url()
         .refine((u) => /^https?:\/\/[^/]+\/?$/i.test(u), "must be http(s)://host[:port] without a path"),
     ),
-    /** HS256 key for access tokens. A random one is generated per process when unset (dev only). */
+    /**
+     * HS256 key for access tokens (at least 32 characters). Unset on the embedded default: a random key is generated
+     * once and kept in DATA_DIR; unset with DATABASE_URL: the server refuses to start (src/server.ts resolveSecretKey).
+     */
     SECRET_KEY: z.string().min(32).optional(),
     ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
       .number()
       .int()
       .positive()
       .default(60 * 24 * 8),
-    /** "1"/"true": serve only the job worker (no HTTP); "0": HTTP only, no in-process jobs. */
+    /**
+     * Which parts this process runs: "inline" (default) serves HTTP and runs the job worker and schedules; "only" runs
+     * the worker and schedules without serving pages or the API; "off" serves HTTP only (compose's web replicas).
+     */
     WORKER: z.enum(["only", "inline", "off"]).default("inline"),
     /** Directory listing of NLM's PubMed daily update files, read by `npm run pubmed:sync` (search/pubmed/sync.ts). */
     PUBMED_UPDATES_URL: z.string().url().default("https://ftp.ncbi.nlm.nih.gov/pubmed/updatefiles/"),
