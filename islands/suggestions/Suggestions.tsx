@@ -117,9 +117,11 @@ export function Suggestions() {
       <div className={css.state} data-testid="suggestions-preparing">
         <h2 className={css.stateTitle}>Suggestions Preparing</h2>
         <p>Your personalized weekly suggestions are being generated.</p>
+        {/* One string, so that the formatter never wraps the product's text across lines. */}
         <p>
-          Please check back by the end of the week. They are curated based on your latest liked articles and profile
-          description.
+          {
+            "Please check back by the end of the week. They are curated based on your latest liked articles and profile description."
+          }
         </p>
       </div>
     );

@@ -3,6 +3,7 @@
  * negatives with a hyphen or the Unicode minus ("−4.1"), thousands with commas ("1,532"), and small counts in words
  * ("Forty-two", "One hundred thirty-two", "One-hundred and five"). Shared by the effect and participant extractors.
  */
+import { TENS, UNITS, numberWordsValue } from "../number-words.ts";
 
 /** Regex source of a signed decimal number: "2.45", "−4.1", "0·36", ".02" is not included (see P_NUMBER). */
 export const SIGNED = String.raw`[-−‐]?\d+(?:[.·]\d+)?`;
@@ -17,60 +18,17 @@ export function parseDecimal(text: string): number {
   return /^-?(?:\d+(?:\.\d+)?|\.\d+)$/u.test(t) ? Number(t) : Number.NaN;
 }
 
-const UNITS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
-
 /** Regex source of a number written in words, up to the thousands ("One hundred and five", "Forty-two"). */
 const WORD = `(?:${[...Object.keys(UNITS), ...Object.keys(TENS), "hundred", "thousand"].join("|")})`;
 export const NUMBER_WORDS = String.raw`${WORD}(?:(?:[\s-]+|\s+and\s+)${WORD})*`;
 
 /** A count in words to a number ("One-hundred and five" → 105); NaN when a word is not a number word. */
 export function parseNumberWords(text: string): number {
-  let total = 0;
-  let current = 0;
-  let any = false;
-  for (const raw of text.toLowerCase().split(/[\s-]+/u)) {
-    if (raw === "" || raw === "and") continue;
-    any = true;
-    if (raw in UNITS) current += UNITS[raw] as number;
-    else if (raw in TENS) current += TENS[raw] as number;
-    else if (raw === "hundred") current = (current || 1) * 100;
-    else if (raw === "thousand") {
-      total += (current || 1) * 1000;
-      current = 0;
-    } else return Number.NaN;
-  }
-  return any ? total + current : Number.NaN;
+  const words = text
+    .toLowerCase()
+    .split(/[\s-]+/u)
+    .filter((w) => w !== "" && w !== "and");
+  return words.length === 0 ? Number.NaN : (numberWordsValue(words) ?? Number.NaN);
 }
 
 /**

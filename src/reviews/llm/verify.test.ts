@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { sentenceProblem, verifySynthesis } from "./verify.ts";
-import { numberWordsOf } from "./number-words.ts";
+import { numberWordsOf } from "../number-words.ts";
 
 // The verifier on the forms issue 22 found passing: loose citation brackets, bracketed instructions with links and
 // markup, and numbers written as words.

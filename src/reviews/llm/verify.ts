@@ -1,6 +1,6 @@
 import { splitSentences } from "../sentences.ts";
 import { citedNumbers, hasStrayBracket, withoutCitations } from "../citation-grammar.ts";
-import { isNumberWord, numberWordsOf } from "./number-words.ts";
+import { isNumberWord, numberWordsOf } from "../number-words.ts";
 
 /**
  * Verification of a language model's synthesis (issue 13: "an optional language model that cannot invent"). Every

@@ -1,5 +1,6 @@
 /**
- * English cardinal number words read as numbers, so that the verifier checks "Seventy-three percent" or "twelve
+ * English cardinal number words read as numbers, shared by the language-model verifier and the evidence extractor
+ * (src/reviews/evidence/numbers.ts), so that the verifier checks "Seventy-three percent" or "twelve
  * trials" like "73%" and "12 trials" (issue 22: numbers written as words escaped the number check).
  *
  * Covered: zero to nineteen, the tens, "hundred", "thousand", "million", "billion", joined by spaces, hyphens or
@@ -8,7 +9,8 @@
  * ("1.2 million" states 1.2). Pure.
  */
 
-const UNITS: Record<string, number> = {
+/** zero to nineteen. Shared with the evidence extractor's count reading (src/reviews/evidence/numbers.ts). */
+export const UNITS: Readonly<Record<string, number>> = {
   zero: 0,
   one: 1,
   two: 2,
@@ -30,7 +32,8 @@ const UNITS: Record<string, number> = {
   eighteen: 18,
   nineteen: 19,
 };
-const TENS: Record<string, number> = {
+/** twenty to ninety. */
+export const TENS: Readonly<Record<string, number>> = {
   twenty: 20,
   thirty: 30,
   forty: 40,
@@ -46,7 +49,7 @@ const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1
 export const isNumberWord = (w: string): boolean => w in UNITS || w in TENS || w === "hundred" || w in SCALES;
 
 /** The value of a run of number words (lowercase, "and" already removed), or null when it is not a cardinal. */
-function valueOf(words: string[]): number | null {
+export function numberWordsValue(words: string[]): number | null {
   let total = 0;
   let group = 0;
   let seen = false;
@@ -81,9 +84,9 @@ export function numberWordsOf(text: string): string[] {
       if (w in UNITS) return !(prev in UNITS || (prev in TENS && UNITS[w]! >= 10));
       return true;
     });
-    const value = compound ? valueOf(run) : null;
+    const value = compound ? numberWordsValue(run) : null;
     if (value !== null) out.push(String(value));
-    else for (const w of run) out.push(String(valueOf([w])));
+    else for (const w of run) out.push(String(numberWordsValue([w])));
     run = [];
   };
   for (let i = 0; i < tokens.length; i++) {
