@@ -79,7 +79,13 @@ async function freshDatabase(serverUrl?: string): Promise<BenchDatabase> {
 
 const handle = await freshDatabase(values["database-url"]);
 let queries = 0;
-const counter: KyselyPlugin = { transformQuery: (a) => (queries++, a.node), transformResult: async (a) => a.result };
+const counter: KyselyPlugin = {
+  transformQuery: (a) => {
+    queries++;
+    return a.node;
+  },
+  transformResult: async (a) => a.result,
+};
 const db = handle.db.withPlugin(counter);
 const config = loadConfig({ DATABASE_URL: handle.url, WORKER: "off", SEED_SAMPLE: "false", LOG_LEVEL: "silent" });
 const secretKey = crypto.getRandomValues(new Uint8Array(32));

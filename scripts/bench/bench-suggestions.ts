@@ -296,11 +296,19 @@ async function main() {
     const { rows: cached } = await sql<{
       n: number;
     }>`SELECT count(*)::integer AS n FROM suggestion_source_cache`.execute(db);
-    preparations.forEach((p, i) =>
+    for (const [i, p] of preparations.entries()) {
+      const which =
+        i > 0
+          ? "daily preparation a week later"
+          : values["reuse-answers"]
+            ? "daily preparation, the answers of an earlier run kept"
+            : "daily preparation, nothing cached";
+      const perUser = ((1000 * p.seconds) / Math.max(1, USERS)).toFixed(0);
       console.log(
-        `${i === 0 ? (values["reuse-answers"] ? "daily preparation, the answers of an earlier run kept" : "daily preparation, nothing cached") : "daily preparation a week later"}: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s by ${WORKERS} workers (${((1000 * p.seconds) / Math.max(1, USERS)).toFixed(0)} ms per user); ${cached[0]!.n} answers cached`,
-      ),
-    );
+        `${which}: ${p.jobs} jobs in ${p.seconds.toFixed(1)} s by ${WORKERS} workers (${perUser} ms per user); ` +
+          `${cached[0]!.n} answers cached`,
+      );
+    }
     runs.forEach((r, i) => {
       const perUser = r.seconds / Math.max(1, r.users);
       const label = COLD

@@ -107,7 +107,7 @@ export async function resolveUserWith<R extends UserLookupRow>(
   // error: every other database error (an outage, a time-out) must propagate and answer 503, never "signed out".
   if (!claims || !UUID.test(claims.sub)) return null;
   const row = await extend(userLookup(deps, claims)).executeTakeFirst();
-  if (!row || !row.is_active || row.token_version !== claims.ver) return null;
+  if (!row?.is_active || row.token_version !== claims.ver) return null;
   const { id, email, full_name, institution_email, description, is_active, is_superuser } = row;
   return { user: { id, email, full_name, institution_email, description, is_active, is_superuser }, row };
 }

@@ -61,7 +61,7 @@ export async function buildRecoveryEmail(deps: Pick<AppDeps, "db" | "config">, u
  */
 export async function sendRecoveryEmail(deps: Pick<AppDeps, "db" | "config">, email: string): Promise<boolean> {
   const user = await findUserByEmail(deps.db, email);
-  if (!user || !user.is_active) return false;
+  if (!user?.is_active) return false;
   await sendEmail(deps, await buildRecoveryEmail(deps, user));
   return true;
 }

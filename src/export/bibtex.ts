@@ -50,7 +50,7 @@ function keyStem(a: ExportArticle): string {
 export function bibtexEntry(a: ExportArticle, key: string): string {
   const fields: [string, string][] = [];
   const put = (name: string, v: string | null | undefined) => {
-    if (v && v.trim()) fields.push([name, `{${bibValue(v)}}`]);
+    if (v?.trim()) fields.push([name, `{${bibValue(v)}}`]);
   };
   const kind = a.record_kind;
   const type = kind === "chapter" ? "incollection" : kind === "book" ? "book" : "article";

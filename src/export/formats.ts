@@ -79,11 +79,13 @@ export function summaryWithReferences(
 ): string {
   const text = (summary ?? "").replace(/\*\*(.+?)\*\*/g, "$1").trim();
   const references = vancouverReferences(cited).join("\n");
-  return (
-    [topic ? `Literature review: ${topic}` : null, text || null, references ? `References\n${references}` : null]
-      .filter(Boolean)
-      .join("\n\n") + "\n"
-  );
+  return `${[
+    topic ? `Literature review: ${topic}` : null,
+    text || null,
+    references ? `References\n${references}` : null,
+  ]
+    .filter(Boolean)
+    .join("\n\n")}\n`;
 }
 
 /** The ASCII slug of a review's topic, at most `max` characters, cut at a word where it can be ("review" when empty). */

@@ -59,7 +59,7 @@ function sourceLine(a: ExportArticle, dp: string | null): string {
 export function medlineRecord(a: ExportArticle): string {
   const out = [field("PMID", String(a.pmid))];
   const put = (tag: string, v: string | null | undefined) => {
-    if (v && v.trim()) out.push(field(tag, v));
+    if (v?.trim()) out.push(field(tag, v));
   };
   put("IS", a.issn);
   put("VI", a.volume);

@@ -22,7 +22,7 @@ function risName(au: ReturnType<typeof authorsOf>[number]): string {
 export function risRecord(a: ExportArticle): string {
   const lines: string[] = [];
   const tag = (t: string, v: string | null | undefined) => {
-    if (v && v.trim()) lines.push(`${t}  - ${oneLine(v)}`);
+    if (v?.trim()) lines.push(`${t}  - ${oneLine(v)}`);
   };
   const kind = a.record_kind;
   lines.push(`TY  - ${kind === "chapter" ? "CHAP" : kind === "book" ? "BOOK" : "JOUR"}`);

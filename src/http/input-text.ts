@@ -37,7 +37,7 @@ export function refusedTextPaths(
   if (typeof value === "string") {
     if (hasRefusedCharacter(value)) out.push(path);
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => refusedTextPaths(v, [...path, i], out));
+    for (const [i, v] of value.entries()) refusedTextPaths(v, [...path, i], out);
   } else if (value !== null && typeof value === "object" && !(value instanceof Date) && !(value instanceof Blob)) {
     for (const [k, v] of Object.entries(value)) {
       if (hasRefusedCharacter(k)) out.push([...path, k]);

@@ -49,7 +49,7 @@ export async function likeArticle(db: Database, userId: string, pmid: number): P
     ])
     .where("a.pmid", "=", pmid)
     .executeTakeFirst();
-  return row && row.liked_at ? toLikedArticle(row) : undefined;
+  return row?.liked_at ? toLikedArticle(row) : undefined;
 }
 
 /** Whether the index holds `pmid`. */

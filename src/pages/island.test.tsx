@@ -38,7 +38,7 @@ test("each island is its own root: ids carry the island's prefix, so two islands
   expect(new Set(prefixes).size).toBe(2);
   expect(ids).toHaveLength(2);
   // React writes useId values as `_<identifierPrefix>R_…_`; the browser hydrates with the same prefix.
-  ids.forEach((id, i) => expect(id).toStartWith(`_${prefixes[i]}R`));
+  for (const [i, id] of ids.entries()) expect(id).toStartWith(`_${prefixes[i]}R`);
   expect(new Set(ids).size).toBe(2);
 });
 

@@ -2,7 +2,9 @@ import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
 import type { Database } from "../db/database.ts";
 import { ApiError } from "../http/errors.ts";
+import { z } from "zod";
 import { enqueueEmail } from "../email/jobs.ts";
+import { enqueueJob, jobKind } from "../jobs/kinds.ts";
 import { siteOrigin } from "../suggestions/digest.ts";
 import { dataExportReadyEmail } from "./emails.ts";
 import { DATA_EXPORT_INTERVAL_HOURS, DATA_EXPORT_VALID_DAYS, addDays } from "./policy.ts";
@@ -14,6 +16,8 @@ import { DATA_EXPORT_INTERVAL_HOURS, DATA_EXPORT_VALID_DAYS, addDays } from "./p
  */
 
 export const DATA_EXPORT_JOB = "privacy.data-export";
+/** The kind with its payload's schema (src/jobs/kinds.ts): the export row to fill. */
+export const DATA_EXPORT = jobKind(DATA_EXPORT_JOB, z.object({ exportId: z.string().min(1) }));
 /** The file's format version, bumped when a field changes meaning. */
 export const DATA_EXPORT_FORMAT = 1;
 
@@ -55,7 +59,7 @@ export async function requestDataExport(
       .values({ user_id: userId, created_at: now, expires_at: addDays(now, DATA_EXPORT_VALID_DAYS) })
       .returning(["id", "status", "created_at", "expires_at"])
       .executeTakeFirstOrThrow();
-    await deps.jobs.enqueue(DATA_EXPORT_JOB, { exportId: row.id }, { db: trx, maxAttempts: 3 });
+    await enqueueJob(deps.jobs, DATA_EXPORT, { exportId: row.id }, { db: trx, maxAttempts: 3 });
     return { export: row as DataExportStatus, created: true };
   });
   if (result.created) deps.jobs.wake?.();
@@ -151,7 +155,7 @@ export async function produceDataExport(
     .select(["user_id", "status", "expires_at"])
     .where("id", "=", exportId)
     .executeTakeFirst();
-  if (!row || row.status !== "queued") return;
+  if (row?.status !== "queued") return;
   const content = await buildDataExport(deps.db, row.user_id, now);
   const user = await deps.db
     .selectFrom("users")

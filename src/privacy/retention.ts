@@ -86,7 +86,7 @@ export async function planRetention(db: Database, now: Date): Promise<RetentionR
 export function deletionDate(lastActive: Date, now: Date): Date {
   const due = addDays(lastActive, INACTIVE_ACCOUNT_DAYS);
   const earliest = addDays(now, DELETION_NOTICE_DAYS);
-  return due > earliest ? due : earliest;
+  return new Date(Math.max(due.getTime(), earliest.getTime()));
 }
 
 /**

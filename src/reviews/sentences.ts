@@ -223,7 +223,7 @@ const MAX_MERGED_LENGTH = 1200;
 function trailingAbbreviation(segment: string): string | null {
   const trimmed = segment.trimEnd();
   if (!trimmed.endsWith(".")) return null;
-  const m = /(?:^|[\s(\[])((?:[\p{L}]{1,8}\.)*[\p{L}]{1,8})\.$/u.exec(trimmed);
+  const m = /(?:^|[\s([])((?:[\p{L}]{1,8}\.)*[\p{L}]{1,8})\.$/u.exec(trimmed);
   if (!m || m[1] === undefined) return null;
   const raw = m[1];
   // Undotted all-capital words are acronyms that end sentences all the time
@@ -237,7 +237,7 @@ function trailingAbbreviation(segment: string): string | null {
 
 /** The first word of a segment (letters, digits and hyphens), or "". */
 function firstWord(segment: string): string {
-  const m = /^[\s"'“‘(\[]*([\p{L}\p{N}][\p{L}\p{N}'’-]*)/u.exec(segment);
+  const m = /^[\s"'“‘([]*([\p{L}\p{N}][\p{L}\p{N}'’-]*)/u.exec(segment);
   return m?.[1] ?? "";
 }
 

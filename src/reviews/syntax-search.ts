@@ -67,7 +67,7 @@ export async function searchPubmedSyntax(
     .slice(0, opts.limit);
   return {
     hits,
-    total: rows.length > MAX_SYNTAX_MATCHES ? MAX_SYNTAX_MATCHES : rows.length,
+    total: Math.min(rows.length, MAX_SYNTAX_MATCHES),
     totalIsLowerBound: rows.length > MAX_SYNTAX_MATCHES,
   };
 }

@@ -1,7 +1,8 @@
-import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
 import { findUserById } from "../users/repository.ts";
+import { z } from "zod";
 import type { JobHandlers } from "../jobs/worker.ts";
+import { enqueueJob, handleJob, type JobPayload, jobKind } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { sendEmail } from "../email/service.ts";
 import * as repo from "./repository.ts";
@@ -21,13 +22,20 @@ import { trialEndedEmail, trialEndingEmail } from "./emails.ts";
 export const TRIAL_SWEEP_JOB = "subscriptions.trial-sweep";
 export const TRIAL_EMAIL_JOB = "subscriptions.trial-email";
 export const PRUNE_EVENTS_JOB = "subscriptions.prune-stripe-events";
+/** The kinds with their payloads' schemas (src/jobs/kinds.ts): the sweeps take none, a trial e-mail its notice. */
+export const TRIAL_SWEEP = jobKind(TRIAL_SWEEP_JOB, z.object({}));
+export const TRIAL_EMAIL = jobKind(
+  TRIAL_EMAIL_JOB,
+  z.object({ userId: z.string().min(1), kind: z.enum(["ending", "ended"]), trialEndsAt: z.iso.datetime() }),
+);
+export const PRUNE_EVENTS = jobKind(PRUNE_EVENTS_JOB, z.object({}));
 
 /** The reminder goes this long before the trial ends. */
 export const TRIAL_REMINDER_BEFORE_MS = 2 * 24 * 60 * 60 * 1000;
 /** Stripe redelivers an event for up to three days; records of applied events are kept ten times longer. */
 export const STRIPE_EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-type TrialEmailKind = "ending" | "ended";
+type TrialEmailKind = JobPayload<typeof TRIAL_EMAIL>["kind"];
 
 /** What one sweep did. */
 export interface SweepResult {
@@ -49,8 +57,9 @@ export async function sweepTrials(deps: Pick<AppDeps, "db" | "jobs">, now: Date 
     const ended = await repo.claimTrialEndNotices(trx, now);
     const queue = async (kind: TrialEmailKind, notices: repo.TrialNotice[]) => {
       for (const n of notices.filter((n) => n.is_active)) {
-        await deps.jobs.enqueue(
-          TRIAL_EMAIL_JOB,
+        await enqueueJob(
+          deps.jobs,
+          TRIAL_EMAIL,
           { userId: n.user_id, kind, trialEndsAt: new Date(n.trial_ends_at).toISOString() },
           { db: trx },
         );
@@ -67,10 +76,10 @@ export async function sweepTrials(deps: Pick<AppDeps, "db" | "jobs">, now: Date 
 /** Sends one trial e-mail (a TRIAL_EMAIL job). An account deleted or deactivated meanwhile gets nothing. */
 export async function sendTrialEmail(
   deps: Pick<AppDeps, "config" | "db">,
-  payload: { userId: string; kind: TrialEmailKind; trialEndsAt: string },
+  payload: JobPayload<typeof TRIAL_EMAIL>,
 ): Promise<void> {
   const user = await findUserById(deps.db, payload.userId);
-  if (!user || !user.is_active) return;
+  if (!user?.is_active) return;
   const origin = (deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`).replace(/\/+$/, "");
   const options = {
     to: user.email,
@@ -85,11 +94,13 @@ export async function sendTrialEmail(
 /** The job handlers of this file, for src/jobs/handlers.ts. */
 export function subscriptionJobHandlers(): JobHandlers {
   return {
-    [TRIAL_SWEEP_JOB]: async (_payload, { deps }) => void (await sweepTrials(deps)),
-    [TRIAL_EMAIL_JOB]: async (payload, { deps }) =>
-      sendTrialEmail(deps, payload as { userId: string; kind: TrialEmailKind; trialEndsAt: string }),
-    [PRUNE_EVENTS_JOB]: async (_payload, { deps }) =>
-      void (await repo.pruneStripeEvents(deps.db, new Date(Date.now() - STRIPE_EVENT_RETENTION_MS))),
+    [TRIAL_SWEEP_JOB]: handleJob(TRIAL_SWEEP, async (_payload, { deps }) => void (await sweepTrials(deps))),
+    [TRIAL_EMAIL_JOB]: handleJob(TRIAL_EMAIL, async (payload, { deps }) => sendTrialEmail(deps, payload)),
+    [PRUNE_EVENTS_JOB]: handleJob(
+      PRUNE_EVENTS,
+      async (_payload, { deps }) =>
+        void (await repo.pruneStripeEvents(deps.db, new Date(Date.now() - STRIPE_EVENT_RETENTION_MS))),
+    ),
   };
 }
 
@@ -97,11 +108,11 @@ export function subscriptionJobHandlers(): JobHandlers {
 export function subscriptionSchedules(): Schedule[] {
   return [
     // Every minute: a trial's e-mail and its trial_expired status follow its end within about a minute.
-    { name: "subscriptions.trials", cron: "* * * * *", run: (deps) => enqueueUnlessWaiting(deps, TRIAL_SWEEP_JOB) },
+    { name: "subscriptions.trials", cron: "* * * * *", run: (deps) => enqueueUnlessWaiting(deps, TRIAL_SWEEP) },
     {
       name: "subscriptions.prune-stripe-events",
       cron: "17 3 * * *",
-      run: (deps) => enqueueUnlessWaiting(deps, PRUNE_EVENTS_JOB),
+      run: (deps) => enqueueUnlessWaiting(deps, PRUNE_EVENTS),
     },
   ];
 }

@@ -81,7 +81,7 @@ export async function computeWeeklySuggestions(
   const now = opts.now ?? new Date();
   const week = opts.week ?? isoWeek(now);
   const user = await repo.readSuggestionUser(deps.db, userId);
-  if (!user || !user.is_active) return "no-user";
+  if (!user?.is_active) return "no-user";
   if (!(await hasActiveReviewAccess(deps.db, userId, now))) return "no-access";
   if (!opts.replace && (await repo.findBatch(deps.db, userId, week))) return "exists";
 

@@ -60,8 +60,10 @@ const plans = new WeakMap<PubmedQueryNode, Plan>();
 
 function termsOf(node: PubmedQueryNode, out: PubmedQueryTerm[] = []): PubmedQueryTerm[] {
   if (node.kind === "term") out.push(node);
-  else if (node.kind === "not") termsOf(node.include, out), termsOf(node.exclude, out);
-  else for (const c of node.children) termsOf(c, out);
+  else if (node.kind === "not") {
+    termsOf(node.include, out);
+    termsOf(node.exclude, out);
+  } else for (const c of node.children) termsOf(c, out);
   return out;
 }
 

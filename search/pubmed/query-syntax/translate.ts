@@ -19,11 +19,17 @@ export function pubmedQueryWords(node: PubmedQueryNode): string[] {
   const seen = new Set<string>();
   const visit = (n: PubmedQueryNode) => {
     if (n.kind === "not") return visit(n.include);
-    if (n.kind !== "term") return n.children.forEach(visit);
+    if (n.kind !== "term") {
+      for (const c of n.children) visit(c);
+      return;
+    }
     if (!TOPICAL.has(n.field)) return;
     const text = (n.field === "mh" || n.field === "majr" ? n.text.split("/")[0]! : n.text).trim();
     const key = text.toLowerCase();
-    if (text && !seen.has(key)) seen.add(key), out.push(text);
+    if (text && !seen.has(key)) {
+      seen.add(key);
+      out.push(text);
+    }
   };
   visit(node);
   return out;

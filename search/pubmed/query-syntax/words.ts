@@ -109,7 +109,11 @@ function buildFold(extra: string[]): Fold {
   let sqlFrom = "";
   let sqlTo = "";
   for (let c = 65; c <= 90; c++) pairs.set(String.fromCharCode(c), String.fromCharCode(c + 32));
-  for (const [from, to] of ASCII_FOLDS) pairs.set(from, to), (sqlFrom += from), (sqlTo += to);
+  for (const [from, to] of ASCII_FOLDS) {
+    pairs.set(from, to);
+    sqlFrom += from;
+    sqlTo += to;
+  }
   if (extra.length) {
     const links = caseLinks();
     for (const ch of extra) {
@@ -117,26 +121,30 @@ function buildFold(extra: string[]): Fold {
       const members = new Set([start]);
       const stack = [start];
       while (stack.length)
-        for (const next of links.get(stack.pop()!) ?? []) if (!members.has(next)) members.add(next), stack.push(next);
+        for (const next of links.get(stack.pop()!) ?? [])
+          if (!members.has(next)) {
+            members.add(next);
+            stack.push(next);
+          }
       if (members.size < 2) continue;
       if ([...members].some((m) => m < 0x80)) continue; // an ASCII class, already folded
       const rep = String.fromCodePoint(Math.min(...members));
       if (pairs.has(rep) || pairs.get(String.fromCodePoint(Math.max(...members))) === rep) continue; // seen
       for (const m of [...members].sort((x, y) => x - y)) {
-        const ch = String.fromCodePoint(m);
-        if (ch === rep) continue;
-        pairs.set(ch, rep);
-        sqlFrom += ch;
+        const member = String.fromCodePoint(m);
+        if (member === rep) continue;
+        pairs.set(member, rep);
+        sqlFrom += member;
         sqlTo += rep;
       }
     }
   }
   const from = [...pairs.keys()].sort();
-  const escape = (c: string) => c.replace(/[\\\]^[-]/g, "\\$&");
+  const escapeInClass = (c: string) => c.replace(/[\\\]^[-]/g, "\\$&");
   return {
     from,
     map: pairs,
-    re: new RegExp(`[${from.map(escape).join("")}]`, "gu"),
+    re: new RegExp(`[${from.map(escapeInClass).join("")}]`, "gu"),
     key: from.join(""),
     sqlFrom,
     sqlTo,

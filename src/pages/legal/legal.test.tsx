@@ -65,7 +65,7 @@ describe("legal pages: common structure", () => {
     test(`${page.name} numbers its section headings 1, 2, 3…`, () => {
       const h2 = headings(page.html, 2);
       expect(h2.length).toBeGreaterThanOrEqual(5);
-      h2.forEach((h, i) => expect(h.startsWith(`${i + 1}. `)).toBe(true));
+      for (const [i, h] of h2.entries()) expect(h.startsWith(`${i + 1}. `)).toBe(true);
     });
 
     test(`${page.name} shows the contact e-mail from props`, () => {

@@ -62,7 +62,7 @@ describe("groupDuplicateRecords", () => {
   test("the same title over an abstract that keeps a third or more of the other's text is the same work", () => {
     const sentences = (aisReview.abstract ?? "").split(/(?<=\.)\s+/u);
     // Every other sentence kept, and one sentence of another abstract added: a shortened, edited version.
-    const shortened = sentences.filter((_, i) => i % 2 === 0).join(" ") + " " + (npc[3]!.abstract ?? "").split(". ")[0];
+    const shortened = `${sentences.filter((_, i) => i % 2 === 0).join(" ")} ${(npc[3]!.abstract ?? "").split(". ")[0]}`;
     const version = copy(aisReview, 8, { abstract: shortened, abstract_sections: [] });
     expect(groupDuplicateRecords([aisReview, version]).kept).toHaveLength(1);
     // The same shortened text under another title is not grouped: it is no longer near-identical as a whole.

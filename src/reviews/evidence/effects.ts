@@ -158,7 +158,7 @@ function isRatio(measure: EffectMeasure): boolean {
 /** Extends a span over the closing brackets of brackets it opened ("OR 2.1 (95% CI 1.2-2.9)"). */
 function closeBrackets(text: string, start: number, end: number): number {
   const span = text.slice(start, end);
-  let open = (span.match(/[(\[]/gu) ?? []).length - (span.match(/[)\]]/gu) ?? []).length;
+  let open = (span.match(/[([]/gu) ?? []).length - (span.match(/[)\]]/gu) ?? []).length;
   let e = end;
   while (open > 0) {
     const closing = /^\s*[)\]]/u.exec(text.slice(e));
@@ -309,7 +309,7 @@ function percentageEstimates(text: string): Found[] {
     let ciLow: number | null = null;
     let ciHigh: number | null = null;
     if (bracket) {
-      const ci = readInterval(bracket.replace(/^\s*[(\[]/u, ""), true) ?? readInterval(bracket, true);
+      const ci = readInterval(bracket.replace(/^\s*[([]/u, ""), true) ?? readInterval(bracket, true);
       if (ci && ci.low <= value && value <= ci.high) {
         ciLow = ci.low;
         ciHigh = ci.high;
@@ -317,7 +317,7 @@ function percentageEstimates(text: string): Found[] {
     }
     // The other group's own bracket ("vs 44% [23-64]") stays part of the span.
     let end = m.index + m[0].length;
-    const tailBracket = /^\s*[(\[][^()\[\]]{0,40}[)\]]/u.exec(text.slice(end));
+    const tailBracket = /^\s*[([][^()[\]]{0,40}[)\]]/u.exec(text.slice(end));
     if (tailBracket && !P_VALUE.test(tailBracket[0])) end += tailBracket[0].length;
     const p = readP(text.slice(end));
     let pValue: number | null = null;
@@ -359,7 +359,7 @@ function percentageEstimates(text: string): Found[] {
     // they stand alone in brackets after what they compare ("… after blastocyst and cleavage-stage ETs (61.5% and
     // 64.4%, respectively)").
     const bracketed =
-      /^,\s*respectively\s*[);]/u.test(text.slice(m.index + m[0].length)) && /[(\[]\s*$/u.test(text.slice(0, m.index));
+      /^,\s*respectively\s*[);]/u.test(text.slice(m.index + m[0].length)) && /[([]\s*$/u.test(text.slice(0, m.index));
     if ((/\brespectively\b/u.test(sentence) && GROUP_WORD.test(sentence)) || bracketed) add(m, 1, 2, 3);
     PCT_PAIR.lastIndex = m.index + 1;
   }

@@ -18,10 +18,19 @@ import { isNumberWord, numberWordsOf } from "../number-words.ts";
 /** Share of a sentence's content words that must be found in its cited sources. */
 export const CONTENT_WORD_SHARE = 0.85;
 
+// English function words, split on whitespace: not content words, so never looked up in the sources.
 const STOP = new Set(
-  "also although among another based because been being between both could does during each either from further have having however into itself more most much must other over same several should since some such than that their them then there these they this those through thus under until upon very were what when where whereas which while with within without would across after again against almost alone along already always an and any are as at be but by can did do for had has he her here his how if in is it its may me might my no nor not now of off on once only or our out own per she so the to too up us was we who whom why will yet you your".split(
-    " ",
-  ),
+  [
+    "also although among another based because been being between both could does during each either from",
+    "further have having however into itself more most much must other over same several should since some",
+    "such than that their them then there these they this those through thus under until upon very were what",
+    "when where whereas which while with within without would across after again against almost alone along",
+    "already always an and any are as at be but by can did do for had has he her here his how if in is it its",
+    "may me might my no nor not now of off on once only or our out own per she so the to too up us was we who",
+    "whom why will yet you your",
+  ]
+    .join(" ")
+    .split(" "),
 );
 
 /** A crude English stem: enough to match "reduced"/"reduces"/"reduction" to "reduc". */

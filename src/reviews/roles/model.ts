@@ -43,7 +43,7 @@ export interface RoleModel {
 /** Packs integer weights (rows of R) as the base64 string of RoleModelFile.weights. */
 export function packWeights(rows: readonly (readonly number[])[]): string {
   const view = new DataView(new ArrayBuffer(rows.length * R * 2));
-  rows.forEach((row, i) => row.forEach((w, r) => view.setInt16((i * R + r) * 2, w, true)));
+  for (const [i, row] of rows.entries()) for (const [r, w] of row.entries()) view.setInt16((i * R + r) * 2, w, true);
   return Buffer.from(view.buffer).toString("base64");
 }
 
@@ -59,7 +59,7 @@ export function modelFromFile(file: RoleModelFile): RoleModel {
   const weights = new Float64Array(names.length * R);
   for (let i = 0; i < weights.length; i++) weights[i] = view.getInt16(i * 2, true) * file.scale;
   const index = new Map<string, number>();
-  names.forEach((name, row) => index.set(name, row));
+  for (const [row, name] of names.entries()) index.set(name, row);
   return {
     start: Float64Array.from(file.start, (x) => x * file.scale),
     transitions: Float64Array.from(file.transitions.flat(), (x) => x * file.scale),

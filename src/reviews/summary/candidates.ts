@@ -128,21 +128,68 @@ const OBJECTIVE_CUE = new RegExp(
     String.raw`we (?:therefore |thus |also |then |first |further |next )?(?:aimed|sought|hypothesi[sz]ed))`,
   "iu",
 );
-const STRONG_RESULT_CUE =
-  /\b(?:[Ss]ignificantly|[Oo]dds ratios?|[Rr]elative risks?|[Hh]azard ratios?|\b(?:OR|RR|HR)\b\s*[=:(]|[pP]\s*[<=≤]|(?:was|were) (?:not )?(?:significantly )?associated|[Ii]ncreased|[Dd]ecreased|[Rr]educed|[Ee]levated)/u;
+const STRONG_RESULT_CUE = new RegExp(
+  String.raw`\b(?:[Ss]ignificantly|[Oo]dds ratios?|[Rr]elative risks?|[Hh]azard ratios?|\b(?:OR|RR|HR)\b\s*[=:(]|` +
+    String.raw`[pP]\s*[<=≤]|(?:was|were) (?:not )?(?:significantly )?associated|` +
+    String.raw`[Ii]ncreased|[Dd]ecreased|[Rr]educed|[Ee]levated)`,
+  "u",
+);
+
+/**
+ * A non-capturing group matching any of `groups`: each a "|"-separated list of regular-expression fragments (not
+ * escaped), kept one group per line so that long word lists stay readable and commented.
+ */
+function anyOf(groups: readonly string[]): string {
+  return `(?:${groups.join("|")})`;
+}
 
 // Openers that only make sense with the preceding sentence. "These results"
 // and "This study" still name their referent, so they cost less.
-const DANGLING_STRONG =
-  /^(?:it|they|its|their|such|both|this (?:was|is|may|might|could|suggests|indicates|finding)|these (?:were|are|may|might)|however|moreover|furthermore|in addition|additionally|also|thus|therefore|hence|consequently|similarly|in contrast|conversely|nevertheless|nonetheless|accordingly|the former|the latter|finally|here|herein|then)\b/iu;
+const DANGLING_STRONG = new RegExp(
+  `^${anyOf([
+    // pronouns and determiners whose referent came before
+    "it|they|its|their|such|both",
+    "this (?:was|is|may|might|could|suggests|indicates|finding)|these (?:were|are|may|might)",
+    // connectives that continue an argument
+    "however|moreover|furthermore|in addition|additionally|also|thus|therefore|hence|consequently|similarly",
+    "in contrast|conversely|nevertheless|nonetheless|accordingly|the former|the latter|finally|here|herein|then",
+  ])}\\b`,
+  "iu",
+);
 const DANGLING_WEAK = /^(?:that)\b/iu;
+
+/** What "The patients …", "These findings …" may refer to: people, study objects and findings (word fragments). */
+const REFERENT_NOUNS = anyOf([
+  // people and animals
+  "patients?|cases?|child(?:ren)?|boys?|girls?|m[ae]n|wom[ae]n|infants?|neonates?|subjects?|participants?",
+  "animals?|mice|rats|authors?",
+  // findings
+  "findings?|results?|data|observations?|differences?|changes?|effects?|associations?",
+  // the study and what it did
+  "stud(?:y|ies)|reports?|trials?|methods?|approach(?:es)?|techniques?|models?|compounds?|drugs?|agents?",
+  "treatments?|procedures?|strategy|strategies|interventions?|cohorts?|series",
+  // what was studied and measured
+  "lesions?|tumou?rs?|conditions?|diseases?|disorders?|infections?|mutations?|genes?|proteins?|values?|levels?",
+  "factors?|outcomes?|analys[ie]s|samples?|groups?",
+]);
+/** What "In this study …" may refer to. */
+const REFERENT_WORKS = anyOf([
+  "study|studies|report|paper|work|case|series|trial|review|article|analysis|cohort|investigation|patient",
+]);
 /**
  * Openers whose referent is in a sentence the reader will not see ("The patient …", "These findings …", "It …",
  * "In this study …"): such a sentence is not used (issue 13). "In this cohort of 1,200 adults, …" still names its
  * subject and stands alone, hence the exception for a following "of", "in", "among", "including" or "with".
  */
-const CONTEXT_DEPENDENT =
-  /^(?:(?:the|this|these|those|our|both|such) (?:\p{L}+ ){0,2}?(?:patients?|cases?|child(?:ren)?|boys?|girls?|m[ae]n|wom[ae]n|infants?|neonates?|subjects?|participants?|animals?|mice|rats|authors?|findings?|results?|data|observations?|differences?|changes?|effects?|associations?|stud(?:y|ies)|reports?|trials?|methods?|approach(?:es)?|techniques?|models?|compounds?|drugs?|agents?|treatments?|procedures?|strategy|strategies|interventions?|cohorts?|series|lesions?|tumou?rs?|conditions?|diseases?|disorders?|infections?|mutations?|genes?|proteins?|values?|levels?|factors?|outcomes?|analys[ie]s|samples?|groups?)\b|(?:it|they|he|she|his|her|its|their|this|these|those|such|here|herein)\b|(?:in|from) (?:this|the present|our|the current|the|these) (?:\p{L}+ ){0,3}?(?:study|studies|report|paper|work|case|series|trial|review|article|analysis|cohort|investigation|patient)\b(?!,?\s+(?:of|in|among|including|involving|with)\b))/iu;
+const CONTEXT_DEPENDENT = new RegExp(
+  `^${anyOf([
+    String.raw`(?:the|this|these|those|our|both|such) (?:\p{L}+ ){0,2}?${REFERENT_NOUNS}\b`,
+    String.raw`(?:it|they|he|she|his|her|its|their|this|these|those|such|here|herein)\b`,
+    String.raw`(?:in|from) (?:this|the present|our|the current|the|these) (?:\p{L}+ ){0,3}?${REFERENT_WORKS}` +
+      String.raw`\b(?!,?\s+(?:of|in|among|including|involving|with)\b)`,
+  ])}`,
+  "iu",
+);
 const FUTURE_WORK =
   /\b(?:further (?:studies|research|investigations?|work)|more (?:research|studies)|(?:are|is) (?:needed|warranted|required) to|remains? to be (?:elucidated|determined|clarified))/iu;
 
