@@ -1,31 +1,33 @@
 /**
  * Browser entry. Loaded only by pages that contain islands: finds every `[data-island]` element rendered by
- * src/pages/island.tsx, imports that island's chunk, hydrates it inside the one shared QueryClient, mounts the
- * toasts once, and finally marks `<body data-client-loaded>` (browser tests wait for it).
+ * src/pages/island.tsx, imports that island's chunk, hydrates it (inside the one shared QueryClient when the island
+ * uses the query cache), shows the toast a previous page left, and finally marks `<body data-client-loaded>`
+ * (browser tests wait for it).
+ *
+ * Only React is loaded by every such page: the query library comes with the first island that uses it
+ * (./lib/query-root.tsx; the page preloads it, see scripts/build-assets.mjs) and the toasts with the first toast
+ * (./lib/toast.tsx). docs/decisions/0043-first-paint-javascript.md says why.
  */
-import { useEffect, type ComponentType } from "react";
+import { useEffect, type ComponentType, type ReactNode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
-import { QueryClient, hydrate, type DehydratedState } from "@tanstack/react-query";
-import { islands, type IslandName } from "./registry.ts";
-import { IslandRoot } from "./lib/island-root.tsx";
-import { ApiRequestError, onSessionEnd } from "./lib/api.ts";
-import { Toasts, showError, showSuccess } from "./lib/toast.tsx";
+import type { DehydratedState } from "@tanstack/react-query";
+import { QUERY_FREE_ISLANDS, islands, type IslandName } from "./registry.ts";
+import { showError, showSuccess } from "./lib/toast.tsx";
 import { takeFlash } from "./lib/flash.ts";
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // A 4xx will not change by asking again; 401/403 already send the user to /login (islands/lib/api.ts).
-      retry: (failures, err) => !(err instanceof ApiRequestError && err.status < 500) && failures < 2,
-    },
-  },
-});
-
-// Logout and lost sessions (401/403 anywhere) drop every cached query of the user (docs/product.md §4).
-onSessionEnd(() => queryClient.clear());
 
 function isIslandName(name: string | undefined): name is IslandName {
   return name !== undefined && Object.hasOwn(islands, name);
+}
+
+/**
+ * The browser's wrapper of an island in QUERY_FREE_ISLANDS: lib/island-root.tsx's IslandRoot without the query
+ * cache's provider (which renders no markup, so the server's HTML, rendered inside one, still matches).
+ */
+function QueryFreeRoot({ onHydrated, children }: { onHydrated: () => void; children: ReactNode }) {
+  useEffect(() => {
+    onHydrated();
+  }, [onHydrated]);
+  return children;
 }
 
 /** Hydrates one island element; resolves once React has committed it. */
@@ -35,15 +37,25 @@ async function hydrateIsland(el: HTMLElement): Promise<void> {
   el.dataset.hydrated = "pending";
   const name = el.dataset.island;
   if (!isIslandName(name)) throw new Error(`Unknown island "${name}"`);
+  const usesQueries = !QUERY_FREE_ISLANDS.has(name);
+  // Both in parallel: the island's chunk statically imports react-query too, so the two share that chunk.
+  const [Component, queries] = await Promise.all([
+    islands[name]() as Promise<ComponentType<Record<string, unknown>>>,
+    usesQueries ? import("./lib/query-root.tsx") : null,
+  ]);
   // Props come from the server as JSON; their type was checked where the server rendered the island.
-  const Component = (await islands[name]()) as ComponentType<Record<string, unknown>>;
   const props = JSON.parse(el.dataset.props ?? "{}") as Record<string, unknown>;
-  if (el.dataset.state) hydrate(queryClient, JSON.parse(el.dataset.state) as DehydratedState);
+  // A query-free island's state, if any, is the page's shared cache, which the page's query islands bring too.
+  if (queries && el.dataset.state) queries.hydrateQueries(JSON.parse(el.dataset.state) as DehydratedState);
   await new Promise<void>((resolve) => {
-    const tree = (
-      <IslandRoot client={queryClient} onHydrated={resolve}>
+    const tree = queries ? (
+      <queries.IslandRoot client={queries.queryClient} onHydrated={resolve}>
         <Component {...props} />
-      </IslandRoot>
+      </queries.IslandRoot>
+    ) : (
+      <QueryFreeRoot onHydrated={resolve}>
+        <Component {...props} />
+      </QueryFreeRoot>
     );
     // An island whose server render failed arrives empty: render it here instead of hydrating nothing.
     if (el.dataset.ssr === "failed") createRoot(el, { identifierPrefix: el.dataset.islandId }).render(tree);
@@ -52,24 +64,12 @@ async function hydrateIsland(el: HTMLElement): Promise<void> {
   el.dataset.hydrated = "true";
 }
 
-/** Client-only root for the toasts; shows the message a previous page left (islands/lib/flash.ts) once mounted. */
-function ToastHost() {
-  useEffect(() => {
-    const flash = takeFlash();
-    if (flash?.kind === "success") showSuccess(flash.message);
-    else if (flash?.kind === "error") showError(flash.message);
-  }, []);
-  return <Toasts />;
-}
-
 async function main(): Promise<void> {
   const elements = [...document.querySelectorAll<HTMLElement>("[data-island]")];
-  if (elements.length > 0) {
-    const host = document.createElement("div");
-    host.id = "toasts";
-    document.body.append(host);
-    createRoot(host).render(<ToastHost />);
-  }
+  // The message a previous page left (islands/lib/flash.ts); the toasts load with it.
+  const flash = elements.length > 0 ? takeFlash() : null;
+  if (flash?.kind === "success") showSuccess(flash.message);
+  else if (flash?.kind === "error") showError(flash.message);
   const results = await Promise.allSettled(elements.map(hydrateIsland));
   for (const r of results) if (r.status === "rejected") console.error("island failed to hydrate:", r.reason);
   // Set even when an island failed, so that tests fail on their assertions rather than on a timeout.

@@ -21,3 +21,17 @@ export const islands = {
 
 /** Name of a registered island. */
 export type IslandName = keyof typeof islands;
+
+/**
+ * Islands that render and hydrate without the query cache: islands/client.tsx hydrates them without loading
+ * @tanstack/react-query, so a page holding only these does not ship it (the top bar's menus load theirs after the
+ * first paint). The build fails when one of these imports react-query after all (scripts/build-assets.mjs), and
+ * preloads the query root (islands/lib/query-root.tsx) for every other island.
+ */
+export const QUERY_FREE_ISLANDS: ReadonlySet<IslandName> = new Set([
+  "NavMenus",
+  "LoginForm",
+  "SignupForm",
+  "RecoverPasswordForm",
+  "ResetPasswordForm",
+]);

@@ -5,6 +5,9 @@
 //   2. that CSS plus the self-hosted Inter font → one content-hashed stylesheet in dist/assets/;
 //   3. islands/client.tsx → ESM entry with one chunk per island (code splitting), minified, content-hashed;
 //   4. dist/manifest.json: entry, the chunks each island needs, the stylesheet, the font to preload.
+// Only what a page's first paint runs is preloaded: the entry holds React alone, an island that uses the query cache
+// brings react-query and islands/lib/query-root.tsx, and the rest (toasts, dialogs, menus' data) loads on demand
+// (docs/decisions/0043-first-paint-javascript.md).
 // Usage: node scripts/build-assets.mjs   (npm run build)
 import { build } from "esbuild";
 import integration from "@vanilla-extract/integration";
@@ -137,6 +140,14 @@ function readRegistry() {
   return map;
 }
 
+/** Names in islands/registry.ts's QUERY_FREE_ISLANDS: islands hydrated without the query library. */
+function readQueryFreeIslands() {
+  const src = readFileSync(join(ROOT, "islands", "registry.ts"), "utf8");
+  const m = src.match(/QUERY_FREE_ISLANDS[^=]*=\s*new Set\(\[([^\]]*)\]/);
+  if (!m) throw new Error("islands/registry.ts declares no QUERY_FREE_ISLANDS set");
+  return new Set([...m[1].matchAll(/["'](\w+)["']/g)].map((n) => n[1]));
+}
+
 /** esbuild plugin: `.css.ts` imports load the compiled module of step 1, so the browser gets the same class names. */
 const compiledStylesPlugin = {
   name: "compiled-styles",
@@ -206,12 +217,32 @@ async function main() {
   if (!entryOut) throw new Error("client entry missing from the build output");
   const entrySeen = new Set([entryOut]);
   const entryImports = staticClosure(outputs, entryOut, entrySeen);
+  // The query root (islands/lib/query-root.tsx) is a dynamic import of the entry that every island using the cache
+  // needs before it hydrates: such islands list it, so that the page preloads it with them.
+  const queryRootOut = Object.keys(outputs).find((o) => outputs[o].entryPoint === "islands/lib/query-root.tsx");
+  if (!queryRootOut)
+    throw new Error("islands/lib/query-root.tsx is not a chunk of its own (the entry must import it on demand)");
+  const usesQueryLibrary = (outs) =>
+    outs.some((o) => Object.keys(outputs[o].inputs).some((i) => i.includes("node_modules/@tanstack/query-core/")));
+  if (usesQueryLibrary([entryOut, ...entryImports]))
+    throw new Error(
+      "the client entry loads @tanstack/query-core statically: import it through islands/lib/query-root.tsx",
+    );
+  const queryFree = readQueryFreeIslands();
   const islands = {};
   for (const [name, modulePath] of Object.entries(readRegistry())) {
     const out = Object.keys(outputs).find((o) => outputs[o].entryPoint === modulePath);
     if (!out) throw new Error(`island ${name}: no chunk for ${modulePath}`);
     // Chunks the entry already loads are not repeated.
-    const deps = staticClosure(outputs, out, new Set(entrySeen));
+    const seen = new Set(entrySeen);
+    const deps = staticClosure(outputs, out, seen);
+    if (queryFree.has(name)) {
+      if (usesQueryLibrary([out, ...deps]))
+        throw new Error(`island ${name} is in QUERY_FREE_ISLANDS but imports @tanstack/react-query statically`);
+    } else if (!seen.has(queryRootOut)) {
+      seen.add(queryRootOut);
+      deps.push(queryRootOut, ...staticClosure(outputs, queryRootOut, seen));
+    }
     islands[name] = [out, ...deps].map(toUrl);
   }
   const clientCss = Object.keys(outputs)

@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, { role: "cli" });
   } catch (error) {
     console.error((error as Error).message);
     return 2;

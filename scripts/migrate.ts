@@ -3,7 +3,7 @@ import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { migrateToLatest } from "../src/db/migrator.ts";
 
-const config = loadConfig();
+const config = loadConfig(process.env, { role: "cli" });
 const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 try {
   const applied = await migrateToLatest(handle.db);

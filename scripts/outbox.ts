@@ -31,7 +31,7 @@ if (!Number.isInteger(limit) || limit < 1) {
   process.exit(2);
 }
 
-const config = loadConfig();
+const config = loadConfig(process.env, { role: "cli" });
 const embedded = !config.DATABASE_URL;
 const holder = embedded ? embeddedHolder(config.DATA_DIR) : null;
 if (holder !== null) {

@@ -117,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   let listed: number[] = [];
   try {
     args = parseArgs(argv);
-    config = loadConfig();
+    config = loadConfig(process.env, { role: "cli" });
     if (args.kind === "pmids") {
       let text: string;
       try {

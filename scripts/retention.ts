@@ -47,7 +47,7 @@ function print(report: RetentionReport, dry: boolean): void {
   }
 }
 
-const config = loadConfig();
+const config = loadConfig(process.env, { role: "cli" });
 const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
 try {
   await migrateToLatest(handle.db);

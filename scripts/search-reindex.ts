@@ -18,7 +18,7 @@ if (args.some((a) => a !== "--keep-old" && a !== "--if-missing")) {
   console.error("usage: npm run search:reindex [-- --keep-old] [--if-missing]");
   process.exit(2);
 }
-const config = loadConfig();
+const config = loadConfig(process.env, { role: "cli" });
 if (!config.ELASTICSEARCH_URL) {
   console.error("ELASTICSEARCH_URL is not set: the PostgreSQL search index needs no reindex.");
   process.exit(2);

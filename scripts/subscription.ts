@@ -51,7 +51,7 @@ const want = (n: number) => {
 };
 if (!command) usage();
 
-const config = loadConfig();
+const config = loadConfig(process.env, { role: "cli" });
 const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 

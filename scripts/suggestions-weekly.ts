@@ -14,8 +14,9 @@ import { PgJobQueue } from "../src/jobs/queue-pg.ts";
 import { runJobsUntilIdle } from "../src/jobs/worker.ts";
 import { openSearchIndex } from "../src/search/open-index.ts";
 import type { AppDeps } from "../src/deps.ts";
-import { resolveSecretKey } from "../src/server.ts";
-import { PREPARE_RUN_JOB, suggestionJobHandlers, WEEKLY_RUN_JOB } from "../src/suggestions/jobs.ts";
+import { resolveSecretKey } from "../src/auth/secret-key.ts";
+import { PREPARE_RUN, suggestionJobHandlers, WEEKLY_RUN } from "../src/suggestions/jobs.ts";
+import { enqueueJob } from "../src/jobs/kinds.ts";
 import { emailJobHandlers } from "../src/email/jobs.ts";
 import { isIsoWeek, isoWeek } from "../src/suggestions/week.ts";
 
@@ -37,7 +38,9 @@ if (!isIsoWeek(week)) {
   process.exit(2);
 }
 
-const config = loadConfig();
+// With --run this process works jobs that sign unsubscribe links the web processes check: a worker's rules (the same
+// SECRET_KEY as theirs). Without, it only enqueues and signs nothing.
+const config = loadConfig(process.env, { role: values.run ? "worker" : "cli" });
 const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
 try {
   await migrateToLatest(handle.db);
@@ -46,13 +49,14 @@ try {
     db: handle.db,
     search: await openSearchIndex(config, handle.db),
     jobs: new PgJobQueue(handle.db),
-    secretKey: resolveSecretKey(config),
+    // Nothing is signed without --run: no key is asked for (a shared database without SECRET_KEY is fine then).
+    secretKey: values.run ? resolveSecretKey(config) : new Uint8Array(0),
   };
   if (values.prepare) {
-    const id = await deps.jobs.enqueue(PREPARE_RUN_JOB, {});
+    const id = await enqueueJob(deps.jobs, PREPARE_RUN, {});
     console.log(`queued the preparation of the suggestion sources' answers (job ${id})`);
   } else {
-    const id = await deps.jobs.enqueue(WEEKLY_RUN_JOB, { week });
+    const id = await enqueueJob(deps.jobs, WEEKLY_RUN, { week });
     console.log(`queued the weekly suggestions run for ${week} (job ${id})`);
   }
   if (values.run) {

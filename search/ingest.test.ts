@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseHandle } from "../src/db/database.ts";
-import { BACKENDS, createTestDatabase } from "../tests/support/database.ts";
+import { LAYER_BACKENDS, createTestDatabase } from "../tests/support/database.ts";
 import { ingestFiles, type IngestProgress } from "./ingest.ts";
 import { PostgresSearchIndex } from "./postgres-index.ts";
 
@@ -32,7 +32,7 @@ async function writeXml(name: string, body: string): Promise<string> {
   return file;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of LAYER_BACKENDS) {
   describe(`ingestFiles on ${backend}`, () => {
     let handle: DatabaseHandle;
     let search: PostgresSearchIndex;

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import { BACKENDS, createTestDatabase } from "../tests/support/database.ts";
+import { LAYER_BACKENDS, createTestDatabase } from "../tests/support/database.ts";
 import { PostgresSearchIndex } from "./postgres-index.ts";
 import { describeSearchContract } from "./search-index.contract.ts";
 
 // The SearchIndex contract (search/search-index.contract.ts) on the PostgreSQL adapter, on PGlite and PostgreSQL.
-for (const backend of BACKENDS) {
+for (const backend of LAYER_BACKENDS) {
   describeSearchContract(`PostgreSQL full-text search on ${backend}`, {
     async open() {
       const handle = await createTestDatabase(backend);

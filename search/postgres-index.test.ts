@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import type { DatabaseHandle } from "../src/db/database.ts";
-import { BACKENDS, createTestDatabase } from "../tests/support/database.ts";
+import { LAYER_BACKENDS, createTestDatabase } from "../tests/support/database.ts";
 import { PostgresSearchIndex } from "./postgres-index.ts";
 import type { IndexableArticle } from "./search-index.ts";
 
@@ -13,7 +13,7 @@ function article(pmid: number, fields: Partial<Omit<IndexableArticle, "pmid">> =
 /** Filler sentences that make "patients", "treatment" and "study" common across the corpus. */
 const FILLER = "Patients received standard treatment in this study and outcomes of the patients were recorded.";
 
-for (const backend of BACKENDS) {
+for (const backend of LAYER_BACKENDS) {
   describe(`PostgresSearchIndex on ${backend}`, () => {
     let handle: DatabaseHandle;
     let index: PostgresSearchIndex;
@@ -425,6 +425,29 @@ for (const backend of BACKENDS) {
           expect(listed.rows.map((r) => r.pmid)).toEqual(best.rows.map((r) => r.pmid).sort((a, b) => a - b));
           expect(await listFaults()).toEqual([]);
         });
+
+      test("lists built in two shares at once are the lists of one build", async () => {
+        await load(corpus(), new PostgresSearchIndex(handle.db, options));
+        const lists = async () =>
+          (
+            await sql<{ rows: string }>`
+            SELECT (SELECT string_agg(concat_ws(':', lexeme, floor, avgdl, entries), ',' ORDER BY lexeme) FROM search_term_lists)
+              || '|' || (SELECT string_agg(concat_ws(':', lexeme, pmid, tf, doc_length), ',' ORDER BY lexeme, pmid) FROM search_term_impacts) AS rows`.execute(
+              handle.db,
+            )
+          ).rows[0]!.rows;
+        const built: string[] = [];
+        for (const listBuilders of [1, 2]) {
+          await sql`DELETE FROM search_term_impacts`.execute(handle.db);
+          await sql`DELETE FROM search_term_lists`.execute(handle.db);
+          expect(await new PostgresSearchIndex(handle.db, { ...options, listBuilders }).refreshLists()).toBeGreaterThan(
+            10,
+          );
+          built.push(await lists());
+        }
+        expect(built[1]).toBe(built[0]!);
+        expect(await listFaults()).toEqual([]);
+      });
 
       test("a frequent word finds its best articles even when they are the oldest (fails without lists)", async () => {
         const idx = new PostgresSearchIndex(handle.db, options);

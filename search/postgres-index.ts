@@ -48,6 +48,14 @@ const YEAR_FIRST_MAX = 5_000;
  */
 const LIST_MIN_DF = CANDIDATE_BUDGET;
 const LIST_CAPACITY = 1_000;
+/**
+ * Transactions building impact lists at once, each for a share of the lexemes (see `buildImpactLists`). A build runs on
+ * one core, and the first one after a load, at its end, left the server's other core idle. Two, the benchmark machine's
+ * cores: each share reads every document again (more CPU in all), for a build that ends sooner when the lists to
+ * build hold a large share of the postings, as after a first load; otherwise one transaction builds them (see
+ * `sharesPay`; docs/benchmarks.md, "Ingest budget, issue 25"). On PGlite, one backend, one transaction builds them.
+ */
+const LIST_BUILDERS = 2;
 
 /** How many indexed articles fall in the options' year range, counting at most `cap` (an index range scan). */
 async function countInYearRange(db: Kysely<DB>, options: SearchOptions, cap: number): Promise<number> {
@@ -89,7 +97,7 @@ async function countInYearRange(db: Kysely<DB>, options: SearchOptions, cap: num
  */
 export class PostgresSearchIndex implements SearchIndex {
   private readonly budget: number;
-  private readonly lists: { minDf: number; capacity: number; sampleMinDocuments?: number };
+  private readonly lists: { minDf: number; capacity: number; sampleMinDocuments?: number; builders: number };
 
   /**
    * @param db the application database (or a transaction).
@@ -102,6 +110,8 @@ export class PostgresSearchIndex implements SearchIndex {
    * @param options.listSampleMinDocuments a build of many lists samples one document in min(20, documents / this)
    *   (default 5,000; see search/postgres/impact-lists.ts). The three list options exist so that tests can exercise
    *   lists, and their sampled build, on small corpora.
+   * @param options.listBuilders transactions building lists at once, each for a share of the lexemes (default
+   *   LIST_BUILDERS, 2); 1 builds them all in one.
    */
   constructor(
     private readonly db: Kysely<DB>,
@@ -110,6 +120,7 @@ export class PostgresSearchIndex implements SearchIndex {
       listMinDf?: number;
       listCapacity?: number;
       listSampleMinDocuments?: number;
+      listBuilders?: number;
     } = {},
   ) {
     this.budget = options.candidateBudget ?? CANDIDATE_BUDGET;
@@ -117,6 +128,7 @@ export class PostgresSearchIndex implements SearchIndex {
       minDf: options.listMinDf ?? LIST_MIN_DF,
       capacity: options.listCapacity ?? LIST_CAPACITY,
       sampleMinDocuments: options.listSampleMinDocuments,
+      builders: options.listBuilders ?? LIST_BUILDERS,
     };
   }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "./config.ts";
-import { resolveSecretKey } from "./server.ts";
+import { resolveSecretKey } from "./auth/secret-key.ts";
 
 // The signing key at start (issue 7, item 5): the image used to crash writing a generated key under a folder its
 // user could not write. Now the server starts, or refuses with a message saying what to set.

@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { loadConfig, type Config } from "./config.ts";
+import { loadConfig } from "./config.ts";
+import { resolveSecretKey } from "./auth/secret-key.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrator.ts";
 import { createApp } from "./app.ts";
@@ -18,44 +16,10 @@ import { startReviewChangeFeed } from "./reviews/events.ts";
 import { ensureFirstSuperuser } from "./users/service.ts";
 import { claimEmbeddedLock } from "./db/embedded-lock.ts";
 
-/**
- * The token signing key: SECRET_KEY when set. Otherwise, on the embedded default (no DATABASE_URL), a random key kept
- * in DATA_DIR beside the database, so that sessions survive restarts. With DATABASE_URL the server refuses to start
- * without SECRET_KEY: several processes then share one database, and a key generated per process (or per container,
- * lost at each restart) would end sessions whenever a request reached another process.
- * @throws Error with a message saying what to set or fix.
- */
-export function resolveSecretKey(config: Config): Uint8Array {
-  if (config.SECRET_KEY) return new TextEncoder().encode(config.SECRET_KEY);
-  if (config.DATABASE_URL) {
-    throw new Error(
-      "SECRET_KEY is not set. With DATABASE_URL every server process must sign access tokens with the same key: set SECRET_KEY to a random value of at least 32 characters (for example: openssl rand -base64 48).",
-    );
-  }
-  // An in-memory database ends with the process, and so may its sessions: the key is not written anywhere (else a
-  // directory named "memory:" would appear in the working directory).
-  if (config.DATA_DIR.startsWith("memory://")) return new TextEncoder().encode(randomBytes(48).toString("base64url"));
-  const file = join(config.DATA_DIR, ".secret-key");
-  try {
-    if (!existsSync(file)) {
-      mkdirSync(config.DATA_DIR, { recursive: true });
-      writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" });
-    }
-    return new TextEncoder().encode(readFileSync(file, "utf8").trim());
-  } catch (err) {
-    throw new Error(
-      `SECRET_KEY is not set and the generated key cannot be kept in DATA_DIR (${file}: ${err instanceof Error ? err.message : err}). Make DATA_DIR writable by this user, or set SECRET_KEY to a random value of at least 32 characters.`,
-    );
-  }
-}
-
 async function main() {
-  const config = loadConfig();
-  if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET) {
-    console.warn(
-      "STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: checkout works, but Stripe's webhook deliveries will be refused, so payments will not be recorded",
-    );
-  }
+  // The server's start-up rules (SECRET_KEY with DATABASE_URL, PUBLIC_URL, the Stripe webhook secret…) are the
+  // schema's: src/config.ts CONFIG_RULES, docs/decisions/0046-config-rules.md.
+  const config = loadConfig(process.env, { role: "server" });
   const started = performance.now();
   const secretKey = resolveSecretKey(config);
   // Setup (migrations, the first superuser, the sample) runs without statement time-outs: building an index may

@@ -3,7 +3,8 @@ import { api, TOKEN_KEY } from "../lib/api.ts";
 import { NEXT_PARAM, safeNextPath } from "../lib/next-path.ts";
 import { takeSignupEmail } from "./prefill.ts";
 import { setFlash } from "../lib/flash.ts";
-import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
+import { TextField, useForm, useHydrated } from "./form.tsx";
+import { FormAlert, useSubmit } from "./submit.tsx";
 import { loginRules, type LoginValues } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
@@ -32,7 +33,7 @@ export function LoginForm() {
   }, []);
   const { submitting, serverError, onSubmit } = useSubmit(form.validateAll, async () => {
     const body = new URLSearchParams({ username: form.values.username, password: form.values.password });
-    const res = await api<{ access_token: string }>("POST", "/login/access-token", { body });
+    const res = await api("POST", "/login/access-token", { body });
     localStorage.setItem(TOKEN_KEY, res.access_token);
     setFlash({ kind: "success", message: "Login successful!" });
     window.location.assign(next ?? "/");

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { api } from "../lib/api.ts";
 import { showSuccess } from "../lib/toast.tsx";
-import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
+import { TextField, useForm, useHydrated } from "./form.tsx";
+import { FormAlert, useSubmit } from "./submit.tsx";
 import { recoverRules, type RecoverValues } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
@@ -11,7 +12,7 @@ export function RecoverPasswordForm() {
   const hydrated = useHydrated();
   const [sent, setSent] = useState(false);
   const { submitting, serverError, onSubmit } = useSubmit(form.validateAll, async () => {
-    await api("POST", `/password-recovery/${encodeURIComponent(form.values.email)}`);
+    await api("POST", "/password-recovery/{email}", { path: { email: form.values.email } });
     showSuccess("Password recovery email sent successfully.");
     setSent(true);
   });

@@ -1,7 +1,8 @@
 import type { FormEvent } from "react";
 import { api } from "../lib/api.ts";
 import { setFlash } from "../lib/flash.ts";
-import { FormAlert, TextField, useForm, useHydrated, useSubmit } from "./form.tsx";
+import { TextField, useForm, useHydrated } from "./form.tsx";
+import { FormAlert, useSubmit } from "./submit.tsx";
 import { resetRules, type ResetValues } from "./validation.ts";
 import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
@@ -15,7 +16,7 @@ export function ResetPasswordForm() {
   const hydrated = useHydrated();
   const submit = useSubmit(form.validateAll, async () => {
     const token = new URLSearchParams(window.location.search).get("token")!;
-    await api("POST", "/reset-password/", { body: { new_password: form.values.new_password, token } });
+    await api("POST", "/reset-password", { body: { new_password: form.values.new_password, token } });
     setFlash({ kind: "success", message: "Password updated successfully." });
     window.location.assign("/login");
     return "leaving";

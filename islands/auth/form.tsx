@@ -1,38 +1,10 @@
 import { useEffect, useId, useMemo, useState } from "react";
-import type { FormEvent, InputHTMLAttributes, ReactNode, Ref } from "react";
-import { errorMessage } from "../lib/api.ts";
-import { showError } from "../lib/toast.tsx";
-import { formErrors, type Rules } from "./validation.ts";
+import type { InputHTMLAttributes, Ref } from "react";
+import { formErrors, type Rules } from "./rules.ts";
 import * as s from "./forms.css.ts";
 
-/**
- * The submit flow every account form shares: a second submit while one is under way and an invalid form are
- * ignored; a failure shows the server's message in an alert above the form (role alert, announced at once), where
- * it stays while the form is corrected, and in the error toast every failure gets (docs/product.md §8: 'Something went wrong!'
- * with the server's detail), which leaves on its own.
- * `action` resolves to "leaving" when it has sent the browser to another page: the button then stays busy until
- * the page goes, so it cannot be pressed twice.
- * @returns `submitting`, the `serverError` to show, and the form's `onSubmit` handler.
- */
-export function useSubmit(validateAll: () => boolean, action: () => Promise<"leaving" | void>) {
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (submitting || !validateAll()) return;
-    setSubmitting(true);
-    setServerError(null);
-    try {
-      if ((await action()) === "leaving") return;
-    } catch (err) {
-      const message = errorMessage(err);
-      setServerError(message);
-      showError(message);
-    }
-    setSubmitting(false);
-  };
-  return { submitting, serverError, onSubmit };
-}
+// The account pages' submit flow and alert are in ./submit.tsx: /settings uses the fields without them
+// (docs/decisions/0043-first-paint-javascript.md).
 
 /**
  * State of a small form validated on blur (docs/product.md §5): a field's messages appear once it has been left, then follow
@@ -106,15 +78,6 @@ export function TextField({
           ))}
         </ul>
       ) : null}
-    </div>
-  );
-}
-
-/** The server's answer to a failed submit, announced to screen readers. */
-export function FormAlert({ children }: { children: ReactNode }) {
-  return (
-    <div role="alert" className={s.alert}>
-      {children}
     </div>
   );
 }

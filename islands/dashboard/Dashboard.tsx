@@ -10,27 +10,22 @@
  * Test ids: `dashboard-tab-likes`, `dashboard-tab-shares`, `liked-list`, `shares-list` (cards inside are
  * `article-card`), `liked-list-empty`, `shares-list-empty`, `dashboard-error`, `share-delete`, `dashboard-pagination`.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { Suspense, lazy, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { ArticleCard } from "../article-card/ArticleCard.tsx";
-import { Pagination } from "../article-card/Pagination.tsx";
-import { Icon } from "../article-card/icons.tsx";
 import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import * as cardCss from "../article-card/ArticleCard.css.ts";
-import { formatDate } from "../lib/format.ts";
-import {
-  deleteShare,
-  useLikedPmids,
-  useLikesPage,
-  useShareIds,
-  useSharesPage,
-  type KeptArticle,
-} from "../lib/social.ts";
-import { SocialActions } from "../social/SocialActions.tsx";
-import { ExportLinks } from "../export/ExportLinks.tsx";
+import { useLikedPmids, useLikesPage, useShareIds, useSharesPage } from "../lib/social.ts";
 import { useDashboardPageSize } from "./page-size.ts";
-import { RemovedPlaceholder, useHeldLikes } from "./held-likes.tsx";
+import type { KeptItem } from "./KeptCards.tsx";
 import * as css from "./dashboard.css.ts";
+
+// The cards, their actions and the export links show only once the lists have loaded in the browser (the server and
+// the first paint show the skeleton), so they load with the data (docs/decisions/0043-first-paint-javascript.md).
+const KeptCards = lazy(() => import("./KeptCards.tsx").then((m) => ({ default: m.KeptCards })));
+// The liked list's cards hold their place while the user unlikes in them (./held-likes.tsx); that logic has nothing
+// to do before the cards are drawn, so it loads with them.
+const LikedCards = lazy(() => import("./KeptCards.tsx").then((m) => ({ default: m.LikedCards })));
+const ExportLinks = lazy(() => import("./KeptCards.tsx").then((m) => ({ default: m.ExportLinks })));
 
 export type DashboardTab = "likes" | "shares";
 
@@ -43,16 +38,6 @@ export const EMPTY_LIKES = "No liked articles found.";
 export const EMPTY_SHARES = "No received shares found.";
 export const LIKES_FAILED = "Failed to load likes.";
 export const SHARES_FAILED = "Failed to load shares.";
-
-/** 'Shared by {sharer full name, else e-mail, else Unknown User} on {date}' (docs/product.md §2). */
-export function sharedByText(sharer: { full_name: string | null; email: string } | null, sharedAt: string): string {
-  return `Shared by ${sharer?.full_name || sharer?.email || "Unknown User"} on ${formatDate(sharedAt)}`;
-}
-
-/** 'Liked on {date}' (docs/product.md §2). */
-export function likedOnText(likedAt: string): string {
-  return `Liked on ${formatDate(likedAt)}`;
-}
 
 export interface DashboardProps {
   initialTab: DashboardTab;
@@ -135,7 +120,9 @@ export function Dashboard({ initialTab, openPmid }: DashboardProps) {
           {tab !== t.id ? null : t.id === "likes" ? (
             <>
               {(likedPmids.data ?? []).length > 0 ? (
-                <ExportLinks label="Export liked articles:" path="/likes" testId="export-likes" />
+                <Suspense fallback={null}>
+                  <ExportLinks label="Export liked articles:" path="/likes" testId="export-likes" />
+                </Suspense>
               ) : null}
               <LikesList openPmid={toOpen} onOpened={() => setToOpen(null)} pmids={likedPmids} />
             </>
@@ -167,36 +154,25 @@ function LikesList(props: { pmids: ReturnType<typeof useLikedPmids>; openPmid: s
     if (openIndex >= 0) setPage(Math.floor(openIndex / pageSize));
   }, [openIndex, pageSize]);
 
-  // An article unliked here keeps its place until the pointer and focus leave the list (issue 24, held-likes.tsx).
-  const live = (shown.data ?? []).map((a) => ({ key: String(a.pmid), article: a, note: likedOnText(a.liked_at) }));
-  const held = useHeldLikes(live, pmids.data);
+  // An article unliked here keeps its place until the pointer and focus leave the list (issue 24, held-likes.tsx,
+  // applied by LikedCards).
+  const live = (shown.data ?? []).map((a) => ({ key: String(a.pmid), article: a, note: { likedAt: a.liked_at } }));
 
   return (
-    <div {...held.handlers}>
-      <KeptList
-        testId="liked-list"
-        query={{
-          isPending: pmids.isPending || (all.length > 0 && shown.isPending),
-          isError: pmids.isError || shown.isError,
-        }}
-        emptyText={EMPTY_LIKES}
-        errorText={LIKES_FAILED}
-        openPmid={openPmid}
-        onOpened={onOpened}
-        paging={{
-          total: all.length,
-          page: current,
-          setPage: (p) => {
-            held.release();
-            setPage(p);
-          },
-        }}
-        items={held.items.map((i) => ({
-          ...i,
-          removed: i.removed ? <RemovedPlaceholder onUndo={() => held.undo(i.article)} /> : undefined,
-        }))}
-      />
-    </div>
+    <KeptList
+      testId="liked-list"
+      query={{
+        isPending: pmids.isPending || (all.length > 0 && shown.isPending),
+        isError: pmids.isError || shown.isError,
+      }}
+      emptyText={EMPTY_LIKES}
+      errorText={LIKES_FAILED}
+      openPmid={openPmid}
+      onOpened={onOpened}
+      paging={{ total: all.length, page: current, setPage }}
+      items={live}
+      liked={pmids.data}
+    />
   );
 }
 
@@ -235,32 +211,22 @@ function SharesList(props: { ids: ReturnType<typeof useShareIds>; openPmid: stri
       items={(all.length > 0 ? (shown.data ?? []) : []).map((s) => ({
         key: s.id,
         article: s.article,
-        note: sharedByText(s.sharer, s.shared_at),
-        extra: (
-          <button
-            type="button"
-            className={css.deleteButton}
-            aria-label="Delete share"
-            title="Delete share"
-            data-testid="share-delete"
-            onClick={() => void deleteShare(client, s.id)}
-          >
-            <Icon name="trash" />
-          </button>
-        ),
+        note: { sharer: s.sharer, sharedAt: s.shared_at },
+        // The delete logic loads with the first click (docs/decisions/0043-first-paint-javascript.md).
+        onDelete: () => void import("../lib/social-actions.ts").then((m) => m.deleteShare(client, s.id)),
       }))}
     />
   );
 }
 
-interface KeptItem {
-  key: string;
-  article: KeptArticle;
-  note: string;
-  extra?: ReactNode;
-  /** Set when the article was just unliked: shown over its hidden card, which keeps its place (held-likes.tsx). */
-  removed?: ReactNode;
-}
+/** The list while it loads (its data, or the cards' chunk): three grey cards. */
+const SKELETON = (
+  <ul className={cardCss.list} aria-busy="true" aria-label="Loading">
+    {Array.from({ length: 3 }, (_, i) => (
+      <li key={i} className={css.skeleton} />
+    ))}
+  </ul>
+);
 
 /** One tab's list: skeleton while loading, the error alert, the empty text, or a page of cards and the pagination. */
 function KeptList(props: {
@@ -273,8 +239,10 @@ function KeptList(props: {
   onOpened: () => void;
   /** Paged by the caller: `items` is the current page of a list of `total` entries. Else `items` is the whole list. */
   paging?: { total: number; page: number; setPage: (page: number) => void };
+  /** The liked list: the PMIDs liked now. Its cards then hold their place after an unlike (LikedCards). */
+  liked?: readonly number[];
 }) {
-  const { testId, query, items, emptyText, errorText, openPmid, onOpened, paging } = props;
+  const { testId, query, items, emptyText, errorText, openPmid, onOpened, paging, liked } = props;
   const pageSize = useDashboardPageSize();
   const [ownPage, setOwnPage] = useState(0);
   const total = paging?.total ?? items.length;
@@ -298,15 +266,7 @@ function KeptList(props: {
       </p>
     );
   }
-  if (query.isPending) {
-    return (
-      <ul className={cardCss.list} aria-busy="true" aria-label="Loading">
-        {Array.from({ length: 3 }, (_, i) => (
-          <li key={i} className={css.skeleton} />
-        ))}
-      </ul>
-    );
-  }
+  if (query.isPending) return SKELETON;
   if (total === 0) {
     return (
       <p className={cardCss.empty} data-testid={`${testId}-empty`}>
@@ -314,37 +274,19 @@ function KeptList(props: {
       </p>
     );
   }
+  const cards = {
+    testId,
+    items: shownItems,
+    start,
+    openIndex,
+    onOpened,
+    page: current,
+    pageCount: count,
+    onPageChange: setPage,
+  };
   return (
-    <>
-      <ul className={cardCss.list} data-testid={testId}>
-        {shownItems.map((item, i) => {
-          const open = start + i === openIndex;
-          if (open) queueMicrotask(onOpened);
-          return (
-            <li key={item.key} className={item.removed ? css.removedItem : undefined}>
-              {item.removed}
-              <ArticleCard
-                article={item.article}
-                note={item.note}
-                initiallyOpen={open}
-                actions={
-                  <>
-                    {item.article.in_index === false ? null : <SocialActions article={item.article} />}
-                    {item.extra}
-                  </>
-                }
-              />
-            </li>
-          );
-        })}
-      </ul>
-      <Pagination
-        page={current}
-        pageCount={count}
-        onPageChange={setPage}
-        label={`${testId === "liked-list" ? "Liked articles" : "Received shares"} pages`}
-        testId="dashboard-pagination"
-      />
-    </>
+    <Suspense fallback={SKELETON}>
+      {liked ? <LikedCards {...cards} liked={liked} /> : <KeptCards {...cards} />}
+    </Suspense>
   );
 }

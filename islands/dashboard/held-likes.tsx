@@ -7,10 +7,8 @@
  */
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type FocusEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { likePending, toggleLike } from "../lib/social.ts";
 import { showAction } from "../lib/toast.tsx";
 import type { Article } from "../article-card/types.ts";
-import * as css from "./dashboard.css.ts";
 
 /** The toast and the placeholder's words. */
 export const REMOVED_TEXT = "Removed from your likes";
@@ -32,6 +30,8 @@ export async function undoUnlike(
   article: Article,
   liked: () => boolean,
 ): Promise<void> {
+  // Loaded on use: the list's first paint has no like to undo (docs/decisions/0043-first-paint-javascript.md).
+  const { likePending, toggleLike } = await import("../lib/social-actions.ts");
   const pmid = String(article.pmid ?? "");
   while (likePending(pmid)) await new Promise((r) => setTimeout(r, UNDO_POLL_MS));
   if (!liked()) await toggleLike(client, article);
@@ -41,7 +41,7 @@ export async function undoUnlike(
  * The list to show: `live` (the loaded page) while nothing was unliked in it; from the first unlike, that list as it
  * was, held until the pointer and focus leave it (bind `handlers` to the element around the list).
  * @param liked the PMIDs liked now (the layout's cache)
- * @returns `items` with `removed` set on each unliked one (render it as {@link RemovedPlaceholder}), and `handlers`.
+ * @returns `items` with `removed` set on each unliked one (render it as RemovedPlaceholder, ./KeptCards.tsx), and `handlers`.
  */
 export function useHeldLikes<T extends HeldItem>(live: T[], liked: readonly number[] | undefined) {
   const client = useQueryClient();
@@ -108,34 +108,4 @@ export function useHeldLikes<T extends HeldItem>(live: T[], liked: readonly numb
     release,
     undo: (article: Article) => void undoUnlike(client, article, () => likedRef.current.has(Number(article.pmid))),
   };
-}
-
-/**
- * 'Removed from your likes · Undo' over the hidden card it replaces (same size: nothing below moves). Takes the focus
- * if it was on the card (its Unlike button is hidden now), so the keyboard stays in place.
- */
-export function RemovedPlaceholder({ onUndo }: { onUndo: () => void }) {
-  const undoRef = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    const active = document.activeElement;
-    const item = undoRef.current?.closest("li");
-    if (!active || active === document.body || item?.contains(active)) undoRef.current?.focus({ preventScroll: true });
-    // Undone: the card comes back, and the focus that was on Undo goes to its Unlike button, once it is visible again.
-    return () => {
-      requestAnimationFrame(() => {
-        const lost = !document.activeElement || document.activeElement === document.body;
-        const unlike = item?.isConnected ? item.querySelector<HTMLElement>('[data-testid="like-button"]') : null;
-        if (lost) unlike?.focus({ preventScroll: true });
-      });
-    };
-  }, []);
-  return (
-    <div className={css.removedPlaceholder} data-testid="removed-placeholder">
-      <span>{REMOVED_TEXT}</span>
-      <span aria-hidden="true">·</span>
-      <button ref={undoRef} type="button" className={css.undoButton} onClick={onUndo} data-testid="removed-undo">
-        {UNDO_LABEL}
-      </button>
-    </div>
-  );
 }

@@ -4,6 +4,8 @@
  * and the browser goes to /login (docs/product.md §8).
  */
 
+import type { paths } from "./api-types.gen.ts";
+
 export const TOKEN_KEY = "access_token";
 
 export class ApiRequestError extends Error {
@@ -95,30 +97,94 @@ export async function logout(returnTo?: string): Promise<void> {
   window.location.assign(returnTo && returnTo !== "/" ? `/login?next=${encodeURIComponent(returnTo)}` : "/login");
 }
 
-type Query = Record<string, string | number | boolean | undefined | null>;
+/** The API's paths as the OpenAPI document names them (`/likes/{article_pmid}`): by path, then lowercase method. */
+type Paths = paths;
+/** An HTTP method as fetch sends it (upper case: fetch does not normalise `patch`). */
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** The operation of `path` under `method`, from the generated document. */
+type Operation<M extends Method, P extends keyof Paths> = Paths[P][Lowercase<M> & keyof Paths[P]];
+/** The paths that have an operation under `method`. */
+export type PathsWith<M extends Method> = {
+  [P in keyof Paths]: Lowercase<M> extends keyof Paths[P] ? P : never;
+}[keyof Paths];
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+/** The JSON body of an answer, or null when it declares none (an empty body parses as null). */
+type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : null;
+/**
+ * What `api(method, path)` resolves to: the JSON body of the operation's 2xx answers, as the server's OpenAPI
+ * document declares it (islands/lib/api-types.gen.ts).
+ */
+export type ResponseOf<M extends Method, P extends PathsWith<M>> =
+  Operation<M, P> extends { responses: infer R }
+    ? { [S in keyof R]: S extends SuccessStatus ? JsonBody<R[S]> : never }[keyof R]
+    : never;
+
+type ParamsOf<O> = O extends { parameters: infer X } ? X : Record<never, never>;
+/** The body `api` sends: JSON of the declared schema, or URLSearchParams where the operation takes a form. */
+type BodyOf<O> = O extends { requestBody?: { content: infer C } }
+  ? C extends { "application/json": infer J }
+    ? J
+    : URLSearchParams
+  : never;
 
 /**
- * Calls the API. `body` is sent as JSON unless it is URLSearchParams (form-encoded).
+ * The options of one call, typed from its operation: `path` (the values of the path's `{…}` parameters, required when
+ * it has some), `query`, `body` (required when the operation requires one; `never` where it takes none), `signal`.
+ */
+export type RequestOf<M extends Method, P extends PathsWith<M>> = { signal?: AbortSignal } & (ParamsOf<
+  Operation<M, P>
+> extends { path: infer X }
+  ? { path: X }
+  : { path?: never }) &
+  (ParamsOf<Operation<M, P>> extends { query: infer Q }
+    ? { query: Q }
+    : ParamsOf<Operation<M, P>> extends { query?: infer Q }
+      ? { query?: Q }
+      : { query?: never }) &
+  (Operation<M, P> extends { requestBody: unknown }
+    ? { body: BodyOf<Operation<M, P>> }
+    : { body?: BodyOf<Operation<M, P>> });
+
+/** The options argument: optional when nothing in it is required. */
+type OptionsArg<O> = Partial<O> extends O ? [opts?: O] : [opts: O];
+
+/** The options as the function reads them, whatever the operation. */
+type Options = {
+  path?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  signal?: AbortSignal;
+};
+
+/**
+ * Calls the API operation `method path`, where `path` is the document's (`/likes/{article_pmid}`) and `opts.path`
+ * fills its parameters (each URI-encoded); `opts.query` is the query string (null and undefined values left out);
+ * `body` is sent as JSON unless it is URLSearchParams (form-encoded). Parameters, body and answer are typed from the
+ * server's OpenAPI document (islands/lib/api-types.gen.ts, `npm run api:types`); the types add no runtime code.
+ * @returns the parsed JSON body of the 2xx answer (null when empty).
  * @throws ApiRequestError for any non-2xx answer (after handling 401/403 as above).
  */
-export async function api<T>(
-  method: string,
-  path: string,
-  opts: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
-): Promise<T> {
-  const url = new URL(`/api/v1${path}`, window.location.origin);
-  for (const [k, v] of Object.entries(opts.query ?? {}))
+export async function api<M extends Method, P extends PathsWith<M>>(
+  method: M,
+  path: P,
+  ...[opts]: OptionsArg<RequestOf<M, P>>
+): Promise<ResponseOf<M, P>> {
+  const { path: params = {}, query, body: sent, signal } = (opts ?? {}) as Options;
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
+  const url = new URL(`/api/v1${filled}`, window.location.origin);
+  for (const [k, v] of Object.entries(query ?? {}))
     if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept: "application/json" };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
-  if (opts.body instanceof URLSearchParams) body = opts.body;
-  else if (opts.body !== undefined) {
+  if (sent instanceof URLSearchParams) body = sent;
+  else if (sent !== undefined) {
     headers["content-type"] = "application/json";
-    body = JSON.stringify(opts.body);
+    body = JSON.stringify(sent);
   }
-  const res = await fetch(url, { method, headers, body, credentials: "include", signal: opts.signal });
+  const res = await fetch(url, { method, headers, body, credentials: "include", signal });
   const text = await res.text();
   let parsed: unknown = null;
   try {
@@ -135,5 +201,5 @@ export async function api<T>(
     }
     throw new ApiRequestError(res.status, detailOf(parsed), parsed);
   }
-  return parsed as T;
+  return parsed as ResponseOf<M, P>;
 }

@@ -1,5 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { api, type RequestOf } from "./api.ts";
+import type { components } from "./api-types.gen.ts";
 
 /**
  * The signed-in user as islands share it: one react-query entry under ME_QUERY_KEY, seeded from the server's
@@ -9,19 +10,15 @@ import { api } from "./api.ts";
 /** The query key of GET /users/me. */
 export const ME_QUERY_KEY = ["users", "me"] as const;
 
-/** The user as GET /users/me returns it (docs/product.md §3). */
-export interface CurrentUserData {
-  id: string;
-  email: string;
-  full_name: string | null;
-  institution_email: string | null;
-  description: string | null;
-  is_superuser: boolean;
-}
+/**
+ * The user as GET /users/me returns it (docs/product.md §3), less `is_active`: the settings page seeds the cache
+ * without it (a signed-in user is active), and no island reads it.
+ */
+export type CurrentUserData = Omit<components["schemas"]["UserPublic"], "is_active">;
 
 /** GET /users/me. */
 export function fetchMe(): Promise<CurrentUserData> {
-  return api<CurrentUserData>("GET", "/users/me");
+  return api("GET", "/users/me");
 }
 
 /**
@@ -31,9 +28,9 @@ export function fetchMe(): Promise<CurrentUserData> {
  */
 export async function updateMe(
   queryClient: QueryClient,
-  changes: Partial<Omit<CurrentUserData, "id" | "is_superuser">>,
+  changes: RequestOf<"PATCH", "/users/me">["body"],
 ): Promise<CurrentUserData> {
-  const updated = await api<CurrentUserData>("PATCH", "/users/me", { body: changes });
+  const updated = await api("PATCH", "/users/me", { body: changes });
   queryClient.setQueryData(ME_QUERY_KEY, updated);
   void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
   return updated;

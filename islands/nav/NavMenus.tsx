@@ -1,9 +1,25 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Suspense, lazy, useEffect, useState } from "react";
 import { logout } from "../lib/api.ts";
-import { ME_QUERY_KEY, fetchMe, type CurrentUserData } from "../lib/current-user.ts";
 import { MenuButton, type MenuEntry } from "./MenuButton.tsx";
-import { SessionData } from "../lib/session-data.ts";
 import * as s from "./menus.css.ts";
+
+/**
+ * Loaded once the menus have hydrated: it draws nothing, and it brings the query library (docs/decisions/0043). The
+ * query root is imported here too, not by NavSession.tsx, so that it stays one chunk with the entry's import of it.
+ */
+const NavSession = lazy(async () => {
+  const [{ NavSession: Session }, { WithQueries }] = await Promise.all([
+    import("./NavSession.tsx"),
+    import("../lib/query-root.tsx"),
+  ]);
+  return {
+    default: ({ onName }: { onName: (name: string | null) => void }) => (
+      <WithQueries>
+        <Session onName={onName} />
+      </WithQueries>
+    ),
+  };
+});
 
 /** Destinations of the Tools menu (docs/product.md §2 Authenticated layout). */
 export const TOOLS = [
@@ -18,20 +34,18 @@ export const TOOLS = [
  * "Menu" button instead. Logout drops every cached query before leaving, so nothing of this user stays in memory.
  * The name follows the current user in the query cache, so a profile edit on /settings shows here at once.
  * The full menus (rendered once per page, shown from the medium breakpoint) also load the layout's data on mount
- * (islands/lib/session-data.ts).
+ * (islands/lib/session-data.ts). Both live in ./NavSession.tsx, loaded after hydration: the menus hydrate without
+ * the query library, and Logout's clearing of the cache happens through onSessionEnd (islands/lib/query-root.tsx).
  */
 export function NavMenus({ userName, compact = false }: { userName: string | null; compact?: boolean }) {
-  const queryClient = useQueryClient();
-  // Never fetched from here (the settings page fills this entry); until then the server's name is shown.
-  const me = useQuery<CurrentUserData>({ queryKey: ME_QUERY_KEY, queryFn: fetchMe, enabled: false });
-  const name = (me.data ? me.data.full_name : userName) || "User";
-  const logoutEntry: MenuEntry = {
-    label: "Logout",
-    onSelect: () => {
-      queryClient.clear();
-      void logout();
-    },
-  };
+  // The cached current user's name once ./NavSession.tsx has it; until then the server's name is shown.
+  const [cachedName, setCachedName] = useState<string | null | undefined>(undefined);
+  // NavSession is rendered only after hydration (the server and the hydrating render draw the same nothing).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const name = (cachedName !== undefined ? cachedName : userName) || "User";
+  // logout() ends the session for every listener, the query cache included (it clears itself).
+  const logoutEntry: MenuEntry = { label: "Logout", onSelect: () => void logout() };
   if (compact) {
     return (
       <div className={s.bar}>
@@ -44,7 +58,11 @@ export function NavMenus({ userName, compact = false }: { userName: string | nul
   }
   return (
     <div className={s.bar}>
-      <SessionData />
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <NavSession onName={setCachedName} />
+        </Suspense>
+      ) : null}
       <MenuButton label="Tools" items={[...TOOLS]} />
       <MenuButton label={name} items={[{ label: "Settings", href: "/settings" }, logoutEntry]} />
     </div>

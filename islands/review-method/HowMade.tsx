@@ -3,44 +3,13 @@
  * (a PRISMA-style flow), the filters, the engine and the corpus the review ran on. Loaded with a completed review.
  */
 import * as css from "./method.css.ts";
+import type { components } from "../lib/api-types.gen.ts";
+
+/** GET /details' search_report (src/reviews/report.ts), as the server's OpenAPI document declares it. */
+export type SearchReport = NonNullable<components["schemas"]["SearchReport"]>;
 
 /** What PubMed on demand did for a review (src/reviews/report.ts PubmedReport). */
-export interface PubmedReport {
-  outcome: "fetched" | "budget" | "timeout" | "error";
-  term: string;
-  query_translation: string | null;
-  total: number | null;
-  considered: number;
-  already_held: number;
-  fetched: number;
-  failed: number;
-  searched_at: string;
-  note: string | null;
-}
-
-/** GET /details' search_report (src/reviews/report.ts). */
-export interface SearchReport {
-  query: {
-    concepts: { label: string; alternatives: string[] }[];
-    generic_words: string[];
-    phrases: string[];
-    excluded: string[];
-    pubmed_syntax?: string | null;
-  };
-  filters: string[];
-  counts: {
-    matched: number;
-    screened: number;
-    after_filters: number | null;
-    relevant: number;
-    partial: number;
-    summarized: number;
-    retracted_excluded: number;
-    cited: number;
-  };
-  pubmed?: PubmedReport | null;
-  corpus: { records: number; last_updated: string | null };
-}
+export type PubmedReport = NonNullable<SearchReport["pubmed"]>;
 
 /** "2026-11-26 10:02 UTC" for an ISO time. */
 function utcMinute(iso: string): string {

@@ -10,7 +10,7 @@ import { Icon } from "../article-card/icons.tsx";
 import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import type { Article } from "../article-card/types.ts";
 import { CITED_PAGE_SIZE, FTS_PAGE_SIZE } from "./queries.ts";
-import { relevantListCaption } from "./messages.ts";
+import { relevantListCaption } from "./detail-messages.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
 function Section({

@@ -12,7 +12,8 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { showError, showSuccess } from "../lib/toast.tsx";
-import { MSG, detailOr, detailsBanner, noArticlesText, reviewTitle, startBanner } from "./messages.ts";
+import { detailOr, reviewTitle } from "./messages.ts";
+import { DETAIL_MSG, detailsBanner, noArticlesText, startBanner } from "./detail-messages.ts";
 import {
   awaitsTopic,
   fetchDetails,
@@ -105,7 +106,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
         mainKey,
         (d) => d && { ...d, status: review?.status ?? d.status, user_query: review?.user_query ?? query },
       );
-      showSuccess(MSG.started);
+      showSuccess(DETAIL_MSG.started);
       void qc.invalidateQueries({ queryKey: reviewKeys.history() });
     },
     onError: (err, _query, context) => {
@@ -114,7 +115,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       focusNext.current = null;
       if (context?.previousDetails) qc.setQueryData(mainKey, context.previousDetails);
       if (context?.previousHistory) qc.setQueryData(reviewKeys.history(), context.previousHistory);
-      showError(detailOr(err, MSG.startProcessFailed));
+      showError(detailOr(err, DETAIL_MSG.startProcessFailed));
       showBanner(startBanner(err));
     },
   });
@@ -161,7 +162,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   useEffect(() => {
     if (!details.isError) return;
     if (details.data === undefined || details.dataUpdatedAt < selectedAt.current) {
-      showError(detailOr(details.error, MSG.loadDetailsFailed));
+      showError(detailOr(details.error, DETAIL_MSG.loadDetailsFailed));
       showBannerIfNone(detailsBanner(details.error));
     } else {
       console.warn(
@@ -176,7 +177,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
     if (ftsPage === 0) return;
     if (ftsQuery.isSuccess && !ftsQuery.isPlaceholderData) lastGoodFtsPage.current = ftsPage;
     if (ftsQuery.isError) {
-      showError(detailOr(ftsQuery.error, MSG.loadDetailsFailed));
+      showError(detailOr(ftsQuery.error, DETAIL_MSG.loadDetailsFailed));
       showBannerIfNone(detailsBanner(ftsQuery.error));
       // Back to the page that loaded; asking for the failed page again retries it.
       setFtsPage(lastGoodFtsPage.current);
@@ -217,7 +218,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
     if (start.isPending || bannerShown) return;
     const query = topic.trim();
     if (!query) {
-      setTopicError(MSG.topicEmpty);
+      setTopicError(DETAIL_MSG.topicEmpty);
       return;
     }
     focusNext.current = "status";
@@ -242,7 +243,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               type="text"
               name="user_query"
               aria-label="Review topic"
-              placeholder={MSG.topicPlaceholder}
+              placeholder={DETAIL_MSG.topicPlaceholder}
               value={topic}
               onChange={(e) => {
                 setTopic(e.target.value);
@@ -330,7 +331,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               <ReviewSummary summary={data.summary} refs={data.articles_refs ?? []} animate={watchedInProgress} />
             ) : (
               <p className={css.mutedText} data-testid="review-no-summary">
-                {MSG.noSummary}
+                {DETAIL_MSG.noSummary}
               </p>
             )}
           </section>
@@ -381,14 +382,14 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
 
       {data.status === "no_articles_found" ? (
         <section className={css.panel} data-testid="review-no-articles">
-          <h2 className={css.panelTitle}>{MSG.noArticlesTitle}</h2>
+          <h2 className={css.panelTitle}>{DETAIL_MSG.noArticlesTitle}</h2>
           <p className={css.mutedText}>{noArticlesText(data.user_query)}</p>
           <p className={css.mutedText}>
             <Suspense fallback={null}>
               <NoArticlesReason report={data.search_report ?? null} />
             </Suspense>
           </p>
-          <p className={css.mutedText}>{MSG.noArticlesHint}</p>
+          <p className={css.mutedText}>{DETAIL_MSG.noArticlesHint}</p>
         </section>
       ) : null}
     </article>

@@ -1,14 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ApiRequestError } from "../lib/api.ts";
-import {
-  deleteBanner,
-  detailOr,
-  detailsBanner,
-  noArticlesText,
-  relevantListCaption,
-  reviewTitle,
-  startBanner,
-} from "./messages.ts";
+import { detailsBanner, noArticlesText, relevantListCaption, startBanner } from "./detail-messages.ts";
+import { deleteBanner, detailOr, reviewTitle } from "./messages.ts";
 
 const apiError = (status: number, detail: string | null) =>
   new ApiRequestError(status, detail, detail ? { detail } : null);

@@ -19,7 +19,7 @@ describe("review state", () => {
 
   test("a review is not polled while it waits for a topic, once it has ended, or before it is loaded", () => {
     expect(shouldPoll({ status: "initial", user_query: null })).toBe(false);
-    for (const status of ["complete", "canceled", "error", "no_articles_found"]) {
+    for (const status of ["complete", "canceled", "error", "no_articles_found"] as const) {
       expect(shouldPoll({ status, user_query: "aspirin" })).toBe(false);
     }
     expect(shouldPoll(undefined)).toBe(false);
@@ -30,8 +30,9 @@ describe("review state", () => {
       id,
       created_at,
       updated_at: created_at,
-      status: "initial",
+      status: "initial" as const,
       user_query: null,
+      filters: [],
     });
     const sorted = sortNewestFirst([
       r("a", "2024-01-01T10:00:00Z"),

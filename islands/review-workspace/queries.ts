@@ -3,55 +3,21 @@
  * Page loaders that prefetch on the server use the same keys so the island hydrates without refetching.
  */
 import { api } from "../lib/api.ts";
-import type { Article } from "../article-card/types.ts";
-import type { SearchReport } from "../review-method/HowMade.tsx";
-import type { EvidenceRow } from "../../src/reviews/evidence/types.ts";
+import type { components } from "../lib/api-types.gen.ts";
 import { skipFor } from "../article-card/paging.ts";
 import { isInProgress } from "./status.ts";
 
 /** A review in the history list (docs/product.md §3). */
-export interface ReviewSummary {
-  id: string;
-  user_query: string | null;
-  status: string;
-  /** The filters the review was started with, as phrases ("Humans only"); empty or absent when none. */
-  filters?: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type ReviewSummary = components["schemas"]["LiteratureReview"];
 
 /** One page of the review history. */
-export interface ReviewHistory {
-  data: ReviewSummary[];
-  count: number;
-}
+export type ReviewHistory = components["schemas"]["LiteratureReviews"];
 
-/** A review with its summary and article lists (docs/product.md §3). */
-export interface ReviewDetails {
-  id: string;
-  status: string;
-  user_query: string | null;
-  /** What the current step is doing ("Fetching 143 records from PubMed…"), shown under the status; null when nothing. */
-  progress?: string | null;
-  summary: string | null;
-  /** Which engine wrote the summary ("extractive", or a language model with its verified sentences). */
-  summary_engine?: string | null;
-  /** Cited articles in citation order: citation number n is articles_refs[n-1]. */
-  articles_refs: Article[];
-  /** One page of all relevant articles (server-paged). */
-  fts_articles_refs: Article[];
-  fts_articles_total_count: number;
-  /** Articles in the index that address every concept of the topic; null for older reviews. */
-  matching_articles_count?: number | null;
-  /** The concepts the topic was read as. */
-  topic_concepts?: string[];
-  /** The filters the review was started with, as phrases ("Humans only"). */
-  filters?: string[];
-  /** How the review was made (query reading, counts, corpus); null before it ran. */
-  search_report?: SearchReport | null;
-  /** One row per cited study, in citation order (issue 21); null for reviews made before the table existed. */
-  evidence_table?: EvidenceRow[] | null;
-}
+/**
+ * A review with its summary and article lists (docs/product.md §3): citation number n is articles_refs[n-1];
+ * fts_articles_refs is one page of all relevant articles (server-paged).
+ */
+export type ReviewDetails = components["schemas"]["LiteratureReviewDetails"];
 
 /** Cited articles shown per page (client-paged, docs/product.md §9). */
 export const CITED_PAGE_SIZE = 6;
@@ -70,12 +36,9 @@ export const reviewKeys = {
   details: (id: string, ftsPage: number) => ["literature_review", "details", id, ftsPage] as const,
 };
 
-const base = "/literature_review";
-const idPath = (id: string) => encodeURIComponent(id);
-
 /** GET /literature_review/history, newest first. */
 export async function fetchHistory(signal?: AbortSignal): Promise<ReviewHistory> {
-  const page = await api<ReviewHistory>("GET", `${base}/history`, { query: { skip: 0, limit: HISTORY_LIMIT }, signal });
+  const page = await api("GET", "/literature_review/history", { query: { skip: 0, limit: HISTORY_LIMIT }, signal });
   return { ...page, data: sortNewestFirst(page.data ?? []) };
 }
 
@@ -90,7 +53,8 @@ export function sortNewestFirst(reviews: readonly ReviewSummary[]): ReviewSummar
 
 /** GET /literature_review/details/{id} with the given page (from 0) of all-relevant articles. */
 export function fetchDetails(id: string, ftsPage: number, signal?: AbortSignal): Promise<ReviewDetails> {
-  return api<ReviewDetails>("GET", `${base}/details/${idPath(id)}`, {
+  return api("GET", "/literature_review/details/{lit_review_id}", {
+    path: { lit_review_id: id },
     query: { fts_skip: skipFor(ftsPage, FTS_PAGE_SIZE), fts_limit: FTS_PAGE_SIZE },
     signal,
   });
@@ -98,7 +62,7 @@ export function fetchDetails(id: string, ftsPage: number, signal?: AbortSignal):
 
 /** POST /literature_review/create: a new review in status initial. */
 export function createReview(): Promise<ReviewSummary> {
-  return api<ReviewSummary>("POST", `${base}/create`);
+  return api("POST", "/literature_review/create");
 }
 
 /** POST /literature_review/start/{id}?user_query=…: queues the review. */
@@ -106,27 +70,32 @@ export function startReview(
   id: string,
   userQuery: string,
   filters: Record<string, string> = {},
-): Promise<Partial<ReviewSummary>> {
-  return api<Partial<ReviewSummary>>("POST", `${base}/start/${idPath(id)}`, {
+): Promise<ReviewSummary> {
+  return api("POST", "/literature_review/start/{lit_review_id}", {
+    path: { lit_review_id: id },
     query: { ...filters, user_query: userQuery },
   });
 }
 
 /** DELETE /literature_review/delete/{id}. */
 export function deleteReview(id: string): Promise<unknown> {
-  return api<unknown>("DELETE", `${base}/delete/${idPath(id)}`);
+  return api("DELETE", "/literature_review/delete/{lit_review_id}", { path: { lit_review_id: id } });
 }
 
 /** The details a brand-new review has, so selecting it shows the topic input at once. */
 export function emptyDetails(review: ReviewSummary): ReviewDetails {
   return {
-    id: review.id,
-    status: review.status,
-    user_query: review.user_query,
+    ...review,
+    progress: null,
     summary: null,
+    summary_engine: null,
     articles_refs: [],
     fts_articles_refs: [],
     fts_articles_total_count: 0,
+    matching_articles_count: null,
+    topic_concepts: [],
+    search_report: null,
+    evidence_table: null,
   };
 }
 

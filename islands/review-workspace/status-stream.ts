@@ -6,16 +6,13 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { getToken } from "../lib/api.ts";
+import type { components } from "../lib/api-types.gen.ts";
 
-/** One `status` event: what GET /literature_review/status/{id} returns. */
-export interface StatusEvent {
-  id: string;
-  status: string;
-  user_query: string | null;
-  /** What the current step is doing ("Fetching 143 records from PubMed…"); null when nothing. */
-  progress?: string | null;
-  updated_at: string;
-}
+/**
+ * One `status` event: what GET /literature_review/status/{id} returns; `progress` is what the current step is doing
+ * ("Fetching 143 records from PubMed…"), null when nothing.
+ */
+export type StatusEvent = components["schemas"]["LiteratureReviewStatus"];
 
 /**
  * While `enabled`, keeps a status stream of review `id` open and calls `onStatus` for each event.

@@ -1,39 +1,17 @@
-import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import { api, errorMessage, logout } from "../lib/api.ts";
-import { showError } from "../lib/toast.tsx";
-import { setFlash } from "../lib/flash.ts";
-
-/** Shown on the login page after the account was deleted. */
-export const ACCOUNT_DELETED = "Your account and all of its data have been deleted.";
-import { ConfirmDialog } from "./ConfirmDialog.tsx";
+import { Suspense, lazy, useState } from "react";
 import * as s from "./settings.css.ts";
 
+// Drawn only once Delete Account is pressed, so it loads then, with the deletion (docs/decisions/0043).
+const DeleteAccountDialog = lazy(() =>
+  import("./DeleteAccountDialog.tsx").then((m) => ({ default: m.DeleteAccountDialog })),
+);
+
 /**
- * The collapsible Danger Zone (docs/product.md §2): Delete Account behind a 'Confirmation Required' dialog. Deleting calls
- * DELETE /users/me (the server removes the account and everything it owns), then logs out: cached data and the
- * stored token go, and the browser lands on /login.
+ * The collapsible Danger Zone (docs/product.md §2): Delete Account behind a 'Confirmation Required' dialog
+ * (./DeleteAccountDialog.tsx, which deletes the account and logs out).
  */
 export function DangerZone({ hydrated }: { hydrated: boolean }) {
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-
-  const deleteAccount = async () => {
-    setDeleting(true);
-    try {
-      await api("DELETE", "/users/me");
-      queryClient.clear();
-      // The login page says so: landing there without a word would look like a lost session.
-      setFlash({ kind: "success", message: ACCOUNT_DELETED });
-      await logout();
-    } catch (err) {
-      showError(errorMessage(err));
-      setDeleting(false);
-      setConfirming(false);
-    }
-  };
-
   return (
     <details className={s.dangerZone}>
       <summary className={s.dangerSummary}>Danger Zone</summary>
@@ -47,19 +25,9 @@ export function DangerZone({ hydrated }: { hydrated: boolean }) {
         </div>
       </div>
       {confirming ? (
-        <ConfirmDialog
-          title="Confirmation Required"
-          confirmLabel="Delete"
-          busyLabel="Deleting…"
-          busy={deleting}
-          onConfirm={() => void deleteAccount()}
-          onClose={() => setConfirming(false)}
-        >
-          <p>
-            Are you sure you want to delete your account? All your data will be permanently deleted. This action cannot
-            be undone.
-          </p>
-        </ConfirmDialog>
+        <Suspense fallback={null}>
+          <DeleteAccountDialog onClose={() => setConfirming(false)} />
+        </Suspense>
       ) : null}
     </details>
   );

@@ -4,14 +4,14 @@
  */
 import { useId, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, detailOr } from "../lib/api.ts";
+import { api, detailOr, type RequestOf } from "../lib/api.ts";
 import { showError, showSuccess } from "../lib/toast.tsx";
 import * as s from "./settings.css.ts";
 
 /** What differs between the preferences: where they are read and written, and what the card says. */
 export interface EmailSettingSpec<F extends string> {
   /** API path (GET and PUT) and the boolean field of its body. */
-  path: string;
+  path: "/shares/email-setting" | "/suggestions/digest";
   field: F;
   title: string;
   hint: string;
@@ -28,12 +28,16 @@ export function EmailSetting<F extends string>({ spec, hydrated }: { spec: Email
   const id = useId();
   const qc = useQueryClient();
   const key = ["email-setting", spec.path] as const;
-  const setting = useQuery({ queryKey: key, queryFn: () => api<Setting>("GET", spec.path) });
+  const setting = useQuery({ queryKey: key, queryFn: async () => (await api("GET", spec.path)) as Setting });
   // What the user just chose, shown at once: react-query reports the pending mutation a tick later, and a controlled
   // checkbox would flip back in between.
   const [chosen, setChosen] = useState<boolean | null>(null);
   const save = useMutation({
-    mutationFn: (on: boolean) => api<Setting>("PUT", spec.path, { body: { [spec.field]: on } }),
+    // The body and the answer are the field named by spec: one of the two settings' schemas.
+    mutationFn: async (on: boolean) =>
+      (await api("PUT", spec.path, {
+        body: { [spec.field]: on } as RequestOf<"PUT", typeof spec.path>["body"],
+      })) as Setting,
     onSuccess: (data) => {
       qc.setQueryData(key, data);
       showSuccess(data[spec.field] ? spec.turnedOn : spec.turnedOff);

@@ -1,29 +1,11 @@
-import { useState, type FormEvent } from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import { errorMessage } from "../lib/api.ts";
-import { updateMe, type CurrentUserData } from "../lib/current-user.ts";
-import { showError, showInfo, showSuccess } from "../lib/toast.tsx";
-import { TextField, useForm } from "../auth/form.tsx";
-import type { Rules } from "../auth/validation.ts";
-import {
-  INTEREST_MAX,
-  INTEREST_RULES,
-  INTEREST_SLOTS,
-  INTERESTS_TOTAL_MAX,
-  TOTAL_TOO_LONG,
-  joinInterests,
-  sameInterests,
-  splitInterests,
-} from "./interests.ts";
+import { Suspense, lazy, useState } from "react";
+import type { CurrentUserData } from "../lib/current-user.ts";
+import { splitInterests } from "./interests.ts";
 import { NOT_AVAILABLE } from "./ProfileSection.tsx";
 import * as s from "./settings.css.ts";
 
-type InterestValues = Record<string, string>;
-
-const NAMES = Array.from({ length: INTEREST_SLOTS }, (_, i) => `interest_${i + 1}`);
-
-// Every slot follows the same rules; fieldErrors skips empty slots, which are allowed.
-const RULES: Rules<InterestValues> = Object.fromEntries(NAMES.map((name) => [name, { rules: [...INTEREST_RULES] }]));
+// The edit form shows only after Edit Interests, so it loads then (docs/decisions/0043-first-paint-javascript.md).
+const InterestsForm = lazy(() => import("./InterestsForm.tsx").then((m) => ({ default: m.InterestsForm })));
 
 /**
  * Main Interests (docs/product.md §2, §5): five numbered slots, read-only with Edit Interests; the edit form has Save (enabled
@@ -46,72 +28,26 @@ export function InterestsSection({ user, hydrated }: { user: CurrentUserData; hy
       </div>
       <p className={s.hint}>Your weekly suggestions are based on these interests and the articles you like.</p>
       {editing ? (
-        <InterestsForm user={user} slots={slots} onDone={() => setEditing(false)} />
+        // The slots stay on screen while the form loads.
+        <Suspense fallback={<InterestSlots slots={slots} />}>
+          <InterestsForm user={user} slots={slots} onDone={() => setEditing(false)} />
+        </Suspense>
       ) : (
-        <ol className={s.interestList} data-testid="interests">
-          {slots.map((slot, i) => (
-            <li key={i} className={slot ? undefined : s.empty}>
-              {slot || NOT_AVAILABLE}
-            </li>
-          ))}
-        </ol>
+        <InterestSlots slots={slots} />
       )}
     </section>
   );
 }
 
-function InterestsForm({ user, slots, onDone }: { user: CurrentUserData; slots: string[]; onDone: () => void }) {
-  const queryClient = useQueryClient();
-  const initial: InterestValues = Object.fromEntries(NAMES.map((name, i) => [name, slots[i] ?? ""]));
-  const form = useForm<InterestValues>(RULES, initial);
-  const [submitting, setSubmitting] = useState(false);
-  const dirty = NAMES.some((name) => form.values[name] !== initial[name]);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!dirty || submitting || !form.validateAll()) return;
-    const entries = NAMES.map((name) => form.values[name] ?? "");
-    const description = joinInterests(entries);
-    if (description.length > INTERESTS_TOTAL_MAX) {
-      showError(TOTAL_TOO_LONG);
-      return;
-    }
-    if (sameInterests(entries, user.description)) {
-      showInfo("No changes detected.");
-      onDone();
-      return;
-    }
-    setSubmitting(true);
-    try {
-      await updateMe(queryClient, { description });
-      showSuccess("Main interests updated successfully.");
-      onDone();
-    } catch (err) {
-      showError(errorMessage(err));
-      setSubmitting(false);
-    }
-  };
-
+/** The five slots as shown when not editing, 'N/A' for an empty one. */
+function InterestSlots({ slots }: { slots: string[] }) {
   return (
-    <form className={s.form} onSubmit={onSubmit} noValidate aria-label="Edit main interests">
-      {NAMES.map((name, i) => (
-        <TextField
-          key={name}
-          label={`Interest ${i + 1}`}
-          type="text"
-          maxLength={INTEREST_MAX}
-          autoComplete="off"
-          {...form.field(name)}
-        />
+    <ol className={s.interestList} data-testid="interests">
+      {slots.map((slot, i) => (
+        <li key={i} className={slot ? undefined : s.empty}>
+          {slot || NOT_AVAILABLE}
+        </li>
       ))}
-      <div className={s.actions}>
-        <button type="submit" className={s.button.primary} disabled={!dirty || submitting}>
-          {submitting ? "Saving…" : "Save"}
-        </button>
-        <button type="button" className={s.button.secondary} onClick={onDone} disabled={submitting}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ol>
   );
 }

@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from "react";
-import { api, errorMessage, TOKEN_KEY } from "../lib/api.ts";
-import { showError, showSuccess } from "../lib/toast.tsx";
-import { StrengthMeter } from "../lib/StrengthMeter.tsx";
+import { Suspense, lazy, useState, type FormEvent } from "react";
 import { TextField, useForm } from "../auth/form.tsx";
-import { changePasswordRules, type ChangePasswordValues } from "../auth/validation.ts";
+import { changePasswordRules, type ChangePasswordValues } from "../auth/rules.ts";
+
+// Shown only once a new password is typed, so it loads then (docs/decisions/0043-first-paint-javascript.md).
+const StrengthMeter = lazy(() => import("../lib/StrengthMeter.tsx").then((m) => ({ default: m.StrengthMeter })));
 import * as s from "./settings.css.ts";
 
 const EMPTY: ChangePasswordValues = { current_password: "", new_password: "", confirm_password: "" };
@@ -36,19 +36,10 @@ function PasswordForm({ hydrated, onReset }: { hydrated: boolean; onReset: () =>
     e.preventDefault();
     if (submitting || !form.validateAll()) return;
     setSubmitting(true);
-    try {
-      const res = await api<{ access_token: string }>("PATCH", "/users/me/password", { body: form.values });
-      try {
-        localStorage.setItem(TOKEN_KEY, res.access_token);
-      } catch {
-        // Without storage the session cookie, which the API also renewed, keeps the pages signed in.
-      }
-      showSuccess("Password updated successfully.");
-      onReset();
-    } catch (err) {
-      showError(errorMessage(err));
-      setSubmitting(false);
-    }
+    // The request and its toasts load on the first submit (docs/decisions/0043-first-paint-javascript.md).
+    const { changePassword } = await import("./on-demand.ts");
+    if (await changePassword(form.values)) onReset();
+    else setSubmitting(false);
   };
 
   return (
@@ -67,7 +58,11 @@ function PasswordForm({ hydrated, onReset }: { hydrated: boolean; onReset: () =>
         required
         {...form.field("new_password")}
       />
-      <StrengthMeter password={form.values.new_password} />
+      {form.values.new_password === "" ? null : (
+        <Suspense fallback={null}>
+          <StrengthMeter password={form.values.new_password} />
+        </Suspense>
+      )}
       <TextField
         label="Confirm Password"
         type="password"

@@ -1,11 +1,9 @@
-import { useState, type FormEvent } from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import { errorMessage } from "../lib/api.ts";
-import { updateMe, type CurrentUserData } from "../lib/current-user.ts";
-import { showError, showInfo, showSuccess } from "../lib/toast.tsx";
-import { TextField, useForm } from "../auth/form.tsx";
-import { profileChanges, profileRules, profileValuesOf, type ProfileValues } from "./profile.ts";
+import { Suspense, lazy, useState } from "react";
+import type { CurrentUserData } from "../lib/current-user.ts";
 import * as s from "./settings.css.ts";
+
+// The edit form shows only after Edit Profile, so it loads then (docs/decisions/0043-first-paint-javascript.md).
+const ProfileForm = lazy(() => import("./ProfileForm.tsx").then((m) => ({ default: m.ProfileForm })));
 
 /** The text of a missing value (docs/product.md §2: empty values show N/A). */
 export const NOT_AVAILABLE = "N/A";
@@ -34,83 +32,27 @@ export function ProfileSection({ user, hydrated }: { user: CurrentUserData; hydr
         )}
       </div>
       {editing ? (
-        <ProfileForm user={user} onDone={() => setEditing(false)} />
+        // The values stay on screen while the form loads.
+        <Suspense fallback={<ProfileValuesList user={user} />}>
+          <ProfileForm user={user} onDone={() => setEditing(false)} />
+        </Suspense>
       ) : (
-        <dl className={s.fieldList}>
-          <dt>Full name</dt>
-          <dd>{shown(user.full_name)}</dd>
-          <dt>Email</dt>
-          <dd>{shown(user.email)}</dd>
-          <dt>Institutional Email</dt>
-          <dd>{shown(user.institution_email)}</dd>
-        </dl>
+        <ProfileValuesList user={user} />
       )}
     </section>
   );
 }
 
-/** The edit mode of My Profile. Mounted fresh each time, so Cancel (unmounting it) resets the fields. */
-function ProfileForm({ user, onDone }: { user: CurrentUserData; onDone: () => void }) {
-  const queryClient = useQueryClient();
-  const initial = profileValuesOf(user);
-  const form = useForm<ProfileValues>(profileRules, initial);
-  const [submitting, setSubmitting] = useState(false);
-  const dirty = (Object.keys(initial) as (keyof ProfileValues)[]).some((k) => form.values[k] !== initial[k]);
-  // docs/product.md §5: Save is disabled unless the form changed and the e-mail is filled in.
-  const canSave = dirty && form.values.email.trim() !== "" && !submitting;
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!canSave || !form.validateAll()) return;
-    const changes = profileChanges(user, form.values);
-    if (Object.keys(changes).length === 0) {
-      showInfo("No changes detected.");
-      onDone();
-      return;
-    }
-    setSubmitting(true);
-    try {
-      await updateMe(queryClient, changes);
-      showSuccess("User updated successfully.");
-      onDone();
-    } catch (err) {
-      showError(errorMessage(err));
-      setSubmitting(false);
-    }
-  };
-
+/** The profile as shown when not editing: full name, e-mail and institutional e-mail, 'N/A' when empty. */
+function ProfileValuesList({ user }: { user: CurrentUserData }) {
   return (
-    <form className={s.form} onSubmit={onSubmit} noValidate aria-label="Edit profile">
-      <TextField
-        label="Full name"
-        type="text"
-        autoComplete="name"
-        placeholder="Full name"
-        {...form.field("full_name")}
-      />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        placeholder="Email"
-        required
-        {...form.field("email")}
-      />
-      <TextField
-        label="Institutional Email"
-        type="email"
-        autoComplete="off"
-        placeholder="Optional institutional email"
-        {...form.field("institution_email")}
-      />
-      <div className={s.actions}>
-        <button type="submit" className={s.button.primary} disabled={!canSave}>
-          {submitting ? "Saving…" : "Save"}
-        </button>
-        <button type="button" className={s.button.secondary} onClick={onDone} disabled={submitting}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <dl className={s.fieldList}>
+      <dt>Full name</dt>
+      <dd>{shown(user.full_name)}</dd>
+      <dt>Email</dt>
+      <dd>{shown(user.email)}</dd>
+      <dt>Institutional Email</dt>
+      <dd>{shown(user.institution_email)}</dd>
+    </dl>
   );
 }

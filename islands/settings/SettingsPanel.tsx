@@ -1,13 +1,11 @@
 import { useEffect, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useHydrated } from "../auth/form.tsx";
 import { ME_QUERY_KEY, fetchMe, type CurrentUserData } from "../lib/current-user.ts";
-import { showError, showSuccess } from "../lib/toast.tsx";
 import { ProfileSection } from "./ProfileSection.tsx";
 import { PasswordSection } from "./PasswordSection.tsx";
 import { InterestsSection } from "./InterestsSection.tsx";
 import { SUBSCRIPTION_HEADING_ID, SubscriptionSection } from "./SubscriptionSection.tsx";
-import { SUBSCRIPTION_QUERY_KEY, checkoutFlagSet, setCheckoutFlag } from "./subscription.ts";
 import { DangerZone } from "./DangerZone.tsx";
 import { DigestSection } from "./DigestSection.tsx";
 import { ShareEmailSection } from "./ShareEmailSection.tsx";
@@ -18,31 +16,14 @@ import * as s from "./settings.css.ts";
 const CONFIRMING_FOR_MS = 30_000;
 
 /**
- * Reads the search parameters /settings is opened with (docs/product.md §2): `subscription_checkout=success|cancel` shows its
- * toast and is then removed from the address (history.replaceState, no reload); `tab=subscription` brings the
- * subscription area into view and moves focus to its heading. Coming back from the payment provider in any way
- * (even without the parameter, e.g. with the Back button) clears the checkoutInProgress flag and refetches the
- * subscription (docs/product.md §4).
+ * Reads the search parameters /settings is opened with (docs/product.md §2), and the checkoutInProgress flag:
+ * the checkout's toast, `tab=subscription`'s scroll and focus, and the refetch of the subscription after a return
+ * from the payment provider (./on-demand.ts, handleArrival).
  */
-function useArrivalParameters(onCheckoutReturn: (succeeded: boolean) => void): void {
+function useArrivalParameters(client: QueryClient, onCheckoutReturn: (succeeded: boolean) => void): void {
   useEffect(() => {
-    const url = new URL(window.location.href);
-    const checkout = url.searchParams.get("subscription_checkout");
-    if (checkout !== null) {
-      if (checkout === "success") showSuccess("Subscription updated successfully!");
-      else if (checkout === "cancel") showError("Subscription process was canceled or failed.");
-      url.searchParams.delete("subscription_checkout");
-      window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
-    }
-    if (checkout !== null || checkoutFlagSet()) {
-      setCheckoutFlag(false);
-      onCheckoutReturn(checkout === "success");
-    }
-    if (url.searchParams.get("tab") === "subscription") {
-      const heading = document.getElementById(SUBSCRIPTION_HEADING_ID);
-      heading?.scrollIntoView({ block: "start" });
-      heading?.focus({ preventScroll: true });
-    }
+    // After hydration, like the layout's data loads: the first paint does not need it (./on-demand.ts).
+    void import("./on-demand.ts").then((m) => m.handleArrival(SUBSCRIPTION_HEADING_ID, client, onCheckoutReturn));
     // Runs once, on arrival.
   }, []);
 }
@@ -62,8 +43,7 @@ export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
     staleTime: Infinity,
   });
   const [confirmingCheckout, setConfirmingCheckout] = useState(false);
-  useArrivalParameters((succeeded) => {
-    void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY });
+  useArrivalParameters(queryClient, (succeeded) => {
     if (succeeded) setConfirmingCheckout(true);
   });
   useEffect(() => {
@@ -80,7 +60,7 @@ export function SettingsPanel({ user: serverUser }: { user: CurrentUserData }) {
       <ShareEmailSection hydrated={hydrated} />
       {serverUser.is_superuser ? null : (
         <>
-          <SubscriptionSection confirmingCheckout={confirmingCheckout} />
+          <SubscriptionSection confirmingCheckout={confirmingCheckout} hydrated={hydrated} />
           <DigestSection hydrated={hydrated} />
           <YourDataSection hydrated={hydrated} />
           <DangerZone hydrated={hydrated} />

@@ -5,17 +5,12 @@
  */
 import { useId } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { api, detailOr } from "../lib/api.ts";
-import { showError, showSuccess } from "../lib/toast.tsx";
 import * as s from "./settings.css.ts";
 
 export function YourDataSection({ hydrated }: { hydrated: boolean }) {
   const id = useId();
-  const ask = useMutation({
-    mutationFn: () => api<{ message: string }>("POST", "/privacy/data-export"),
-    onSuccess: (data) => showSuccess(data.message),
-    onError: (err) => showError(detailOr(err, "Could not ask for a copy of your data.")),
-  });
+  // The request and its toasts load on the first press (docs/decisions/0043-first-paint-javascript.md).
+  const ask = useMutation({ mutationFn: async () => (await import("./on-demand.ts")).requestDataExport() });
   return (
     <section className={s.card} aria-labelledby={`${id}-title`}>
       <div className={s.cardHeader}>

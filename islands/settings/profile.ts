@@ -1,4 +1,7 @@
-import { FULL_NAME_MAX, email, fullNameRules, type Rules } from "../auth/validation.ts";
+import { FULL_NAME_MAX } from "../../src/rules/account.ts";
+import { email, fullNameRules } from "../auth/field-rules.ts";
+import type { Rules } from "../auth/rules.ts";
+import type { RequestOf } from "../lib/api.ts";
 import type { CurrentUserData } from "../lib/current-user.ts";
 
 /** Profile rules and the PATCH /users/me body of a profile edit (docs/product.md §5 "Profile"). Pure. */
@@ -9,12 +12,8 @@ export { FULL_NAME_MAX };
 /** The profile form's fields, as typed. */
 export type ProfileValues = { full_name: string; email: string; institution_email: string };
 
-/** The fields a profile edit may send; null clears a value. */
-export interface ProfileChanges {
-  full_name?: string | null;
-  email?: string;
-  institution_email?: string | null;
-}
+/** The fields of PATCH /users/me's body a profile edit may send; null clears a value. */
+export type ProfileChanges = Pick<RequestOf<"PATCH", "/users/me">["body"], "full_name" | "email" | "institution_email">;
 
 /**
  * Full name on one line and at most 30 characters (the sign-up's rules but its minimum, docs/product.md §5); Email required and

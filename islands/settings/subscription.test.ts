@@ -41,13 +41,13 @@ describe("subscription status badge (docs/product.md §4)", () => {
     });
   });
 
-  test("no subscription, or a status docs/product.md does not colour, is grey", () => {
+  test("no subscription, or a status docs/product.md does not colour (trialing without a trial), is grey", () => {
     expect(subscriptionStatus({ exists: false, status: null, is_trial: null })).toEqual({
       label: "No Subscription",
       color: "grey",
     });
-    expect(subscriptionStatus({ exists: true, status: "paused", is_trial: false })).toEqual({
-      label: "Paused",
+    expect(subscriptionStatus({ exists: true, status: "trialing", is_trial: false })).toEqual({
+      label: "Trialing",
       color: "grey",
     });
   });
@@ -129,6 +129,7 @@ describe("plan prices (docs/product.md §9)", () => {
       pro: { monthly: null, annual: { unit_amount: 179.88 } },
       max: { monthly: { unit_amount: 30 }, annual: null },
     },
+    payments_available: true,
   };
 
   test("the monthly display is the annual price / 12; the annual total is shown", () => {
@@ -136,6 +137,7 @@ describe("plan prices (docs/product.md §9)", () => {
     expect(planPrice("pro", prices)).toEqual({ monthly: "$14.99", annual: "$179.88" });
     expect(
       planPrice("plus", {
+        ...prices,
         individual: { ...prices.individual, plus: { monthly: null, annual: { unit_amount: 100 } } },
       }),
     ).toEqual({ monthly: "$8.33", annual: "$100.00" });
@@ -199,7 +201,7 @@ describe("the plan marked 'Your plan'", () => {
 
 describe("withoutPayments (a server with no payment provider)", () => {
   test("disables every button that would start a checkout and keeps its label; others are unchanged", () => {
-    const sub = {
+    const sub: SubscriptionData = {
       exists: true,
       status: "active",
       subscription_type: "plus",

@@ -1,27 +1,23 @@
 import { api } from "../lib/api.ts";
+import type { PricesData, SubscriptionData } from "./subscription-query.ts";
 
-/** The subscription as GET /subscriptions/me returns it (docs/product.md §3); dates are ISO strings. */
-export interface SubscriptionData {
-  exists: boolean;
-  status: string | null;
-  subscription_type: string | null;
-  billing_interval: string | null;
-  is_trial: boolean | null;
-  trial_ends_at: string | null;
-  current_period_end: string | null;
-  cancel_at_period_end: boolean | null;
-}
-
-/** The query key of GET /subscriptions/me. */
-export const SUBSCRIPTION_QUERY_KEY = ["subscriptions", "me"] as const;
-
-/** docs/product.md §7: the subscription is cached for 60 s and refetched on mount and window focus. */
-export const SUBSCRIPTION_STALE_MS = 60_000;
-
-/** GET /subscriptions/me. */
-export function fetchSubscription(): Promise<SubscriptionData> {
-  return api<SubscriptionData>("GET", "/subscriptions/me");
-}
+// The part of the subscription that the settings page's first paint needs (the queries, the checkout flag) is in
+// ./subscription-query.ts; this module, the plan rules, loads with the status card and plan chooser
+// (docs/decisions/0043-first-paint-javascript.md). Both are exported from here for the pages and tests that use them.
+export {
+  SUBSCRIPTION_QUERY_KEY,
+  SUBSCRIPTION_STALE_MS,
+  fetchSubscription,
+  PRICES_QUERY_KEY,
+  PRICES_STALE_MS,
+  fetchPrices,
+  isPaidPlan,
+  CHECKOUT_FLAG,
+  setCheckoutFlag,
+  checkoutFlagSet,
+  type SubscriptionData,
+  type PricesData,
+} from "./subscription-query.ts";
 
 /** The colours of the status badge. */
 export type StatusColor = "blue" | "orange" | "green" | "red" | "grey";
@@ -65,23 +61,6 @@ export function titleCase(value: string): string {
 /** The plans, in the order of docs/product.md §4 (plus < pro < max). */
 export const PLANS = ["plus", "pro", "max"] as const;
 export type Plan = (typeof PLANS)[number];
-
-/** GET /subscriptions/prices (docs/product.md §3): dollars; an annual price is the whole year's; null where missing. */
-export interface PricesData {
-  individual: Record<Plan, { monthly: { unit_amount: number } | null; annual: { unit_amount: number } | null }>;
-  /** false when the server has no payment provider: no checkout can start (absent from older servers). */
-  payments_available?: boolean;
-}
-
-export const PRICES_QUERY_KEY = ["subscriptions", "prices"] as const;
-
-/** docs/product.md §9: prices are cached one hour. */
-export const PRICES_STALE_MS = 60 * 60 * 1000;
-
-/** GET /subscriptions/prices. */
-export function fetchPrices(): Promise<PricesData> {
-  return api<PricesData>("GET", "/subscriptions/prices");
-}
 
 /** docs/product.md §9: the monthly price shown when a plan's price is missing. */
 export const FALLBACK_MONTHLY: Readonly<Record<Plan, number>> = { plus: 7.99, pro: 15.99, max: 23.99 };
@@ -188,15 +167,7 @@ export function isCurrentPlan(plan: Plan, sub: SubscriptionData | undefined): bo
   );
 }
 
-/** Whether the subscription is a paid plan in force (what a completed checkout leads to). */
-export function isPaidPlan(sub: SubscriptionData | undefined): boolean {
-  return Boolean(sub?.exists && !sub.is_trial && (sub.status === "active" || sub.status === "trialing"));
-}
-
 // ---- Checkout ---------------------------------------------------------------------------------------------------
-
-/** localStorage flag kept while the user is at the payment provider (docs/product.md §4); cleared on return. */
-export const CHECKOUT_FLAG = "checkoutInProgress";
 
 /** docs/product.md §8: the toast of a failed checkout. */
 export const CHECKOUT_FAILED = "Something went wrong. Please try again later";
@@ -214,7 +185,7 @@ export function checkoutReturnUrls(origin: string): { success_url: string; cance
 
 /** POST /subscriptions/checkout for `plan`, billed annually. @returns where to send the browser. */
 export async function startCheckout(plan: Plan, origin: string): Promise<string> {
-  const { checkout_url } = await api<{ checkout_url: string }>("POST", "/subscriptions/checkout", {
+  const { checkout_url } = await api("POST", "/subscriptions/checkout", {
     body: { subscription_type: plan, billing_interval: BILLING_INTERVAL, ...checkoutReturnUrls(origin) },
   });
   return checkout_url;
@@ -222,24 +193,5 @@ export async function startCheckout(plan: Plan, origin: string): Promise<string>
 
 /** POST /subscriptions/cancel. @returns the subscription as it now reads. */
 export function cancelSubscription(): Promise<SubscriptionData> {
-  return api<SubscriptionData>("POST", "/subscriptions/cancel");
-}
-
-/** Sets or clears the checkoutInProgress flag; storage may be disabled, in which case there is nothing to keep. */
-export function setCheckoutFlag(on: boolean): void {
-  try {
-    if (on) localStorage.setItem(CHECKOUT_FLAG, "true");
-    else localStorage.removeItem(CHECKOUT_FLAG);
-  } catch {
-    // Storage disabled.
-  }
-}
-
-/** Whether the checkoutInProgress flag is set. */
-export function checkoutFlagSet(): boolean {
-  try {
-    return localStorage.getItem(CHECKOUT_FLAG) !== null;
-  } catch {
-    return false;
-  }
+  return api("POST", "/subscriptions/cancel");
 }

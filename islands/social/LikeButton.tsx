@@ -5,7 +5,7 @@
  */
 import type { Article } from "../article-card/types.ts";
 import { Icon } from "../article-card/icons.tsx";
-import { useLike } from "../lib/social.ts";
+import { useLike } from "../lib/social-actions.ts";
 import * as css from "./social.css.ts";
 
 export function LikeButton({ article }: { article: Article }) {

@@ -68,7 +68,8 @@ export function ShareForm({
     if (!selected || sending) return;
     setSending(true);
     try {
-      await api("POST", `/shares/${encodeURIComponent(String(article.pmid))}`, {
+      await api("POST", "/shares/{article_pmid}", {
+        path: { article_pmid: article.pmid },
         body: { recipient_email: selected.email },
       });
       showSuccess(sharedWith(selected));

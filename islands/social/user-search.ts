@@ -3,6 +3,7 @@
  * clears the results without a call. Pure parts here (shared with the server's validation); the hook in ShareForm.
  */
 import { api } from "../lib/api.ts";
+import type { components } from "../lib/api-types.gen.ts";
 import { USER_SEARCH_LIMIT, USER_SEARCH_MIN_CHARS } from "../../src/rules/user-search.ts";
 
 // The limits live in src/rules/ (shared with the server's validation, docs/decisions/0038).
@@ -14,11 +15,7 @@ export const USER_SEARCH_DEBOUNCE_MS = 300;
 export const FETCH_USERS_FAILED = "Failed to fetch users.";
 
 /** A user as the search returns it. */
-export interface FoundUser {
-  id: string;
-  full_name: string | null;
-  email: string;
-}
+export type FoundUser = components["schemas"]["UserSearchResult"];
 
 /** The product's text when nobody matches (§8). */
 export function noUsersFound(query: string): string {
@@ -33,7 +30,7 @@ export function searchPlan(text: string): { kind: "clear" } | { kind: "too-short
   return { kind: "search", q };
 }
 
-/** GET /users/search/?q=…&limit=5. */
+/** GET /users/search?q=…&limit=5. */
 export function searchUsers(q: string, signal?: AbortSignal): Promise<FoundUser[]> {
-  return api<FoundUser[]>("GET", "/users/search/", { query: { q, limit: USER_SEARCH_LIMIT }, signal });
+  return api("GET", "/users/search", { query: { q, limit: USER_SEARCH_LIMIT }, signal });
 }

@@ -9,34 +9,20 @@
  * `suggestions-section` (data-section = the API's list name), `section-count`, `section-summary`, `section-empty`,
  * `section-pagination`; cards are `article-card` with the why-line as `article-note`.
  */
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { ArticleCard } from "../article-card/ArticleCard.tsx";
-import { Pagination } from "../article-card/Pagination.tsx";
-import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import { api, ApiRequestError } from "../lib/api.ts";
 import { showError } from "../lib/toast.tsx";
-import type { KeptArticle } from "../lib/social.ts";
-import { SocialActions } from "../social/SocialActions.tsx";
+import type { components } from "../lib/api-types.gen.ts";
 import * as css from "./suggestions.css.ts";
 
 /** A suggested article: the article and why it was suggested. */
-export type SuggestedArticle = KeptArticle & { reason: string; signal: string };
+export type SuggestedArticle = components["schemas"]["SuggestedArticle"];
 
 /** GET /suggestions/weekly/latest (docs/product.md §3). */
-export interface WeeklySuggestions {
-  week: string;
-  new_weekly_articles: SuggestedArticle[];
-  new_yearly_articles: SuggestedArticle[];
-  pertinent_articles: SuggestedArticle[];
-  disruptive_articles: SuggestedArticle[];
-  new_weekly_articles_summary: string | null;
-  new_yearly_articles_summary: string | null;
-  pertinent_articles_summary: string | null;
-  disruptive_articles_summary: string | null;
-}
+export type WeeklySuggestions = components["schemas"]["WeeklySuggestions"];
 
-type SectionKey = "new_weekly_articles" | "new_yearly_articles" | "pertinent_articles" | "disruptive_articles";
+export type SectionKey = "new_weekly_articles" | "new_yearly_articles" | "pertinent_articles" | "disruptive_articles";
 
 /** The four sections in the page's order, with the product's titles and empty texts (§2). */
 export const SECTIONS: { key: SectionKey; title: string; empty: string }[] = [
@@ -78,17 +64,38 @@ export const SUGGESTIONS_KEY = ["suggestions", "weekly", "latest"] as const;
  * (100 KB gzip; src/pages/routes.test.tsx). The request takes longer than the chunk, so the summary does not wait.
  */
 const loadSectionSummary = () => import("./SectionSummary.tsx");
-const SectionSummary = lazy(() => loadSectionSummary().then((m) => ({ default: m.SectionSummary })));
+/**
+ * The sections' cards, actions and pagination show only once the suggestions have arrived (the server and the first
+ * paint show the loading state), so they load beside the request too (docs/decisions/0043-first-paint-javascript.md).
+ */
+const loadSections = () => import("./SuggestionSection.tsx");
+const SuggestionSection = lazy(() => loadSections().then((m) => ({ default: m.SuggestionSection })));
+
+/** The loading state: also shown while the sections' chunk loads, so the layout does not move. */
+const LOADING = (
+  <div className={css.stack} data-testid="suggestions-loading">
+    <div className={css.state} role="status">
+      <span className={css.spinner} aria-hidden="true" />
+      <p>Loading suggestions…</p>
+    </div>
+    <ul className={css.grid} aria-hidden="true">
+      {Array.from({ length: 6 }, (_, i) => (
+        <li key={i} className={css.skeleton} />
+      ))}
+    </ul>
+  </div>
+);
 
 export function Suggestions() {
   const latest = useQuery({
     queryKey: SUGGESTIONS_KEY,
-    queryFn: ({ signal }) => api<WeeklySuggestions | null>("GET", "/suggestions/weekly/latest", { signal }),
+    queryFn: ({ signal }) => api("GET", "/suggestions/weekly/latest", { signal }),
     // 404 means "not generated yet", not a failure to retry.
     retry: (n, err) => !(err instanceof ApiRequestError && err.status < 500) && n < 2,
   });
   const notReady = latest.error instanceof ApiRequestError && latest.error.status === 404;
   useEffect(() => {
+    void loadSections();
     void loadSectionSummary();
   }, []);
   useEffect(() => {
@@ -97,21 +104,7 @@ export function Suggestions() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [latest.errorUpdatedAt]);
 
-  if (latest.isPending) {
-    return (
-      <div className={css.stack} data-testid="suggestions-loading">
-        <div className={css.state} role="status">
-          <span className={css.spinner} aria-hidden="true" />
-          <p>Loading suggestions…</p>
-        </div>
-        <ul className={css.grid} aria-hidden="true">
-          {Array.from({ length: 6 }, (_, i) => (
-            <li key={i} className={css.skeleton} />
-          ))}
-        </ul>
-      </div>
-    );
-  }
+  if (latest.isPending) return LOADING;
   if (notReady) {
     return (
       <div className={css.state} data-testid="suggestions-preparing">
@@ -142,74 +135,20 @@ export function Suggestions() {
     );
   }
   return (
-    <div className={css.stack}>
-      {SECTIONS.map((s) => (
-        <SuggestionSection
-          key={s.key}
-          sectionKey={s.key}
-          title={s.title}
-          emptyText={s.empty}
-          articles={data[s.key]}
-          summary={data[`${s.key}_summary`]}
-        />
-      ))}
-    </div>
-  );
-}
-
-function SuggestionSection(props: {
-  sectionKey: SectionKey;
-  title: string;
-  emptyText: string;
-  articles: SuggestedArticle[];
-  summary: string | null;
-}) {
-  const { sectionKey, title, emptyText, articles, summary } = props;
-  const [page, setPage] = useState(0);
-  const count = pageCount(articles.length, SUGGESTIONS_PAGE_SIZE);
-  const current = clampPage(page, count);
-  return (
-    <details className={css.section} open data-testid="suggestions-section" data-section={sectionKey}>
-      <summary className={css.sectionSummary}>
-        <span>{title}</span>
-        <span className={css.count} data-testid="section-count" aria-label={`${articles.length} articles`}>
-          {articles.length}
-        </span>
-      </summary>
-      <div className={css.body}>
-        {articles.length === 0 ? (
-          <p className={css.empty} data-testid="section-empty">
-            {emptyText} {EMPTY_FOLLOW_UP}
-          </p>
-        ) : (
-          <>
-            {summary ? (
-              <Suspense fallback={null}>
-                <SectionSummary text={summary} articles={articles} className={css.summary} />
-              </Suspense>
-            ) : null}
-            <ul className={css.grid}>
-              {pageSlice(articles, current, SUGGESTIONS_PAGE_SIZE).map((a) => (
-                <li key={a.pmid}>
-                  <ArticleCard
-                    article={a}
-                    abstractLines={2}
-                    note={a.reason}
-                    actions={a.in_index === false ? null : <SocialActions article={a} />}
-                  />
-                </li>
-              ))}
-            </ul>
-            <Pagination
-              page={current}
-              pageCount={count}
-              onPageChange={setPage}
-              label={`${title} pages`}
-              testId="section-pagination"
-            />
-          </>
-        )}
+    <Suspense fallback={LOADING}>
+      <div className={css.stack}>
+        {SECTIONS.map((s) => (
+          <SuggestionSection
+            key={s.key}
+            sectionKey={s.key}
+            title={s.title}
+            emptyText={`${s.empty} ${EMPTY_FOLLOW_UP}`}
+            pageSize={SUGGESTIONS_PAGE_SIZE}
+            articles={data[s.key]}
+            summary={data[`${s.key}_summary`]}
+          />
+        ))}
       </div>
-    </details>
+    </Suspense>
   );
 }

@@ -4,7 +4,7 @@ import { SectionSummary } from "./SectionSummary.tsx";
 
 describe("section summary", () => {
   test("each citation is a button naming its article, beyond the page's two cards; text stays text", () => {
-    const articles = Array.from({ length: 7 }, (_, i) => ({ pmid: String(100 + i), title: `Article ${i + 1}` }));
+    const articles = Array.from({ length: 7 }, (_, i) => ({ pmid: 100 + i, title: `Article ${i + 1}` }));
     const text = "**Overview.** One [1].\n\n**Key findings**\n- A <b>x</b> [2].\n- B [1, 7]. C [9].";
     const html = renderToStaticMarkup(<SectionSummary text={text} articles={articles} />);
     expect(html).toStartWith('<div data-testid="section-summary">');

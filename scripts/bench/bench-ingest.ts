@@ -3,25 +3,31 @@
  * on a local PostgreSQL server (dropped at the end unless --keep).
  *
  *   bun scripts/bench/bench-ingest.ts [FILE] [--database-url postgres://postgres@127.0.0.1:5432/postgres]
- *        [--reingest] [--keep] [--batch 1000] [--concurrency 2] [--gc-every 1000] [--template DATABASE]
+ *        [--reingest] [--keep] [--batch 1000] [--concurrency 2] [--gc-every 1000] [--template DATABASE] [--digest]
  *
  * FILE defaults to bench-data/pubmed-30000.xml.gz (see generate-corpus.ts; 100000 and 1000000 are the other sizes).
- * Reports records/s of the whole run (parse + upsert + index + the final refresh, split out) and the peak RSS of this process (parser, reader thread
- * and driver; the PostgreSQL server's own memory is not included), sampled every 100 ms. Progress lines with the
- * running rate and RSS go to stderr every 10 s, so a run stopped early still shows where it got to.
+ * Reports records/s of the whole run (parse + upsert + index + the final refresh, split out), the peak RSS of this
+ * process (parser, reader thread and driver; the PostgreSQL server's own memory is not included), sampled every 100 ms,
+ * and the CPU seconds of this process and of the server's processes for the run's connections (Linux), which a shared
+ * machine blurs less than wall time. Progress lines with the running rate and RSS go to stderr every 10 s, so a run
+ * stopped early still shows where it got to.
  * --reingest runs the same file a second time (every record unchanged: nothing is written).
  * --template copies an existing database (e.g. lr_bench_search_100000_builtin, kept by bench-search.ts --keep) instead
  * of starting empty: the file's records then arrive in an index whose impact lists exist and are only maintained, as a
  * daily update file does (the generated files' PMIDs start at 90,000,000, above the search corpora's).
+ * --digest prints an md5 of each table the ingest writes (articles, the index, tiers, statistics, impact lists), so that
+ * two versions of the code can be shown to load the same content: run each on the same file and compare the lines.
  * A CHECKPOINT runs before the ingest (superuser or pg_checkpoint), so that WAL left by earlier runs does not force one
  * inside the measured run.
  * Targets: ≥ 3,000 records/s end to end; peak RSS < 300 MB at 1,000,000 records.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { sql, type Kysely } from "kysely";
 import postgres from "postgres";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrator.ts";
+import type { DB } from "../../src/db/types.ts";
 import { ingestFiles, type IngestResult } from "../../search/ingest.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 
@@ -42,6 +48,13 @@ export interface IngestBenchRun {
   refreshSeconds: number;
   listsSeconds: number;
   listsBuilt: number;
+  /** CPU seconds of this process (user + system) during the run: the parser, the driver, the garbage collector. */
+  cpuSeconds: number;
+  /**
+   * CPU seconds of the server processes of this run's connections (Linux /proc; null elsewhere): on a shared machine
+   * the work done, which wall time is not.
+   */
+  serverCpuSeconds: number | null;
 }
 
 /** The adapter, timing its `refresh()` and `refreshLists()` (which the refresh calls). */
@@ -82,6 +95,7 @@ async function run(
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 100);
     let lastLog = 0;
+    const cpuBefore = process.cpuUsage();
     try {
       const index = new TimedIndex(handle.db);
       const result = await ingestFiles({ db: handle.db, search: index }, [file], {
@@ -100,12 +114,15 @@ async function run(
         },
         onError: (m) => log(m),
       });
+      const serverCpuSeconds = await backendCpuSeconds(handle.db);
       return {
         result,
         peakRss: Math.max(peakRss, process.memoryUsage().rss),
         refreshSeconds: index.refreshSeconds,
         listsSeconds: index.listsSeconds,
         listsBuilt: index.listsBuilt,
+        serverCpuSeconds,
+        cpuSeconds: ((cpu) => (cpu.user + cpu.system) / 1e6)(process.cpuUsage(cpuBefore)),
       };
     } finally {
       clearInterval(sampler);
@@ -115,13 +132,47 @@ async function run(
   }
 }
 
+/**
+ * CPU seconds (user + system) the server's processes for this database's connections have used so far, from
+ * /proc/PID/stat (clock ticks of 1/100 s); null when that cannot be read (another OS, a remote server).
+ */
+async function backendCpuSeconds(db: Kysely<DB>): Promise<number | null> {
+  const { rows } = await sql<{ pid: number }>`
+    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`.execute(
+    db,
+  );
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const stat = await Bun.file(`/proc/${pid}/stat`).text();
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  }
+  return ticks / 100;
+}
+
+/** Per table, string_agg's arguments: every column the ingest writes, in a fixed order (times of writing left out). */
+const DIGESTS: Record<string, string> = {
+  articles: `concat_ws(':', pmid, content_hash, md5(row(title, authors, abstract, abstract_sections, journal, publication_date,
+    publication_year, doi, pmc_id, mesh_terms, keywords, reference_pmids, author_list)::text)), ',' ORDER BY pmid`,
+  article_search: `concat_ws(':', pmid, md5(document::text), md5(title_document::text), doc_length, publication_year), ',' ORDER BY pmid`,
+  article_search_tiers: `concat_ws(':', pmid, md5(tiers::text)), ',' ORDER BY pmid`,
+  search_lexeme_stats: `concat_ws(':', lexeme, df, title_df), ',' ORDER BY lexeme`,
+  search_term_lists: `concat_ws(':', lexeme, floor, avgdl, entries, capacity), ',' ORDER BY lexeme`,
+  search_term_impacts: `concat_ws(':', lexeme, pmid, tf, doc_length), ',' ORDER BY lexeme, pmid`,
+};
+
 function describe(label: string, r: IngestBenchRun): string {
   const x = r.result;
   return (
     `${label}: ${x.ingested} records (${x.inserted} inserted, ${x.updated} updated, ${x.unchanged} unchanged, ${x.errors} errors) ` +
     `in ${x.seconds.toFixed(1)} s = ${x.recordsPerSecond} records/s; peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB\n` +
     `  of which the final refresh ${r.refreshSeconds.toFixed(1)} s (GIN merge ${(r.refreshSeconds - r.listsSeconds).toFixed(1)} s, ` +
-    `impact lists ${r.listsSeconds.toFixed(1)} s for ${r.listsBuilt} lists); before it ${Math.round(x.ingested / Math.max(x.seconds - r.refreshSeconds, 1e-9))} records/s`
+    `impact lists ${r.listsSeconds.toFixed(1)} s for ${r.listsBuilt} lists); before it ${Math.round(x.ingested / Math.max(x.seconds - r.refreshSeconds, 1e-9))} records/s; ` +
+    `CPU: this process ${r.cpuSeconds.toFixed(1)} s, the server's connections ${r.serverCpuSeconds?.toFixed(1) ?? "?"} s`
   );
 }
 
@@ -139,6 +190,7 @@ if (import.meta.main) {
       concurrency: { type: "string", default: "2" },
       "gc-every": { type: "string", default: "1000" },
       template: { type: "string" },
+      digest: { type: "boolean", default: false },
     },
     allowPositionals: true,
   });
@@ -175,6 +227,19 @@ if (import.meta.main) {
     if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, tuning, log)));
     const rows = await admin.unsafe<{ size: string }[]>(`SELECT pg_size_pretty(pg_database_size('${name}')) AS size`);
     console.log(`database size: ${rows[0]?.size}`);
+    if (values.digest) {
+      const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
+      try {
+        for (const [table, rows] of Object.entries(DIGESTS)) {
+          const [d] = await db.unsafe<{ n: number; md5: string }[]>(
+            `SELECT count(*)::integer AS n, md5(string_agg(${rows})) AS md5 FROM ${table}`,
+          );
+          console.log(`digest ${table}: ${d?.n} rows, ${d?.md5}`);
+        }
+      } finally {
+        await db.end();
+      }
+    }
   } finally {
     if (!values.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();

@@ -27,6 +27,13 @@ const SAMPLE_MAX_MOD = 20;
 const SAMPLE_MARGIN = 1.5;
 /** Advisory lock of the statistics and list triggers (migrations 0003 and 2026_11_25_0101). */
 const STATS_LOCK = "8315159430931439468";
+/**
+ * Lists are built in shares (`buildImpactLists`) only when their lexemes hold at least this share of all postings: each
+ * share reads and hashes every posting, and only the work on its own lexemes' postings is divided.
+ */
+const SHARES_MIN_POSTINGS = 0.25;
+/** First key of the two-key advisory locks of the shares of a parallel build (the second key is the share). */
+const SHARE_LOCK = "1936025449";
 
 /**
  * Builds the impact lists (LIST_MIN_DF, docs/decisions/0022-impact-ordered-postings.md) that are missing or stale;
@@ -42,132 +49,183 @@ const STATS_LOCK = "8315159430931439468";
  * estimated on a sample (SAMPLE_MAX_MOD; any document under it is under the floor, which is then the threshold), or,
  * without a sample, from the exact histogram of the postings read. Runs under the statistics trigger's advisory lock, so writers wait for it.
  * @param lists.minDf lexemes in more documents than this get a list; lists.capacity documents per list;
- *   lists.sampleMinDocuments replaces SAMPLE_MIN_DOCUMENTS (tests sample small corpora with it).
+ *   lists.sampleMinDocuments replaces SAMPLE_MIN_DOCUMENTS (tests sample small corpora with it); lists.builders splits
+ *   the lexemes into that many shares built at once, each in its own transaction (default 1; see `buildPart`). Inside a
+ *   caller's transaction everything is built in it.
  * @returns the number of lists built.
  */
 export async function buildImpactLists(
   db: Kysely<DB>,
-  lists: { minDf: number; capacity: number; sampleMinDocuments?: number },
+  lists: { minDf: number; capacity: number; sampleMinDocuments?: number; builders?: number },
 ): Promise<number> {
-  const build = async (trx: Kysely<DB>): Promise<number> => {
-    // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
-    // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
-    // has no index for the same reason: a nested loop over it was chosen, a thousand times slower).
-    await sql`SELECT pg_advisory_xact_lock(${sql.raw(STATS_LOCK)}), set_config('jit', 'off', true),
-      set_config('work_mem', '262144', true), set_config('max_parallel_workers_per_gather', '0', true),
-      set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`.execute(trx);
-    const stats = await sql<{ documents: number | null; length: number | null }>`
-      SELECT max(df) FILTER (WHERE lexeme = ' documents')::float8 AS documents, max(df) FILTER (WHERE lexeme = ' length')::float8 AS length
-      FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')`.execute(trx);
-    const documents = Number(stats.rows[0]?.documents ?? 0);
-    const avgdl = documents > 0 ? Math.max(Number(stats.rows[0]?.length ?? 0) / documents, 1) : 1;
-    const dropped = await sql<{ lexeme: string }>`
-      DELETE FROM search_term_lists l
-      WHERE NOT EXISTS (SELECT 1 FROM search_lexeme_stats s WHERE s.lexeme = l.lexeme AND s.df * 2 > ${num(lists.minDf)})
-      RETURNING l.lexeme`.execute(trx);
-    if (dropped.rows.length > 0)
-      await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${dropped.rows.map((r) => r.lexeme)}::text[])`.execute(
-        trx,
-      );
-    const { rows } = await sql<{ lexeme: string; df: number }>`
-      SELECT s.lexeme, s.df::float8 AS df FROM search_lexeme_stats s LEFT JOIN search_term_lists l ON l.lexeme = s.lexeme
-      WHERE s.df > ${num(lists.minDf)} AND s.lexeme NOT LIKE ' %'
-        AND (l.lexeme IS NULL OR (l.entries * 2 < l.capacity AND s.df > l.entries) OR abs(l.avgdl / ${num(avgdl)} - 1) > ${num(AVGDL_DRIFT)})
-      ORDER BY s.lexeme`.execute(trx);
-    if (rows.length === 0) return 0;
-    const lexemes = rows.map((r) => r.lexeme);
-    await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
-    await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
-    await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_entries`.execute(trx);
-    await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(
+  const builders = Math.max(1, Math.floor(lists.builders ?? 1));
+  // Inside a caller's transaction there is one connection: one build of every list, as before.
+  if (db.isTransaction) return buildPart(db, lists, null);
+  if (builders === 1 || !(await sharesPay(db, lists.minDf)))
+    return db.transaction().execute((trx) => buildPart(trx, lists, null));
+  // One transaction per share of the lexemes, each on its own pooled connection. A list depends only on its lexeme's
+  // postings, so the lists are those of one build.
+  const built = await Promise.all(
+    Array.from({ length: builders }, (_, k) =>
+      db.transaction().execute((trx) => buildPart(trx, lists, { k, of: builders })),
+    ),
+  );
+  return built.reduce((sum, n) => sum + n, 0);
+}
+
+/**
+ * Whether a build in shares ends sooner than one build: each share hashes every posting of the index against its own
+ * lexemes, and only the postings of those lexemes are then split. After a first load they were 42 % of all postings
+ * (30,000 records, 403 lists) and two shares ended sooner; 348 new lists in an index of 130,000 records held about 5 %,
+ * and two shares took longer (docs/benchmarks.md, "Ingest budget, issue 25"). Read without the lock: it only chooses how
+ * to build. Lists due for a rebuild after a drift of the mean length are not counted (their build then runs as one).
+ */
+async function sharesPay(db: Kysely<DB>, minDf: number): Promise<boolean> {
+  // PGlite (PostgreSQL compiled to WebAssembly, "wasm32" in its version) has one backend: the shares would run one
+  // after the other, each reading every posting.
+  const { rows } = await sql<{ build: number | null; total: number | null; single: boolean }>`
+    SELECT version() LIKE '%wasm32%' AS single, sum(s.df) FILTER (WHERE s.df > ${num(minDf)} AND (l.lexeme IS NULL OR (l.entries * 2 < l.capacity AND s.df > l.entries)))::float8 AS build,
+           sum(s.df)::float8 AS total
+    FROM search_lexeme_stats s LEFT JOIN search_term_lists l ON l.lexeme = s.lexeme
+    WHERE s.lexeme NOT LIKE ' %'`.execute(db);
+  return !rows[0]?.single && Number(rows[0]?.build ?? 0) >= SHARES_MIN_POSTINGS * Number(rows[0]?.total ?? 0);
+}
+
+/**
+ * The build of `buildImpactLists` for the lexemes of one share (`part`: those whose hashtext() is k modulo `of`), or
+ * of all of them (null). A share's build holds the statistics lock shared, so that the shares' builds run at once
+ * while writers (whose triggers take it exclusively) wait, and its own share's lock exclusively, so that two refreshes
+ * never build the same lists at once. A build of every list takes the statistics lock exclusively.
+ */
+async function buildPart(
+  trx: Kysely<DB>,
+  lists: { minDf: number; capacity: number; sampleMinDocuments?: number },
+  part: { k: number; of: number } | null,
+): Promise<number> {
+  // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
+  // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
+  // has no index for the same reason: a nested loop over it was chosen, a thousand times slower).
+  const lock =
+    part === null
+      ? sql`pg_advisory_xact_lock(${sql.raw(STATS_LOCK)})`
+      : sql`pg_advisory_xact_lock(${sql.raw(SHARE_LOCK)}, ${num(part.k)}), pg_advisory_xact_lock_shared(${sql.raw(STATS_LOCK)})`;
+  await sql`SELECT ${lock}, set_config('jit', 'off', true),
+    set_config('work_mem', '262144', true), set_config('max_parallel_workers_per_gather', '0', true),
+    set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`.execute(trx);
+  const inPart = (column: RawBuilder<unknown>) =>
+    part === null ? sql`true` : sql`mod(abs(hashtext(${column})::bigint), ${num(part.of)}) = ${num(part.k)}`;
+  const stats = await sql<{ documents: number | null; length: number | null }>`
+    SELECT max(df) FILTER (WHERE lexeme = ' documents')::float8 AS documents, max(df) FILTER (WHERE lexeme = ' length')::float8 AS length
+    FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')`.execute(trx);
+  const documents = Number(stats.rows[0]?.documents ?? 0);
+  const avgdl = documents > 0 ? Math.max(Number(stats.rows[0]?.length ?? 0) / documents, 1) : 1;
+  const dropped = await sql<{ lexeme: string }>`
+    DELETE FROM search_term_lists l
+    WHERE NOT EXISTS (SELECT 1 FROM search_lexeme_stats s WHERE s.lexeme = l.lexeme AND s.df * 2 > ${num(lists.minDf)})
+      AND ${inPart(sql.ref("l.lexeme"))}
+    RETURNING l.lexeme`.execute(trx);
+  if (dropped.rows.length > 0)
+    await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${dropped.rows.map((r) => r.lexeme)}::text[])`.execute(
       trx,
     );
+  const selected = await sql<{ lexeme: string; df: number; mine: boolean }>`
+    SELECT s.lexeme, s.df::float8 AS df, ${inPart(sql.ref("s.lexeme"))} AS mine FROM search_lexeme_stats s LEFT JOIN search_term_lists l ON l.lexeme = s.lexeme
+    WHERE s.df > ${num(lists.minDf)} AND s.lexeme NOT LIKE ' %'
+      AND (l.lexeme IS NULL OR (l.entries * 2 < l.capacity AND s.df > l.entries) OR abs(l.avgdl / ${num(avgdl)} - 1) > ${num(AVGDL_DRIFT)})
+    ORDER BY s.lexeme`.execute(trx);
+  // Which way the lists are built depends on all of them (every share sees the same), so that they come out the same.
+  const postings = selected.rows.reduce((sum, r) => sum + Number(r.df), 0);
+  const rows = selected.rows.filter((r) => r.mine);
+  if (rows.length === 0) return 0;
+  const lexemes = rows.map((r) => r.lexeme);
+  await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
+  await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
+  await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_entries`.execute(trx);
+  await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(
+    trx,
+  );
+  await sql`
+    INSERT INTO list_build (lexeme, query)
+    SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(
+    trx,
+  );
+  await sql`ANALYZE list_build`.execute(trx);
+  let sampled = false;
+  if (postings * 4 <= documents) {
+    // Few postings: read them through the GIN index.
     await sql`
-      INSERT INTO list_build (lexeme, query)
-      SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(
-      trx,
+      CREATE TEMP TABLE list_entries ON COMMIT DROP AS
+      SELECT b.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
+      FROM list_build b JOIN article_search a ON a.document @@ b.query
+      CROSS JOIN LATERAL unnest(a.document) u WHERE u.lexeme = b.lexeme`.execute(trx);
+  } else {
+    // Many: one pass over the index, after a threshold per lexeme from a sample (every mod-th PMID).
+    // Both statements below keep search_tf(weights) to one use per row: search_impact(search_tf(…), …) is not
+    // inlined (its tf is used twice) and ran as a function call per posting, which doubled the pass (30,000
+    // records: 3.4 s against 1.5 s). Hence the subquery below, and the filter solved for tf:
+    // impact = 2.2·tf / (tf + K) > τ  ⇔  tf > τ·K / (2.2 − τ), with K = 0.3 + 0.9·dl/avgdl and τ < 2.2.
+    const mod = Math.max(
+      1,
+      Math.min(SAMPLE_MAX_MOD, Math.floor(documents / (lists.sampleMinDocuments ?? SAMPLE_MIN_DOCUMENTS))),
     );
-    await sql`ANALYZE list_build`.execute(trx);
-    const postings = rows.reduce((sum, r) => sum + Number(r.df), 0);
-    let sampled = false;
-    if (postings * 4 <= documents) {
-      // Few postings: read them through the GIN index.
-      await sql`
-        CREATE TEMP TABLE list_entries ON COMMIT DROP AS
-        SELECT b.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
-        FROM list_build b JOIN article_search a ON a.document @@ b.query
-        CROSS JOIN LATERAL unnest(a.document) u WHERE u.lexeme = b.lexeme`.execute(trx);
-    } else {
-      // Many: one pass over the index, after a threshold per lexeme from a sample (every mod-th PMID).
-      // Both statements below keep search_tf(weights) to one use per row: search_impact(search_tf(…), …) is not
-      // inlined (its tf is used twice) and ran as a function call per posting, which doubled the pass (30,000
-      // records: 3.4 s against 1.5 s). Hence the subquery below, and the filter solved for tf:
-      // impact = 2.2·tf / (tf + K) > τ  ⇔  tf > τ·K / (2.2 − τ), with K = 0.3 + 0.9·dl/avgdl and τ < 2.2.
-      const mod = Math.max(
-        1,
-        Math.min(SAMPLE_MAX_MOD, Math.floor(documents / (lists.sampleMinDocuments ?? SAMPLE_MIN_DOCUMENTS))),
-      );
-      if (mod > 1) {
-        await setThresholds(
-          trx,
-          sql`SELECT lexeme, floor(1024 * search_impact(tf, doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
-              FROM (
-                SELECT u.lexeme, search_tf(u.weights) AS tf, a.doc_length
-                FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
-                WHERE a.pmid % ${num(mod)} = 0
-                OFFSET 0
-              ) s
-              GROUP BY 1, 2`,
-          Math.ceil((SAMPLE_MARGIN * lists.capacity) / mod),
-        );
-        sampled = true;
-      }
-      await sql`
-        CREATE TEMP TABLE list_entries ON COMMIT DROP AS
-        SELECT u.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
-        FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build b ON b.lexeme = u.lexeme
-        WHERE b.tau = 0
-           OR search_tf(u.weights) > (b.tau - 1e-9) * (0.3::float8 + 0.9::float8 * a.doc_length / ${num(avgdl)}) / (2.2::float8 - (b.tau - 1e-9))`.execute(
-        trx,
-      );
-    }
-    // Without a sample every posting of the lexemes was read, yet only a lexeme's capacity + 1 best entries decide its
-    // list and floor: the exact histogram of the entries gives the threshold at rank capacity + 1, and only the entries
-    // above it are sorted. The same lists and floors, from a sort of 0.4 instead of 1.7 million entries at 30,000
-    // records (docs/benchmarks.md, "Ingest: the first build of the impact lists"). After a sample the entries are
-    // already about SAMPLE_MARGIN × capacity per lexeme, and a second histogram cost more than it saved.
-    let entries = sql`list_entries`;
-    if (!sampled) {
+    if (mod > 1) {
       await setThresholds(
         trx,
         sql`SELECT lexeme, floor(1024 * search_impact(tf, doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
-            FROM list_entries GROUP BY 1, 2`,
-        lists.capacity + 1,
+            FROM (
+              SELECT u.lexeme, search_tf(u.weights) AS tf, a.doc_length
+              FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build lb ON lb.lexeme = u.lexeme
+              WHERE a.pmid % ${num(mod)} = 0
+              OFFSET 0
+            ) s
+            GROUP BY 1, 2`,
+        Math.ceil((SAMPLE_MARGIN * lists.capacity) / mod),
       );
-      entries = sql`(SELECT e.* FROM list_entries e JOIN list_build b ON b.lexeme = e.lexeme
-        WHERE search_impact(e.tf, e.doc_length, ${num(avgdl)}) >= b.tau - 1e-9)`;
+      sampled = true;
     }
-    await sql`SELECT set_config('enable_sort', 'on', true)`.execute(trx);
     await sql`
-      WITH ranked AS MATERIALIZED (
-        SELECT lexeme, pmid, tf, doc_length, search_impact(tf, doc_length, ${num(avgdl)}) AS impact,
-               row_number() OVER (PARTITION BY lexeme ORDER BY search_impact(tf, doc_length, ${num(avgdl)}) DESC, pmid DESC) AS r
-        FROM ${entries} e
-      ), kept AS (
-        INSERT INTO search_term_impacts (lexeme, pmid, tf, doc_length)
-        SELECT lexeme, pmid, tf, doc_length FROM ranked WHERE r <= ${num(lists.capacity)}
-      )
-      INSERT INTO search_term_lists (lexeme, floor, avgdl, entries, capacity)
-      SELECT b.lexeme, greatest(b.tau, coalesce(x.cut, 0)), ${num(avgdl)}, coalesce(x.n, 0), ${num(lists.capacity)}
-      FROM list_build b LEFT JOIN (
-        SELECT lexeme, count(*) FILTER (WHERE r <= ${num(lists.capacity)})::integer AS n,
-               max(impact) FILTER (WHERE r > ${num(lists.capacity)}) AS cut
-        FROM ranked GROUP BY lexeme
-      ) x ON x.lexeme = b.lexeme`.execute(trx);
-    return rows.length;
-  };
-  if (db.isTransaction) return build(db);
-  return db.transaction().execute(build);
+      CREATE TEMP TABLE list_entries ON COMMIT DROP AS
+      SELECT u.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
+      FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN list_build b ON b.lexeme = u.lexeme
+      WHERE b.tau = 0
+         OR search_tf(u.weights) > (b.tau - 1e-9) * (0.3::float8 + 0.9::float8 * a.doc_length / ${num(avgdl)}) / (2.2::float8 - (b.tau - 1e-9))`.execute(
+      trx,
+    );
+  }
+  // Without a sample every posting of the lexemes was read, yet only a lexeme's capacity + 1 best entries decide its
+  // list and floor: the exact histogram of the entries gives the threshold at rank capacity + 1, and only the entries
+  // above it are sorted. The same lists and floors, from a sort of 0.4 instead of 1.7 million entries at 30,000
+  // records (docs/benchmarks.md, "Ingest: the first build of the impact lists"). After a sample the entries are
+  // already about SAMPLE_MARGIN × capacity per lexeme, and a second histogram cost more than it saved.
+  let entries = sql`list_entries`;
+  if (!sampled) {
+    await setThresholds(
+      trx,
+      sql`SELECT lexeme, floor(1024 * search_impact(tf, doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
+          FROM list_entries GROUP BY 1, 2`,
+      lists.capacity + 1,
+    );
+    entries = sql`(SELECT e.* FROM list_entries e JOIN list_build b ON b.lexeme = e.lexeme
+      WHERE search_impact(e.tf, e.doc_length, ${num(avgdl)}) >= b.tau - 1e-9)`;
+  }
+  await sql`SELECT set_config('enable_sort', 'on', true)`.execute(trx);
+  await sql`
+    WITH ranked AS MATERIALIZED (
+      SELECT lexeme, pmid, tf, doc_length, search_impact(tf, doc_length, ${num(avgdl)}) AS impact,
+             row_number() OVER (PARTITION BY lexeme ORDER BY search_impact(tf, doc_length, ${num(avgdl)}) DESC, pmid DESC) AS r
+      FROM ${entries} e
+    ), kept AS (
+      INSERT INTO search_term_impacts (lexeme, pmid, tf, doc_length)
+      SELECT lexeme, pmid, tf, doc_length FROM ranked WHERE r <= ${num(lists.capacity)}
+    )
+    INSERT INTO search_term_lists (lexeme, floor, avgdl, entries, capacity)
+    SELECT b.lexeme, greatest(b.tau, coalesce(x.cut, 0)), ${num(avgdl)}, coalesce(x.n, 0), ${num(lists.capacity)}
+    FROM list_build b LEFT JOIN (
+      SELECT lexeme, count(*) FILTER (WHERE r <= ${num(lists.capacity)})::integer AS n,
+             max(impact) FILTER (WHERE r > ${num(lists.capacity)}) AS cut
+      FROM ranked GROUP BY lexeme
+    ) x ON x.lexeme = b.lexeme`.execute(trx);
+  return rows.length;
 }
 
 /**

@@ -256,7 +256,7 @@ export class EutilsClient {
         const timedOut = timeout.aborted;
         failure = new EutilsError(
           timedOut
-            ? `${what}: no answer within ${(this.timeoutMs / 1000).toFixed(0)} s`
+            ? `${what}: no answer within ${formatDuration(this.timeoutMs)}`
             : `${what}: ${describeNetworkError(error)}`,
           null,
           "network",
@@ -294,6 +294,11 @@ function aborted(what: string, error: unknown, signal: AbortSignal | undefined):
   const reason = signal?.reason;
   const why = reason instanceof DOMException && reason.name === "TimeoutError" ? "time budget reached" : "aborted";
   return new EutilsError(`${what}: ${why}`, null, "aborted", { cause: reason ?? error });
+}
+
+/** A time limit for a message: "300 ms" below a second, else whole seconds ("30 s"). */
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(0)} s`;
 }
 
 function describeNetworkError(error: unknown): string {

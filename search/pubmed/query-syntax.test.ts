@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { join } from "node:path";
 import type { DatabaseHandle } from "../../src/db/database.ts";
-import { BACKENDS, createTestDatabase } from "../../tests/support/database.ts";
+import { LAYER_BACKENDS, createTestDatabase } from "../../tests/support/database.ts";
 import { ingestFiles } from "../ingest.ts";
 import { PostgresSearchIndex } from "../postgres-index.ts";
 import { parsePubmedFile, type ParsedArticle } from "./parser.ts";
@@ -630,7 +630,7 @@ const STRATEGIES: { query: string; least?: number; pmids?: number[]; includes?: 
   { query: "yilmaz s[au] OR özdemir i[au]", includes: [2_000_000_001, 2_000_000_002] },
 ];
 
-for (const backend of BACKENDS) {
+for (const backend of LAYER_BACKENDS) {
   describe(`the SQL reads queries as matchesRecord does, on ${backend}`, () => {
     let handle: DatabaseHandle;
     let records: Map<number, PubmedQueryRecord>;

@@ -6,7 +6,7 @@ import { ApiError } from "../http/errors.ts";
 import { findUserByEmail, findUserById, type UserRow } from "../users/repository.ts";
 import { setPassword } from "../users/service.ts";
 import { sendEmail, type EmailMessage } from "../email/service.ts";
-import { passwordResetEmail } from "../email/templates.ts";
+import { passwordResetEmail } from "./emails.ts";
 import { clearAccountFailures } from "./login-guard.ts";
 
 /** How long a reset link works (the FastAPI template's default). */

@@ -1,5 +1,7 @@
 import { sql } from "kysely";
+import { z } from "zod";
 import type { JobHandlers } from "../jobs/worker.ts";
+import { handleJob, jobKind } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 
 /**
@@ -11,6 +13,8 @@ import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
  */
 
 export const EMBEDDED_MAINTENANCE_JOB = "maintenance.embedded";
+/** The kind with its (empty) payload's schema, src/jobs/kinds.ts. */
+export const EMBEDDED_MAINTENANCE = jobKind(EMBEDDED_MAINTENANCE_JOB, z.object({}));
 
 /** The tables whose rows are updated or deleted often. */
 export const CHURNING_TABLES = [
@@ -32,12 +36,12 @@ export const CHURNING_TABLES = [
 /** The job's handler. */
 export function maintenanceJobHandlers(): JobHandlers {
   return {
-    [EMBEDDED_MAINTENANCE_JOB]: async (_payload, { deps }) => {
+    [EMBEDDED_MAINTENANCE_JOB]: handleJob(EMBEDDED_MAINTENANCE, async (_payload, { deps }) => {
       if (deps.config.DATABASE_URL) return;
       // VACUUM cannot run inside a transaction; on PGlite each statement here runs on its own.
       await sql.raw(`VACUUM (ANALYZE) ${CHURNING_TABLES.join(", ")}`).execute(deps.db);
       await sql`CHECKPOINT`.execute(deps.db);
-    },
+    }),
   };
 }
 
@@ -47,8 +51,7 @@ export function maintenanceSchedules(): Schedule[] {
     {
       name: "maintenance.embedded",
       cron: "*/15 * * * *",
-      run: (deps) =>
-        deps.config.DATABASE_URL ? Promise.resolve() : enqueueUnlessWaiting(deps, EMBEDDED_MAINTENANCE_JOB),
+      run: (deps) => (deps.config.DATABASE_URL ? Promise.resolve() : enqueueUnlessWaiting(deps, EMBEDDED_MAINTENANCE)),
     },
   ];
 }

@@ -1,6 +1,8 @@
+import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import type { Database } from "../db/database.ts";
 import type { JobHandlers } from "../jobs/worker.ts";
+import { enqueueJob, handleJob, jobKind } from "../jobs/kinds.ts";
 import { sendEmail, type EmailMessage } from "./service.ts";
 import { sendRecoveryEmail } from "../auth/recovery.ts";
 import { LIMITS, hit } from "../auth/rate-limit.ts";
@@ -17,32 +19,44 @@ export const SEND_EMAIL_JOB = "email.send";
 /** Sends a password recovery mail if the address has an active account. Payload: `{email}`. */
 export const RECOVERY_EMAIL_JOB = "email.password-recovery";
 
+/** The kinds with their payloads' schemas (src/jobs/kinds.ts). A message's fields as EmailMessage has them. */
+export const SEND_EMAIL = jobKind(
+  SEND_EMAIL_JOB,
+  z.object({
+    to: z.string().min(1),
+    subject: z.string(),
+    html: z.string(),
+    text: z.string(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }) satisfies z.ZodType<EmailMessage>,
+);
+export const RECOVERY_EMAIL = jobKind(RECOVERY_EMAIL_JOB, z.object({ email: z.string().min(1) }));
+
 /** Queues `message` for sending. Pass `db` to enqueue inside the caller's transaction (then wake the queue after it commits). */
 export async function enqueueEmail(
   deps: Pick<AppDeps, "jobs">,
   message: EmailMessage,
   opts: { db?: Database } = {},
 ): Promise<string> {
-  return deps.jobs.enqueue(SEND_EMAIL_JOB, { ...message }, { db: opts.db, maxAttempts: 5 });
+  return enqueueJob(deps.jobs, SEND_EMAIL, message, { db: opts.db, maxAttempts: 5 });
 }
 
 /** Queues a password recovery mail for `email` (the job finds out whether the address has an account). */
 export async function enqueueRecoveryEmail(deps: Pick<AppDeps, "jobs">, email: string): Promise<string> {
-  return deps.jobs.enqueue(RECOVERY_EMAIL_JOB, { email }, { maxAttempts: 5 });
+  return enqueueJob(deps.jobs, RECOVERY_EMAIL, { email }, { maxAttempts: 5 });
 }
 
 /** The e-mail job handlers. */
 export function emailJobHandlers(): JobHandlers {
   return {
-    [SEND_EMAIL_JOB]: async (payload, { deps }) => {
-      await sendEmail(deps, payload as unknown as EmailMessage);
-    },
-    [RECOVERY_EMAIL_JOB]: async (payload, { deps, job }) => {
-      const email = String(payload.email);
+    [SEND_EMAIL_JOB]: handleJob(SEND_EMAIL, async (payload, { deps }) => {
+      await sendEmail(deps, payload);
+    }),
+    [RECOVERY_EMAIL_JOB]: handleJob(RECOVERY_EMAIL, async ({ email }, { deps, job }) => {
       // At most a few mails an hour to one inbox. Counted once per job, not per retry; past the limit the request
       // was still answered alike, and the links already sent stay valid, so the owner is never blocked.
       if (job.attempts === 1 && !(await hit(deps.db, LIMITS.recoveryMailsPerAddress, email)).allowed) return;
       await sendRecoveryEmail(deps, email);
-    },
+    }),
   };
 }

@@ -1,6 +1,8 @@
 import { Cron } from "croner";
 import { sql } from "kysely";
+import type { z } from "zod";
 import type { AppDeps } from "../deps.ts";
+import { enqueueJob, type JobKind, type PayloadSchema } from "./kinds.ts";
 
 /**
  * In-process schedules (weekly suggestions, trial expiry, the daily PubMed sync…), run with the croner library in
@@ -46,22 +48,28 @@ export function startSchedules(deps: AppDeps, schedules: readonly Schedule[]): S
       }),
   );
   return {
-    stop: () => jobs.forEach((j) => j.stop()),
+    stop: () => {
+      for (const j of jobs) j.stop();
+    },
     nextRuns: () => Object.fromEntries(jobs.map((j, i) => [schedules[i]!.name, j.nextRun()])),
   };
 }
 
 /**
  * Enqueues a job of `kind` (empty payload) unless one is already waiting in the queue: the idempotent `run` of a
- * schedule whose job does the whole period's work (a sweep), however many processes fire it.
+ * schedule whose job does the whole period's work (a sweep), however many processes fire it. Only a kind whose
+ * payload schema accepts `{}` may be passed (checked by the type, and by enqueueJob).
  */
-export async function enqueueUnlessWaiting(deps: AppDeps, kind: string): Promise<void> {
+export async function enqueueUnlessWaiting<S extends PayloadSchema>(
+  deps: AppDeps,
+  kind: JobKind<S> & (Record<string, never> extends z.input<S> ? unknown : never),
+): Promise<void> {
   const waiting = await deps.db
     .selectFrom("jobs")
     .select(sql<number>`1`.as("one"))
-    .where("kind", "=", kind)
+    .where("kind", "=", kind.name)
     .where("status", "=", "queued")
     .limit(1)
     .executeTakeFirst();
-  if (!waiting) await deps.jobs.enqueue(kind, {});
+  if (!waiting) await enqueueJob(deps.jobs, kind, {} as z.input<S>);
 }

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { hostname } from "node:os";
 import type { AppDeps } from "../deps.ts";
 import type { Database } from "../db/database.ts";
+import { InvalidJobPayloadError, type PayloadSchema, payloadSchemaOf, readPayload } from "./kinds.ts";
 
 /** A claimed job as a handler sees it. */
 export interface Job {
@@ -25,11 +26,16 @@ export type JobRunner = (payload: Record<string, unknown>, ctx: JobContext) => P
 /**
  * A handler: a runner, or a runner with `onGiveUp`, called once when the job is finally marked failed
  * (its last attempt threw, or its worker died during the last attempt), so the domain can record the failure
- * instead of leaving its own state in progress forever.
+ * instead of leaving its own state in progress forever. With `payload` (a schema, see kinds.ts handleJob) the worker
+ * parses the stored payload before calling either, and fails a job whose payload the schema refuses at once.
  */
 export type JobHandler =
   | JobRunner
-  | { run: JobRunner; onGiveUp?: (payload: Record<string, unknown>, reason: string, ctx: JobContext) => Promise<void> };
+  | {
+      run: JobRunner;
+      onGiveUp?: (payload: Record<string, unknown>, reason: string, ctx: JobContext) => Promise<void>;
+      payload?: PayloadSchema;
+    };
 
 /** Handlers by job kind, e.g. `{"review.run": …}`. A worker claims only the kinds it has a handler for. */
 export type JobHandlers = Record<string, JobHandler>;
@@ -95,8 +101,22 @@ function defaultWorkerId(): string {
 
 type JobRow = { id: unknown; kind: string; payload: unknown; attempts: number; max_attempts: number };
 
+/**
+ * The stored payload as a value. A driver that hands jsonb over as text gives a string to decode; a string that is no
+ * JSON text is a JSON string value already decoded, kept as it is for the kind's schema to refuse (it used to throw
+ * here, inside the claim, and so leave the job running until its lease ran out, again and again).
+ */
+function payloadValue(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
 function toJob(row: JobRow): Job {
-  const payload = typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload;
+  const payload = payloadValue(row.payload);
   return {
     id: String(row.id),
     kind: row.kind,
@@ -214,13 +234,16 @@ async function executeJob(
   const ctx: JobContext = { deps, job };
   try {
     if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
-    await runnerOf(handler)(job.payload, ctx);
+    await runnerOf(handler)(readPayload(job.kind, payloadSchemaOf(handler), job.payload), ctx);
     await ownRow()
       .set({ status: "done", locked_at: null, locked_by: null, last_error: null, updated_at: sql`now()` })
       .execute();
   } catch (err) {
-    const reason = describeError(err);
-    if (job.attempts < job.maxAttempts) {
+    // A payload its schema refuses fails the same way on every attempt: the job fails now, with the schema's message
+    // (no stack: the message says all), and the worker goes on with the next job.
+    const malformed = err instanceof InvalidJobPayloadError;
+    const reason = malformed ? err.message : describeError(err);
+    if (job.attempts < job.maxAttempts && !malformed) {
       const delaySeconds = backoffMs(job.attempts) / 1000;
       console.error(
         `job ${job.id} (${job.kind}) attempt ${job.attempts}/${job.maxAttempts} failed; retrying in ${delaySeconds} s:`,
@@ -237,11 +260,12 @@ async function executeJob(
         })
         .execute();
     } else {
-      console.error(`job ${job.id} (${job.kind}) failed after ${job.attempts} attempts:`, err);
+      if (malformed) console.error(`job ${job.id} (${job.kind}) failed: ${reason}`);
+      else console.error(`job ${job.id} (${job.kind}) failed after ${job.attempts} attempts:`, err);
       await ownRow()
         .set({ status: "failed", locked_at: null, locked_by: null, last_error: reason, updated_at: sql`now()` })
         .execute();
-      await giveUp(deps, handlers, job, reason);
+      if (!malformed) await giveUp(deps, handlers, job, reason);
     }
   }
 }
@@ -250,7 +274,8 @@ async function giveUp(deps: AppDeps, handlers: JobHandlers, job: Job, reason: st
   const handler = handlers[job.kind];
   if (!handler || typeof handler === "function" || !handler.onGiveUp) return;
   try {
-    await handler.onGiveUp(job.payload, reason, { deps, job });
+    // onGiveUp gets the payload as its schema parsed it; a malformed one has nothing it could record (logged below).
+    await handler.onGiveUp(readPayload(job.kind, handler.payload, job.payload), reason, { deps, job });
   } catch (err) {
     console.error(`job ${job.id} (${job.kind}): recording the failure failed:`, err);
   }

@@ -55,6 +55,24 @@ async function attrs(html: string, selector: string, attr: string): Promise<stri
   return found;
 }
 
+/** Every module script and modulepreload a page's HTML references: what the browser loads before it is interactive. */
+async function pageScripts(html: string): Promise<string[]> {
+  return [
+    ...new Set([
+      ...(await attrs(html, 'script[type="module"]', "src")),
+      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
+    ]),
+  ];
+}
+
+/** Their total size, gzip -9, bytes. */
+async function gzipTotal(urls: string[]): Promise<number> {
+  let gzip = 0;
+  for (const url of urls)
+    gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
+  return gzip;
+}
+
 let jane: { id: string; cookie: string };
 let noName: { id: string; cookie: string };
 let tricky: { id: string; cookie: string };
@@ -438,37 +456,11 @@ describe("signed-in pages", () => {
     );
   });
 
-  test("/literature_management ships at most 100 KB gzip of JavaScript", async () => {
-    const html = await (await get("/literature_management", jane.cookie)).text();
-    const urls = new Set([
-      ...(await attrs(html, 'script[type="module"]', "src")),
-      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
-    ]);
-    let gzip = 0;
-    for (const url of urls)
-      gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
-    expect(urls.size).toBeGreaterThan(1);
-    expect(gzip).toBeLessThanOrEqual(100 * 1024);
-  });
-
   test("/suggestions is gated the same way and open to a trial user", async () => {
     expect(await (await get("/suggestions", noName.cookie)).text()).toContain("Upgrade to Access Weekly Suggestions");
     const html = await (await get("/suggestions", jane.cookie)).text();
     expect(html).toContain("Your Weekly Suggestions");
     expect(html).not.toContain("Upgrade to Access");
-  });
-
-  test("/suggestions ships at most 100 KB gzip of JavaScript (its summaries reuse the review page's citations)", async () => {
-    const html = await (await get("/suggestions", jane.cookie)).text();
-    const urls = new Set([
-      ...(await attrs(html, 'script[type="module"]', "src")),
-      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
-    ]);
-    let gzip = 0;
-    for (const url of urls)
-      gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
-    expect(urls.size).toBeGreaterThan(1);
-    expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
 
   test("/dashboard renders its heading and the tabs on the server, Liked Articles selected unless ?tab=shares", async () => {
@@ -483,19 +475,6 @@ describe("signed-in pages", () => {
     expect(await (await get("/dashboard?article=12%3Cb%3E", jane.cookie)).text()).toContain(
       "&quot;openPmid&quot;:null",
     );
-  });
-
-  test("/dashboard ships at most 100 KB gzip of JavaScript", async () => {
-    const html = await (await get("/dashboard", jane.cookie)).text();
-    const urls = new Set([
-      ...(await attrs(html, 'script[type="module"]', "src")),
-      ...(await attrs(html, 'link[rel="modulepreload"]', "href")),
-    ]);
-    let gzip = 0;
-    for (const url of urls)
-      gzip += Bun.gzipSync(new Uint8Array(await (await get(url)).arrayBuffer()), { level: 9 }).length;
-    expect(urls.size).toBeGreaterThan(1);
-    expect(gzip).toBeLessThanOrEqual(100 * 1024);
   });
 
   test("/settings renders the 'User' tab with the settings island and the user's own values on the server", async () => {
@@ -544,6 +523,49 @@ describe("signed-in pages", () => {
     expect(html).not.toContain("Loading subscription details...");
     expect(html).not.toContain("Danger Zone");
     expect(html).not.toContain("Delete Account");
+  });
+});
+
+// The JavaScript each page loads before it is interactive, gzip -9 (issue 25; docs/benchmarks.md "JavaScript per page,
+// issue 25"): the sizes measured after the first-paint work plus about 1 KB, so that growth shows here. Raise a
+// budget only on purpose, with the new size in docs/benchmarks.md; React and react-dom alone take about 70 KB.
+const JS_BUDGET: { page: string; path: string; who: "visitor" | "trial" | "no plan"; bytes: number }[] = [
+  { page: "/login", path: "/login", who: "visitor", bytes: 76_800 },
+  { page: "/signup", path: "/signup", who: "visitor", bytes: 77_568 },
+  { page: "/recover-password", path: "/recover-password", who: "visitor", bytes: 76_288 },
+  { page: "/reset-password", path: "/reset-password", who: "visitor", bytes: 77_056 },
+  { page: "/home", path: "/home", who: "trial", bytes: 75_520 },
+  { page: "/dashboard", path: "/dashboard", who: "trial", bytes: 90_112 },
+  { page: "/settings", path: "/settings", who: "trial", bytes: 91_904 },
+  { page: "/suggestions", path: "/suggestions", who: "trial", bytes: 88_576 },
+  { page: "/literature_management", path: "/literature_management", who: "trial", bytes: 92_416 },
+  // The upgrade gates carry only the top bar, as /home does.
+  { page: "the upgrade gate", path: "/literature_management", who: "no plan", bytes: 75_520 },
+];
+
+describe("JavaScript per page", () => {
+  const cookieOf = (who: "visitor" | "trial" | "no plan") =>
+    who === "visitor" ? undefined : who === "trial" ? jane.cookie : noName.cookie;
+
+  test.each(JS_BUDGET)("$page stays within its budget of gzip JavaScript", async (budget) => {
+    const html = await (await get(budget.path, cookieOf(budget.who))).text();
+    const urls = await pageScripts(html);
+    expect(urls.length).toBeGreaterThan(1);
+    expect(await gzipTotal(urls)).toBeLessThanOrEqual(budget.bytes);
+  });
+
+  test("pages whose islands do not use the query cache load no query library; the others preload it", async () => {
+    // react-query's own error text: present in the bundle exactly where the library is.
+    const holdsQueryLibrary = async (path: string, cookie?: string) => {
+      const urls = await pageScripts(await (await get(path, cookie)).text());
+      const texts = await Promise.all(urls.map(async (u) => (await get(u)).text()));
+      return texts.some((t) => t.includes("No QueryClient set"));
+    };
+    for (const path of ["/login", "/signup", "/recover-password", "/reset-password"])
+      expect(await holdsQueryLibrary(path)).toBe(false);
+    expect(await holdsQueryLibrary("/home", jane.cookie)).toBe(false);
+    for (const path of ["/dashboard", "/settings", "/suggestions", "/literature_management"])
+      expect(await holdsQueryLibrary(path, jane.cookie)).toBe(true);
   });
 });
 

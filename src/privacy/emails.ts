@@ -1,5 +1,5 @@
 import type { EmailMessage } from "../email/service.ts";
-import { escapeHtml } from "../email/templates.ts";
+import { escapeHtml } from "../email/html.ts";
 
 /** "26 November 2026" (UTC), the way the notices write dates. */
 export function longDate(date: Date): string {

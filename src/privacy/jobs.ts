@@ -1,15 +1,19 @@
+import { z } from "zod";
 import type { JobHandlers } from "../jobs/worker.ts";
+import { handleJob, jobKind } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
-import { DATA_EXPORT_JOB, produceDataExport, pruneDataExports } from "./data-export.ts";
+import { DATA_EXPORT, DATA_EXPORT_JOB, produceDataExport, pruneDataExports } from "./data-export.ts";
 import { applyRetention } from "./retention.ts";
 
 /** The daily retention run (retention.ts), on the durable queue so that one process runs it once. */
 export const RETENTION_JOB = "privacy.retention";
+/** The kind with its (empty) payload's schema, src/jobs/kinds.ts. */
+export const RETENTION = jobKind(RETENTION_JOB, z.object({}));
 
 /** The privacy jobs: the daily retention run and the production of "Download my data" files. */
 export function privacyJobHandlers(): JobHandlers {
   return {
-    [RETENTION_JOB]: async (_payload, { deps }) => {
+    [RETENTION_JOB]: handleJob(RETENTION, async (_payload, { deps }) => {
       const now = new Date();
       const report = await applyRetention(deps, now);
       await pruneDataExports(deps.db, now);
@@ -18,23 +22,24 @@ export function privacyJobHandlers(): JobHandlers {
           `retention: ${report.notices.length} notice(s) queued, ${report.deletions.length} inactive account(s) deleted, ${report.archivesDeleted} archive(s) deleted`,
         );
       }
-    },
-    [DATA_EXPORT_JOB]: {
-      run: async (payload, { deps }) => produceDataExport(deps, String(payload.exportId), new Date()),
+    }),
+    [DATA_EXPORT_JOB]: handleJob(
+      DATA_EXPORT,
+      async (payload, { deps }) => produceDataExport(deps, payload.exportId, new Date()),
       // The owner sees "expired" rather than "being prepared" forever, and may ask again.
-      onGiveUp: async (payload, _reason, { deps }) => {
+      async (payload, _reason, { deps }) => {
         await deps.db
           .updateTable("data_exports")
           .set({ status: "failed" })
-          .where("id", "=", String(payload.exportId))
+          .where("id", "=", payload.exportId)
           .where("status", "=", "queued")
           .execute();
       },
-    },
+    ),
   };
 }
 
 /** Every day at 04:15 UTC, where jobs run. */
 export function privacySchedules(): Schedule[] {
-  return [{ name: RETENTION_JOB, cron: "15 4 * * *", run: (deps) => enqueueUnlessWaiting(deps, RETENTION_JOB) }];
+  return [{ name: RETENTION_JOB, cron: "15 4 * * *", run: (deps) => enqueueUnlessWaiting(deps, RETENTION) }];
 }

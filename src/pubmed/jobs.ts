@@ -1,5 +1,7 @@
 import { sql } from "kysely";
+import { z } from "zod";
 import type { JobHandlers } from "../jobs/worker.ts";
+import { handleJob, jobKind } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { pruneSearchCache } from "./search-cache.ts";
 
@@ -11,6 +13,8 @@ import { pruneSearchCache } from "./search-cache.ts";
  */
 
 export const PUBMED_PRUNE_JOB = "pubmed.prune";
+/** The kind with its (empty) payload's schema, src/jobs/kinds.ts. */
+export const PUBMED_PRUNE = jobKind(PUBMED_PRUNE_JOB, z.object({}));
 /** The longest any caller reuses an esearch answer (the weekly run's week), with a day's margin. */
 export const SEARCH_CACHE_KEEP_MS = 8 * 24 * 60 * 60 * 1000;
 /** Days of per-user fetch counts kept. */
@@ -19,16 +23,16 @@ export const USAGE_KEEP_DAYS = 31;
 /** The job's handler: removes stale cached answers and old daily counts. */
 export function pubmedJobHandlers(): JobHandlers {
   return {
-    [PUBMED_PRUNE_JOB]: async (_payload, { deps }) => {
+    [PUBMED_PRUNE_JOB]: handleJob(PUBMED_PRUNE, async (_payload, { deps }) => {
       await pruneSearchCache(deps.db, SEARCH_CACHE_KEEP_MS);
       await sql`DELETE FROM pubmed_fetch_usage WHERE day < (now() AT TIME ZONE 'UTC')::date - ${USAGE_KEEP_DAYS}::int`.execute(
         deps.db,
       );
-    },
+    }),
   };
 }
 
 /** Every day at 03:30 UTC, where jobs run. */
 export function pubmedSchedules(): Schedule[] {
-  return [{ name: PUBMED_PRUNE_JOB, cron: "30 3 * * *", run: (deps) => enqueueUnlessWaiting(deps, PUBMED_PRUNE_JOB) }];
+  return [{ name: PUBMED_PRUNE_JOB, cron: "30 3 * * *", run: (deps) => enqueueUnlessWaiting(deps, PUBMED_PRUNE) }];
 }

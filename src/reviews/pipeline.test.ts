@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS, createTestDatabase } from "../../tests/support/database.ts";
+import { APP_BACKENDS, createTestDatabase } from "../../tests/support/database.ts";
 import type { DatabaseHandle } from "../db/database.ts";
 import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
@@ -51,7 +51,7 @@ function steps(overrides: Partial<PipelineSteps> = {}): PipelineSteps {
   };
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`review pipeline on ${backend}`, () => {
     let handle: DatabaseHandle;
     let baseDeps: AppDeps;

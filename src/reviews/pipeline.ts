@@ -1,6 +1,8 @@
 import type { AppDeps } from "../deps.ts";
 import type { SearchHit, SearchResult } from "../../search/search-index.ts";
+import { z } from "zod";
 import type { JobHandler } from "../jobs/worker.ts";
+import { handleJob, jobKind } from "../jobs/kinds.ts";
 import * as repo from "./repository.ts";
 import { PIPELINE_STATUSES } from "./schemas.ts";
 import { rerank } from "../../search/ranking.ts";
@@ -26,6 +28,8 @@ import type { EvidenceRow } from "./evidence/types.ts";
 
 /** Job kind of the review pipeline; its payload is `{reviewId}`. */
 export const REVIEW_JOB_KIND = "review.run";
+/** The review job with its payload's schema (src/jobs/kinds.ts): the producer (service.ts) and the handler below. */
+export const REVIEW_JOB = jobKind(REVIEW_JOB_KIND, z.object({ reviewId: z.string().min(1) }));
 
 /** Candidates fetched from the search index, before re-ranking. */
 export const CANDIDATE_LIMIT = 200;
@@ -395,7 +399,8 @@ export function stepsFor(config: AppDeps["config"]): PipelineSteps {
 }
 
 /** The "review.run" job: runs the pipeline; a job given up after repeated crashes leaves the review in error. */
-export const reviewJobHandler: JobHandler = {
-  run: (payload, ctx) => runReview(ctx.deps, String(payload.reviewId), stepsFor(ctx.deps.config)),
-  onGiveUp: (payload, reason, ctx) => markFailed(ctx.deps, String(payload.reviewId), new Error(reason)),
-};
+export const reviewJobHandler: JobHandler = handleJob(
+  REVIEW_JOB,
+  (payload, ctx) => runReview(ctx.deps, payload.reviewId, stepsFor(ctx.deps.config)),
+  (payload, reason, ctx) => markFailed(ctx.deps, payload.reviewId, new Error(reason)),
+);

@@ -134,10 +134,15 @@ export function reviewsRoutes(deps: AppDeps) {
       let changed = true;
       let wake: (() => void) | null = null;
       let aborted = false;
-      const watch = watchReview(deps.db, id, () => {
-        changed = true;
-        wake?.();
-      });
+      const watch = watchReview(
+        deps.db,
+        id,
+        () => {
+          changed = true;
+          wake?.();
+        },
+        deps.config.REVIEW_STREAM_SWEEP_MS,
+      );
       stream.onAbort(() => {
         aborted = true;
         wake?.();

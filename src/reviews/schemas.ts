@@ -186,7 +186,8 @@ export const EvidenceRowSchema = z
       "Where the design was read: the PubMed record or the abstract's wording",
     ),
     evidence_level: described(
-      z.number().int().min(1).max(5).nullable(),
+      // Literals, not an int from 1 to 5: the document then lists the levels and the browser's types name them.
+      z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]).nullable(),
       "Oxford CEBM 2011 level (1 strongest .. 5) for treatment benefit, from the design; null when unknown",
     ),
     participants: described(

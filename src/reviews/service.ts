@@ -4,7 +4,8 @@ import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import * as repo from "./repository.ts";
 import { storedEvidenceTable, type ReviewDetails, type ReviewPublic, type ReviewStatusPublic } from "./schemas.ts";
-import { REVIEW_JOB_KIND } from "./pipeline.ts";
+import { REVIEW_JOB, REVIEW_JOB_KIND } from "./pipeline.ts";
+import { enqueueJob } from "../jobs/kinds.ts";
 import { storedConcepts } from "./topic.ts";
 import { describeFilters, storedFilters, type ReviewFilters } from "./filters.ts";
 import { storedReport } from "./report.ts";
@@ -92,7 +93,7 @@ export async function startReview(
       throw new ApiError(429, TOO_MANY_IN_PROGRESS, { "Retry-After": "5" });
     }
     const row = await repo.startUserReview(trx, userId, id, userQuery, filters);
-    if (row) await deps.jobs.enqueue(REVIEW_JOB_KIND, { reviewId: row.id }, { db: trx, fairnessKey: userId });
+    if (row) await enqueueJob(deps.jobs, REVIEW_JOB, { reviewId: row.id }, { db: trx, fairnessKey: userId });
     return row;
   });
   if (started) deps.jobs.wake?.();

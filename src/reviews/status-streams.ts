@@ -73,8 +73,15 @@ export interface ReviewWatch {
 /**
  * Calls `wake` whenever the review's change is announced, or the shared re-read of `db` finds its stored status
  * different from what the stream last recorded with `seen` (or the review gone).
+ * @param sweepMs how often the shared re-read of `db` runs (default STREAM_SWEEP_MS; config REVIEW_STREAM_SWEEP_MS),
+ *   taken from the watch that starts it: the re-read is one timer for all the streams on one database handle.
  */
-export function watchReview(db: Database, reviewId: string, wake: () => void): ReviewWatch {
+export function watchReview(
+  db: Database,
+  reviewId: string,
+  wake: () => void,
+  sweepMs: number = STREAM_SWEEP_MS,
+): ReviewWatch {
   const watch: Watch = { reviewId, seen: "", wake };
   const off = onReviewChange(reviewId, wake);
   let group = groups.get(db);
@@ -82,7 +89,7 @@ export function watchReview(db: Database, reviewId: string, wake: () => void): R
     const created: SweepGroup = {
       watches: new Set(),
       running: false,
-      timer: setInterval(() => void sweep(db, created), STREAM_SWEEP_MS),
+      timer: setInterval(() => void sweep(db, created), sweepMs),
     };
     created.timer.unref?.();
     groups.set(db, (group = created));

@@ -1,7 +1,9 @@
+import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import type { JobHandlers } from "../jobs/worker.ts";
+import { handleJob, type JobPayload, jobKind } from "../jobs/kinds.ts";
 import { sendEmail } from "../email/service.ts";
-import { articleSharedEmail, shareInvitationEmail } from "../email/templates.ts";
+import { articleSharedEmail, shareInvitationEmail } from "./emails.ts";
 import { signUnsubscribeToken } from "../email/list-unsubscribe.ts";
 import { hit, type RateLimit } from "../auth/rate-limit.ts";
 import { purgeOldInvitations, readInvitation, recipientHash } from "./invitations.ts";
@@ -17,6 +19,16 @@ import { purgeOldInvitations, readInvitation, recipientHash } from "./invitation
 
 /** Sends a share's notification or an invitation. Payload: `{share_id}` or `{invitation_id, to}`. */
 export const SHARE_NOTIFY_JOB = "shares.notify";
+/** SHARE_NOTIFY_JOB with its payload's schema (src/jobs/kinds.ts): a share with an account, or an invitation. */
+export const SHARE_NOTIFY = jobKind(
+  SHARE_NOTIFY_JOB,
+  z.union([
+    z.object({ share_id: z.string().min(1) }),
+    z.object({ invitation_id: z.string().min(1), to: z.string().min(1) }),
+  ]),
+);
+/** What service.ts enqueues. */
+export type ShareNotifyPayload = JobPayload<typeof SHARE_NOTIFY>;
 
 /** Invitation e-mails to one address a day, whoever sends them: no stranger's inbox is filled through the product. */
 export const INVITATIONS_PER_ADDRESS: RateLimit = {
@@ -55,7 +67,7 @@ async function notifyShare(deps: AppDeps, shareId: string): Promise<void> {
     .where("s.id", "=", shareId)
     .executeTakeFirst();
   // Deleted by the recipient before it went out, or the recipient turned share e-mails off: nothing to send.
-  if (!row || !row.share_emails || !row.is_active) return;
+  if (!row?.share_emails || !row.is_active) return;
   await sendEmail(
     deps,
     articleSharedEmail({
@@ -94,11 +106,9 @@ async function sendInvitation(deps: AppDeps, invitationId: string, to: string, f
 /** The share e-mail job handlers. */
 export function shareJobHandlers(): JobHandlers {
   return {
-    [SHARE_NOTIFY_JOB]: async (payload, { deps, job }) => {
-      if (typeof payload.share_id === "string") return notifyShare(deps, payload.share_id);
-      if (typeof payload.invitation_id === "string" && typeof payload.to === "string") {
-        return sendInvitation(deps, payload.invitation_id, payload.to, job.attempts === 1);
-      }
-    },
+    [SHARE_NOTIFY_JOB]: handleJob(SHARE_NOTIFY, async (payload, { deps, job }) => {
+      if ("share_id" in payload) return notifyShare(deps, payload.share_id);
+      return sendInvitation(deps, payload.invitation_id, payload.to, job.attempts === 1);
+    }),
   };
 }

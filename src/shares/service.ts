@@ -6,7 +6,8 @@ import type { CurrentUser } from "../auth/middleware.ts";
 import * as preferences from "../users/preferences.ts";
 import * as repo from "./repository.ts";
 import { insertInvitation, recipientHash } from "./invitations.ts";
-import { SHARE_NOTIFY_JOB } from "./notify.ts";
+import { SHARE_NOTIFY, type ShareNotifyPayload } from "./notify.ts";
+import { enqueueJob } from "../jobs/kinds.ts";
 import { UNKNOWN_LIST_CURSOR, type ReceivedShare, type ReceivedShareRef, type ShareSent } from "./schemas.ts";
 
 export { sharedArticleLink } from "./notify.ts";
@@ -58,20 +59,20 @@ export async function shareArticle(
   try {
     sent = await deps.db.transaction().execute(async (trx) => {
       let row: { id: string; at: Date | string } | undefined;
-      let payload: Record<string, unknown>;
+      let payload: ShareNotifyPayload | undefined;
       if (recipient?.is_active) {
         const share = await repo.insertShare(trx, sharer.id, recipient.id, pmid);
         row = share && { id: share.id, at: share.shared_at };
-        payload = { share_id: share?.id };
+        payload = share && { share_id: share.id };
       } else {
         const invitation = await insertInvitation(trx, sharer.id, recipientHash(deps.secretKey, recipientEmail), pmid);
         row = invitation && { id: invitation.id, at: invitation.invited_at };
-        payload = { invitation_id: invitation?.id, to: recipientEmail };
+        payload = invitation && { invitation_id: invitation.id, to: recipientEmail };
       }
-      if (!row) return undefined;
+      if (!row || !payload) return undefined;
       const state = await hit(trx, LIMITS.sharesPerUser, sharer.id);
       if (!state.allowed) throw new QuotaExceeded(tooManyRequests(state));
-      await deps.jobs.enqueue(SHARE_NOTIFY_JOB, payload, { db: trx, maxAttempts: 5 });
+      await enqueueJob(deps.jobs, SHARE_NOTIFY, payload, { db: trx, maxAttempts: 5 });
       return row;
     });
   } catch (err) {

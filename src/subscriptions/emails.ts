@@ -1,5 +1,5 @@
 import type { EmailMessage } from "../email/service.ts";
-import { escapeHtml } from "../email/templates.ts";
+import { escapeHtml } from "../email/html.ts";
 
 /**
  * The two trial e-mails: two days before the trial ends, and when it has ended. Each links to the plans on

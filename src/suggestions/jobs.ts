@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
+import { enqueueJob, handleJob, type JobKind, jobKind, type PayloadSchema } from "../jobs/kinds.ts";
 import type { JobHandlers } from "../jobs/worker.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { refreshMeshStats } from "./disruption.ts";
@@ -7,8 +9,8 @@ import { computeWeeklySuggestions } from "./service.ts";
 import { readProfileLikes, readSuggestionUser, subscribedUsers, usersDueForWeek } from "./repository.ts";
 import { pruneSourceCache, rankedSources, SOURCE_CACHE_DAYS } from "./source-cache.ts";
 import { buildProfile } from "./profile.ts";
-import { isIsoWeek, isoWeek } from "./week.ts";
-import { USER_JOB } from "./queueing.ts";
+import { isoWeek } from "./week.ts";
+import { isoWeekField, USER, USER_JOB } from "./queueing.ts";
 
 /**
  * The weekly suggestions on the durable job queue (issue 11): the schedule (Mondays 06:00 UTC) or
@@ -26,6 +28,10 @@ export const WEEKLY_RUN_JOB = "suggestions.weekly-run";
 export const PREPARE_RUN_JOB = "suggestions.prepare-run";
 /** One user's source answers. Payload `{userId}`. */
 export const PREPARE_USER_JOB = "suggestions.prepare-user";
+/** The kinds with their payloads' schemas (src/jobs/kinds.ts). The weekly run is for this week unless `week` says. */
+export const WEEKLY_RUN = jobKind(WEEKLY_RUN_JOB, z.object({ week: isoWeekField.optional() }));
+export const PREPARE_RUN = jobKind(PREPARE_RUN_JOB, z.object({}));
+export const PREPARE_USER = jobKind(PREPARE_USER_JOB, z.object({ userId: z.string().min(1) }));
 /** Answers this old are computed again by the preparation: a week before they expire, so the weekly run never meets an expired one. */
 export const PREPARE_AFTER_DAYS = SOURCE_CACHE_DAYS - 7;
 
@@ -33,17 +39,17 @@ export const PREPARE_AFTER_DAYS = SOURCE_CACHE_DAYS - 7;
 const ENQUEUE_BATCH = 500;
 
 /** Queues one `kind` job per user, ENQUEUE_BATCH per transaction, waking the workers after each. */
-async function enqueuePerUser(
+async function enqueuePerUser<S extends PayloadSchema>(
   deps: AppDeps,
   users: readonly string[],
-  kind: string,
-  payload: (userId: string) => Record<string, unknown>,
+  kind: JobKind<S>,
+  payload: (userId: string) => z.input<S>,
   maxAttempts: number,
 ): Promise<void> {
   for (let i = 0; i < users.length; i += ENQUEUE_BATCH) {
     await deps.db.transaction().execute(async (trx) => {
       for (const userId of users.slice(i, i + ENQUEUE_BATCH))
-        await deps.jobs.enqueue(kind, payload(userId), { fairnessKey: userId, maxAttempts, db: trx });
+        await enqueueJob(deps.jobs, kind, payload(userId), { fairnessKey: userId, maxAttempts, db: trx });
     });
     deps.jobs.wake?.();
   }
@@ -52,8 +58,8 @@ async function enqueuePerUser(
 /** The job handlers of suggestions. */
 export function suggestionJobHandlers(): JobHandlers {
   return {
-    [WEEKLY_RUN_JOB]: async (payload, { deps }) => {
-      const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : isoWeek(new Date());
+    [WEEKLY_RUN_JOB]: handleJob(WEEKLY_RUN, async (payload, { deps }) => {
+      const week = payload.week ?? isoWeek(new Date());
       await refreshMeshStats(deps.db);
       // The citation signal is an addition: if its refresh fails, last week's CD indexes stay (the statement runs in
       // one transaction) and the users' weeks still go out, with the MeSH signal current.
@@ -63,34 +69,32 @@ export function suggestionJobHandlers(): JobHandlers {
         ),
       );
       await pruneSourceCache(deps);
-      await enqueuePerUser(deps, await usersDueForWeek(deps.db, week), USER_JOB, (userId) => ({ userId, week }), 5);
-    },
-    [USER_JOB]: async (payload, { deps }) => {
-      const week = typeof payload.week === "string" && isIsoWeek(payload.week) ? payload.week : undefined;
+      await enqueuePerUser(deps, await usersDueForWeek(deps.db, week), USER, (userId) => ({ userId, week }), 5);
+    }),
+    [USER_JOB]: handleJob(USER, async (payload, { deps }) => {
       // A recomputation (edited interests) refreshes the batch the page shows. It mails the week's digest only when
       // none went out for that week (the batch's digest_queued_at): a subscriber whose first batch comes from setting
       // her interests gets that week's digest once, and an edit after it does not mail a second.
-      await computeWeeklySuggestions(deps, String(payload.userId), { week, replace: payload.replace === true });
-    },
-    [PREPARE_RUN_JOB]: async (_payload, { deps }) => {
+      await computeWeeklySuggestions(deps, payload.userId, { week: payload.week, replace: payload.replace === true });
+    }),
+    [PREPARE_RUN_JOB]: handleJob(PREPARE_RUN, async (_payload, { deps }) => {
       await pruneSourceCache(deps);
-      await enqueuePerUser(deps, await subscribedUsers(deps.db), PREPARE_USER_JOB, (userId) => ({ userId }), 3);
-    },
-    [PREPARE_USER_JOB]: async (payload, { deps }) => {
-      const userId = String(payload.userId);
+      await enqueuePerUser(deps, await subscribedUsers(deps.db), PREPARE_USER, (userId) => ({ userId }), 3);
+    }),
+    [PREPARE_USER_JOB]: handleJob(PREPARE_USER, async ({ userId }, { deps }) => {
       const now = new Date();
       const [user, likes] = await Promise.all([readSuggestionUser(deps.db, userId), readProfileLikes(deps.db, userId)]);
       if (!user?.is_active) return;
       const texts = buildProfile(user.description, likes, now).sources.map((s) => s.text);
       await rankedSources(deps, texts, now, { maxAgeDays: PREPARE_AFTER_DAYS });
-    },
+    }),
   };
 }
 
 /** Mondays at 06:00 UTC: the week's run; every day at 02:00 UTC: the preparation of the sources' answers. */
 export function suggestionSchedules(): Schedule[] {
   return [
-    { name: "suggestions.weekly", cron: "0 6 * * 1", run: (deps) => enqueueUnlessWaiting(deps, WEEKLY_RUN_JOB) },
-    { name: "suggestions.prepare", cron: "0 2 * * *", run: (deps) => enqueueUnlessWaiting(deps, PREPARE_RUN_JOB) },
+    { name: "suggestions.weekly", cron: "0 6 * * 1", run: (deps) => enqueueUnlessWaiting(deps, WEEKLY_RUN) },
+    { name: "suggestions.prepare", cron: "0 2 * * *", run: (deps) => enqueueUnlessWaiting(deps, PREPARE_RUN) },
   ];
 }

@@ -19,7 +19,8 @@ import {
   type Section,
   type SectionEntry,
 } from "./sections.ts";
-import { siteOrigin, unsubscribeToken, weeklyDigestEmail } from "./digest.ts";
+import { siteOrigin, unsubscribeToken } from "./digest.ts";
+import { weeklyDigestEmail } from "./emails.ts";
 import { isoWeek } from "./week.ts";
 import { fetchNewThisWeek, type WeeklyPubmedClient } from "./pubmed-new.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";

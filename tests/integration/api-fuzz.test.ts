@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { anyValue, parameterText, type Components, type JsonSchema } from "../support/openapi-arbitraries.ts";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
@@ -69,7 +69,7 @@ interface Secrets {
   pmid: number;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`the API under generated input (${backend})`, () => {
     let t: TestApp;
     let doc: Document;

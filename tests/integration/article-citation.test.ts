@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { readArticle } from "../../src/articles/repository.ts";
@@ -30,7 +30,7 @@ const GROUP = 27171663; // "International Spine Study Group, Denver, CO"
 const E_ONLY = 22587885; // BMJ Open, pii e000988, no MedlinePgn
 const CHAPTER = 29337475; // PDQ, a chapter of a book
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`the API's article carries the citation fields (${backend})`, () => {
     let t: TestApp;
     let alice: TestUser;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 /** A form-encoded OAuth2 password login request, as the login page sends it. */
@@ -13,7 +13,7 @@ function b64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString("base64url");
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`login (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {

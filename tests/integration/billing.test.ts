@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
 import { clearPriceCache } from "../../src/subscriptions/prices.ts";
@@ -39,7 +39,7 @@ const post = (body: unknown, headers: Record<string, string>): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`billing with Stripe (${backend})`, () => {
     let t: TestApp;
     let stripe: StripeStandIn;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedIndexedArticles, type ArticleSeed } from "../support/articles.ts";
 import { refreshCdIndex, readCdIndexes } from "../../src/suggestions/cd-index.ts";
@@ -71,7 +71,7 @@ const ARTICLES: ArticleSeed[] = [
   { pmid: 93000016, title: "Early sepsis observations", date: "2010-05-01", mesh: [SEPSIS], references: [R1] },
 ];
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`CD index of Potentially Disruptive (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS, createTestDatabase } from "../support/database.ts";
+import { LAYER_BACKENDS, createTestDatabase } from "../support/database.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 
 // The database layer under the app: on PostgreSQL, single queries share the pool and transactions hold one
 // connection (src/db/postgres-driver.ts); PGlite must behave the same.
 
-for (const backend of BACKENDS) {
+for (const backend of LAYER_BACKENDS) {
   describe(`database (${backend})`, () => {
     let handle: DatabaseHandle;
     beforeAll(async () => {

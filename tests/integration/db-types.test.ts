@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { BACKENDS, createTestDatabase } from "../support/database.ts";
+import { LAYER_BACKENDS, createTestDatabase } from "../support/database.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { COLUMN_OVERRIDES, introspectSchemaTypes, SCHEMA_GEN_PATH } from "../../src/db/codegen.ts";
 
@@ -11,11 +11,12 @@ import { COLUMN_OVERRIDES, introspectSchemaTypes, SCHEMA_GEN_PATH } from "../../
 
 const committed = readFileSync(join(import.meta.dir, "..", "..", SCHEMA_GEN_PATH), "utf8");
 
-for (const backend of BACKENDS) {
+for (const backend of LAYER_BACKENDS) {
   describe(`generated database types (${backend})`, () => {
     let handle: DatabaseHandle;
     beforeAll(async () => {
-      handle = await createTestDatabase(backend);
+      // Every migration run on an empty database: the other suites start from a copy of one migrated database.
+      handle = await createTestDatabase(backend, { fromScratch: true });
     });
     afterAll(async () => {
       await handle?.close();

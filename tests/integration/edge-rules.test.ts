@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { CONTROL_CHARACTER_MESSAGE } from "../../src/http/input-text.ts";
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_URL_CHARS } from "../../src/http/limits.ts";
@@ -35,7 +35,7 @@ async function expectControlRefused(res: Response, loc: (string | number)[]): Pr
   expect(detail).toContainEqual({ loc, msg: CONTROL_CHARACTER_MESSAGE, type: "string_control_character" });
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`control characters in any input (${backend})`, () => {
     let t: TestApp;
     let user: TestUser;

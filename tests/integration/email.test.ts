@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { EmailDeliveryError, sendEmail } from "../../src/email/service.ts";

@@ -19,9 +19,12 @@ describe("embedded database maintenance (pglite)", () => {
   const size = async (table: string) =>
     Number((await sql<{ n: string }>`SELECT pg_relation_size(${table}::regclass)::text AS n`.execute(t.db)).rows[0]!.n);
 
-  /** A burst of queue traffic: jobs enqueued, claimed, finished, then cleared away as the worker's sweep does. */
+  /**
+   * A burst of queue traffic: jobs enqueued, claimed, finished, then cleared away as the worker's sweep does. 150 jobs
+   * a burst (300 before) show the same growth at half the time: this file was among the suite's slowest.
+   */
   async function churn(): Promise<void> {
-    for (let i = 0; i < 300; i++) await t.deps.jobs.enqueue("test.churn", { i });
+    for (let i = 0; i < 150; i++) await t.deps.jobs.enqueue("test.churn", { i });
     await runJobsUntilIdle(t.deps, { "test.churn": async () => {} });
     await t.db.deleteFrom("jobs").where("kind", "=", "test.churn").execute();
   }
@@ -39,6 +42,8 @@ describe("embedded database maintenance (pglite)", () => {
     const withMaintenance = await size("jobs");
     expect(withMaintenance).toBeLessThanOrEqual(settled * 1.5);
     for (let round = 0; round < 3; round++) await churn();
-    expect(await size("jobs")).toBeGreaterThan(withMaintenance * 2);
+    const without = await size("jobs");
+    // Measured with 150 jobs a burst: settled and with the job 24,576 bytes (3 pages), without it 73,728.
+    expect(without).toBeGreaterThan(withMaintenance * 2);
   }, 60_000);
 });

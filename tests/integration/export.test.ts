@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { Cite } from "@citation-js/core";
 import "@citation-js/plugin-ris";
 import "@citation-js/plugin-bibtex";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { parseMedline } from "../../src/export/medline.ts";
@@ -37,7 +37,7 @@ const SAMPLE = join(
 );
 const TOPIC = "nasopharyngeal carcinoma radiotherapy";
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`export (${backend})`, () => {
     let t: TestApp;
     let alice: TestUser;

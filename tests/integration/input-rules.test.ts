@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { fieldErrors, signupRules, type SignupValues } from "../../islands/auth/validation.ts";
 import { profileRules, type ProfileValues } from "../../islands/settings/profile.ts";
@@ -35,7 +35,7 @@ const BROKEN_NAMES = [
   "A".repeat(31),
 ];
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`single-line fields and full names (${backend})`, () => {
     let t: TestApp;
     let user: TestUser;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { UNKNOWN_LIST_CURSOR } from "../../src/likes/schemas.ts";
 
@@ -11,7 +11,7 @@ import { UNKNOWN_LIST_CURSOR } from "../../src/likes/schemas.ts";
 const LIKES = 10_000;
 const BASE = 30_000_000;
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`likes and shares a page at a time (${backend})`, () => {
     let t: TestApp;
     let heavy: TestUser;

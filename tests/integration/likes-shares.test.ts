@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { ALREADY_SHARED, SHARE_WITH_SELF } from "../../src/shares/service.ts";
@@ -25,7 +25,7 @@ interface ReceivedShare {
   article: { pmid: number; title: string | null; in_index: boolean };
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`likes and shares (${backend})`, () => {
     let t: TestApp;
     let alice: TestUser;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { LAYER_BACKENDS as BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { REVIEW_JOB_KIND } from "../../src/reviews/pipeline.ts";

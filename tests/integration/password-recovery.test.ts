@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { LIMITS, hit } from "../../src/auth/rate-limit.ts";
 
 type Issue = { loc: (string | number)[]; msg: string };
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`password recovery (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {

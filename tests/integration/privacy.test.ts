@@ -2,7 +2,7 @@
 // applied by the daily job with an injected clock, and the user's copy of her data, produced by a job, e-mailed as a
 // link only she can open, until it expires.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { seedIndexedArticles } from "../support/articles.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
@@ -13,7 +13,7 @@ import { addDays } from "../../src/privacy/policy.ts";
 const NOW = new Date("2030-03-01T04:15:00Z");
 const daysAgo = (n: number) => addDays(NOW, -n);
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`privacy (${backend})`, () => {
     let t: TestApp;
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../support/eutils-stand-in.ts";
 import { loadStandInRecords, PUBMEDQA_PMIDS } from "../support/pubmed-records.ts";
@@ -13,11 +13,20 @@ import { DatabaseRateGate } from "../../search/pubmed/rate-gate.ts";
 import { eutilsClientFor } from "../../src/pubmed/client.ts";
 
 // PubMed on demand, the fetching part (issue 19): records only the E-utilities stand-in holds (the PubMedQA set) are
-// fetched into the database and the search index, and a second fetch finds them held; NCBI's 3 requests a second
-// hold for concurrent callers in one process and for two processes on one PostgreSQL database (measured by the
-// stand-in); `npm run pubmed:fetch` both ways, run again to fetch nothing new.
+// fetched into the database and the search index, and a second fetch finds them held; the gate's rate holds for
+// concurrent callers in one process and for two processes on one PostgreSQL database (measured by the stand-in);
+// `npm run pubmed:fetch` both ways, run again to fetch nothing new.
+//
+// Pace: the stand-in and the clients run at FAST requests a second (PUBMED_EUTILS_REQUESTS_PER_SECOND), so that the
+// tests about fetching do not wait out NCBI's 3 a second; the two tests about the rate itself run the gate at GATED a
+// second, past which the stand-in's own count would show a burst. NCBI's 3 and 10 are the defaults the gate takes
+// without that setting (src/pubmed/client.test.ts; docs/decisions/0041-injected-intervals.md).
 
 const ROOT = join(import.meta.dir, "..", "..");
+/** Requests a second of the stand-in and of the clients in the tests that are not about the rate. */
+const FAST = 50;
+/** Requests a second of the gate in the tests about the rate (fewer than the requests they send in a second). */
+const GATED = 10;
 const QA = [...PUBMEDQA_PMIDS].sort((a, b) => a - b);
 
 async function heldCount(t: TestApp, pmids: number[]): Promise<number> {
@@ -49,10 +58,15 @@ for (const backend of BACKENDS) {
 
     beforeAll(async () => {
       t = await createTestApp(backend);
-      standIn = startEutilsStandIn();
-      // The deployment's client: NCBI's 3 requests a second without a key, the gate in this database.
+      standIn = startEutilsStandIn({ limits: { withoutKey: FAST, withKey: FAST } });
+      // The deployment's client, as the configuration builds it: no key, the gate in this database, at FAST a second.
       client = eutilsClientFor(
-        { PUBMED_EUTILS_URL: standIn.url, NCBI_API_KEY: undefined, NCBI_EMAIL: "ops@litreview.test" },
+        {
+          PUBMED_EUTILS_URL: standIn.url,
+          NCBI_API_KEY: undefined,
+          NCBI_EMAIL: "ops@litreview.test",
+          PUBMED_EUTILS_REQUESTS_PER_SECOND: FAST,
+        },
         t.db,
       );
     });
@@ -154,29 +168,34 @@ for (const backend of BACKENDS) {
       expect(r.failedBatches).toEqual([]);
     }, 60_000);
 
-    test("concurrent callers in one process keep to 3 requests a second together", async () => {
-      const from = standIn.requests.length;
-      const firstAt = Date.now();
-      const fresh = await notHeld(t, QA.slice(250), 90);
-      const sets = [fresh.slice(0, 30), fresh.slice(30, 60), fresh.slice(60, 90)];
-      const results = await Promise.all(
-        sets.map((s) => fetchRecords({ db: t.db, search: t.deps.search, client }, s, { batchSize: 10 })),
+    test(`concurrent callers in one process keep to the gate's rate together (${GATED} a second)`, async () => {
+      const gated = eutilsClientFor(
+        { PUBMED_EUTILS_URL: standIn.url, NCBI_EMAIL: "ops@litreview.test", PUBMED_EUTILS_REQUESTS_PER_SECOND: GATED },
+        t.db,
       );
-      expect(results.map((r) => r.fetched)).toEqual([30, 30, 30]);
+      const from = standIn.requests.length;
+      const fresh = await notHeld(t, QA.slice(250), 120);
+      const firstAt = Date.now();
+      const sets = [fresh.slice(0, 40), fresh.slice(40, 80), fresh.slice(80, 120)];
+      const results = await Promise.all(
+        sets.map((s) => fetchRecords({ db: t.db, search: t.deps.search, client: gated }, s, { batchSize: 10 })),
+      );
+      expect(results.map((r) => r.fetched)).toEqual([40, 40, 40]);
       const sent = standIn.requests.slice(from);
-      expect(sent).toHaveLength(9);
+      expect(sent).toHaveLength(12);
       expect(rateLimited(standIn, from)).toEqual([]);
-      expect(standIn.maxRequestsPerSecond()).toBeLessThanOrEqual(3);
-      // Nine requests at 3 a second (slots 10 % apart beyond 1/3 s) take about 3 s.
-      expect(Date.now() - firstAt).toBeGreaterThan(2500);
+      // Twelve requests, more than the gate allows in a second: none of its seconds saw more than GATED.
+      expect(standIn.maxRequestsPerSecond(firstAt)).toBeLessThanOrEqual(GATED);
+      // Twelve slots 1/GATED s apart (+10 %) take at least 11 of them; sent at once they would take a few ms.
+      expect(sent.at(-1)!.at - sent[0]!.at).toBeGreaterThan(11 * (1000 / GATED) - 50);
     }, 30_000);
 
     if (backend === "postgres") {
-      test("two processes on one database share the budget: at most 3 requests in any second, no 429", async () => {
+      test(`two processes on one database share the budget: at most ${GATED} requests in any second, no 429`, async () => {
         const from = standIn.requests.length;
         // Each process: 3 callers, each sending 3 requests one after another.
         const perProcess = 9;
-        // The other process: the same gate (DatabaseRateGate, 3 a second) on the same database, its own client.
+        // The other process: the same gate (DatabaseRateGate, GATED a second) on the same database, its own client.
         const child = Bun.spawn(
           [
             process.execPath,
@@ -186,7 +205,7 @@ for (const backend of BACKENDS) {
             import { DatabaseRateGate } from "./search/pubmed/rate-gate.ts";
             import { EutilsClient } from "./search/pubmed/eutils.ts";
             const h = openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "" });
-            const client = new EutilsClient({ baseUrl: process.env.EUTILS_URL, email: "child@litreview.test", gate: new DatabaseRateGate(h.db, { requestsPerSecond: 3 }) });
+            const client = new EutilsClient({ baseUrl: process.env.EUTILS_URL, email: "child@litreview.test", gate: new DatabaseRateGate(h.db, { requestsPerSecond: Number(process.env.GATED) }) });
             const caller = async () => { for (let i = 0; i < 3; i++) await client.esearch({ term: "asthma", retmax: 1 }); };
             await Promise.all([caller(), caller(), caller()]);
             await h.close();
@@ -195,12 +214,12 @@ for (const backend of BACKENDS) {
           ],
           {
             cwd: ROOT,
-            env: { ...process.env, DATABASE_URL: t.databaseUrl!, EUTILS_URL: standIn.url },
+            env: { ...process.env, DATABASE_URL: t.databaseUrl!, EUTILS_URL: standIn.url, GATED: String(GATED) },
             stdout: "pipe",
             stderr: "pipe",
           },
         );
-        const gate = new DatabaseRateGate(t.db, { requestsPerSecond: 3 });
+        const gate = new DatabaseRateGate(t.db, { requestsPerSecond: GATED });
         const mine = new EutilsClient({ baseUrl: standIn.url, email: "parent@litreview.test", gate });
         // Start once the other process has sent its first request, so the two really overlap.
         const deadline = Date.now() + 20_000;
@@ -219,13 +238,13 @@ for (const backend of BACKENDS) {
         const sent = standIn.requests.slice(from);
         expect(sent).toHaveLength(2 * perProcess);
         expect(rateLimited(standIn, from)).toEqual([]);
-        expect(standIn.maxRequestsPerSecond()).toBeLessThanOrEqual(3);
+        expect(standIn.maxRequestsPerSecond(sent[0]!.at)).toBeLessThanOrEqual(GATED);
         // Interleaved: the parent's first request went before the child's last.
         const parentFirst = sent.findIndex((q) => q.params.email === "parent@litreview.test");
         const childLast = sent.findLastIndex((q) => q.params.email === "child@litreview.test");
         expect(parentFirst).toBeLessThan(childLast);
-        // One budget, not one each: 18 requests took at least 17 slots of 1/3 s (two budgets would take half that).
-        expect(sent.at(-1)!.at - sent[0]!.at).toBeGreaterThan(17 * 333);
+        // One budget, not one each: 18 requests took at least 17 slots of 1/GATED s (two budgets would take half that).
+        expect(sent.at(-1)!.at - sent[0]!.at).toBeGreaterThan(17 * (1000 / GATED));
       }, 60_000);
 
       describe("npm run pubmed:fetch", () => {
@@ -248,6 +267,7 @@ for (const backend of BACKENDS) {
               SECRET_KEY: "s".repeat(40),
               PUBMED_EUTILS_URL: standIn.url,
               NCBI_EMAIL: "ops@litreview.test",
+              PUBMED_EUTILS_REQUESTS_PER_SECOND: String(FAST),
               LOG_LEVEL: "warn",
             },
             stdout: "pipe",

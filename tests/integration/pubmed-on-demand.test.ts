@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../support/eutils-stand-in.ts";
 import { loadStandInRecords, PUBMEDQA_PMIDS } from "../support/pubmed-records.ts";
@@ -17,12 +19,20 @@ import { sql } from "kysely";
 // from an E-utilities stand-in (real records: the sample, and PubMedQA's records, which the sample does not hold) and
 // reviewed from what was fetched; a second review fetches nothing; a slow, failing or unreachable PubMed never fails a
 // review; a user's daily allowance caps the fetch; PubMed's search syntax reads the same locally as in the stand-in.
+//
+// Pace: the stand-in and the apps run at FAST requests a second (PUBMED_EUTILS_REQUESTS_PER_SECOND) rather than NCBI's
+// 3, which the gate keeps without that setting (src/pubmed/client.test.ts); the test of concurrent reviews runs the
+// gate at GATED a second and checks the spacing (docs/decisions/0041-injected-intervals.md).
 
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 /** The local index of these tests: one small file of the sample, so that most topics find little. */
 const LOCAL_FILE = join(SAMPLE, "pubmedxml_piratevax_pubmed_result.xml.gz");
 /** A topic only PubMedQA's records hold (the issue's own example of a first topic that found nothing). */
 const ASTHMA = "asthma inhaled corticosteroids children";
+/** Requests a second of the stand-in and of the apps' gate, in the tests that are not about the rate. */
+const FAST = 50;
+/** Requests a second of the gate in the test of concurrent reviews. */
+const GATED = 10;
 
 interface PubmedReport {
   outcome: string;
@@ -49,6 +59,33 @@ interface Details {
   } | null;
 }
 
+/**
+ * A PubMed XML file of the bundled sample's records (not PubMedQA's) that mention spinal fusion (175 of its 2,098),
+ * written once per process to a temporary folder. @returns its path.
+ */
+let spinePath: Promise<string> | null = null;
+let spineDir: string | null = null;
+afterAll(async () => {
+  if (spineDir) await rm(spineDir, { recursive: true, force: true });
+});
+function spineFile(): Promise<string> {
+  spinePath ??= (async () => {
+    const records = loadStandInRecords().filter(
+      (r) =>
+        !PUBMEDQA_PMIDS.has(r.pmid) &&
+        /spinal fusion/i.test(`${r.article.title} ${r.article.abstract} ${r.article.mesh_terms.join(" ")}`),
+    );
+    const dir = (spineDir = await mkdtemp(join(tmpdir(), "pubmed-on-demand-")));
+    const path = join(dir, "spine.xml");
+    await writeFile(
+      path,
+      `<?xml version="1.0"?>\n<PubmedArticleSet>\n${records.map((r) => r.xml).join("\n")}\n</PubmedArticleSet>\n`,
+    );
+    return path;
+  })();
+  return spinePath;
+}
+
 for (const backend of BACKENDS) {
   describe(`PubMed on demand (${backend})`, () => {
     let standIn: EutilsStandIn;
@@ -58,14 +95,20 @@ for (const backend of BACKENDS) {
     /** A test app whose reviews ask the stand-in; `env` overrides the budget settings. */
     const appWith = async (env: Record<string, string> = {}) => {
       const app = await createTestApp(backend, {
-        env: { PUBMED_ON_DEMAND: "on", PUBMED_EUTILS_URL: standIn.url, NCBI_EMAIL: "ops@litreview.test", ...env },
+        env: {
+          PUBMED_ON_DEMAND: "on",
+          PUBMED_EUTILS_URL: standIn.url,
+          NCBI_EMAIL: "ops@litreview.test",
+          PUBMED_EUTILS_REQUESTS_PER_SECOND: String(FAST),
+          ...env,
+        },
       });
       expect((await ingestFiles(app.deps, [LOCAL_FILE])).failedFiles).toEqual([]);
       return app;
     };
 
     beforeAll(async () => {
-      standIn = startEutilsStandIn();
+      standIn = startEutilsStandIn({ limits: { withoutKey: FAST, withKey: FAST } });
       t = await appWith();
       user = await t.signup();
     }, 120_000);
@@ -142,8 +185,9 @@ for (const backend of BACKENDS) {
       const app = await appWith({ PUBMED_ON_DEMAND: "on" });
       try {
         const u = await app.signup();
-        // Fill the index with the whole merged file, then review a topic it covers with more than 30 articles.
-        expect((await ingestFiles(app.deps, [join(SAMPLE, "merged-pubmedarticleset.xml.gz")])).failedFiles).toEqual([]);
+        // Fill the index with the sample's records on spinal fusion (real records of the merged file; ingesting all
+        // 2,098 took most of this file's time), then review a topic they cover with more than 30 articles.
+        expect((await ingestFiles(app.deps, [await spineFile()])).failedFiles).toEqual([]);
         const before = standIn.requests.length;
         const d = await review(app, u, "spinal fusion");
         expect(d.status).toBe("complete");
@@ -221,7 +265,9 @@ for (const backend of BACKENDS) {
     test("PubMed failing (5xx after retries): the review goes on with the local index and says so in one sentence", async () => {
       const app = await appWith();
       const u = await app.signup();
-      standIn.script({ kind: "status", status: 503 }, 20, "esearch");
+      // Retry-After: 0, so that the client's retries come at once instead of after its 1 s, 2 s, 4 s backoff (the
+      // backoff itself is search/pubmed/eutils.test.ts's).
+      standIn.script({ kind: "status", status: 503, retryAfter: 0 }, 20, "esearch");
       try {
         const d = await review(app, u, "paucigranulocytic asthma sputum inflammation");
         expect(["complete", "no_articles_found"]).toContain(d.status);
@@ -257,8 +303,8 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test("concurrent reviews keep NCBI's rate of 3 requests a second", async () => {
-      const app = await appWith();
+    test(`concurrent reviews keep the gate's rate (${GATED} requests a second)`, async () => {
+      const app = await appWith({ PUBMED_EUTILS_REQUESTS_PER_SECOND: String(GATED) });
       const worker = startWorker(app.deps, jobHandlers(app.deps), { concurrency: 3, pollIntervalMs: 20 });
       try {
         const users = await Promise.all([app.signup(), app.signup(), app.signup()]);
@@ -277,7 +323,11 @@ for (const backend of BACKENDS) {
         const sent = standIn.requests.filter((r) => r.at >= since);
         expect(sent.length).toBeGreaterThanOrEqual(3);
         expect(sent.every((r) => r.status !== 429)).toBe(true);
-        expect(standIn.maxRequestsPerSecond(since)).toBeLessThanOrEqual(3);
+        expect(standIn.maxRequestsPerSecond(since)).toBeLessThanOrEqual(GATED);
+        // Spaced by the gate: the i-th request not before i slots of 1/GATED s after the first (less 100 ms for the
+        // first one's lateness); the three reviews' searches, ungated, would arrive within a few ms of each other.
+        const at = sent.map((r) => r.at).sort((a, b) => a - b);
+        for (const [i, x] of at.entries()) expect(x - at[0]!).toBeGreaterThanOrEqual(i * (1000 / GATED) - 100);
       } finally {
         await worker.stop();
         await app.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { LIMITS, hit } from "../../src/auth/rate-limit.ts";
 import { FREE_FAILURES, delayAfter } from "../../src/auth/login-guard.ts";
@@ -26,7 +26,7 @@ async function expectTooMany(res: Response, maxSeconds: number): Promise<number>
   return retryAfter;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`abuse limits (${backend})`, () => {
     let t: TestApp;
     let proxied: TestApp;

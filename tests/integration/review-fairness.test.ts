@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { MAX_REVIEWS_IN_PROGRESS, TOO_MANY_IN_PROGRESS } from "../../src/reviews/service.ts";
 import { claimJob } from "../../src/jobs/worker.ts";
@@ -9,7 +9,7 @@ import { REVIEW_JOB_KIND } from "../../src/reviews/pipeline.ts";
 // One user cannot starve everyone (issue 7, item 11): a cap on reviews in progress per user, and review jobs
 // claimed fairly across users.
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`reviews in progress per user (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {

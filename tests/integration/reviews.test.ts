@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { join } from "node:path";
 import { ingestFiles } from "../../search/ingest.ts";
@@ -52,7 +52,7 @@ interface Details {
   updated_at: string;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`literature reviews (${backend})`, () => {
     let t: TestApp;
     let alice: TestUser;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { CROSS_SITE_REFUSED } from "../../src/http/security.ts";
 
@@ -24,7 +24,7 @@ function inlineScriptNonce(html: string): string | null {
 
 const THIS_SITE = "http://localhost";
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`security headers (${backend})`, () => {
     let t: TestApp;
     let user: TestUser;

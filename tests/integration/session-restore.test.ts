@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 
 // POST /api/v1/login/session: a browser that kept its token (localStorage) but lost the session cookie (a restart)
@@ -16,7 +16,7 @@ function sessionCookie(res: Response): string | null {
   return set ? set.slice("access_token=".length).split(";")[0]! : null;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`session restore from the stored token (${backend})`, () => {
     let t: TestApp;
     let ada: TestUser;

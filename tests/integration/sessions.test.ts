@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { SignJWT } from "jose";
 import { createAccessToken } from "../../src/auth/tokens.ts";
@@ -39,7 +39,7 @@ describe("the bearer parser", () => {
   });
 });
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`sessions and roles (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import PostalMime, { type Email } from "postal-mime";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
 import { startSmtpServer, type ReceivedMail } from "../support/smtp.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { seedIndexedArticles } from "../support/articles.ts";

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { QueryClient } from "@tanstack/react-query";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { TOKEN_KEY } from "../../islands/lib/api.ts";
 import type { ReceivedShare as ServedShare } from "../../src/shares/schemas.ts";
+import { deleteShare } from "../../islands/lib/social-actions.ts";
 import {
-  deleteShare,
   fetchShareIds,
   fetchSharesPage,
   socialKeys,
@@ -21,7 +21,7 @@ import {
 const SHARES = 2_000;
 const BASE = 31_000_000;
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`received shares a page at a time (${backend})`, () => {
     let t: TestApp;
     let heavy: TestUser;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { hasActiveReviewAccess } from "../../src/subscriptions/service.ts";
 import type { SubscriptionType } from "../../src/db/types.ts";
@@ -17,7 +17,7 @@ interface SubscriptionBody {
   cancel_at_period_end: boolean | null;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`subscriptions (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedIndexedArticles } from "../support/articles.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
@@ -63,7 +63,7 @@ function counting(index: SearchIndex): { index: SearchIndex; asked: string[] } {
   return { index: wrapped, asked };
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`suggestion source answers shared across users and weeks (${backend})`, () => {
     let t: TestApp;
 

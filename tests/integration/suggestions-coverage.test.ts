@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { seedIndexedArticles, type ArticleSeed } from "../support/articles.ts";
 import { computeWeeklySuggestions } from "../../src/suggestions/service.ts";
@@ -91,7 +91,7 @@ interface Suggested {
 type SectionName = "new_weekly_articles" | "new_yearly_articles" | "pertinent_articles" | "disruptive_articles";
 type Latest = Record<SectionName, Suggested[]> & Record<"pertinent_articles_summary", string | null>;
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`suggestions cover every interest (${backend})`, () => {
     let t: TestApp;
     let u: TestUser;

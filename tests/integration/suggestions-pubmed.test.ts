@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { seedIndexedArticles } from "../support/articles.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../support/eutils-stand-in.ts";
@@ -18,6 +18,11 @@ const NOW = new Date("2013-06-12T10:00:00Z"); // a Wednesday of ISO week 2013-W2
 const WEEK = "2013-W24";
 const IN_WEEK = "2013-06-10";
 const BUDGET_MS = 2500;
+/**
+ * Requests a second of the stand-in and of the app's gate (PUBMED_EUTILS_REQUESTS_PER_SECOND), so that the weekly run's
+ * esearch and efetch do not wait out NCBI's 3 a second, the default (docs/decisions/0041-injected-intervals.md).
+ */
+const FAST = 50;
 
 const pubmedQa = loadStandInRecords().filter((r) => PUBMEDQA_PMIDS.has(r.pmid));
 const enteredThisWeek = new Set(
@@ -92,9 +97,14 @@ for (const backend of BACKENDS) {
         .sort((a, b) => a - b);
 
     beforeAll(async () => {
-      standIn = startEutilsStandIn({ records: RECORDS });
+      standIn = startEutilsStandIn({ records: RECORDS, limits: { withoutKey: FAST, withKey: FAST } });
       t = await createTestApp(backend, {
-        env: { PUBMED_ON_DEMAND: "on", PUBMED_EUTILS_URL: standIn.url, PUBMED_FETCH_BUDGET_MS: String(BUDGET_MS) },
+        env: {
+          PUBMED_ON_DEMAND: "on",
+          PUBMED_EUTILS_URL: standIn.url,
+          PUBMED_FETCH_BUDGET_MS: String(BUDGET_MS),
+          PUBMED_EUTILS_REQUESTS_PER_SECOND: String(FAST),
+        },
       });
       await seedIndexedArticles(
         t,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { seedIndexedArticles, type ArticleSeed } from "../support/articles.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
@@ -122,7 +122,7 @@ interface Latest {
 }
 const SECTIONS = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"] as const;
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`weekly suggestions (${backend})`, () => {
     let t: TestApp;
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { sql } from "kysely";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { openDatabase } from "../../src/db/database.ts";
@@ -25,7 +25,7 @@ import {
 const ROOT = resolve(import.meta.dir, "..", "..");
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`trial end (${backend})`, () => {
     let t: TestApp;
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

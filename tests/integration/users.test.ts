@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { ensureFirstSuperuser } from "../../src/users/service.ts";
 
@@ -10,7 +10,7 @@ function jsonRequest(method: string, body: unknown, headers: Record<string, stri
   return { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`signup (${backend})`, () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -192,7 +192,7 @@ for (const backend of BACKENDS) {
   });
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`user management by superusers (${backend})`, () => {
     let t: TestApp;
     let admin: Awaited<ReturnType<TestApp["signup"]>>;

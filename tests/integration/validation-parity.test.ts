@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import {
   changePasswordRules,
@@ -31,7 +31,7 @@ const json = (method: string, body: unknown, headers: Record<string, string> = {
   body: JSON.stringify(body),
 });
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`the page and the API give the same validation messages (${backend})`, () => {
     let t: TestApp;
     let user: TestUser;

@@ -7,7 +7,6 @@ import type { SubscriptionsTable } from "../../src/db/types.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
 import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
 import { jobHandlers } from "../../src/jobs/handlers.ts";
-import { hashPassword } from "../../src/auth/passwords.ts";
 import { issueAccessToken } from "../../src/auth/session.ts";
 import { toUserPublic, type UserPublic } from "../../src/users/schemas.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
@@ -67,7 +66,7 @@ export interface SignupOptions {
   email?: string;
   /** Default: "Test User <n>". */
   full_name?: string | null;
-  /** Default: DEFAULT_PASSWORD (its hash is computed once per process). */
+  /** Default: DEFAULT_PASSWORD (stored as a low-cost argon2id hash, FIXTURE_ARGON2, computed once per process). */
   password?: string;
   institution_email?: string | null;
   description?: string | null;
@@ -101,12 +100,21 @@ export const TEST_ENV: Record<string, string> = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-// Hashes are computed once per distinct password and process: argon2id is deliberately slow.
+/**
+ * argon2id at its smallest cost (64 KiB, 1 pass) for the users `signup` stores directly: a login verifies a stored
+ * hash at the cost written in it, and at the production cost (src/auth/passwords.ts, about 50 ms of CPU) the suites'
+ * thousands of logins were a large share of its CPU time. Only these fixture rows use it: accounts created or
+ * passwords changed through the API are hashed by hashPassword at the production cost, which users.test.ts checks,
+ * and logins still go through the production verification (docs/decisions/0040-test-suite-budget.md).
+ */
+const FIXTURE_ARGON2 = { algorithm: "argon2id", memoryCost: 64, timeCost: 1 } as const;
+
+// Hashes are computed once per distinct password and process.
 const hashCache = new Map<string, Promise<string>>();
 function cachedHash(password: string): Promise<string> {
   let hash = hashCache.get(password);
   if (!hash) {
-    hash = hashPassword(password);
+    hash = Bun.password.hash(password, FIXTURE_ARGON2);
     hashCache.set(password, hash);
   }
   return hash;

@@ -402,10 +402,16 @@ describe("E-utilities stand-in", () => {
   });
 });
 
+/**
+ * A few records, for the stand-ins of the tests of faults and of the rate: they need answers, not search results, and
+ * are spared the first search's scan of all 3,098 records (about a second each on a busy machine).
+ */
+const few = () => loadStandInRecords().slice(0, 20);
+
 describe("E-utilities stand-in: scripted faults", () => {
   let s: EutilsStandIn;
   beforeAll(() => {
-    s = startEutilsStandIn({ enforceRate: false });
+    s = startEutilsStandIn({ records: few(), enforceRate: false });
   });
   afterAll(async () => {
     await s.stop();
@@ -508,8 +514,9 @@ describe("E-utilities stand-in: scripted faults", () => {
 });
 
 describe("E-utilities stand-in: NCBI's rate", () => {
+  // Each test starts its own stand-in (the rate is counted per stand-in), of a few records (`few`).
   test("more than 3 requests in a second from one client without a key: 429 with NCBI's body", async () => {
-    const s = startEutilsStandIn();
+    const s = startEutilsStandIn({ records: few() });
     try {
       const since = Date.now();
       const answers = await Promise.all(
@@ -534,7 +541,7 @@ describe("E-utilities stand-in: NCBI's rate", () => {
   });
 
   test("with an API key: 10 a second, counted per key", async () => {
-    const s = startEutilsStandIn();
+    const s = startEutilsStandIn({ records: few() });
     try {
       const burst = (key: string, n: number) =>
         Promise.all(
@@ -550,7 +557,7 @@ describe("E-utilities stand-in: NCBI's rate", () => {
   });
 
   test("a client spacing its requests 1/3 s apart is never limited, and the measured rate is 3 a second", async () => {
-    const s = startEutilsStandIn();
+    const s = startEutilsStandIn({ records: few() });
     try {
       // Spaced as a rate gate spaces them: each request at least 1/3 s after the previous one was sent.
       const since = Date.now();
@@ -568,8 +575,26 @@ describe("E-utilities stand-in: NCBI's rate", () => {
     }
   });
 
+  test("limits: a stand-in for clients configured faster enforces the rate it is given", async () => {
+    const s = startEutilsStandIn({ records: few(), limits: { withoutKey: 8, withKey: 20 } });
+    try {
+      const burst = (n: number, key?: string) =>
+        Promise.all(
+          Array.from({ length: n }, () =>
+            get(s, "esearch.fcgi", { db: "pubmed", term: "asthma", ...(key ? { api_key: key } : {}) }).then(
+              (r) => r.status,
+            ),
+          ),
+        );
+      expect((await burst(9)).filter((st) => st === 429).length).toBe(1);
+      expect((await burst(21, "KEY")).filter((st) => st === 429).length).toBe(1);
+    } finally {
+      await s.stop();
+    }
+  });
+
   test("enforceRate: false lets a burst through but still measures it", async () => {
-    const s = startEutilsStandIn({ enforceRate: false });
+    const s = startEutilsStandIn({ records: few(), enforceRate: false });
     try {
       const statuses = await Promise.all(
         Array.from({ length: 6 }, () => get(s, "efetch.fcgi", { db: "pubmed", id: "1" }).then((r) => r.status)),

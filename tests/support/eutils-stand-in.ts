@@ -90,6 +90,11 @@ export interface EutilsStandInOptions {
   /** Answer 429 to a client that exceeds NCBI's rate (default true). */
   enforceRate?: boolean;
   /**
+   * Requests a second allowed per client without and with an API key (default NCBI's 3 and 10), for tests whose
+   * clients are configured faster (PUBMED_EUTILS_REQUESTS_PER_SECOND) so that they need not wait out NCBI's pace.
+   */
+  limits?: { withoutKey: number; withKey: number };
+  /**
    * Tolerance of the rate window, ms (default 100): a request counts against those that arrived less than
    * 1000 − this ms before it. Arrival times are taken when the handler runs, in the test's own process, so timer
    * lateness, garbage collection and a busy event loop (PGlite runs on it) shift them by tens of ms; without a
@@ -393,6 +398,8 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
   const now = opts.now ?? Date.now;
   const enforceRate = opts.enforceRate ?? true;
   const windowMs = 1000 - (opts.rateToleranceMs ?? 100);
+  const limitWithoutKey = opts.limits?.withoutKey ?? LIMIT_WITHOUT_KEY;
+  const limitWithKey = opts.limits?.withKey ?? LIMIT_WITH_KEY;
   let latencyMs = opts.latencyMs ?? 0;
 
   const byPmid = new Map<number, StandInRecord>();
@@ -675,7 +682,7 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
   // ---- the server ----------------------------------------------------------------------------------------------
 
   function rateLimited(client: string, key: string | undefined, t: number): Answer | null {
-    const limit = key ? LIMIT_WITH_KEY : LIMIT_WITHOUT_KEY;
+    const limit = key ? limitWithKey : limitWithoutKey;
     const times = (arrivals.get(client) ?? []).filter((at) => t - at < windowMs);
     times.push(t);
     arrivals.set(client, times);
@@ -697,7 +704,7 @@ export function startEutilsStandIn(opts: EutilsStandInOptions = {}): EutilsStand
     const headers: Record<string, string> =
       fault.retryAfter !== undefined ? { "Retry-After": String(fault.retryAfter) } : {};
     if (fault.status === 429) {
-      const limit = key ? LIMIT_WITH_KEY : LIMIT_WITHOUT_KEY;
+      const limit = key ? limitWithKey : limitWithoutKey;
       return {
         ...jsonAnswer(
           { error: "API rate limit exceeded", "api-key": client, count: String(limit + 1), limit: String(limit) },
