@@ -1,8 +1,8 @@
 import { sql, type Kysely } from "kysely";
 
 // Frozen in time: this file never imports application code.
-// Weekly suggestions (docs/product.md §1, §3): one batch per user and ISO week, its four sections' articles with why-lines,
-// the MeSH statistics the "Potentially Disruptive" signal reads, and the weekly digest opt-out.
+// Weekly suggestions (docs/product.md §1, §3): one batch per user and ISO week, its four sections' articles with
+// why-lines, the MeSH statistics the "Potentially Disruptive" signal reads, and the weekly digest opt-out.
 
 /** Creates weekly_suggestions, suggestion_articles, mesh_heading_stats and users.weekly_digest. */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { chromiumPlan, ensureChromium, instructions, INSTALL_COMMAND } from "./chromium.mjs";
 
-// A fresh machine (issue 7, item 16): the test step installs Debian's Chromium itself when it can, else says what to run.
+// A fresh machine (issue 7, item 16): the test step installs Debian's Chromium itself when it can, else says what to
+// run.
 
 describe("Chromium for the browser tests", () => {
   test("present: nothing to do", () => {

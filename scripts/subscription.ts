@@ -2,11 +2,12 @@
 //
 //   npm run subscription -- grant EMAIL PLAN [--interval annual|monthly]   give a plan (plus, pro, max) without payment
 //   npm run subscription -- end EMAIL                                      end the plan now (a Stripe subscription is
-//                                                                          canceled at Stripe when STRIPE_SECRET_KEY is set)
-//   npm run subscription -- show EMAIL                                     print the subscription
+//                                                                          canceled at Stripe when STRIPE_SECRET_KEY is
+// set)   npm run subscription -- show EMAIL                                     print the subscription
 //   npm run subscription -- expire-trials                                  the trial sweep, for an external cron: ended
-//                                                                          trials become trial_expired, the trial e-mails
-//                                                                          due are queued once each and sent now
+//                                                                          trials become trial_expired, the trial
+// e-mails                                                                          due are queued once each and sent
+// now
 //
 // A grant or end is one database write: every server process reads the subscription on each request, so it holds
 // from the next request on. With embedded PGlite, stop the server first: a PGlite data folder must not be opened

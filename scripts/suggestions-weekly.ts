@@ -1,4 +1,5 @@
-// `npm run suggestions:weekly [-- --week 2026-W48] [--run] [--prepare]`: the weekly suggestions run for an external cron.
+// `npm run suggestions:weekly [-- --week 2026-W48] [--run] [--prepare]`: the weekly suggestions run for an external
+// cron.
 // --prepare queues the daily preparation of the profile sources' answers instead (the schedule's 02:00 UTC job,
 // docs/decisions/0025-suggestion-source-cache.md): run it daily from the same cron when the app's schedule is off.
 // Enqueues the week's run on the durable job queue (the same job the in-process schedule enqueues on Mondays at 06:00

@@ -2,8 +2,8 @@
  * PubMed XML files → `articles` rows + search index.
  *
  * Each file is streamed through the parser (search/pubmed/parser.ts); articles are upserted in batches with
- * `INSERT … ON CONFLICT (pmid) DO UPDATE … WHERE content_hash IS DISTINCT FROM excluded.content_hash`, so a record whose
- * mapped fields did not change is not written at all and re-ingesting a file changes nothing. Only inserted and
+ * `INSERT … ON CONFLICT (pmid) DO UPDATE … WHERE content_hash IS DISTINCT FROM excluded.content_hash`, so a record
+ * whose mapped fields did not change is not written at all and re-ingesting a file changes nothing. Only inserted and
  * changed PMIDs are passed to `search.index()`, which reads them back from `articles`. A DeleteCitation removes its
  * PMIDs from the index and from `articles`.
  *
@@ -463,7 +463,8 @@ class WriteScheduler {
   constructor(private readonly slots: number) {}
 
   /**
-   * Queues `work`; resolves once it has a slot (so a caller producing jobs faster than they run waits), not when it ends.
+   * Queues `work`; resolves once it has a slot (so a caller producing jobs faster than they run waits), not when it
+   * ends.
    * @throws the first failure of an earlier job.
    */
   async submit(kind: JobKind, pmids: number[], work: () => Promise<void>): Promise<void> {

@@ -337,7 +337,10 @@ for (const backend of LAYER_BACKENDS) {
         "Fibroblasts were grown in culture medium with serum and antibiotics for several days before imaging, " +
         "and the plates were washed, fixed, stained and counted by two observers blinded to the condition.";
 
-      /** 150 newer articles mentioning cells once in a long abstract, and the 5 best (short, cells repeated): the oldest. */
+      /**
+       * 150 newer articles mentioning cells once in a long abstract, and the 5 best (short, cells repeated): the
+       * oldest.
+       */
       function corpus(): IndexableArticle[] {
         return [
           ...Array.from({ length: 5 }, (_, i) =>
@@ -396,9 +399,9 @@ for (const backend of LAYER_BACKENDS) {
         ["sampled one article in 6", 20],
       ] as const)
         test(`a first build (postings ${how}) lists exactly the capacity best documents of each frequent word`, async () => {
-          // 120 articles whose impacts for "cells" all differ (1 to 4 mentions, abstracts of 10 to 39 filler words): the
-          // build keeps and sorts only the entries above a threshold (from a histogram of all postings, or of a sample
-          // of every 6th article), and must still keep exactly the 40 best.
+          // 120 articles whose impacts for "cells" all differ (1 to 4 mentions, abstracts of 10 to 39 filler words):
+          // the build keeps and sorts only the entries above a threshold (from a histogram of all postings, or of a
+          // sample of every 6th article), and must still keep exactly the 40 best.
           const filler = (n: number) => Array.from({ length: n }, (_, k) => `word${k}`).join(" ");
           const idx = new PostgresSearchIndex(handle.db, { ...options, listSampleMinDocuments: sampleMinDocuments });
           await load(
@@ -477,7 +480,8 @@ for (const backend of LAYER_BACKENDS) {
         const both = "Cells in culture were examined.";
         await load(
           [
-            // The best for both words together, and the oldest: each word weighs well, less than in the lists' articles.
+            // The best for both words together, and the oldest: each word weighs well, less than in the lists'
+            // articles.
             ...Array.from({ length: 10 }, (_, i) => article(1 + i, { title: `Cells in culture ${i}`, abstract: both })),
             // Each word alone, heavily: they fill the two lists (40 each).
             ...Array.from({ length: 60 }, (_, i) =>

@@ -74,8 +74,8 @@ async function countInYearRange(db: Kysely<DB>, options: SearchOptions, cap: num
  *
  * Storage (table `article_search`, one row per article): `document`, a tsvector of title (weight A),
  * MeSH terms and keywords (B) and abstract (C) under the 'english' configuration; `title_document`, the
- * title and MeSH/keywords alone; `doc_length`, the field-weighted number of distinct lexemes; `publication_year`. Both vectors
- * have GIN indexes. `search_lexeme_stats` holds each lexeme's document frequency plus the document count
+ * title and MeSH/keywords alone; `doc_length`, the field-weighted number of distinct lexemes; `publication_year`. Both
+ * vectors have GIN indexes. `search_lexeme_stats` holds each lexeme's document frequency plus the document count
  * and total length, maintained exactly by triggers on `article_search` (see the initial migration), so idf
  * and the mean length are read with a few primary-key lookups instead of a scan.
  *

@@ -115,7 +115,9 @@ const baseSchema = z.object({
   PUBMED_FETCH_BUDGET_MS: z.coerce.number().int().min(100).default(20_000),
   /** Records one user's reviews may fetch from PubMed per UTC day. */
   PUBMED_USER_DAILY_RECORDS: z.coerce.number().int().min(0).default(2_000),
-  /** An OpenAI-compatible chat API (vLLM, Ollama, llama.cpp…, ending in /v1): summaries by a language model, verified. */
+  /**
+   * An OpenAI-compatible chat API (vLLM, Ollama, llama.cpp…, ending in /v1): summaries by a language model, verified.
+   */
   LLM_BASE_URL: z.string().url().optional(),
   LLM_MODEL: z.string().trim().min(1).default("llama3.1"),
   LLM_API_KEY: z.string().trim().min(1).optional(),

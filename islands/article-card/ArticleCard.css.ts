@@ -68,7 +68,10 @@ export const meta = style({
 
 export const journal = style({ fontStyle: "italic" });
 
-/** PubMed's citation line under the title ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), as the server wrote it. */
+/**
+ * PubMed's citation line under the title ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), as the server
+ * wrote it.
+ */
 export const citation = style({
   margin: 0,
   fontSize: vars.fontSize.xs,

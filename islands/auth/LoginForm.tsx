@@ -9,11 +9,11 @@ import { loginRules, type LoginValues } from "./validation.ts";
 import * as s from "./forms.css.ts";
 
 /**
- * The login form (docs/product.md §2 /login): username (an e-mail) and password. On success the token is kept in localStorage
- * (the API also sets the session cookie the server pages read) and the browser goes to /, with 'Login successful!';
- * or to the page named by the address's `next` parameter when it is a path of this site (a protected page or a share
- * e-mail's link that sent the visitor here, islands/lib/next-path.ts). Right after signing up, the e-mail is filled
- * in and the password field has the focus.
+ * The login form (docs/product.md §2 /login): username (an e-mail) and password. On success the token is kept in
+ * localStorage (the API also sets the session cookie the server pages read) and the browser goes to /, with 'Login
+ * successful!'; or to the page named by the address's `next` parameter when it is a path of this site (a protected page
+ * or a share e-mail's link that sent the visitor here, islands/lib/next-path.ts). Right after signing up, the e-mail is
+ * filled in and the password field has the focus.
  */
 export function LoginForm() {
   const form = useForm<LoginValues>(loginRules, { username: "", password: "" });

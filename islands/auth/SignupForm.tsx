@@ -9,9 +9,9 @@ import { StrengthMeter } from "../lib/StrengthMeter.tsx";
 import * as s from "./forms.css.ts";
 
 /**
- * The sign-up form (docs/product.md §2 /signup). Creates the account (which starts the free Plus trial), then goes to /login
- * with 'Sign up successful! Please log in.', where the new address is already filled in; a `next` parameter of this
- * site is carried along to the login.
+ * The sign-up form (docs/product.md §2 /signup). Creates the account (which starts the free Plus trial), then goes to
+ * /login with 'Sign up successful! Please log in.', where the new address is already filled in; a `next` parameter of
+ * this site is carried along to the login.
  */
 export function SignupForm() {
   const form = useForm<SignupValues>(signupRules, { full_name: "", email: "", password: "", confirm_password: "" });

@@ -7,8 +7,8 @@ import * as s from "./forms.css.ts";
 // (docs/decisions/0043-first-paint-javascript.md).
 
 /**
- * State of a small form validated on blur (docs/product.md §5): a field's messages appear once it has been left, then follow
- * every keystroke; submitting reveals all of them.
+ * State of a small form validated on blur (docs/product.md §5): a field's messages appear once it has been left, then
+ * follow every keystroke; submitting reveals all of them.
  */
 export function useForm<V extends Record<string, string>>(rules: Rules<V>, initial: V) {
   const [values, setValues] = useState<V>(initial);

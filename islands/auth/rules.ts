@@ -1,8 +1,8 @@
 /**
  * What every form of the site needs to check its fields (docs/product.md §5): a rule, the messages of a field and of
  * a form, the password length rule and the password change of /settings. The e-mail and full name rules are in
- * ./field-rules.ts. The sign-up, login and reset forms' own rule sets are in ./validation.ts, which only those pages load
- * (docs/decisions/0043-first-paint-javascript.md). Pure, so they are tested without a browser.
+ * ./field-rules.ts. The sign-up, login and reset forms' own rule sets are in ./validation.ts, which only those pages
+ * load (docs/decisions/0043-first-paint-javascript.md). Pure, so they are tested without a browser.
  */
 import { PASSWORD_MIN } from "../../src/rules/account.ts";
 

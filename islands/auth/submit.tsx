@@ -11,8 +11,8 @@ import * as s from "./forms.css.ts";
 /**
  * The submit flow every account form shares: a second submit while one is under way and an invalid form are
  * ignored; a failure shows the server's message in an alert above the form (role alert, announced at once), where
- * it stays while the form is corrected, and in the error toast every failure gets (docs/product.md §8: 'Something went wrong!'
- * with the server's detail), which leaves on its own.
+ * it stays while the form is corrected, and in the error toast every failure gets (docs/product.md §8: 'Something went
+ * wrong!' with the server's detail), which leaves on its own.
  * `action` resolves to "leaving" when it has sent the browser to another page: the button then stays busy until
  * the page goes, so it cannot be pressed twice.
  * @returns `submitting`, the `serverError` to show, and the form's `onSubmit` handler.

@@ -1,10 +1,10 @@
 /**
- * /dashboard, 'My Dashboard' (docs/product.md §2): two vertical tabs, Liked Articles (default) and Received Shares, a WAI-ARIA tab
- * list (arrow keys move and select, Home/End, one tab stop). Each list is newest first, paged 5, 7 or 10 by screen
- * width, and reads the layout's cache (islands/lib/social.ts), so a like or unlike anywhere on the page shows here
- * at once. Liked articles are loaded a page at a time (keyset: after the PMID that ends the previous page, which the
- * layout's set of liked PMIDs gives for any page), never the whole list. Deleting a received share is optimistic and
- * rolled back on failure.
+ * /dashboard, 'My Dashboard' (docs/product.md §2): two vertical tabs, Liked Articles (default) and Received Shares, a
+ * WAI-ARIA tab list (arrow keys move and select, Home/End, one tab stop). Each list is newest first, paged 5, 7 or 10
+ * by screen width, and reads the layout's cache (islands/lib/social.ts), so a like or unlike anywhere on the page shows
+ * here at once. Liked articles are loaded a page at a time (keyset: after the PMID that ends the previous page, which
+ * the layout's set of liked PMIDs gives for any page), never the whole list. Deleting a received share is optimistic
+ * and rolled back on failure.
  * `?tab=shares` opens Received Shares; `&article=PMID` (the link of a share e-mail) also opens that article's dialog.
  *
  * Test ids: `dashboard-tab-likes`, `dashboard-tab-shares`, `liked-list`, `shares-list` (cards inside are

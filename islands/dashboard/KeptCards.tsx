@@ -39,7 +39,9 @@ export interface KeptItem {
   note: KeptNote;
   /** Received shares: deletes the share (the trash button beside the card's actions). */
   onDelete?: () => void;
-  /** Set when the article was just unliked: 'Removed from your likes' with Undo over its hidden card (held-likes.tsx). */
+  /**
+   * Set when the article was just unliked: 'Removed from your likes' with Undo over its hidden card (held-likes.tsx).
+   */
   onUndo?: () => void;
 }
 

@@ -41,7 +41,8 @@ export async function undoUnlike(
  * The list to show: `live` (the loaded page) while nothing was unliked in it; from the first unlike, that list as it
  * was, held until the pointer and focus leave it (bind `handlers` to the element around the list).
  * @param liked the PMIDs liked now (the layout's cache)
- * @returns `items` with `removed` set on each unliked one (render it as RemovedPlaceholder, ./KeptCards.tsx), and `handlers`.
+ * @returns `items` with `removed` set on each unliked one (render it as RemovedPlaceholder, ./KeptCards.tsx), and
+ *   `handlers`.
  */
 export function useHeldLikes<T extends HeldItem>(live: T[], liked: readonly number[] | undefined) {
   const client = useQueryClient();

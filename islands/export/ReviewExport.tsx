@@ -1,6 +1,7 @@
 /**
  * A completed review's "how it was made" line and its exports (issue 13): which engine wrote the summary, its cited
- * and all relevant articles for reference managers, and its summary with Vancouver references to the clipboard. Loaded on demand by the review page (its JavaScript budget).
+ * and all relevant articles for reference managers, and its summary with Vancouver references to the clipboard. Loaded
+ * on demand by the review page (its JavaScript budget).
  */
 import { ExportLinks } from "./ExportLinks.tsx";
 import { CopySummary } from "./CopySummary.tsx";

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { api, ApiRequestError, TOKEN_KEY } from "./api.ts";
 
-// The browser client keeps the session through a database outage (503) and ends it only on 401/403 (docs/product.md §8).
+// The browser client keeps the session through a database outage (503) and ends it only on 401/403 (docs/product.md
+// §8).
 
 const store = new Map<string, string>();
 let navigatedTo: string | null = null;

@@ -77,7 +77,8 @@ export function onSessionEnd(listener: () => void): () => void {
 }
 
 /**
- * Ends the session (docs/product.md §4): clears cached data, removes the stored token and the session cookie, goes to /login.
+ * Ends the session (docs/product.md §4): clears cached data, removes the stored token and the session cookie, goes to
+ * /login.
  * @param returnTo the page to come back to after logging in again (a session lost mid-page), carried as /login's
  *   `next`; none for a logout the user asked for. Not checked here: /login and its form follow `next` only when it is
  *   a path of this site (islands/lib/next-path.ts), which keeps this shared module small.
@@ -193,8 +194,8 @@ export async function api<M extends Method, P extends PathsWith<M>>(
     parsed = text;
   }
   if (!res.ok) {
-    // Only 401/403 end the session (docs/product.md §8). A 503 (the database is briefly unavailable) keeps the token: the
-    // session is still valid, and the call can be retried. Login itself answers 400/401 for bad credentials: that
+    // Only 401/403 end the session (docs/product.md §8). A 503 (the database is briefly unavailable) keeps the token:
+    // the session is still valid, and the call can be retried. Login itself answers 400/401 for bad credentials: that
     // is a form error, not a lost session.
     if ((res.status === 401 || res.status === 403) && !path.startsWith("/login/access-token")) {
       void logout(`${window.location.pathname}${window.location.search}`);

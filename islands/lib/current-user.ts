@@ -23,7 +23,8 @@ export function fetchMe(): Promise<CurrentUserData> {
 
 /**
  * PATCH /users/me with `changes`, then puts the answer in the shared cache (and marks it for a refetch), so the
- * settings cards and the top bar show the new values at once (docs/product.md §7: "then the current user is refreshed").
+ * settings cards and the top bar show the new values at once (docs/product.md §7: "then the current user is
+ * refreshed").
  * @throws ApiRequestError from the API (e.g. 400 for an address already in use, 422 for an invalid field).
  */
 export async function updateMe(

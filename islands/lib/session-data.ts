@@ -1,7 +1,7 @@
 /**
- * What the authenticated layout loads on mount (docs/product.md §2): which articles the user likes (their PMIDs only: every card
- * needs "is this liked?", and only the dashboard lists the liked articles, a page at a time), received shares (their
- * ids and PMIDs only: the dashboard's count and pages; it lists the shared articles a page at a time) and
+ * What the authenticated layout loads on mount (docs/product.md §2): which articles the user likes (their PMIDs only:
+ * every card needs "is this liked?", and only the dashboard lists the liked articles, a page at a time), received
+ * shares (their ids and PMIDs only: the dashboard's count and pages; it lists the shared articles a page at a time) and
  * review history, into the one client cache every island of the page reads. A failed load shows the store's default
  * error toast (docs/product.md §8), or the server's detail when it gave one.
  */

@@ -1,6 +1,6 @@
 /**
- * Likes and received shares in the client (docs/product.md §3 Likes and shares, §7). Every card reads whether its article is
- * liked from one react-query entry, the set of liked PMIDs (an array of integers, newest like first, GET
+ * Likes and received shares in the client (docs/product.md §3 Likes and shares, §7). Every card reads whether its
+ * article is liked from one react-query entry, the set of liked PMIDs (an array of integers, newest like first, GET
  * /likes/my/pmids), so every card of a PMID shows the same state at once. The layout loads that set and the received
  * shares as ids (`{ id, article_pmid }`, GET /shares/received/ids) on mount; the liked articles and the shared ones are
  * read a page at a time where they are listed (the dashboard), never all at once: at 10,000 likes the whole list was
@@ -9,7 +9,8 @@
  * - Like/unlike is optimistic: the set changes first, then the call runs; on failure only that PMID is put back as
  *   it was (another card's toggle meanwhile is kept) with the product's toast. Pages of liked articles already loaded
  *   are refreshed after the change (the server's article keeps the first liked_at, docs/product.md §3).
- * - One call per PMID at a time: clicks while it runs are ignored (docs/product.md §3 "duplicate triggers while loading").
+ * - One call per PMID at a time: clicks while it runs are ignored (docs/product.md §3 "duplicate triggers while
+ *   loading").
  * - Deleting a received share is optimistic too (it leaves the ids and any loaded page at once), and rolled back on
  *   failure ('Failed to delete share.'); loaded pages are refreshed after it, so the next share moves up.
  *

@@ -1,7 +1,7 @@
 /**
- * Where the toast stack goes (issue 24): the top-end corner (docs/product.md §9), moved down just enough not to cover what the
- * user just used or an element marked to stay visible (the query bubble, the plan prices); back in the corner when no
- * place down the end side is free. Pure geometry, in CSS pixels of the viewport, so it is tested alone.
+ * Where the toast stack goes (issue 24): the top-end corner (docs/product.md §9), moved down just enough not to cover
+ * what the user just used or an element marked to stay visible (the query bubble, the plan prices); back in the corner
+ * when no place down the end side is free. Pure geometry, in CSS pixels of the viewport, so it is tested alone.
  */
 
 /** A rectangle in viewport coordinates (a DOMRect fits). */

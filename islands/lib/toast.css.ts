@@ -1,8 +1,8 @@
 import { style, styleVariants } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css.ts";
 
-// Top-end corner (docs/product.md §9), below the top bar so that the user menu and the theme toggle stay visible and usable;
-// logical properties so the stack follows the reading direction.
+// Top-end corner (docs/product.md §9), below the top bar so that the user menu and the theme toggle stay visible and
+// usable; logical properties so the stack follows the reading direction.
 export const region = style({
   position: "fixed",
   top: 64,

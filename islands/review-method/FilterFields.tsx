@@ -7,7 +7,10 @@ import { useId } from "react";
 import type { FilterValues } from "./filter-values.ts";
 import * as css from "./method.css.ts";
 
-/** Designs offered, strongest evidence first: the codes and labels of src/articles/evidence.ts (a test keeps them in step), less "opinion". */
+/**
+ * Designs offered, strongest evidence first: the codes and labels of src/articles/evidence.ts (a test keeps them in
+ * step), less "opinion".
+ */
 export const DESIGNS: [code: string, label: string][] = [
   ["meta-analysis", "Meta-analysis"],
   ["systematic-review", "Systematic review"],

@@ -1,6 +1,6 @@
 /**
- * The article lists under a complete review's summary (docs/product.md §2): 'Cited Articles' (all sent at once, paged in
- * the browser) and 'All Relevant Articles' (paged by the server). Each is a native disclosure (`<details>`),
+ * The article lists under a complete review's summary (docs/product.md §2): 'Cited Articles' (all sent at once, paged
+ * in the browser) and 'All Relevant Articles' (paged by the server). Each is a native disclosure (`<details>`),
  * which is keyboard operable and announced as expandable without any script.
  */
 import { useState, type ReactNode } from "react";

@@ -1,13 +1,13 @@
 /**
- * One selected review (docs/product.md §2 and §4): the topic input while it waits for a topic, then the user's query and
- * the status as chat bubbles, and, once complete, the summary and the article lists.
+ * One selected review (docs/product.md §2 and §4): the topic input while it waits for a topic, then the user's query
+ * and the status as chat bubbles, and, once complete, the summary and the article lists.
  *
  * Flow on submit: the status shows 'searching' at once (optimistic), the start call goes out, the history is
  * refreshed and the status follows the server's event stream (each status the moment it is stored), with the product's
- * 5-second polling of the details as the fallback while no stream is open, until a terminal status. A review that completes while it is
- * watched here is fetched once more and its summary revealed progressively. If the start call fails, the
- * previous status and query come back. Polling stops at a terminal status, after a failed poll (only a warning:
- * what is shown stays), and when another review is selected (this component is keyed by the review's id).
+ * 5-second polling of the details as the fallback while no stream is open, until a terminal status. A review that
+ * completes while it is watched here is fetched once more and its summary revealed progressively. If the start call
+ * fails, the previous status and query come back. Polling stops at a terminal status, after a failed poll (only a
+ * warning: what is shown stays), and when another review is selected (this component is keyed by the review's id).
  */
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

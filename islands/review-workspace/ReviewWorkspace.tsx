@@ -1,6 +1,6 @@
 /**
- * The /literature_management workspace (docs/product.md §2, §4, §8): the review history sidebar and the selected review.
- * Rendered as the island "ReviewWorkspace" with props `{}` inside a QueryClientProvider; server state lives in
+ * The /literature_management workspace (docs/product.md §2, §4, §8): the review history sidebar and the selected
+ * review. Rendered as the island "ReviewWorkspace" with props `{}` inside a QueryClientProvider; server state lives in
  * react-query (keys in ./queries.ts), the selection and the error banner in this component.
  *
  * Selectors for browser tests (stable; prefer them over text where text repeats):
@@ -118,8 +118,9 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
 
   /**
    * New Review (issue 24): an untouched review (status initial, no topic) is selected instead of adding another
-   * 'Untitled Review', so empty entries never pile up; only when there is none is one created (docs/product.md §4's flow, with its
-   * toast). Nothing is created, so no toast: the entry is selected, scrolled into view, and its topic input focused.
+   * 'Untitled Review', so empty entries never pile up; only when there is none is one created (docs/product.md §4's
+   * flow, with its toast). Nothing is created, so no toast: the entry is selected, scrolled into view, and its topic
+   * input focused.
    */
   const newReview = () => {
     const waiting = history.data?.data.find((r) => awaitsTopic(r));

@@ -1,8 +1,8 @@
 /**
  * The workspace's user-facing texts that its first paint needs (the review's own view has its texts in
- * ./detail-messages.ts, loaded with it: docs/decisions/0043-first-paint-javascript.md) (docs/product.md §2, §5, §8), word for word, and how a failure becomes a toast or a
- * banner message. Toasts say what went wrong (the server's detail when it gave one); the banner titled
- * 'Error' says what it means for the user and stays until dismissed.
+ * ./detail-messages.ts, loaded with it: docs/decisions/0043-first-paint-javascript.md) (docs/product.md §2, §5, §8),
+ * word for word, and how a failure becomes a toast or a banner message. Toasts say what went wrong (the server's detail
+ * when it gave one); the banner titled 'Error' says what it means for the user and stays until dismissed.
  */
 import { ApiRequestError, detailOr } from "../lib/api.ts";
 import { formatDate } from "../lib/format.ts";

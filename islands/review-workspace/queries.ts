@@ -99,7 +99,10 @@ export function emptyDetails(review: ReviewSummary): ReviewDetails {
   };
 }
 
-/** True while a review waits for its topic: status initial and no query yet (docs/product.md §2: only then the input shows). */
+/**
+ * True while a review waits for its topic: status initial and no query yet (docs/product.md §2: only then the input
+ * shows).
+ */
 export function awaitsTopic(d: Pick<ReviewDetails, "status" | "user_query">): boolean {
   return d.status === "initial" && !d.user_query?.trim();
 }

@@ -1,6 +1,6 @@
 /**
- * Reading a review summary (docs/product.md §2 /literature_management): `**bold**`, lines starting with "- " as bullets,
- * blank lines between paragraphs, and bracketed citation lists such as [1, 2] or [3], where number n points to
+ * Reading a review summary (docs/product.md §2 /literature_management): `**bold**`, lines starting with "- " as
+ * bullets, blank lines between paragraphs, and bracketed citation lists such as [1, 2] or [3], where number n points to
  * the article articles_refs[n-1]. Also cuts the parsed summary into the segments of the progressive reveal.
  * Pure and free of React so it can be tested and reused on the server.
  */

@@ -8,8 +8,8 @@ import * as s from "./settings.css.ts";
 const InterestsForm = lazy(() => import("./InterestsForm.tsx").then((m) => ({ default: m.InterestsForm })));
 
 /**
- * Main Interests (docs/product.md §2, §5): five numbered slots, read-only with Edit Interests; the edit form has Save (enabled
- * once something changed) and Cancel. Saved through PATCH /users/me as the comma-joined description.
+ * Main Interests (docs/product.md §2, §5): five numbered slots, read-only with Edit Interests; the edit form has Save
+ * (enabled once something changed) and Cancel. Saved through PATCH /users/me as the comma-joined description.
  */
 export function InterestsSection({ user, hydrated }: { user: CurrentUserData; hydrated: boolean }) {
   const [editing, setEditing] = useState(false);

@@ -9,8 +9,8 @@ import * as s from "./settings.css.ts";
 const EMPTY: ChangePasswordValues = { current_password: "", new_password: "", confirm_password: "" };
 
 /**
- * Password (docs/product.md §2, §5): Current Password, New Password (with the strength meter), Confirm Password, Save and
- * Cancel. Rules show on blur; Save stays disabled until the form is valid and while it is being sent. The API ends
+ * Password (docs/product.md §2, §5): Current Password, New Password (with the strength meter), Confirm Password, Save
+ * and Cancel. Rules show on blur; Save stays disabled until the form is valid and while it is being sent. The API ends
  * every other session and answers with a fresh token, which replaces the stored one so this tab stays signed in.
  */
 export function PasswordSection({ hydrated }: { hydrated: boolean }) {

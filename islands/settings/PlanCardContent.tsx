@@ -2,9 +2,9 @@ import { PLAN_DETAILS, type Plan } from "./subscription.ts";
 import * as s from "./settings.css.ts";
 
 /**
- * What a plan card shows (docs/product.md §4, §9), shared by the settings page's plan chooser and the public /pricing page so
- * that both show the same cards: the plan's name (with 'Your plan' when `current`), the monthly price, the annual
- * total ('Billed annually: …/year') and the feature list. `price` null means the prices are still loading.
+ * What a plan card shows (docs/product.md §4, §9), shared by the settings page's plan chooser and the public /pricing
+ * page so that both show the same cards: the plan's name (with 'Your plan' when `current`), the monthly price, the
+ * annual total ('Billed annually: …/year') and the feature list. `price` null means the prices are still loading.
  * @param headingLevel the name's heading level where the card sits (h4 under the settings sections, h2 on /pricing).
  */
 export function PlanCardContent({

@@ -14,8 +14,8 @@ export function shown(value: string | null | undefined): string {
 }
 
 /**
- * My Profile (docs/product.md §2, §5): read-only with Edit Profile; the edit form has Save and Cancel and sends only the fields
- * that changed. `hydrated` keeps the button inert until the island is live.
+ * My Profile (docs/product.md §2, §5): read-only with Edit Profile; the edit form has Save and Cancel and sends only
+ * the fields that changed. `hydrated` keeps the button inert until the island is live.
  */
 export function ProfileSection({ user, hydrated }: { user: CurrentUserData; hydrated: boolean }) {
   const [editing, setEditing] = useState(false);

@@ -56,7 +56,10 @@ export function SubscriptionDetails({
   );
 }
 
-/** The current-status card: badge, plan, billing, dates, auto-renew, the banners of docs/product.md §4, Cancel Subscription. */
+/**
+ * The current-status card: badge, plan, billing, dates, auto-renew, the banners of docs/product.md §4, Cancel
+ * Subscription.
+ */
 function StatusCard({ sub }: { sub: SubscriptionData }) {
   const status = subscriptionStatus(sub);
   const headingId = useId();

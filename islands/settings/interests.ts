@@ -24,7 +24,8 @@ export {
 
 /**
  * The five slots of a stored description: split on commas, trimmed, empty entries dropped, padded with "" to five.
- * Entries beyond the fifth (possible only in data written by other means) are not shown and are kept by `sameInterests`.
+ * Entries beyond the fifth (possible only in data written by other means) are not shown and are kept by
+ * `sameInterests`.
  */
 export function splitInterests(description: string | null | undefined): string[] {
   const entries = (description ?? "")

@@ -16,8 +16,8 @@ export type ProfileValues = { full_name: string; email: string; institution_emai
 export type ProfileChanges = Pick<RequestOf<"PATCH", "/users/me">["body"], "full_name" | "email" | "institution_email">;
 
 /**
- * Full name on one line and at most 30 characters (the sign-up's rules but its minimum, docs/product.md §5); Email required and
- * an address; Institutional Email optional, an address.
+ * Full name on one line and at most 30 characters (the sign-up's rules but its minimum, docs/product.md §5); Email
+ * required and an address; Institutional Email optional, an address.
  */
 export const profileRules: Rules<ProfileValues> = {
   full_name: { rules: fullNameRules<ProfileValues>("Full name") },

@@ -23,8 +23,9 @@ export {
 export type StatusColor = "blue" | "orange" | "green" | "red" | "grey";
 
 /**
- * The status badge of docs/product.md §4: active with is_trial 'Active Trial' (blue), trial_expired 'Trial Expired' (orange),
- * active green, past_due orange, canceled red. A status docs/product.md does not colour is shown by name in grey.
+ * The status badge of docs/product.md §4: active with is_trial 'Active Trial' (blue), trial_expired 'Trial Expired'
+ * (orange), active green, past_due orange, canceled red. A status docs/product.md does not colour is shown by name in
+ * grey.
  */
 export function subscriptionStatus(sub: Pick<SubscriptionData, "exists" | "status" | "is_trial">): {
   label: string;
@@ -74,8 +75,8 @@ export function dollars(amount: number): string {
 }
 
 /**
- * The prices of a plan card (docs/product.md §9: billed annually only): the monthly display is the annual price divided by
- * 12; without an annual price (none configured, or the prices could not be loaded) it is the plan's fallback, and
+ * The prices of a plan card (docs/product.md §9: billed annually only): the monthly display is the annual price divided
+ * by 12; without an annual price (none configured, or the prices could not be loaded) it is the plan's fallback, and
  * the annual total reads '$--'.
  */
 export function planPrice(plan: Plan, prices: PricesData | undefined): { monthly: string; annual: string } {
@@ -116,8 +117,8 @@ export interface PlanButton {
 }
 
 /**
- * The button of a plan card (docs/product.md §4): Pro and Max 'Coming Soon', disabled. No subscription: 'Subscribe'. A trial
- * (running or expired): 'Upgrade to Paid'. Same plan and billing: 'Current Plan', disabled. Same plan, other
+ * The button of a plan card (docs/product.md §4): Pro and Max 'Coming Soon', disabled. No subscription: 'Subscribe'. A
+ * trial (running or expired): 'Upgrade to Paid'. Same plan and billing: 'Current Plan', disabled. Same plan, other
  * billing: 'Switch Billing'. Otherwise 'Upgrade' to a higher plan (plus < pro < max), else 'Downgrade'.
  * A canceled subscription counts as none: its holder subscribes again.
  */
@@ -143,8 +144,8 @@ export function withoutPayments(button: PlanButton, paymentsOff: boolean): PlanB
 }
 
 /**
- * Whether the Cancel Subscription button shows (docs/product.md §4): the subscription exists, is not set to cancel, is not a
- * trial and is not trial_expired; and, since there is nothing left to cancel, is not canceled already.
+ * Whether the Cancel Subscription button shows (docs/product.md §4): the subscription exists, is not set to cancel, is
+ * not a trial and is not trial_expired; and, since there is nothing left to cancel, is not canceled already.
  */
 export function canCancel(sub: SubscriptionData | undefined): boolean {
   return Boolean(
@@ -176,7 +177,9 @@ export const CHECKOUT_FAILED = "Something went wrong. Please try again later";
 export const CANCEL_REQUESTED =
   "Subscription cancellation requested. It will remain active until the end of the current period.";
 
-/** The return addresses of docs/product.md §7: /settings?tab=subscription with subscription_checkout=success or cancel. */
+/**
+ * The return addresses of docs/product.md §7: /settings?tab=subscription with subscription_checkout=success or cancel.
+ */
 export function checkoutReturnUrls(origin: string): { success_url: string; cancel_url: string } {
   const back = (outcome: "success" | "cancel") =>
     `${origin}/settings?tab=subscription&subscription_checkout=${outcome}`;

@@ -1,6 +1,6 @@
 /**
- * The Like/Unlike toggle of an article card (docs/product.md §2, §3): `aria-pressed` tells the state, every card of the same
- * PMID shows it (one cache, islands/lib/social.ts), clicks while its call runs are ignored.
+ * The Like/Unlike toggle of an article card (docs/product.md §2, §3): `aria-pressed` tells the state, every card of the
+ * same PMID shows it (one cache, islands/lib/social.ts), clicks while its call runs are ignored.
  * Test id: `like-button`.
  */
 import type { Article } from "../article-card/types.ts";

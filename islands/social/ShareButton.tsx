@@ -1,7 +1,7 @@
 /**
- * The Share popover of an article card (docs/product.md §2): a button opening a native popover (top layer, light dismiss,
- * Escape closes and focus returns to the button) placed under the button. The search form inside is loaded on the
- * first opening, so pages pay for it only when someone shares.
+ * The Share popover of an article card (docs/product.md §2): a button opening a native popover (top layer, light
+ * dismiss, Escape closes and focus returns to the button) placed under the button. The search form inside is loaded on
+ * the first opening, so pages pay for it only when someone shares.
  * Test ids: `share-button`, `share-popover`.
  */
 import { lazy, Suspense, useId, useRef, useState, type ToggleEvent } from "react";

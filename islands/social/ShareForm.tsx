@@ -1,6 +1,6 @@
 /**
- * Inside the Share popover (docs/product.md §2, §7, §8): search a colleague by name or address (debounced 300 ms, limit 5;
- * a blank query clears the results without a call), pick one, send. Success: a toast, and the popover closes.
+ * Inside the Share popover (docs/product.md §2, §7, §8): search a colleague by name or address (debounced 300 ms, limit
+ * 5; a blank query clears the results without a call), pick one, send. Success: a toast, and the popover closes.
  * Failure: the server's detail or 'Failed to share article. Please try again.'; the popover stays open to retry.
  * Test ids: `share-search`, `share-result` (data-email), `share-send`, `share-status`.
  */

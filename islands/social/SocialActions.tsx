@@ -1,4 +1,6 @@
-/** The Like/Unlike toggle and the Share popover, for an article card's actions slot (docs/product.md §2 Article card). */
+/**
+ * The Like/Unlike toggle and the Share popover, for an article card's actions slot (docs/product.md §2 Article card).
+ */
 import type { Article } from "../article-card/types.ts";
 import { LikeButton } from "./LikeButton.tsx";
 import { ShareButton } from "./ShareButton.tsx";

@@ -1,6 +1,6 @@
 /**
- * /suggestions, the weekly suggestions (docs/product.md §2, §8): four collapsible sections (New This Week, New This Year,
- * Pertinent For You, Potentially Disruptive), each with its count, its cited summary (its citations open the
+ * /suggestions, the weekly suggestions (docs/product.md §2, §8): four collapsible sections (New This Week, New This
+ * Year, Pertinent For You, Potentially Disruptive), each with its count, its cited summary (its citations open the
  * section's articles, as on the review page), a grid of article cards (2 per
  * page) whose note says why the article was suggested, and pagination. Page states: loading (spinner and 6 skeleton
  * cards), 'Suggestions Preparing' when the server has none yet (404), the error text with its toast, the fallback.

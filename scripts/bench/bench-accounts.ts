@@ -3,13 +3,13 @@
 // Results go to docs/benchmarks.md.
 //
 // Usage:
-//   npx bun scripts/bench/bench-accounts.ts        creates a fresh database on the PostgreSQL server of BENCH_DATABASE_URL
-//                                                  (default postgres://postgres@127.0.0.1:5432/postgres), starts
-//                                                  `bun src/server.ts` on it (production, no job worker), measures,
-//                                                  stops it and drops the database
-//   npx bun scripts/bench/bench-accounts.ts --url http://127.0.0.1:3000     measures a running server (loopback only)
-// Options: --logins N (default 60), --login-concurrency N (default 2), --connections N (default 32),
-//          --duration S (default 10), --ttfb-requests N (default 300).
+//   npx bun scripts/bench/bench-accounts.ts        creates a fresh database on the PostgreSQL server of
+// BENCH_DATABASE_URL                                                  (default
+// postgres://postgres@127.0.0.1:5432/postgres), starts                                                  `bun
+// src/server.ts` on it (production, no job worker), measures,                                                  stops it
+// and drops the database   npx bun scripts/bench/bench-accounts.ts --url http://127.0.0.1:3000     measures a running
+// server (loopback only) Options: --logins N (default 60), --login-concurrency N (default 2), --connections N (default
+// 32),          --duration S (default 10), --ttfb-requests N (default 300).
 // Needs `npm run build` first. Every request goes to a loopback address; every loop is bounded.
 import { spawn } from "bun";
 import { spawnSync } from "node:child_process";

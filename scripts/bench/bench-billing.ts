@@ -9,7 +9,8 @@
 //                                              `bun src/server.ts` on the database (production, no job worker) pointed
 //                                              at it, measures, stops both and drops the database
 // Options: --rate N events/s (default 50), --seconds S (default 30), --warmup S (default 5), --users N (default 500),
-//          --duplicates F share of events sent twice (default 0.1), --connections N (default 32), --duration S (default 10).
+//          --duplicates F share of events sent twice (default 0.1), --connections N (default 32), --duration S (default
+// 10).
 //
 // Each event is one of customer.subscription.updated (its subscription changed at the stand-in just before: half the
 // time cancel_at_period_end flips), invoice.paid or a second delivery of an earlier event; every one makes the app

@@ -161,7 +161,8 @@ if (values.duplicates) {
 
 const records = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM articles`.execute(t.db)).rows[0]!.n;
 
-// ---- Reading a summary ------------------------------------------------------------------------------------------------
+// ---- Reading a summary
+//   ------------------------------------------------------------------------------------------------
 interface Quoted {
   body: string;
   numbers: number[];

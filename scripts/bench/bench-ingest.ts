@@ -15,7 +15,8 @@
  * --template copies an existing database (e.g. lr_bench_search_100000_builtin, kept by bench-search.ts --keep) instead
  * of starting empty: the file's records then arrive in an index whose impact lists exist and are only maintained, as a
  * daily update file does (the generated files' PMIDs start at 90,000,000, above the search corpora's).
- * --digest prints an md5 of each table the ingest writes (articles, the index, tiers, statistics, impact lists), so that
+ * --digest prints an md5 of each table the ingest writes (articles, the index, tiers, statistics, impact lists), so
+ *   that
  * two versions of the code can be shown to load the same content: run each on the same file and compare the lines.
  * A CHECKPOINT runs before the ingest (superuser or pg_checkpoint), so that WAL left by earlier runs does not force one
  * inside the measured run.

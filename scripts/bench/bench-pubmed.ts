@@ -36,8 +36,8 @@ import { spawnEutilsStandIn } from "../../tests/support/eutils-stand-in.ts";
 const ROOT = join(import.meta.dir, "..", "..");
 const TERMINAL = new Set(["complete", "no_articles_found", "error", "canceled"]);
 /**
- * Topics the stand-in's records answer with 50 to 780 matches (the sample's fields and PubMedQA's), so that most reviews
- * fetch PubMed's best 200: the worst case of a first topic.
+ * Topics the stand-in's records answer with 50 to 780 matches (the sample's fields and PubMedQA's), so that most
+ * reviews fetch PubMed's best 200: the worst case of a first topic.
  */
 const TOPICS = [
   "cancer",

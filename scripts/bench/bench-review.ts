@@ -1,6 +1,7 @@
 // Literature review latency, start to complete, through the real API and the in-process job worker.
 //
-//   bun scripts/bench/bench-review.ts --database-url postgres://postgres@127.0.0.1:5432/lr_bench_search_100000 [--rounds 1]
+//   bun scripts/bench/bench-review.ts --database-url postgres://postgres@127.0.0.1:5432/lr_bench_search_100000
+// [--rounds 1]
 //
 // Uses a database that already holds a corpus (bench-search.ts --records N --keep loads one; the corpus is
 // synthetic: real PubMed sentences recombined under new PMIDs). For each of the 50 fixed queries of

@@ -1,6 +1,6 @@
 // Weekly suggestions benchmark on PostgreSQL (issue 11's numbers): the weekly run for U subscribers (each with two
-// interests and five likes) worked by a worker of --workers loops in this process, in users per second and peak memory, and
-// GET /suggestions/weekly/latest's p95 over HTTP. Results go to docs/benchmarks.md.
+// interests and five likes) worked by a worker of --workers loops in this process, in users per second and peak memory,
+// and GET /suggestions/weekly/latest's p95 over HTTP. Results go to docs/benchmarks.md.
 // As in operation, the daily preparation of the sources' answers runs before each weekly run (both timed); this
 // week's run and next week's are timed (docs/decisions/0025-suggestion-source-cache.md). --cold times one run with no
 // answer computed before and no preparation (the first run of a deployment, the old behaviour).
@@ -185,7 +185,8 @@ async function main() {
       await worker.stop();
       return ran;
     };
-    // No answer computed before this run (--cold), or none for this run's texts: each measure starts from the same state.
+    // No answer computed before this run (--cold), or none for this run's texts: each measure starts from the same
+    // state.
     // --reuse-answers keeps the answers a previous run on this database stored (the same users' texts): the first
     // preparation then only checks them, as on any day after the first (it saves the 20-minute cold preparation when
     // only the weekly run is being measured).

@@ -9,8 +9,8 @@ import { num } from "./literals.ts";
  * for middleware", JCSS 66(4), 2003). Every lexeme in more than LIST_MIN_DF documents has a list of the LIST_CAPACITY
  * documents where its BM25 saturation tf·(k1+1)/(tf + k1·(1 − b + b·dl/avgdl)), its "impact", is highest, plus a
  * floor no other document's impact exceeds (tables search_term_lists and search_term_impacts, kept right by a
- * trigger under inserts, updates and deletes, built here). LIST_MIN_DF (postgres-index.ts) is the exact-scoring bound: a
- * rarer term's documents are all read through the GIN index instead. Queries read the lists in impacts.ts.
+ * trigger under inserts, updates and deletes, built here). LIST_MIN_DF (postgres-index.ts) is the exact-scoring bound:
+ * a rarer term's documents are all read through the GIN index instead. Queries read the lists in impacts.ts.
  */
 
 /** Lists are rebuilt (re-ordered) when the mean document length has moved by more than this share since. */
@@ -47,7 +47,8 @@ const SHARE_LOCK = "1936025449";
  * and as floor the highest impact it left out. A few lists are built from their lexemes' postings (GIN); many at
  * once, as after a first load, in one pass over the index that keeps only the impacts above a per-lexeme threshold
  * estimated on a sample (SAMPLE_MAX_MOD; any document under it is under the floor, which is then the threshold), or,
- * without a sample, from the exact histogram of the postings read. Runs under the statistics trigger's advisory lock, so writers wait for it.
+ * without a sample, from the exact histogram of the postings read. Runs under the statistics trigger's advisory lock,
+ * so writers wait for it.
  * @param lists.minDf lexemes in more documents than this get a list; lists.capacity documents per list;
  *   lists.sampleMinDocuments replaces SAMPLE_MIN_DOCUMENTS (tests sample small corpora with it); lists.builders splits
  *   the lexemes into that many shares built at once, each in its own transaction (default 1; see `buildPart`). Inside a
@@ -77,8 +78,9 @@ export async function buildImpactLists(
  * Whether a build in shares ends sooner than one build: each share hashes every posting of the index against its own
  * lexemes, and only the postings of those lexemes are then split. After a first load they were 42 % of all postings
  * (30,000 records, 403 lists) and two shares ended sooner; 348 new lists in an index of 130,000 records held about 5 %,
- * and two shares took longer (docs/benchmarks.md, "Ingest budget, issue 25"). Read without the lock: it only chooses how
- * to build. Lists due for a rebuild after a drift of the mean length are not counted (their build then runs as one).
+ * and two shares took longer (docs/benchmarks.md, "Ingest budget, issue 25"). Read without the lock: it only chooses
+ * how to build. Lists due for a rebuild after a drift of the mean length are not counted (their build then runs as
+ * one).
  */
 async function sharesPay(db: Kysely<DB>, minDf: number): Promise<boolean> {
   // PGlite (PostgreSQL compiled to WebAssembly, "wasm32" in its version) has one backend: the shares would run one

@@ -112,7 +112,9 @@ export interface EutilsClientOptions {
   log?: (line: string) => void;
   /** Waits between attempts (default: an abortable timer); tests may record and skip the delays. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Milliseconds one attempt may take, answer body included, before it counts as a network failure (default 30,000). */
+  /**
+   * Milliseconds one attempt may take, answer body included, before it counts as a network failure (default 30,000).
+   */
   timeoutMs?: number;
   /** First backoff delay in ms (default 1,000), doubled per attempt, ×0.5–1 jitter, at most 30 s. */
   backoffMs?: number;
@@ -120,7 +122,9 @@ export interface EutilsClientOptions {
   maxRetryAfterMs?: number;
 }
 
-/** A URL longer than this (NCBI's servers accept about 2,000 characters reliably) sends its parameters as a POST form. */
+/**
+ * A URL longer than this (NCBI's servers accept about 2,000 characters reliably) sends its parameters as a POST form.
+ */
 const URL_LIMIT = 2000;
 const MAX_BACKOFF_MS = 30_000;
 

@@ -380,7 +380,8 @@ type Day = number;
 const DAY_MS = 86_400_000;
 
 /**
- * "YYYY", "YYYY/MM" or "YYYY/MM/DD" (or with "-") as a day: the first day of the period for `start`, the last for `end`.
+ * "YYYY", "YYYY/MM" or "YYYY/MM/DD" (or with "-") as a day: the first day of the period for `start`, the last for
+ * `end`.
  * @throws RangeError for anything else.
  */
 export function parseDay(text: string, end: "start" | "end"): Day {

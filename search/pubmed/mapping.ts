@@ -3,7 +3,8 @@
  * Pure functions, no I/O: the parser feeds them, the tests call them directly.
  *
  * Element names and semantics follow NLM's PubMed DTD documentation
- * ("MEDLINE/PubMed XML Element Descriptions and their Attributes", https://www.nlm.nih.gov/bsd/licensee/elements_descriptions.html).
+ * ("MEDLINE/PubMed XML Element Descriptions and their Attributes",
+ * https://www.nlm.nih.gov/bsd/licensee/elements_descriptions.html).
  */
 import type { AbstractSection } from "../../src/db/types.ts";
 
@@ -77,7 +78,10 @@ export interface ParsedArticle {
   journal_medline_ta: string | null;
   /** Journal/ISSN (the first one, print or electronic). */
   issn: string | null;
-  /** Article/ArticleDate[@DateType="Electronic"] as an ISO date (the first day of the month/year when only those are known). */
+  /**
+   * Article/ArticleDate[@DateType="Electronic"] as an ISO date (the first day of the month/year when only those are
+   * known).
+   */
   epub_date: string | null;
   /** Every valid author in order, structured (see AuthorEntry); empty without an author list. */
   author_list: AuthorEntry[];
@@ -306,8 +310,8 @@ function isValidDay(year: number, month: number, day: number): boolean {
 /**
  * Free-text MedlineDate → first day it covers. Forms met in PubMed data: "1975 Sep-Oct", "1998 Dec-1999 Jan",
  * "2019 Sep/Oct", "2017 Mar - Apr", "2000 Spring", "Winter 2016", "1976-1977", "1983 Jul 1-15".
- * The year is the first 4-digit number; the month the first month or season word after it (or before it, "Winter 2016");
- * a day only when written right after that month ("1983 Jul 1-15" → 1983-07-01).
+ * The year is the first 4-digit number; the month the first month or season word after it (or before it, "Winter
+ * 2016"); a day only when written right after that month ("1983 Jul 1-15" → 1983-07-01).
  * @returns [year, month|null, day|null] or null when no year is found.
  */
 export function parseMedlineDate(text: string): [number, number | null, number | null] | null {
@@ -335,7 +339,8 @@ export function parseMedlineDate(text: string): [number, number | null, number |
 /**
  * PubDate/ArticleDate parts → ISO date, year, and how precise the date is.
  * Year/Month/Day with numeric or abbreviated months; Season → its first month; MedlineDate per `parseMedlineDate`.
- * An unknown month or day is dropped (first of the month/year), never invented, so the value always fits a `date` column.
+ * An unknown month or day is dropped (first of the month/year), never invented, so the value always fits a `date`
+ * column.
  * @returns null when no 4-digit year can be read.
  */
 export function resolveDate(d: RawDate | null): { date: string; year: number; precision: DatePrecision } | null {

@@ -2,7 +2,8 @@
  * Streaming PubMed XML parser: .xml or .xml.gz in, one event per record out, memory flat whatever the file size.
  *
  * Shapes accepted (see shared data README "What a parser meets"):
- * - PubmedArticleSet of PubmedArticle / PubmedBookArticle / DeleteCitation (the baseline and update files, E-utilities);
+ * - PubmedArticleSet of PubmedArticle / PubmedBookArticle / DeleteCitation (the baseline and update files,
+ *   E-utilities);
  * - the older MedlineCitationSet of MedlineCitation (+ DeleteCitation);
  * - the same records under any other root (`<RAW_DATA>`), or with no root element at all, with or without a BOM.
  * A record is recognised by its element name wherever it sits, so the root does not matter. A DOCTYPE is skipped as

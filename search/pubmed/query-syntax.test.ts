@@ -586,7 +586,8 @@ function queryArbitrary(v: ReturnType<typeof vocabulary>): fc.Arbitrary<string> 
     node: fc.oneof({ depthSize: "small", withCrossShrink: true }, term, tie("group")),
     group: fc
       .tuple(tie("node"), fc.constantFrom(" AND ", " OR ", " NOT ", " "), tie("node"), fc.boolean())
-      // Side by side, untagged words before a tagged term would join it (`a b[ti]` is the phrase "a b"): keep them apart.
+      // Side by side, untagged words before a tagged term would join it (`a b[ti]` is the phrase "a b"): keep them
+      // apart.
       .map(([a, op, b, paren]) => {
         const text = op === " " ? `${a} (${b})` : `${a}${op}${b}`;
         return paren ? `(${text})` : text;
@@ -641,7 +642,8 @@ for (const backend of LAYER_BACKENDS) {
       await insertEdgeRows(handle.db);
       records = await sampleRecords();
       for (const [pmid, r] of EDGE_ROWS) records.set(pmid, r);
-      // While the ingest path does not write mesh_major_terms yet, read the stored ones: both sides must see one record.
+      // While the ingest path does not write mesh_major_terms yet, read the stored ones: both sides must see one
+      // record.
       const stored = await handle.db.selectFrom("articles").select(["pmid", "mesh_major_terms"]).execute();
       let differing = 0;
       for (const row of stored) {

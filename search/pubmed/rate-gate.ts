@@ -18,11 +18,11 @@
  *
  * Why not a library: in-memory limiters (bottleneck, p-limit, p-throttle) keep their state in one process, which is
  * exactly what the deployment-wide budget rules out. rate-limiter-flexible can keep its counters in PostgreSQL, but
- * only through the `pg`, knex, Sequelize or TypeORM clients (this project speaks postgres.js and embedded PGlite, neither
- * supported), it creates its own table at run time rather than through our migrations, and it counts requests per fixed
- * window and rejects past the count rather than queueing: two fixed windows back to back let 2 × 3 requests through
- * within one second, which NCBI's sliding count (and our stand-in's) rejects. A slot schedule is the small thing that
- * fits; it is one statement.
+ * only through the `pg`, knex, Sequelize or TypeORM clients (this project speaks postgres.js and embedded PGlite,
+ * neither supported), it creates its own table at run time rather than through our migrations, and it counts requests
+ * per fixed window and rejects past the count rather than queueing: two fixed windows back to back let 2 × 3 requests
+ * through within one second, which NCBI's sliding count (and our stand-in's) rejects. A slot schedule is the small
+ * thing that fits; it is one statement.
  *
  * Margins: slots are spaced 10 % wider than 1/rate (SPACING_MARGIN), so any rate + 1 consecutive slots span 1.1 s and
  * a request may start up to ~100 ms late (timer lateness, a busy event loop, the database's reply) without a sliding

@@ -97,7 +97,10 @@ export function pagesOf(a: CitationSource): string | null {
   return a.elocation_pii?.trim() || null;
 }
 
-/** The pages as PubMed's citation line writes them: MedlinePgn as given (abbreviated), else StartPage–EndPage, else the pii. */
+/**
+ * The pages as PubMed's citation line writes them: MedlinePgn as given (abbreviated), else StartPage–EndPage, else the
+ * pii.
+ */
 function citationPages(a: CitationSource): string | null {
   if (a.medline_pages?.trim()) return a.medline_pages.trim();
   return pagesOf(a);

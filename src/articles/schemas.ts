@@ -88,8 +88,8 @@ export const ArticleCitationSchema = z.object({
 export type ArticleCitation = z.infer<typeof ArticleCitationSchema>;
 
 /**
- * An article as every list of the API shows it (docs/product.md §3: review lists, likes, shares, suggestions), plus what the
- * cards use besides: publication types, structured abstract sections, and how precise the publication date is.
+ * An article as every list of the API shows it (docs/product.md §3: review lists, likes, shares, suggestions), plus
+ * what the cards use besides: publication types, structured abstract sections, and how precise the publication date is.
  */
 export const ArticlePublicSchema = z
   .object({

@@ -32,7 +32,8 @@ function isHttps(c: Context): boolean {
 /**
  * Sets the session cookie that lets server-rendered pages know who is asking: HttpOnly (scripts cannot read it),
  * SameSite=Lax (not sent on cross-site form posts), Path=/, Secure over https. It has no Max-Age, so it lasts
- * for the browser session (docs/product.md §9: cookies last for the session); the token inside still expires on its own.
+ * for the browser session (docs/product.md §9: cookies last for the session); the token inside still expires on its
+ * own.
  */
 export function setSessionCookie(c: Context, token: string): void {
   setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/", secure: isHttps(c) });

@@ -8,8 +8,9 @@ import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
  * Housekeeping of the embedded database. PGlite runs PostgreSQL as one process, without the autovacuum launcher a
  * server has: rows that are updated all the time (the job queue, review statuses, rate-limit counters) would leave
  * their dead versions behind for ever and the tables would grow without bound. A scheduled job vacuums them, so
- * their space is reused, and takes a checkpoint, so the WAL is recycled (docs/decisions/0013-faults-timeouts-and-bounds.md).
- * On a PostgreSQL server (DATABASE_URL) the job does nothing: autovacuum and the checkpointer do this.
+ * their space is reused, and takes a checkpoint, so the WAL is recycled
+ * (docs/decisions/0013-faults-timeouts-and-bounds.md). On a PostgreSQL server (DATABASE_URL) the job does nothing:
+ * autovacuum and the checkpointer do this.
  */
 
 export const EMBEDDED_MAINTENANCE_JOB = "maintenance.embedded";

@@ -32,7 +32,10 @@ export const SEND_EMAIL = jobKind(
 );
 export const RECOVERY_EMAIL = jobKind(RECOVERY_EMAIL_JOB, z.object({ email: z.string().min(1) }));
 
-/** Queues `message` for sending. Pass `db` to enqueue inside the caller's transaction (then wake the queue after it commits). */
+/**
+ * Queues `message` for sending. Pass `db` to enqueue inside the caller's transaction (then wake the queue after it
+ * commits).
+ */
 export async function enqueueEmail(
   deps: Pick<AppDeps, "jobs">,
   message: EmailMessage,

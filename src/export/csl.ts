@@ -1,7 +1,7 @@
 /**
  * What an export reads of an article, the parts every format shares (authors, pages, date), and the article as a
- * CSL-JSON item (the Citation Style Language's data model, https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html,
- * valid against its schema csl-data.json). Pure.
+ * CSL-JSON item (the Citation Style Language's data model,
+ * https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html, valid against its schema csl-data.json). Pure.
  */
 import { pagesOf as fullPagesOf, splitMedlinePages } from "../articles/citation.ts";
 

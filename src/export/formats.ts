@@ -88,7 +88,9 @@ export function summaryWithReferences(
     .join("\n\n")}\n`;
 }
 
-/** The ASCII slug of a review's topic, at most `max` characters, cut at a word where it can be ("review" when empty). */
+/**
+ * The ASCII slug of a review's topic, at most `max` characters, cut at a word where it can be ("review" when empty).
+ */
 export function topicSlug(topic: string | null, max = 40): string {
   const slug = (topic ?? "")
     .normalize("NFKD")

@@ -49,7 +49,9 @@ function names(p: Person): { au: string; fau: string } {
 const compactDate = (d: string | null) =>
   /^\d{4}-\d{2}-\d{2}/.test(d ?? "") ? d!.slice(0, 10).replace(/-/g, "") : null;
 
-/** SO, PubMed's source line: the NLM citation ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), then the DOI. */
+/**
+ * SO, PubMed's source line: the NLM citation ("Spine (Phila Pa 1976). 2007 Sep 1;32(19 Suppl):S120-5."), then the DOI.
+ */
 function sourceLine(a: ExportArticle, dp: string | null): string {
   const line = nlmCitation(a) ?? [a.journal_medline_ta ?? a.journal, dp].filter(Boolean).join(". ");
   return a.doi ? `${line} doi: ${a.doi}.` : line;

@@ -1,10 +1,11 @@
 import { authorsOf, dateParts, givenName, isGroup, journalAbbreviation, pagesOf, type ExportArticle } from "./csl.ts";
 
 /**
- * RIS (Research Information Systems' tagged format, read by Zotero, EndNote and Mendeley), written here rather than by the citation library, which split MeSH headings and group names at
- * their commas, left out the end page, the DOI and the PMID, and wrapped values mid-word (docs/decisions/0020-exports.md).
- * One `TAG  - value` line per value; an abstract's sections each on a line of their own, the later ones as continuation
- * lines indented by six spaces, which RIS readers join back with a line break. Pure.
+ * RIS (Research Information Systems' tagged format, read by Zotero, EndNote and Mendeley), written here rather than by
+ * the citation library, which split MeSH headings and group names at their commas, left out the end page, the DOI and
+ * the PMID, and wrapped values mid-word (docs/decisions/0020-exports.md). One `TAG  - value` line per value; an
+ * abstract's sections each on a line of their own, the later ones as continuation lines indented by six spaces, which
+ * RIS readers join back with a line break. Pure.
  */
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();

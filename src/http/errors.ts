@@ -24,7 +24,10 @@ export class ApiError extends Error {
   }
 }
 
-/** Builds a 422 ApiError from zod-like issues (`path`, `message`, `code`). `source` is "body", "query", "path" or "form". */
+/**
+ * Builds a 422 ApiError from zod-like issues (`path`, `message`, `code`). `source` is "body", "query", "path" or
+ * "form".
+ */
 export function validationError(
   source: string,
   issues: { path: PropertyKey[]; message: string; code?: string }[],
@@ -86,5 +89,8 @@ export const onError: ErrorHandler = (err, c) => {
   return c.json({ detail: "Internal Server Error", request_id: requestId }, 500);
 };
 
-/** 404 for unknown API paths: `{"detail": "Not Found"}`, answered by the pages router's catch-all (src/pages/routes.tsx). */
+/**
+ * 404 for unknown API paths: `{"detail": "Not Found"}`, answered by the pages router's catch-all
+ * (src/pages/routes.tsx).
+ */
 export const apiNotFound: NotFoundHandler = (c: Context) => c.json({ detail: "Not Found" }, 404);

@@ -11,7 +11,10 @@ import {
   pmidParamSchema,
 } from "./schemas.ts";
 
-/** /api/v1/likes (docs/product.md §7): like, unlike, the user's liked articles, one article's like status. Only ever the caller's. */
+/**
+ * /api/v1/likes (docs/product.md §7): like, unlike, the user's liked articles, one article's like status. Only ever the
+ * caller's.
+ */
 export function likesRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
   const common = { tags: ["likes"], security: SIGNED_IN, middleware: [requireUser(deps)] };

@@ -34,7 +34,10 @@ export function HomePage({ user }: { user: CurrentUser }) {
   );
 }
 
-/** /dashboard ('My Dashboard', docs/product.md §2): the heading and the dashboard island (liked articles, received shares). */
+/**
+ * /dashboard ('My Dashboard', docs/product.md §2): the heading and the dashboard island (liked articles, received
+ * shares).
+ */
 export function DashboardPage(props: DashboardProps) {
   return (
     <>
@@ -45,8 +48,8 @@ export function DashboardPage(props: DashboardProps) {
 }
 
 /**
- * /settings (docs/product.md §2): one 'User' tab holding the settings island (profile, password, main interests, and for
- * regular users the subscription status and the Danger Zone). The island renders on the server too, so the
+ * /settings (docs/product.md §2): one 'User' tab holding the settings island (profile, password, main interests, and
+ * for regular users the subscription status and the Danger Zone). The island renders on the server too, so the
  * read-only values are in the first response.
  */
 export function SettingsPage({ user, adminWarning = null }: { user: CurrentUser; adminWarning?: string | null }) {
@@ -85,7 +88,9 @@ export function SettingsPage({ user, adminWarning = null }: { user: CurrentUser;
   );
 }
 
-/** The product's texts of the gate shown to a user without an active Plus, Pro or Max subscription (docs/product.md §2). */
+/**
+ * The product's texts of the gate shown to a user without an active Plus, Pro or Max subscription (docs/product.md §2).
+ */
 const GATES = {
   "Literature Reviews": {
     title: "Upgrade to Access Literature Reviews",

@@ -8,9 +8,9 @@ import * as s from "./pages.css.ts";
 export const COOKIE_BANNER_ID = "cookie-banner";
 
 /**
- * The consent banner, in the interface's language (English), linking to the cookie policy (in French, docs/product.md §2): what
- * is stored, that no answer counts as refusal, and two equally weighted buttons, Refuse and Accept. Hidden by the
- * stylesheet unless no valid choice is stored or "Manage cookies" reopened it. It sits at the top of the page in
+ * The consent banner, in the interface's language (English), linking to the cookie policy (in French, docs/product.md
+ * §2): what is stored, that no answer counts as refusal, and two equally weighted buttons, Refuse and Accept. Hidden by
+ * the stylesheet unless no valid choice is stored or "Manage cookies" reopened it. It sits at the top of the page in
  * the normal flow, above the page: it pushes the page down instead of covering any of it (issue 8: it hid Sign Up,
  * Delete Account and the review history).
  */
@@ -69,8 +69,8 @@ export function ManageCookiesButton() {
 }
 
 /**
- * The light/dark switch (docs/product.md §1: stored under `theme`, light by default). A toggle button: pressed means dark.
- * The page script keeps aria-pressed in step; the stylesheet shows a moon in light mode and a sun in dark mode.
+ * The light/dark switch (docs/product.md §1: stored under `theme`, light by default). A toggle button: pressed means
+ * dark. The page script keeps aria-pressed in step; the stylesheet shows a moon in light mode and a sun in dark mode.
  */
 export function ThemeToggle() {
   return (

@@ -5,9 +5,9 @@ import { CookieBanner } from "./consent.tsx";
 
 /**
  * The inline script of every page (src/pages/page-script.js, minified once at start-up): applies the stored theme
- * (localStorage `theme`, docs/product.md §1: light or dark, default light) and the cookie-consent state to <html> before the
- * first paint, so a dark-theme user never sees a light flash and the banner never flickers, and handles the theme
- * toggle and the consent controls. Inline because it must run before the stylesheet is applied; it is the only
+ * (localStorage `theme`, docs/product.md §1: light or dark, default light) and the cookie-consent state to <html>
+ * before the first paint, so a dark-theme user never sees a light flash and the banner never flickers, and handles the
+ * theme toggle and the consent controls. Inline because it must run before the stylesheet is applied; it is the only
  * script of pages without islands, and it carries the request's CSP nonce.
  */
 export const PAGE_SCRIPT = new Bun.Transpiler({ loader: "js", minifyWhitespace: true })

@@ -27,9 +27,9 @@ export const MIGRATION_NOTICE =
   "This application is under migration and development: older features will be reimplemented progressively, performance may be affected and some data may be missing.";
 
 /**
- * The migration banner (docs/product.md §1). On a phone it can fold to one line, as the visitor chooses: the page script keeps
- * the choice (localStorage `banner_collapsed`, <html data-banner-collapsed>) and the button's aria-expanded; the
- * stylesheet shows the button and the folded line only below the medium breakpoint.
+ * The migration banner (docs/product.md §1). On a phone it can fold to one line, as the visitor chooses: the page
+ * script keeps the choice (localStorage `banner_collapsed`, <html data-banner-collapsed>) and the button's
+ * aria-expanded; the stylesheet shows the button and the folded line only below the medium breakpoint.
  */
 export function MigrationBanner() {
   return (
@@ -52,8 +52,8 @@ export function MigrationBanner() {
 }
 
 /**
- * The help button of every page (docs/product.md §1): the support contact, in a <details> so it needs no script (the page's
- * inline script adds Escape to close it, src/pages/page-script.js).
+ * The help button of every page (docs/product.md §1): the support contact, in a <details> so it needs no script (the
+ * page's inline script adds Escape to close it, src/pages/page-script.js).
  */
 export function HelpButton({ supportEmail }: { supportEmail: string }) {
   return (
@@ -96,9 +96,9 @@ export function Logo() {
 }
 
 /**
- * The footer of every page (docs/product.md §2): copyright year, the pricing link, the legal links (to the French texts, which
- * govern; each links to its English reading version) and the cookie-choice button, labelled in the interface's
- * language ("Manage cookies").
+ * The footer of every page (docs/product.md §2): copyright year, the pricing link, the legal links (to the French
+ * texts, which govern; each links to its English reading version) and the cookie-choice button, labelled in the
+ * interface's language ("Manage cookies").
  */
 export function SiteFooter({ companyName, year = new Date().getFullYear() }: { companyName: string; year?: number }) {
   return (
@@ -134,9 +134,9 @@ export function SiteFooter({ companyName, year = new Date().getFullYear() }: { c
 }
 
 /**
- * The authenticated layout (docs/product.md §2). From the medium breakpoint up: the top bar with the logo, the Tools and user
- * menus and the theme toggle. Below it, where docs/product.md hides the top bar, a compact bar takes its place so that
- * small screens keep every destination: logo, theme toggle and one "Menu" holding the same entries. Then the
+ * The authenticated layout (docs/product.md §2). From the medium breakpoint up: the top bar with the logo, the Tools
+ * and user menus and the theme toggle. Below it, where docs/product.md hides the top bar, a compact bar takes its place
+ * so that small screens keep every destination: logo, theme toggle and one "Menu" holding the same entries. Then the
  * migration banner and a scrolling content area that ends with the footer; the help button floats over it.
  */
 export function AppLayout({
@@ -184,7 +184,10 @@ export function AppLayout({
   );
 }
 
-/** Layout of public pages: a header with the logo, the theme toggle and a login link, the page, the footer and the help button. */
+/**
+ * Layout of public pages: a header with the logo, the theme toggle and a login link, the page, the footer and the help
+ * button.
+ */
 export function PublicLayout({
   site,
   children,

@@ -166,8 +166,8 @@ export function LegalPage({ page, site }: { page: keyof typeof LEGAL_PAGES; site
 }
 
 /**
- * The not-found page (docs/product.md §2): large 404, 'Oops!', the message and a Go Back link to /, inside the public layout
- * so that it also has the theme toggle, the footer with "Manage cookies" and the help button.
+ * The not-found page (docs/product.md §2): large 404, 'Oops!', the message and a Go Back link to /, inside the public
+ * layout so that it also has the theme toggle, the footer with "Manage cookies" and the help button.
  */
 export function NotFoundPage({ site }: { site: Site }) {
   return (

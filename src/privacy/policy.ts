@@ -12,7 +12,8 @@ export const DELETION_NOTICE_DAYS = 30;
 export const ARCHIVE_YEARS = 5;
 /**
  * Prospect data ("3 ans à compter du dernier contact"): share invitations to addresses without an account, kept as a
- * keyed hash of the address and deleted this long after the invitation by the invitation job (src/shares/invitations.ts).
+ * keyed hash of the address and deleted this long after the invitation by the invitation job
+ * (src/shares/invitations.ts).
  */
 export const PROSPECT_YEARS = 3;
 /** A "Download my data" file can be downloaded this long after it is ready. */

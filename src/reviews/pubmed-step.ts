@@ -77,7 +77,9 @@ async function warnWhenEmbeddedOutgrown(deps: AppDeps): Promise<void> {
   }
 }
 
-/** What the step did, and the PMIDs PubMed matched (Best Match order), which the review counts as covering the topic. */
+/**
+ * What the step did, and the PMIDs PubMed matched (Best Match order), which the review counts as covering the topic.
+ */
 export interface PubmedStepResult {
   report: PubmedReport;
   /** The PMIDs PubMed returned for the topic (at most the per-review cap), held or fetched or not. */

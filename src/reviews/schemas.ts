@@ -27,7 +27,9 @@ export const historyQuerySchema = paginationSchema;
 
 const EMPTY_TOPIC = "Review topic cannot be empty.";
 
-/** Why a topic written in PubMed's search syntax cannot be read ("Search strategy: …"), or null when it can or is plain. */
+/**
+ * Why a topic written in PubMed's search syntax cannot be read ("Search strategy: …"), or null when it can or is plain.
+ */
 function pubmedSyntaxError(topic: string): string | null {
   if (!isPubmedSyntax(topic)) return null;
   try {
@@ -41,8 +43,8 @@ function pubmedSyntaxError(topic: string): string | null {
 }
 
 /**
- * POST /start/{id}: the topic, trimmed; blank or missing is refused with the page's own message (docs/product.md §5); and the
- * optional filters (src/reviews/filters.ts), absent meaning none.
+ * POST /start/{id}: the topic, trimmed; blank or missing is refused with the page's own message (docs/product.md §5);
+ * and the optional filters (src/reviews/filters.ts), absent meaning none.
  */
 export const startQuerySchema = z
   .object({
@@ -51,8 +53,8 @@ export const startQuerySchema = z
       .trim()
       .min(1, EMPTY_TOPIC)
       .superRefine((topic, ctx) => {
-        // A plain topic is a few words; a search strategy in PubMed's syntax may be longer, and one that does not parse is
-        // refused with the reason, rather than read as words.
+        // A plain topic is a few words; a search strategy in PubMed's syntax may be longer, and one that does not parse
+        // is refused with the reason, rather than read as words.
         const strategy = isPubmedSyntax(topic);
         const max = strategy ? MAX_STRATEGY_LENGTH : MAX_QUERY_LENGTH;
         if (topic.length > max) {
@@ -107,7 +109,8 @@ export const ReviewPublicSchema = z
     id: z.uuid(),
     user_query: z.string().nullable(),
     status: StatusSchema,
-    // Beyond the product's history item: a filtered and an unfiltered review of one topic must be told apart in the list.
+    // Beyond the product's history item: a filtered and an unfiltered review of one topic must be told apart in the
+    // list.
     filters: z.array(z.string()).openapi({
       description: "The filters the review was started with, as phrases (as in the details); empty when none",
       example: ["Published 2010–2024", "Humans only"],

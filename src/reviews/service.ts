@@ -74,8 +74,8 @@ export async function assertReviewAccess(deps: AppDeps, userId: string): Promise
 
 /**
  * Starts the review on `userQuery` (already trimmed and length-checked; access checked by assertReviewAccess):
- * sets the query, the optional filters (stored with the review) and status searching and queues the pipeline job in one transaction, so that a started
- * review always has its job and a failed start leaves the review as it was.
+ * sets the query, the optional filters (stored with the review) and status searching and queues the pipeline job in one
+ * transaction, so that a started review always has its job and a failed start leaves the review as it was.
  * @throws ApiError 404 when not the user's review, 409 when already started, 429 when the user already has
  *   MAX_REVIEWS_IN_PROGRESS reviews in progress.
  */

@@ -22,7 +22,10 @@ import {
   shareRequestSchema,
 } from "./schemas.ts";
 
-/** /api/v1/shares (docs/product.md §7): share an article with a colleague by e-mail; list and delete the shares one received. */
+/**
+ * /api/v1/shares (docs/product.md §7): share an article with a colleague by e-mail; list and delete the shares one
+ * received.
+ */
 export function sharesRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
   const common = { tags: ["shares"], security: SIGNED_IN, middleware: [requireUser(deps)] };

@@ -50,7 +50,10 @@ export const ReceivedShareRefSchema = z
   .openapi("ReceivedShareRef");
 export type ReceivedShareRef = z.infer<typeof ReceivedShareRefSchema>;
 
-/** The `{share_id}` path parameter. Not validated as a uuid: any id that is not one of the caller's received shares is 404. */
+/**
+ * The `{share_id}` path parameter. Not validated as a uuid: any id that is not one of the caller's received shares is
+ * 404.
+ */
 export const shareIdParamSchema = z.object({
   share_id: z
     .string()

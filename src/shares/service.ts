@@ -118,7 +118,9 @@ export async function receivedShareRefs(deps: Pick<AppDeps, "db">, userId: strin
   return repo.listReceivedRefs(deps.db, userId);
 }
 
-/** Deletes one of the caller's received shares. @throws ApiError 404 when it is not one (someone else's, or unknown). */
+/**
+ * Deletes one of the caller's received shares. @throws ApiError 404 when it is not one (someone else's, or unknown).
+ */
 export async function deleteReceivedShare(deps: Pick<AppDeps, "db">, userId: string, shareId: string): Promise<void> {
   if (!repo.isShareId(shareId) || !(await repo.deleteReceived(deps.db, userId, shareId)))
     throw new ApiError(404, SHARE_NOT_FOUND);

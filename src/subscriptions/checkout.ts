@@ -9,8 +9,8 @@ import { callStripe, requireStripe, type Interval, type Plan } from "./stripe.ts
 import { isLiveStripeRow, syncStripeSubscription } from "./sync.ts";
 
 /**
- * Subscribing and cancelling (docs/product.md §4, §7). Both need STRIPE_SECRET_KEY (else 503). Neither writes what the user
- * asked for into our database: checkout returns Stripe's payment page, and the webhook records what Stripe then
+ * Subscribing and cancelling (docs/product.md §4, §7). Both need STRIPE_SECRET_KEY (else 503). Neither writes what the
+ * user asked for into our database: checkout returns Stripe's payment page, and the webhook records what Stripe then
  * says; after a cancel or plan switch the subscription is re-read from Stripe and mirrored (sync.ts).
  */
 

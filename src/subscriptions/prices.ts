@@ -17,8 +17,8 @@ export interface PriceAmount {
 }
 
 /**
- * GET /subscriptions/prices (docs/product.md §3): per plan, the monthly and annual price, null where Stripe has none, and
- * whether this server can take payments at all (STRIPE_SECRET_KEY set): without it the pages say so once and
+ * GET /subscriptions/prices (docs/product.md §3): per plan, the monthly and annual price, null where Stripe has none,
+ * and whether this server can take payments at all (STRIPE_SECRET_KEY set): without it the pages say so once and
  * disable the buttons that would start a checkout, instead of letting each one fail.
  */
 export interface PricesRead {

@@ -17,8 +17,8 @@ import {
 } from "./schemas.ts";
 
 /**
- * /api/v1/subscriptions (docs/product.md §7): the signed-in user's subscription, the plans' prices, checkout, cancel, and
- * Stripe's webhook. docs/decisions/0018-billing-with-stripe.md explains the billing model.
+ * /api/v1/subscriptions (docs/product.md §7): the signed-in user's subscription, the plans' prices, checkout, cancel,
+ * and Stripe's webhook. docs/decisions/0018-billing-with-stripe.md explains the billing model.
  */
 export function subscriptionsRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();

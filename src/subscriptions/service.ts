@@ -9,7 +9,10 @@ export const PAID_PLANS = ["plus", "pro", "max"] as const;
 /** Length of the free Plus trial every new account starts with (docs/product.md §9: one week). */
 export const TRIAL_DAYS = 7;
 
-/** The subscription as GET /subscriptions/me returns it (docs/product.md §3). All fields but `exists` are null when there is none. */
+/**
+ * The subscription as GET /subscriptions/me returns it (docs/product.md §3). All fields but `exists` are null when
+ * there is none.
+ */
 export type SubscriptionRead = z.infer<typeof SubscriptionReadSchema>;
 
 const NO_SUBSCRIPTION: SubscriptionRead = {
@@ -48,8 +51,8 @@ function isLapsedTrial(row: SubscriptionView, now: Date): boolean {
 }
 
 /**
- * THE access rule of the literature review and weekly suggestions (docs/product.md §1, §6), the only one: the subscription
- * is of type plus, pro or max and either
+ * THE access rule of the literature review and weekly suggestions (docs/product.md §1, §6), the only one: the
+ * subscription is of type plus, pro or max and either
  * - active, and not our free trial whose end has passed: access stops at trial_ends_at to the millisecond,
  *   whether or not the trial sweep has marked it trial_expired yet; or
  * - trialing, a trial Stripe runs on a paid subscription (Stripe decides when it ends and tells us).

@@ -15,7 +15,10 @@ import { allowLongStatements, type Database } from "../db/database.ts";
  * concept". Novelty is not impact: the section says "potentially".
  */
 
-/** A heading at most this many years old when the article appeared makes it novel (Mishra & Torvik's 0–3 year band, narrowed). */
+/**
+ * A heading at most this many years old when the article appeared makes it novel (Mishra & Torvik's 0–3 year band,
+ * narrowed).
+ */
 export const NOVEL_AGE_YEARS = 2;
 /** Headings first seen within this many years of the index's earliest year are left-censored and ignored. */
 export const CENSOR_YEARS = 2;

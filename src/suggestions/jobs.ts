@@ -32,7 +32,10 @@ export const PREPARE_USER_JOB = "suggestions.prepare-user";
 export const WEEKLY_RUN = jobKind(WEEKLY_RUN_JOB, z.object({ week: isoWeekField.optional() }));
 export const PREPARE_RUN = jobKind(PREPARE_RUN_JOB, z.object({}));
 export const PREPARE_USER = jobKind(PREPARE_USER_JOB, z.object({ userId: z.string().min(1) }));
-/** Answers this old are computed again by the preparation: a week before they expire, so the weekly run never meets an expired one. */
+/**
+ * Answers this old are computed again by the preparation: a week before they expire, so the weekly run never meets an
+ * expired one.
+ */
 export const PREPARE_AFTER_DAYS = SOURCE_CACHE_DAYS - 7;
 
 /** Users' jobs enqueued per statement batch by the weekly run and the preparation. */

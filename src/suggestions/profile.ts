@@ -63,7 +63,9 @@ export function likeText(like: Pick<ProfileLike, "title" | "mesh_terms" | "keywo
     .join(". ");
 }
 
-/** The interests of a description: split on commas (the settings page joins its 5 slots with commas), trimmed, unique. */
+/**
+ * The interests of a description: split on commas (the settings page joins its 5 slots with commas), trimmed, unique.
+ */
 export function interestsOf(description: string | null): string[] {
   const seen = new Set<string>();
   const out: string[] = [];

@@ -173,7 +173,10 @@ export async function latestBatch(db: Database, userId: string) {
   return { batch, sections };
 }
 
-/** Active accounts with a plus, pro or max subscription recorded as active or trialing (the exact rule is checked per job). */
+/**
+ * Active accounts with a plus, pro or max subscription recorded as active or trialing (the exact rule is checked per
+ * job).
+ */
 function subscribers(db: Database) {
   return db
     .selectFrom("users as u")

@@ -2,8 +2,8 @@
  * How a user's weekly suggestions are chosen (issue 11; docs/decisions/0017-weekly-suggestions.md): candidates come
  * from the SearchIndex (so either adapter serves them), one query per profile source (answers over any date shared
  * across users and weeks: source-cache.ts), fused by weighted reciprocal
- * rank fusion (fusion.ts), then split into the four sections of docs/product.md §2. Sections do not repeat an article: New This
- * Week first, then New This Year, Potentially Disruptive, Pertinent For You.
+ * rank fusion (fusion.ts), then split into the four sections of docs/product.md §2. Sections do not repeat an article:
+ * New This Week first, then New This Year, Potentially Disruptive, Pertinent For You.
  */
 import type { SearchIndex } from "../../search/search-index.ts";
 import { fuseRankings, type FusedCandidate } from "./fusion.ts";

@@ -27,7 +27,9 @@ import { eutilsClientFor } from "../pubmed/client.ts";
 import * as repo from "./repository.ts";
 import type { WeeklySuggestions } from "./schemas.ts";
 
-/** The detail of GET /suggestions/weekly/latest before the user's first batch (the page shows 'Suggestions Preparing'). */
+/**
+ * The detail of GET /suggestions/weekly/latest before the user's first batch (the page shows 'Suggestions Preparing').
+ */
 export const SUGGESTIONS_NOT_READY = "Suggestions not generated yet";
 /** The detail of a suggestions call without access (docs/product.md §2's gate text). */
 export const SUGGESTIONS_ACCESS_REQUIRED =

@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import type { AppDeps } from "../deps.ts";
 
 /**
- * Ranked candidates of suggestion sources, shared across users and weeks (docs/decisions/0025-suggestion-source-cache.md).
+ * Ranked candidates of suggestion sources, shared across users and weeks
+ * (docs/decisions/0025-suggestion-source-cache.md).
  *
  * What the index answers to a source's text over any date does not depend on the user: an interest that a hundred
  * readers share, or an article that several of them liked, is the same query for all of them, and next week it is

@@ -65,9 +65,9 @@ function lineBreakFree(value: string): boolean {
 }
 
 /**
- * A full name, the one rule of every endpoint that writes one (docs/product.md §9; the forms' fullNameRules): on one line, with no
- * control character (checked before trimming, so a line break is refused, not silently cut off), and at most
- * FULL_NAME_MAX characters after trimming. Sign-up adds its minimum (FULL_NAME_MIN).
+ * A full name, the one rule of every endpoint that writes one (docs/product.md §9; the forms' fullNameRules): on one
+ * line, with no control character (checked before trimming, so a line break is refused, not silently cut off), and at
+ * most FULL_NAME_MAX characters after trimming. Sign-up adds its minimum (FULL_NAME_MIN).
  */
 function fullNameField(label: string) {
   return z
@@ -83,8 +83,8 @@ const institutionEmailField = z
   .optional();
 
 /**
- * Main interests: one comma-joined string of up to five interests (docs/product.md §3), at most 2000 characters, each interest
- * at most 100 (docs/product.md §5, §9), with the settings page's messages.
+ * Main interests: one comma-joined string of up to five interests (docs/product.md §3), at most 2000 characters, each
+ * interest at most 100 (docs/product.md §5, §9), with the settings page's messages.
  */
 const descriptionField = z
   .string({ error: "Description must be text" })
@@ -193,8 +193,8 @@ import { USER_SEARCH_MIN_CHARS, USER_SEARCH_TOO_SHORT } from "../rules/user-sear
 
 /**
  * GET /users/search/: `q` matched against the start of an address, of a full name or of a word in it; the client
- * asks for 5 at a time. A blank q answers [] (docs/product.md §5: a blank search clears the results); 1 or 2 characters are
- * refused.
+ * asks for 5 at a time. A blank q answers [] (docs/product.md §5: a blank search clears the results); 1 or 2 characters
+ * are refused.
  */
 export const userSearchSchema = z.object({
   q: z

@@ -19,7 +19,9 @@ export const SUPERUSER_SELF_DELETE = "Super users are not allowed to delete them
 export const LAST_SUPERUSER =
   "This is the last active superuser: make another account a superuser before deactivating or demoting this one.";
 
-/** Throws ApiError(status, detail) when another account than `exceptId` already uses this address (case-insensitively). */
+/**
+ * Throws ApiError(status, detail) when another account than `exceptId` already uses this address (case-insensitively).
+ */
 async function assertEmailFree(
   db: Database,
   email: string,
@@ -32,8 +34,8 @@ async function assertEmailFree(
 }
 
 /**
- * Creates an account and, in the same transaction, its one-week Plus trial (docs/product.md §1: signup includes the trial),
- * so that an account never exists without it.
+ * Creates an account and, in the same transaction, its one-week Plus trial (docs/product.md §1: signup includes the
+ * trial), so that an account never exists without it.
  * @throws ApiError 400 when the address is taken (also when two signups race for it).
  */
 export async function signup(db: Database, input: UserSignup): Promise<UserRow> {

@@ -76,7 +76,9 @@ for (const backend of APP_BACKENDS) {
       );
     }
 
-    /** Subscribes through the real flow: checkout, the payment page, Stripe's events. @returns Stripe's subscription id. */
+    /**
+     * Subscribes through the real flow: checkout, the payment page, Stripe's events. @returns Stripe's subscription id.
+     */
     async function subscribe(user: TestUser): Promise<string> {
       const res = await checkout(user);
       expect(res.status).toBe(200);

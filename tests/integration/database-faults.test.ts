@@ -9,8 +9,8 @@ import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 
 // A database that cannot answer (down, unreachable, a table locked) gives 503 with Retry-After, never 401 (which
-// makes clients drop the session, docs/product.md §8), never 500, and never a request left hanging (issue 7, items 1–2).
-// The full outage-and-recovery run against the local server is scripts/fault-test.ts (it stops PostgreSQL).
+// makes clients drop the session, docs/product.md §8), never 500, and never a request left hanging (issue 7, items
+// 1–2). The full outage-and-recovery run against the local server is scripts/fault-test.ts (it stops PostgreSQL).
 
 /** The test app's configuration and key over another database handle (same signing key: tokens stay valid). */
 function appOver(t: TestApp, handle: DatabaseHandle) {

@@ -45,7 +45,10 @@ function expectedPages(x: XmlCitation): string | null {
   if (x.startPage) return x.endPage && x.endPage !== x.startPage ? `${x.startPage}-${x.endPage}` : x.startPage;
   return x.pii;
 }
-/** RIS's SP and EP: the article's first and last page (MedlinePgn's pieces, in full), else StartPage/EndPage, else the pii. */
+/**
+ * RIS's SP and EP: the article's first and last page (MedlinePgn's pieces, in full), else StartPage/EndPage, else the
+ * pii.
+ */
 function firstAndLast(x: XmlCitation): [string | null, string | null] {
   if (x.medlinePgn) {
     const s = splitMedlinePages(x.medlinePgn);
@@ -84,7 +87,8 @@ for (const backend of APP_BACKENDS) {
       const csl = JSON.parse(writeReferences(withVolume, "csl-json")) as Record<string, unknown>[];
       const validate = new Ajv({ allErrors: true, strict: false }).compile(cslSchema);
       expect(validate(csl) ? [] : validate.errors?.slice(0, 5)).toEqual([]);
-      // The whole sample's BibTeX is parsed once (the slowest reader); the entries of records with a volume are checked.
+      // The whole sample's BibTeX is parsed once (the slowest reader); the entries of records with a volume are
+      // checked.
       wholeBib = parseBibtex(writeReferences(articles, "bibtex"), AS_WRITTEN);
       expect(wholeBib.errors).toEqual([]);
       const entryOf = new Map(wholeBib.entries.map((e) => [Number(e.fields.pmid), e]));
@@ -215,7 +219,8 @@ for (const backend of APP_BACKENDS) {
         expect((csl[i]!.author ?? []).length).toBe(x.authors.length);
         expect((nbib[i]!.AU ?? []).length + (nbib[i]!.CN ?? []).length).toBe(x.authors.length);
       }
-      // A suffix: "Family, Given, Suffix" in RIS, BibTeX's "Last, Jr, First", CSL's suffix, MEDLINE's "Crawford CH 3rd".
+      // A suffix: "Family, Given, Suffix" in RIS, BibTeX's "Last, Jr, First", CSL's suffix, MEDLINE's "Crawford CH
+      // 3rd".
       {
         const i = idx("suffix");
         const k = cases.suffix.x.authors.findIndex((au) => "last" in au && !!au.suffix && !!au.fore);

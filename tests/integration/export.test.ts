@@ -187,7 +187,8 @@ for (const backend of APP_BACKENDS) {
       ).length;
       expect(references).toHaveLength(citedCount);
       expect(references[0]).toMatch(/^1\. .+\. \d{4}/);
-      // NLM's form: each reference ends with the citation line the article card shows, volume, issue and pages included.
+      // NLM's form: each reference ends with the citation line the article card shows, volume, issue and pages
+      // included.
       const cited = await t.db
         .selectFrom("literature_review_articles as r")
         .innerJoin("articles as a", "a.pmid", "r.pmid")

@@ -6,8 +6,8 @@ import { ingestFiles } from "../../search/ingest.ts";
 import { ALREADY_SHARED, SHARE_WITH_SELF } from "../../src/shares/service.ts";
 import { LIMITS } from "../../src/auth/rate-limit.ts";
 
-// Likes and shares through the API (docs/product.md §7) on real PubMed records, on PGlite and PostgreSQL: every call, every
-// error path, another user's data, concurrency, records deleted from the index and accounts deleted.
+// Likes and shares through the API (docs/product.md §7) on real PubMed records, on PGlite and PostgreSQL: every call,
+// every error path, another user's data, concurrency, records deleted from the index and accounts deleted.
 
 const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed", "pubmedxml_piratevax_pubmed_result.xml.gz");
 

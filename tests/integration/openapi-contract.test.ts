@@ -6,12 +6,15 @@ import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../src/export/formats.ts";
 
 // The API as a published contract (issue 7): the OpenAPI 3.1 document generated from the routes' zod schemas lists
-// every call of docs/product.md §7 that the server implements, with its parameters and its error answers, and nothing the
-// server serves is missing from it. Issue 22: it lints clean under Redocly's `recommended` rules (the CLI, a dev
+// every call of docs/product.md §7 that the server implements, with its parameters and its error answers, and nothing
+// the server serves is missing from it. Issue 22: it lints clean under Redocly's `recommended` rules (the CLI, a dev
 // dependency, run here offline), every operation has an operationId, public ones `security: []`, the edge answers
 // (413, 414, 431) are declared once and referenced by every operation, and exports declare the media types sent.
 
-/** docs/product.md §7's calls: method, path (as in docs/product.md, under /api/v1), and the parameters docs/product.md names. */
+/**
+ * docs/product.md §7's calls: method, path (as in docs/product.md, under /api/v1), and the parameters docs/product.md
+ * names.
+ */
 export const SPEC_CALLS: {
   method: string;
   path: string;

@@ -11,8 +11,8 @@ import {
 import { profileRules, type ProfileValues } from "../../islands/settings/profile.ts";
 import { interestErrors, TOTAL_TOO_LONG } from "../../islands/settings/interests.ts";
 
-// docs/product.md §5 says the forms' rules hold "on the page and again on the server": for each invalid value, the message the
-// page shows on blur and the message the API answers (422, detail[0].msg) must be the same text.
+// docs/product.md §5 says the forms' rules hold "on the page and again on the server": for each invalid value, the
+// message the page shows on blur and the message the API answers (422, detail[0].msg) must be the same text.
 
 interface Issue {
   loc: (string | number)[];

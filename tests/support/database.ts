@@ -23,7 +23,8 @@ export const LAYER_BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ["pglit
 /**
  * The one backend of the suites that test HTTP and service behaviour through the app: PostgreSQL when
  * TEST_DATABASE_URL is set (production's path), else PGlite. The layer suites (LAYER_BACKENDS) and the browser
- * tests, whose server runs on embedded PGlite, keep the embedded path covered (docs/decisions/0040-test-suite-budget.md).
+ * tests, whose server runs on embedded PGlite, keep the embedded path covered
+ * (docs/decisions/0040-test-suite-budget.md).
  */
 export const APP_BACKEND: Backend = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
@@ -32,7 +33,9 @@ export const APP_BACKENDS: Backend[] = [APP_BACKEND];
 
 const MIGRATIONS_DIR = join(import.meta.dir, "..", "..", "migrations");
 
-/** The installed PGlite's version (its package.json, next to the dist/ folder of its entry point): names the snapshot. */
+/**
+ * The installed PGlite's version (its package.json, next to the dist/ folder of its entry point): names the snapshot.
+ */
 const pgliteVersion: string = JSON.parse(
   readFileSync(join(dirname(Bun.resolveSync("@electric-sql/pglite", import.meta.dir)), "..", "package.json"), "utf8"),
 ).version;

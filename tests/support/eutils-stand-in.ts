@@ -15,9 +15,10 @@
  * - Real answers kept as test fixtures by Biopython (biopython/biopython Tests/Entrez/esearch1.xml, esearch2.xml,
  *   esearch8.xml: the eSearchResult layout and DOCTYPE, TranslationSet, QueryTranslation with a reldate range such as
  *   `… AND 2025/09/27:2025/11/26[Date - Entry]`, ErrorList/PhraseNotFound and WarningList/OutputMessage "No items
- *   found."), and retmode=json answers quoted in client libraries' tests (`{"header":{"type":"esearch","version":"0.3"},
- *   "esearchresult":{"count":"…","retmax":"…","retstart":"…","idlist":[…],"translationset":[…],"querytranslation":"…"}}`,
- *   numbers as strings; `{"esearchresult":{"ERROR":"Empty term and query_key - nothing todo"}}`).
+ *   found."), and retmode=json answers quoted in client libraries' tests
+ * (`{"header":{"type":"esearch","version":"0.3"},
+ * "esearchresult":{"count":"…","retmax":"…","retstart":"…","idlist":[…],"translationset":[…],"querytranslation":"…"}}`,
+ * numbers as strings; `{"esearchresult":{"ERROR":"Empty term and query_key - nothing todo"}}`).
  * - NCBI's rate-limit answer, HTTP 429 with `{"error":"API rate limit exceeded","api-key":"<key or IP>","count":"5",
  *   "limit":"3"}` and X-RateLimit-Limit/X-RateLimit-Remaining headers, as reported in biocommons/bioutils#16,
  *   ropensci/rentrez#132 and MVesuviusC/primerTree#33. NCBI is not known to send Retry-After with it, so the enforced
@@ -40,9 +41,10 @@
  *
  * Ranking: sort=relevance is a deterministic score (per query word: 3 when the title has it, 1 for the abstract,
  * 1 for the other fields: MeSH, keywords, authors, journal), then the newer publication first, then the higher PMID;
- * sort=pub_date is newest publication first; no sort (or "most recent") is the newest Entrez date first. Dates: datetype=edat (the default)
- * reads ParsedArticle.entrez_date, falling back to publication_date; pdat reads publication_date; mdat (no
- * modification date is held) reads like edat. A record with no date is left out by any date limit.
+ * sort=pub_date is newest publication first; no sort (or "most recent") is the newest Entrez date first. Dates:
+ * datetype=edat (the default) reads ParsedArticle.entrez_date, falling back to publication_date; pdat reads
+ * publication_date; mdat (no modification date is held) reads like edat. A record with no date is left out by any date
+ * limit.
  *
  * Not served: other databases, einfo/epost/esummary/elink (404), esearch's `field`, `idtype` and translationstack,
  * efetch's text formats (rettype/retmode other than XML are answered with XML).
@@ -128,7 +130,10 @@ export interface EutilsStandIn {
    * on the same port.
    */
   setUnreachable(unreachable: boolean, mode?: "hang" | "refuse"): void;
-  /** Most requests (any client, any answer) in any sliding 1-second window, among those that arrived at or after `since` (ms since the epoch). */
+  /**
+   * Most requests (any client, any answer) in any sliding 1-second window, among those that arrived at or after `since`
+   * (ms since the epoch).
+   */
   maxRequestsPerSecond(since?: number): number;
   /** Closes the server and every connection, ending hung requests. */
   stop(): Promise<void>;
@@ -196,7 +201,10 @@ const IRREGULAR_PLURALS: Record<string, string> = {
   phenomena: "phenomenon",
 };
 
-/** The singular of an English noun, lightly: irregular plurals, -ies → -y, -(s|x|z|ch|sh)es → -, -s → - (not -ss, -us, -is). */
+/**
+ * The singular of an English noun, lightly: irregular plurals, -ies → -y, -(s|x|z|ch|sh)es → -, -s → - (not -ss, -us,
+ * -is).
+ */
 export function singular(word: string): string {
   const w = word.toLowerCase();
   const irregular = IRREGULAR_PLURALS[w];
@@ -352,7 +360,10 @@ function score(x: Indexed, concepts: string[][]): number {
   return s;
 }
 
-/** "YYYY", "YYYY/MM", "YYYY/MM/DD" (also with "-") → the first (`end` false) or last day it covers, ISO; null when unreadable. */
+/**
+ * "YYYY", "YYYY/MM", "YYYY/MM/DD" (also with "-") → the first (`end` false) or last day it covers, ISO; null when
+ * unreadable.
+ */
 export function ncbiDate(text: string, end: boolean): string | null {
   const m = /^(\d{4})(?:[/-](\d{1,2})(?:[/-](\d{1,2}))?)?$/.exec(text.trim());
   if (!m) return null;

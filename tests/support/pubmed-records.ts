@@ -106,7 +106,8 @@ export function escapeXml(text: string): string {
  * NLM category of a structured-abstract label, approximating NLM's mapping of the labels authors use to its five
  * categories (https://www.nlm.nih.gov/bsd/policy/structured_abstracts.html): the category of the first keyword in
  * the label, except that a background that states an aim ("BACKGROUND AND AIMS") is OBJECTIVE, "MEASUREMENTS AND
- * MAIN RESULTS" is RESULTS and "MAIN OUTCOME MEASURES" is METHODS, as NLM files them; "UNLABELLED" and labels with no keyword are UNASSIGNED.
+ * MAIN RESULTS" is RESULTS and "MAIN OUTCOME MEASURES" is METHODS, as NLM files them; "UNLABELLED" and labels with no
+ * keyword are UNASSIGNED.
  */
 export function nlmCategory(label: string): string {
   const l = label.toUpperCase();

@@ -85,7 +85,10 @@ function record(xml: string): XmlCitation | null {
   };
 }
 
-/** Every record of the files (PubmedArticle, PubmedBookArticle, or MedlineCitation of a MedlineCitationSet), by PMID; the first occurrence wins, the others are kept in `repeats`. */
+/**
+ * Every record of the files (PubmedArticle, PubmedBookArticle, or MedlineCitation of a MedlineCitationSet), by PMID;
+ * the first occurrence wins, the others are kept in `repeats`.
+ */
 export function readXmlCitations(files: readonly string[]): {
   byPmid: Map<number, XmlCitation>;
   repeats: Map<number, XmlCitation[]>;
@@ -106,7 +109,10 @@ export function readXmlCitations(files: readonly string[]): {
   return { byPmid, repeats };
 }
 
-/** MEDLINE's abbreviated page range written out, independently of the application's code: "123-9" → "123-129", "S120-5" → "S120-S125". */
+/**
+ * MEDLINE's abbreviated page range written out, independently of the application's code: "123-9" → "123-129", "S120-5"
+ * → "S120-S125".
+ */
 export function expandRange(pgn: string): string | null {
   const m = /^([A-Za-z]*)(\d+)([A-Za-z]*)-([A-Za-z]*)(\d+)([A-Za-z]*)$/.exec(pgn.trim());
   if (!m) return null;

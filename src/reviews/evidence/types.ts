@@ -48,7 +48,9 @@ export type EvidenceLevel = 1 | 2 | 3 | 4 | 5;
 /** What the extractor reads from one article's abstract (src/reviews/evidence/extract.ts). */
 export interface StudyEvidence {
   pmid: number;
-  /** Design from the record's publication types and MeSH, else read from the abstract ("retrospective", "randomized"). */
+  /**
+   * Design from the record's publication types and MeSH, else read from the abstract ("retrospective", "randomized").
+   */
   design: StudyDesign | null;
   /** Where the design came from: the PubMed record, the abstract's wording, or nowhere. */
   design_source: "record" | "abstract" | null;

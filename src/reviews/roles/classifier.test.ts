@@ -97,8 +97,8 @@ describe("classifySentenceRoles on real unstructured abstracts", () => {
     });
     const scores = scoreRoles(pairs);
     expect(scores.sentences).toBeGreaterThanOrEqual(150);
-    // Measured 0.715 (finding vs not: 0.838) over 782 sentences, 444 of them from the abstracts bench-evidence.ts quotes
-    // (set "bench-quoted", 2026-11-26; 0.728 and 0.831 over the first 338); see bench-sentence-roles.ts.
+    // Measured 0.715 (finding vs not: 0.838) over 782 sentences, 444 of them from the abstracts bench-evidence.ts
+    // quotes (set "bench-quoted", 2026-11-26; 0.728 and 0.831 over the first 338); see bench-sentence-roles.ts.
     expect(scores.accuracy).toBeGreaterThanOrEqual(0.68);
     const scored = pairs.filter((p) => p.gold !== null);
     const agree = scored.filter((p) => isFinding(p.gold as SentenceRole) === isFinding(p.predicted)).length;

@@ -135,7 +135,10 @@ export function composeSummary(
   return { summary: blocks.join("\n\n"), citedPmids };
 }
 
-/** An article's title as a clause of the case-report line: verbatim, without its final period, brackets of translated titles removed. */
+/**
+ * An article's title as a clause of the case-report line: verbatim, without its final period, brackets of translated
+ * titles removed.
+ */
 function titleOf(article: SummaryArticle): string {
   const title = (article.title ?? `PMID ${article.pmid}`).replace(/\s+/g, " ").trim();
   const unbracketed = /^\[(.*)\]\.?$/u.exec(title)?.[1] ?? title;
