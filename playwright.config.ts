@@ -4,26 +4,39 @@ import { defineConfig } from "@playwright/test";
  * Browser tests (tests/e2e/*.e2e.ts). Run them through `node scripts/run-e2e.mjs`, which starts the app on a free
  * port with a fresh database and passes its address as E2E_BASE_URL. The browser is Debian's Chromium: Playwright's
  * own browser downloads are not used.
+ *
+ * Tests run in parallel, one browser per worker, against the one app (docs/decisions/0042-browser-tests-in-parallel.md):
+ * every test signs up accounts of its own (tests/e2e/fixtures.ts) or reads the seeded ones without changing them, so
+ * no test sees another's data whatever the order. E2E_WORKERS sets the number of workers (default 2, one a core).
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.e2e.ts",
-  // The machine is small and shared: one browser at a time, and no retries that would hide a flaky test.
-  workers: 1,
-  fullyParallel: false,
+  // Most of a test's time is the app's work, the browser's and waits on the app: a few browsers at once keep 2 cores
+  // busy. Tests, not files, are shared out, so a long file does not hold one worker. No retries that would hide a
+  // flaky test.
+  workers: WORKERS,
+  fullyParallel: true,
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
+  // Two tests at a time share the app and the cores: each takes longer than alone.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
-  outputDir: "test-results/e2e",
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
+  // scripts/run-e2e.mjs gives each run folders of its own: Playwright empties its output folder when it starts, which
+  // would delete a run's traces while another run writes them.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/e2e",
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_RESULTS_FILE ?? "test-results/e2e-results.json" }]],
   use: {
     baseURL: process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000",
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
-    trace: "retain-on-failure",
+    // A failed test keeps its trace (each action's DOM) and a screenshot. The trace's screencast, a JPEG of every frame
+    // painted by every test, passed or not, is left out: it cost CPU the tests need.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
+    screenshot: "only-on-failure",
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],

@@ -346,6 +346,9 @@ test("a rejected token in any call ends the session: the token goes and the brow
 }) => {
   await signInNewUser(page, "Stale Session");
   await openSettings(page);
+  // The layout's own loads (likes, shares, history) start just after hydration: let them finish with the good token,
+  // so that the call refused below is the profile's save.
+  await page.waitForLoadState("networkidle");
   await page.evaluate(() => localStorage.setItem("access_token", "not-a-valid-token"));
   const profile = page.getByRole("region", { name: "My Profile" });
   await profile.getByRole("button", { name: "Edit Profile" }).click();

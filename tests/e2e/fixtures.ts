@@ -52,6 +52,20 @@ export async function islandsReady(page: Page): Promise<void> {
   await page.locator("body[data-client-loaded]").waitFor({ state: "attached" });
 }
 
+/**
+ * Waits until the page has painted twice more and no CSS transition runs (a fade, a slide, one waiting out its delay):
+ * what is on screen then stays until something else happens. For measuring positions, or running axe on a page
+ * whose toast or tooltip was moving, without a fixed sleep. Animations (a spinner may turn for ever) are left out.
+ */
+export async function layoutSettled(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
+  );
+}
+
 /** The password of accounts made by `signInNewUser`. */
 export const TEST_PASSWORD = "correct-horse-battery-9";
 

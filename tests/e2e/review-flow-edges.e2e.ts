@@ -4,6 +4,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   islandsReady,
+  layoutSettled,
   signIn,
   test,
   type Account,
@@ -142,7 +143,7 @@ for (const size of WIDTHS) {
       await expect(page.getByTestId("toast-success").filter({ hasText: CREATED })).toBeVisible();
       // The next entry's delete button now lies under the pointer: its tooltip fades in; axe must not read it mid-fade.
       await page.mouse.move(size.width / 2, size.height - 2);
-      await page.waitForTimeout(500);
+      await layoutSettled(page);
       await expectNoSeriousA11yViolations(page);
       await shot(page, `h12-focus-summary-${size.width}`);
     });
@@ -160,7 +161,7 @@ for (const size of WIDTHS) {
       await expect(started).toBeVisible();
       const bubble = page.getByTestId("review-query-bubble");
       await expect(bubble).toBeVisible();
-      await page.waitForTimeout(300); // the stack settles (placed before paint, then on the next frame)
+      await layoutSettled(page); // the stack settles (placed before paint, then on the next frame)
       for (const t of await page.getByTestId("toasts").locator("li").all()) {
         expect(await overlap(t, bubble)).toBe(false);
       }
@@ -180,7 +181,7 @@ for (const size of WIDTHS) {
       await expect(prices.first()).toContainText("$");
       // The plan cards scrolled up to where the toasts are.
       await prices.first().evaluate((e) => e.scrollIntoView({ block: "start" }));
-      await page.waitForTimeout(200);
+      await layoutSettled(page);
       expect(await prices.count()).toBeGreaterThanOrEqual(6);
       for (const price of await prices.all()) expect(await overlap(toast, price)).toBe(false);
       await expectNoSeriousA11yViolations(page);
@@ -240,6 +241,10 @@ for (const size of WIDTHS) {
 
       // Unlike the first card with the mouse: its place stays (same box), the next card does not move.
       const unlike = first.getByTestId("like-button");
+      // The unlike makes the list's page load again (GET /likes/my): the cards must not move when it arrives.
+      const refetched = page.waitForResponse(
+        (r) => r.request().method() === "GET" && new URL(r.url()).pathname === "/api/v1/likes/my",
+      );
       await unlike.hover();
       await unlike.click();
       await expect(first.getByTestId("removed-placeholder")).toBeVisible();
@@ -248,7 +253,8 @@ for (const size of WIDTHS) {
       const toast = page.getByTestId("toast-info").filter({ hasText: REMOVED });
       await expect(toast).toBeVisible();
       await expect(toast.getByTestId("toast-action")).toHaveText("Undo");
-      await page.waitForTimeout(600); // the list's page is refetched meanwhile: it must not move
+      await refetched;
+      await layoutSettled(page);
       expect(await first.boundingBox()).toEqual(firstBox);
       expect(await second.boundingBox()).toEqual(secondBox);
       expect(await overlap(toast, first.getByTestId("removed-undo"))).toBe(false);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, islandsReady, signInNewUser, test } from "./fixtures.ts";
+import { expect, islandsReady, layoutSettled, signInNewUser, test } from "./fixtures.ts";
 
 // The review page's first impression (issue 8, items 3 and 4), in Chromium against the running app.
 
@@ -61,7 +61,7 @@ test("a toast never blocks Submit Review, the user menu or the theme toggle", as
   await expect(toast).toBeVisible();
   // The toast steps down out of the topic row the user is about to use (issue 24; the top-end corner would cover
   // Submit Review, the button at the end of the row)…
-  await page.waitForTimeout(100);
+  await layoutSettled(page);
   const over = (await toast.boundingBox())!;
   const button = (await workspace.getByTestId("review-topic-submit").boundingBox())!;
   const intersects =
