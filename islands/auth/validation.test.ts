@@ -1,13 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  fieldErrors,
-  formErrors,
-  loginRules,
-  recoverRules,
-  resetRules,
-  signupRules,
-  type SignupValues,
-} from "./validation.ts";
+import { fieldErrors, formErrors } from "./rules.ts";
+import { loginRules, recoverRules, resetRules, signupRules, type SignupValues } from "./validation.ts";
 
 const signup = (v: Partial<SignupValues>): SignupValues => ({
   full_name: "Ada",

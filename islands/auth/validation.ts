@@ -7,30 +7,6 @@ import { FULL_NAME_MIN } from "../../src/rules/account.ts";
 import { email, fullNameRules } from "./field-rules.ts";
 import { passwordLength, type Rules } from "./rules.ts";
 
-// The field rules themselves live in src/rules/ (shared with the server's validation, docs/decisions/0038); they are
-// re-exported here so that the forms keep one import.
-export {
-  EMAIL_PATTERN,
-  FULL_NAME_MAX,
-  FULL_NAME_MIN,
-  isSingleLine,
-  NOT_SINGLE_LINE,
-  PASSWORD_MIN,
-  singleLineMessage,
-} from "../../src/rules/account.ts";
-// The shared rules are in ./rules.ts and ./field-rules.ts (the settings page loads the first alone); they are
-// re-exported here so that the forms and tests keep one import.
-export { email, fullNameRules } from "./field-rules.ts";
-export {
-  changePasswordRules,
-  fieldErrors,
-  formErrors,
-  passwordLength,
-  type ChangePasswordValues,
-  type Rule,
-  type Rules,
-} from "./rules.ts";
-
 export type LoginValues = { username: string; password: string };
 export const loginRules: Rules<LoginValues> = {
   username: { required: "Username is required", rules: [email()] },

@@ -9,22 +9,24 @@ import {
   CANCEL_REQUESTED,
   CHECKOUT_FAILED,
   PLANS,
-  SUBSCRIPTION_QUERY_KEY,
   canCancel,
   cancelSubscription,
   isCurrentPlan,
-  isPaidPlan,
   planButton,
   withoutPayments,
   planPrice,
-  setCheckoutFlag,
   startCheckout,
   subscriptionStatus,
   titleCase,
   type Plan,
+} from "./subscription.ts";
+import {
+  SUBSCRIPTION_QUERY_KEY,
+  isPaidPlan,
+  setCheckoutFlag,
   type PricesData,
   type SubscriptionData,
-} from "./subscription.ts";
+} from "./subscription-query.ts";
 import * as s from "./settings.css.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { formErrors } from "../auth/validation.ts";
+import { formErrors } from "../auth/rules.ts";
 import { profileChanges, profileRules, profileValuesOf } from "./profile.ts";
 
 const user = { full_name: "Jane Doe", email: "jane@example.com", institution_email: null };

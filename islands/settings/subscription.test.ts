@@ -5,14 +5,12 @@ import {
   withoutPayments,
   checkoutReturnUrls,
   isCurrentPlan,
-  isPaidPlan,
   planButton,
   planPrice,
   subscriptionStatus,
   titleCase,
-  type PricesData,
-  type SubscriptionData,
 } from "./subscription.ts";
+import { isPaidPlan, type PricesData, type SubscriptionData } from "./subscription-query.ts";
 
 describe("subscription status badge (docs/product.md §4)", () => {
   test("an active trial is 'Active Trial' in blue", () => {

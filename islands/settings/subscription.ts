@@ -3,21 +3,7 @@ import type { PricesData, SubscriptionData } from "./subscription-query.ts";
 
 // The part of the subscription that the settings page's first paint needs (the queries, the checkout flag) is in
 // ./subscription-query.ts; this module, the plan rules, loads with the status card and plan chooser
-// (docs/decisions/0043-first-paint-javascript.md). Both are exported from here for the pages and tests that use them.
-export {
-  SUBSCRIPTION_QUERY_KEY,
-  SUBSCRIPTION_STALE_MS,
-  fetchSubscription,
-  PRICES_QUERY_KEY,
-  PRICES_STALE_MS,
-  fetchPrices,
-  isPaidPlan,
-  CHECKOUT_FLAG,
-  setCheckoutFlag,
-  checkoutFlagSet,
-  type SubscriptionData,
-  type PricesData,
-} from "./subscription-query.ts";
+// (docs/decisions/0043-first-paint-javascript.md).
 
 /** The colours of the status badge. */
 export type StatusColor = "blue" | "orange" | "green" | "red" | "grey";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { sql } from "kysely";
-import { LAYER_BACKENDS as BACKENDS, createTestDatabase } from "../../tests/support/database.ts";
+import { LAYER_BACKENDS, createTestDatabase } from "../../tests/support/database.ts";
 import type { DatabaseHandle } from "../db/database.ts";
 import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
@@ -31,7 +31,7 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
-for (const backend of BACKENDS) {
+for (const backend of LAYER_BACKENDS) {
   describe(`job queue on ${backend}`, () => {
     let handle: DatabaseHandle;
     let deps: AppDeps;

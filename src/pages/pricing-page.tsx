@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { paymentsAvailable, readPrices } from "../subscriptions/prices.ts";
-import { PLANS, planPrice, type PricesData } from "../../islands/settings/subscription.ts";
+import { PLANS, planPrice } from "../../islands/settings/subscription.ts";
+import type { PricesData } from "../../islands/settings/subscription-query.ts";
 import { PaymentsUnavailableNotice, PlanCardContent } from "../../islands/settings/PlanCardContent.tsx";
 import * as settings from "../../islands/settings/settings.css.ts";
 import { PublicLayout, type Site } from "./layouts.tsx";

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { EmailDeliveryError, sendEmail } from "../../src/email/service.ts";
@@ -26,7 +26,7 @@ const MESSAGE = {
   text: "Hello reader",
 };
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`e-mail over SMTP (${backend})`, () => {
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
     let t: TestApp;

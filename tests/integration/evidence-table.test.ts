@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { defaultSteps, runReview } from "../../src/reviews/pipeline.ts";
@@ -28,7 +28,7 @@ interface Details {
 /** Whitespace-normalised, as the extractor quotes. */
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`the evidence table of a review (${backend})`, () => {
     let t: TestApp;
     let owner: TestUser;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
-import { fieldErrors, signupRules, type SignupValues } from "../../islands/auth/validation.ts";
+import { fieldErrors } from "../../islands/auth/rules.ts";
+import { signupRules, type SignupValues } from "../../islands/auth/validation.ts";
 import { profileRules, type ProfileValues } from "../../islands/settings/profile.ts";
 import { interestErrors } from "../../islands/settings/interests.ts";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { LAYER_BACKENDS as BACKENDS } from "../support/database.ts";
+import { LAYER_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { REVIEW_JOB_KIND } from "../../src/reviews/pipeline.ts";
@@ -25,7 +25,7 @@ const TOPICS = [
 ];
 const TERMINAL = ["complete", "no_articles_found", "error", "canceled"];
 
-for (const backend of BACKENDS.filter((b) => b === "postgres")) {
+for (const backend of LAYER_BACKENDS.filter((b) => b === "postgres")) {
   describe("two worker processes on one PostgreSQL database", () => {
     let t: TestApp;
     const workers: ReturnType<typeof Bun.spawn>[] = [];

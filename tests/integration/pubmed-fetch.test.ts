@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../support/eutils-stand-in.ts";
 import { loadStandInRecords, PUBMEDQA_PMIDS } from "../support/pubmed-records.ts";
@@ -50,7 +50,7 @@ async function notHeld(t: TestApp, pmids: number[], n: number): Promise<number[]
 /** Requests the stand-in answered with 429 since `from`. */
 const rateLimited = (s: EutilsStandIn, from = 0) => s.requests.slice(from).filter((r) => r.status === 429);
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`fetching records from PubMed (${backend})`, () => {
     let t: TestApp;
     let standIn: EutilsStandIn;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../support/eutils-stand-in.ts";
 import { loadStandInRecords, PUBMEDQA_PMIDS } from "../support/pubmed-records.ts";
@@ -86,7 +86,7 @@ function spineFile(): Promise<string> {
   return spinePath;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`PubMed on demand (${backend})`, () => {
     let standIn: EutilsStandIn;
     let t: TestApp;

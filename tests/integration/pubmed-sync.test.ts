@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { listPubmedFiles, parseMd5File, syncPubmed } from "../../search/pubmed/sync.ts";
@@ -59,7 +59,7 @@ function startServer(files: Map<string, Uint8Array>, corrupt: Map<string, number
   return { url: `http://127.0.0.1:${server.port}/updatefiles/`, hits, stop: () => server.stop(true) };
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`PubMed sync (${backend})`, () => {
     let t: TestApp;
     const files = new Map<string, Uint8Array>();

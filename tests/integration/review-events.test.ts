@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createParser } from "eventsource-parser";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import type { KyselyPlugin } from "kysely";
@@ -29,7 +29,7 @@ const SAMPLE = join(
  */
 const SWEEP_MS = 1_000;
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`review status events (${backend})`, () => {
     let t: TestApp;
     let user: TestUser;

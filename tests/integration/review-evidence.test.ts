@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { studyDesign } from "../../src/articles/evidence.ts";
@@ -47,7 +47,7 @@ interface Details {
   } | null;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`evidence, filters and transparency of reviews (${backend})`, () => {
     let t: TestApp;
     let user: TestUser;

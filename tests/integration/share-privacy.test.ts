@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import PostalMime, { type Email } from "postal-mime";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { startSmtpServer, type ReceivedMail } from "../support/smtp.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { seedIndexedArticles } from "../support/articles.ts";
@@ -28,7 +28,7 @@ function headersOf(mail: Email): Record<string, string> {
   return Object.fromEntries(mail.headers.map((h) => [h.key.toLowerCase(), h.value]));
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`share privacy and share e-mails (${backend})`, () => {
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
     let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { APP_BACKENDS as BACKENDS } from "../support/database.ts";
+import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { seedIndexedArticles } from "../support/articles.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../support/eutils-stand-in.ts";
@@ -70,7 +70,7 @@ interface Latest {
   new_yearly_articles: { pmid: number }[];
 }
 
-for (const backend of BACKENDS) {
+for (const backend of APP_BACKENDS) {
   describe(`new this week from Entrez dates and PubMed (${backend})`, () => {
     let t: TestApp;
     let standIn: EutilsStandIn;

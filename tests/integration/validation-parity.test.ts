@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
-import {
-  changePasswordRules,
-  fieldErrors,
-  signupRules,
-  type ChangePasswordValues,
-  type SignupValues,
-} from "../../islands/auth/validation.ts";
+import { changePasswordRules, fieldErrors, type ChangePasswordValues } from "../../islands/auth/rules.ts";
+import { signupRules, type SignupValues } from "../../islands/auth/validation.ts";
 import { profileRules, type ProfileValues } from "../../islands/settings/profile.ts";
 import { interestErrors, TOTAL_TOO_LONG } from "../../islands/settings/interests.ts";
 

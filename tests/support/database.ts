@@ -26,7 +26,7 @@ export const LAYER_BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ["pglit
  * tests, whose server runs on embedded PGlite, keep the embedded path covered
  * (docs/decisions/0040-test-suite-budget.md).
  */
-export const APP_BACKEND: Backend = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+const APP_BACKEND: Backend = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
 /** APP_BACKEND as a list, for suites written as `for (const backend of APP_BACKENDS) describe(…)`. */
 export const APP_BACKENDS: Backend[] = [APP_BACKEND];
