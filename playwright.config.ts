@@ -33,13 +33,27 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000",
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
-    // A failed test keeps its trace (each action's DOM) and a screenshot. The trace's screencast, a JPEG of every frame
-    // painted by every test, passed or not, is left out: it cost CPU the tests need.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
+    // A failed test keeps a screenshot and its error context (the page's ARIA snapshot). Its trace (each action's
+    // DOM) is recorded only when E2E_TRACE=1: recording one for every test, to keep the failed ones, snapshots the DOM
+    // around every action and cost about a tenth of the suite's time here (docs/benchmarks.md); Playwright calls
+    // tracing every test "performance heavy" (https://playwright.dev/docs/api/class-testoptions#test-options-trace).
+    trace:
+      process.env.E2E_TRACE === "1"
+        ? { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true }
+        : "off",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        // Chromium keeps a spare renderer process started for the next navigation; every test's fresh context wastes
+        // one (about a tenth of a second of CPU each, measured in docs/benchmarks.md).
+        "--disable-features=SpareRendererForSitePerProcess",
+      ],
     },
   },
 });

@@ -6,8 +6,9 @@
 // Playwright on tests/e2e/*.e2e.ts (which read the delivered mail, e.g. the password reset link, from E2E_MAIL_DIR,
 // and the seeded accounts' tokens from E2E_FIXTURES_FILE), stops everything and exits with the tests' result.
 // Usage: node scripts/run-e2e.mjs [playwright args…]; E2E_WORKERS sets Playwright's workers (playwright.config.ts),
-// E2E_FRESH_DATA=1 ingests the sample anew instead of copying the snapshot. Each run writes its failures' traces to
-// test-results/e2e-<port> and its results to test-results/e2e-results.json.
+// E2E_FRESH_DATA=1 ingests the sample anew instead of copying the snapshot, E2E_TRACE=1 records traces
+// (playwright.config.ts). Each run writes its failures' screenshots and traces to test-results/e2e-<port> and its
+// results to test-results/e2e-results.json.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import {

@@ -83,7 +83,16 @@ export function onSessionEnd(listener: () => void): () => void {
  *   `next`; none for a logout the user asked for. Not checked here: /login and its form follow `next` only when it is
  *   a path of this site (islands/lib/next-path.ts), which keeps this shared module small.
  */
-export async function logout(returnTo?: string): Promise<void> {
+export function logout(returnTo?: string): Promise<void> {
+  // The first call decides where the browser goes: a request that fails with 401 because the user just logged out
+  // calls this again with its page as `next`, and must not turn "Logout" into "log in to come back here".
+  ending ??= endSession(returnTo);
+  return ending;
+}
+
+let ending: Promise<void> | undefined;
+
+async function endSession(returnTo?: string): Promise<void> {
   for (const listener of sessionEndListeners) {
     try {
       listener();
