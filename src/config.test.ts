@@ -94,10 +94,38 @@ describe("start-up rules by role", () => {
     expect(configWarnings(both, "server")).toEqual([]);
   });
 
+  test("an Elasticsearch API key together with a user is refused by every role: the client would ignore the user", () => {
+    const es = { ELASTICSEARCH_URL: "https://es.example.org:9200", ELASTICSEARCH_API_KEY: "aWQ6a2V5" };
+    for (const role of ["server", "worker", "cli"] as const) {
+      for (const user of [
+        { ELASTICSEARCH_USERNAME: "litreview" },
+        { ELASTICSEARCH_PASSWORD: "s3cret" },
+        { ELASTICSEARCH_URL: "https://litreview:s3cret@es.example.org:9200" },
+      ]) {
+        expect(() => loadConfig({ ...es, ...user }, quiet(role))).toThrow(
+          /ELASTICSEARCH_API_KEY is set together with a user .*: keep one kind of credentials/,
+        );
+      }
+    }
+    // One kind at a time starts; credentials of a cluster that is not used refuse nothing.
+    expect(loadConfig(es, quiet("server")).ELASTICSEARCH_API_KEY).toBe("aWQ6a2V5");
+    const user = { ELASTICSEARCH_URL: es.ELASTICSEARCH_URL, ELASTICSEARCH_USERNAME: "u", ELASTICSEARCH_PASSWORD: "p" };
+    expect(loadConfig(user, quiet("server")).ELASTICSEARCH_USERNAME).toBe("u");
+    expect(
+      loadConfig({ ELASTICSEARCH_API_KEY: "k", ELASTICSEARCH_USERNAME: "u" }, quiet("server")).ELASTICSEARCH_URL,
+    ).toBeUndefined();
+  });
+
   test("each rule names its roles; only the tools' rules hold for the default role", () => {
     expect(CONFIG_RULES.map((r) => r.name).sort()).toEqual(
-      ["first-superuser-pair", "public-url-https", "shared-secret-key", "stripe-webhook-secret"].sort(),
+      [
+        "elasticsearch-one-credential",
+        "first-superuser-pair",
+        "public-url-https",
+        "shared-secret-key",
+        "stripe-webhook-secret",
+      ].sort(),
     );
-    expect(rulesFor("cli").map((r) => r.name)).toEqual(["public-url-https"]);
+    expect(rulesFor("cli").map((r) => r.name)).toEqual(["public-url-https", "elasticsearch-one-credential"]);
   });
 });

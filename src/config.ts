@@ -268,6 +268,23 @@ export const CONFIG_RULES: readonly ConfigRule[] = [
     broken: (c) => c.WORKER !== "only" && c.STRIPE_SECRET_KEY !== undefined && c.STRIPE_WEBHOOK_SECRET === undefined,
   },
   {
+    // The cluster takes one kind of credentials: with an API key and a user as well, the client sends the key and the
+    // user is silently ignored (search/elasticsearch/connection.ts), so an operator who rotated one of them would
+    // not know which one the cluster sees. Every role opens the index (ingest and search:reindex are tools).
+    name: "elasticsearch-one-credential",
+    roles: ALL_ROLES,
+    severity: "error",
+    path: "ELASTICSEARCH_API_KEY",
+    message:
+      "ELASTICSEARCH_API_KEY is set together with a user (ELASTICSEARCH_USERNAME, ELASTICSEARCH_PASSWORD or a user in ELASTICSEARCH_URL): keep one kind of credentials, the API key or the user and password",
+    broken: (c) =>
+      c.ELASTICSEARCH_URL !== undefined &&
+      c.ELASTICSEARCH_API_KEY !== undefined &&
+      (c.ELASTICSEARCH_USERNAME !== undefined ||
+        c.ELASTICSEARCH_PASSWORD !== undefined ||
+        /^https?:\/\/[^/]*@/i.test(c.ELASTICSEARCH_URL)),
+  },
+  {
     // ensureFirstSuperuser (src/users/service.ts) needs both and used to skip silently when one was missing.
     name: "first-superuser-pair",
     roles: ["server", "worker"],
