@@ -46,6 +46,7 @@ export function ArticleCard({ article, actions, abstractLines = 3, note, initial
 
   return (
     <>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut; the title button does it by keyboard */}
       <article className={css.card} data-testid="article-card" data-pmid={article.pmid} onClick={onCardClick}>
         <h3 className={css.heading}>
           <button type="button" className={css.titleButton} aria-haspopup="dialog" onClick={() => setOpen(true)}>

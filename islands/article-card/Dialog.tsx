@@ -31,6 +31,7 @@ export function Dialog({ title, onClose, children, testId = "dialog" }: DialogPr
   const { ref, handleClose } = useModalDialog(onClose);
 
   return createPortal(
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a backdrop click closes, as Escape does
     <dialog
       ref={ref}
       className={css.dialog}

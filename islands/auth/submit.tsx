@@ -17,7 +17,7 @@ import * as s from "./forms.css.ts";
  * the page goes, so it cannot be pressed twice.
  * @returns `submitting`, the `serverError` to show, and the form's `onSubmit` handler.
  */
-export function useSubmit(validateAll: () => boolean, action: () => Promise<"leaving" | void>) {
+export function useSubmit(validateAll: () => boolean, action: () => Promise<"leaving" | undefined>) {
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const onSubmit = async (e: FormEvent) => {

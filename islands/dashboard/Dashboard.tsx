@@ -115,6 +115,7 @@ export function Dashboard({ initialTab, openPmid }: DashboardProps) {
           aria-labelledby={`${id}-tab-${t.id}`}
           hidden={tab !== t.id}
           className={css.panel}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a tab panel takes focus (WAI-ARIA Tabs pattern)
           tabIndex={0}
         >
           {tab !== t.id ? null : t.id === "likes" ? (

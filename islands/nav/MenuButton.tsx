@@ -96,6 +96,7 @@ export function MenuButton({ label, items }: { label: ReactNode; items: MenuEntr
       <ul
         ref={menuRef}
         id={`${id}-menu`}
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA menu button pattern
         role="menu"
         aria-labelledby={`${id}-button`}
         className={s.content}

@@ -86,6 +86,7 @@ export function EvidenceTable({ reviewId, rows, refs, Citation, Dialog }: Eviden
           Download CSV
         </a>
       </div>
+      {/* biome-ignore lint/a11y: a scrolling region takes focus to scroll by keyboard */}
       <div className={css.scroller} tabIndex={0} role="region" aria-labelledby={`evidence-caption-${reviewId}`}>
         <table className={css.table}>
           <caption id={`evidence-caption-${reviewId}`} className={css.caption}>

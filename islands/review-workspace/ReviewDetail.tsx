@@ -254,6 +254,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               aria-describedby={topicError ? `${id}-topic-error` : undefined}
               autoComplete="off"
               // Shown right after the user pressed New Review or picked a waiting review: typing is next.
+              // biome-ignore lint/a11y/noAutofocus: shown on New Review: typing is next
               autoFocus
               data-testid="review-topic-input"
             />

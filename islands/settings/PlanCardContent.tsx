@@ -1,4 +1,5 @@
 import { PLAN_DETAILS, type Plan } from "./subscription.ts";
+import { visuallyHidden } from "../lib/visually-hidden.css.ts";
 import * as s from "./settings.css.ts";
 
 /**
@@ -36,8 +37,9 @@ export function PlanCardContent({
             <span className={s.planPer}>/month</span>
           </>
         ) : (
-          <span className={s.planAmount} aria-label="Loading price">
-            …
+          <span className={s.planAmount}>
+            <span aria-hidden="true">…</span>
+            <span className={visuallyHidden}>Loading price</span>
           </span>
         )}
       </p>

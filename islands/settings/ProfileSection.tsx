@@ -10,7 +10,7 @@ export const NOT_AVAILABLE = "N/A";
 
 /** A stored value for display: N/A when empty. */
 export function shown(value: string | null | undefined): string {
-  return value && value.trim() ? value : NOT_AVAILABLE;
+  return value?.trim() ? value : NOT_AVAILABLE;
 }
 
 /**

@@ -69,6 +69,7 @@ function StatusCard({ sub }: { sub: SubscriptionData }) {
   const trialEnd = formatDate(sub.trial_ends_at);
   const periodEnd = formatDate(sub.current_period_end);
   return (
+    // biome-ignore lint/a11y/useSemanticElements: facts, not form controls: no fieldset
     <div className={s.statusCard} data-testid="subscription-status" aria-labelledby={headingId} role="group">
       <h3 id={headingId} className={s.subheading}>
         Current Status
@@ -199,6 +200,7 @@ function PlanChooser({
     },
   });
   return (
+    // biome-ignore lint/a11y/useSemanticElements: plan cards, not form controls: no fieldset
     <div role="group" aria-labelledby={headingId}>
       <h3 id={headingId} className={s.subheading}>
         Choose Your Plan

@@ -104,6 +104,7 @@ export function ShareForm({
         type="search"
         autoComplete="off"
         // The popover opened on purpose: typing a name is the next step.
+        // biome-ignore lint/a11y/noAutofocus: opened on purpose: typing is next
         autoFocus
         value={text}
         onChange={(e) => {

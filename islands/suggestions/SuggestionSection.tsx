@@ -5,6 +5,7 @@ import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import { SocialActions } from "../social/SocialActions.tsx";
 // Types only: a value imported from Suggestions.tsx would move that island into a chunk shared with this one.
 import type { SectionKey, SuggestedArticle } from "./Suggestions.tsx";
+import { visuallyHidden } from "../lib/visually-hidden.css.ts";
 import * as css from "./suggestions.css.ts";
 
 // The summaries' citations (the review page's, about 3 KB gzip); Suggestions.tsx starts loading them with the request.
@@ -32,9 +33,10 @@ export function SuggestionSection(props: {
     <details className={css.section} open data-testid="suggestions-section" data-section={sectionKey}>
       <summary className={css.sectionSummary}>
         <span>{title}</span>
-        <span className={css.count} data-testid="section-count" aria-label={`${articles.length} articles`}>
+        <span className={css.count} data-testid="section-count" aria-hidden="true">
           {articles.length}
         </span>
+        <span className={visuallyHidden}>{`${articles.length} articles`}</span>
       </summary>
       <div className={css.body}>
         {articles.length === 0 ? (

@@ -166,7 +166,7 @@ const DIGESTS: Record<string, string> = {
   search_term_impacts: `concat_ws(':', lexeme, pmid, tf, doc_length), ',' ORDER BY lexeme, pmid`,
 };
 
-function describe(label: string, r: IngestBenchRun): string {
+function runSummary(label: string, r: IngestBenchRun): string {
   const x = r.result;
   return (
     `${label}: ${x.ingested} records (${x.inserted} inserted, ${x.updated} updated, ${x.unchanged} unchanged, ${x.errors} errors) ` +
@@ -224,8 +224,8 @@ if (import.meta.main) {
       `file: ${file}; database: ${name} on ${url.host}${values.template ? ` (a copy of ${values.template})` : ""}; batch ${tuning.batchSize}, concurrency ${tuning.concurrency}, gc every ${tuning.gcEveryRecords} records`,
     );
     const first = await run(url.toString(), file, tuning, log);
-    console.log(describe("ingest", first));
-    if (values.reingest) console.log(describe("re-ingest", await run(url.toString(), file, tuning, log)));
+    console.log(runSummary("ingest", first));
+    if (values.reingest) console.log(runSummary("re-ingest", await run(url.toString(), file, tuning, log)));
     const rows = await admin.unsafe<{ size: string }[]>(`SELECT pg_size_pretty(pg_database_size('${name}')) AS size`);
     console.log(`database size: ${rows[0]?.size}`);
     if (values.digest) {

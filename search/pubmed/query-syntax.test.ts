@@ -220,7 +220,7 @@ describe("parsePubmedQuery", () => {
       ["  & - ", /nothing to search/],
       ['""', /no letters or digits/],
       ["x".repeat(10_001), /longer than 10,000 characters/],
-      ["(".repeat(60) + "a" + ")".repeat(60), /nested more than 50/],
+      [`${"(".repeat(60)}a${")".repeat(60)}`, /nested more than 50/],
     ];
     for (const [query, message] of cases) {
       let error: unknown;

@@ -44,6 +44,7 @@ export function Document({
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <title>{`${title} | ${APP_NAME}`}</title>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, under the CSP nonce */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_SCRIPT }} />
         {manifest.fontPreload ? (
           <link rel="preload" href={manifest.fontPreload} as="font" type="font/woff2" crossOrigin="" />

@@ -86,6 +86,7 @@ export function Island<P extends object>({
       data-ssr={markup === null ? "failed" : undefined}
       // A class, not a style attribute: the pages' CSP allows no inline styles.
       className={islandHost}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: React's own server rendering of the island
       dangerouslySetInnerHTML={{ __html: markup ?? "" }}
     />
   );

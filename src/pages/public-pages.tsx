@@ -99,7 +99,7 @@ export function LandingPage({
               <img
                 className={s.founderPhoto}
                 src={founder.photoUrl}
-                alt={`Photo of ${founder.name}`}
+                alt={founder.name}
                 width={96}
                 height={96}
                 loading="lazy"

@@ -291,7 +291,7 @@ describe("public pages", () => {
     expect(html).toContain("Marie Curie");
     expect(html).toContain("Founder &amp; CEO");
     expect(await attrs(html, "article img", "src")).toEqual(["https://images.example.org/marie.jpg"]);
-    expect(await attrs(html, "article img", "alt")).toEqual(["Photo of Marie Curie"]);
+    expect(await attrs(html, "article img", "alt")).toEqual(["Marie Curie"]);
     expect(html).toContain("© ");
     expect(html).toContain("Recherche Exemple SAS. All rights reserved.");
     const privacy = await (await configured.request("/privacy")).text();

@@ -95,6 +95,7 @@ test("like and unlike from a review: every card of the article follows, and the 
     await expect(b).toHaveAttribute("aria-pressed", "true");
     await expect(b).toHaveText("Unlike");
   }
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
   const title = (await firstCited.locator("h3").innerText()).trim();
 
   await page.goto("/dashboard");
@@ -156,6 +157,7 @@ test("share with a colleague found by name: they get the e-mail, see it under Re
   const card = page.getByTestId("cited-articles").getByTestId("article-card").first();
   await expect(card).toBeVisible({ timeout: 20_000 });
   const pmid = (await card.getAttribute("data-pmid"))!;
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
   const title = (await card.locator("h3").innerText()).trim();
 
   await card.getByTestId("share-button").click();

@@ -57,11 +57,12 @@ test("a literature review from topic to cited summary, then deleted", async ({ p
 
   // Each citation number points at the article of the same rank in 'Cited Articles'.
   const cited = workspace.getByTestId("cited-articles");
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
   const citedCount = Number((await cited.getByTestId("cited-articles-count").innerText()).replace(/\D/g, ""));
   expect(citedCount).toBeGreaterThan(2);
-  const firstCitedTitle = (
-    await cited.getByTestId("article-card").first().locator("h3, h4").first().innerText()
-  ).trim();
+  const firstCitedTitle =
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
+    (await cited.getByTestId("article-card").first().locator("h3, h4").first().innerText()).trim();
 
   // Hovering [1] shows the preview card of the first cited article; clicking opens its full abstract.
   const ref1 = summary.locator('[data-testid="citation-ref"][data-ref="1"]').first();
@@ -88,6 +89,7 @@ test("a literature review from topic to cited summary, then deleted", async ({ p
   // 'All Relevant Articles' is paged by the server, 6 at a time.
   const all = workspace.getByTestId("all-articles");
   await all.locator("summary").click();
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
   const allCount = Number((await all.getByTestId("all-articles-count").innerText()).replace(/\D/g, ""));
   expect(allCount).toBeGreaterThan(6);
   const allCards = all.getByTestId("article-card");

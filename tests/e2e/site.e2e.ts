@@ -70,6 +70,7 @@ test.describe("cookie consent", () => {
 
     // The language cookie may exist once accepted; withdrawing consent deletes it.
     await page.evaluate(() => {
+      // biome-ignore lint/suspicious/noDocumentCookie: set as a script of the site would
       document.cookie = "lang=fr; Path=/; SameSite=Lax";
     });
     const manage = page.getByRole("button", { name: "Manage cookies" });

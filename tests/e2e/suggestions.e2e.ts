@@ -56,6 +56,7 @@ test("entering interests computes suggestions within a minute: sections, why-lin
 
   // Pertinent For You: articles on the interests, each saying why, 2 per page, with a summary citing them.
   const pertinent = page.locator('[data-section="pertinent_articles"]');
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
   const total = Number(await pertinent.getByTestId("section-count").innerText());
   expect(total).toBeGreaterThan(2);
   const cards = pertinent.getByTestId("article-card");

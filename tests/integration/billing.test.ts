@@ -14,7 +14,6 @@ import { openDatabase } from "../../src/db/database.ts";
 // with webhook deliveries signed by the SDK's generateTestHeaderStringAsync. Every call and state of issue 10, on
 // PGlite and PostgreSQL.
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const SITE = "http://localhost:3000";
 const RETURN = {
   success_url: `${SITE}/settings?tab=subscription&subscription_checkout=success`,

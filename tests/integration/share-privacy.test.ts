@@ -18,7 +18,7 @@ import { unsubscribeToken } from "../../src/suggestions/digest.ts";
 const ARTICLES = Array.from({ length: 6 }, (_, i) => ({
   pmid: 9_300_001 + i,
   title: `Shared study number ${i + 1} on sepsis`,
-  date: "2024-03-0" + (i + 1),
+  date: `2024-03-0${i + 1}`,
   mesh: ["Sepsis", "Humans"],
 }));
 const [A, B, C, D] = ARTICLES.map((a) => a.pmid) as [number, number, number, number];

@@ -180,7 +180,7 @@ for (const backend of APP_BACKENDS) {
         .set({ is_trial: false, source: "stripe" })
         .where("user_id", "=", converted.user.id)
         .execute();
-      const inactive = await trialEnding(new Date(now.getTime() + DAY_MS), { is_active: false });
+      await trialEnding(new Date(now.getTime() + DAY_MS), { is_active: false });
       const lateFound = await trialEnding(new Date(now.getTime() - 5 * DAY_MS));
       const deleted = await trialEnding(new Date(now.getTime() + DAY_MS));
 

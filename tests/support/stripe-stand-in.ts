@@ -460,7 +460,7 @@ export class StripeStandIn {
       const items = p.line_items as Json[] | undefined;
       if (!Array.isArray(items) || items.length !== 1) fail("line_items: exactly one item expected");
       const price = this.prices.get(items![0]!.price);
-      if (!price || !price.active)
+      if (!price?.active)
         throw new StripeApiError(
           400,
           "invalid_request_error",
