@@ -41,6 +41,7 @@ export function ArticleList({
     <ul className={css.list} data-testid={testId}>
       {articles.map((a, i) => (
         // The same article can appear twice in a badly formed list; the index keeps keys unique.
+        // biome-ignore lint/suspicious/noArrayIndexKey: the PMID first; the index only parts duplicates
         <li key={`${a.pmid}-${i}`}>
           <ArticleCard
             article={a}

@@ -224,6 +224,7 @@ function SharesList(props: { ids: ReturnType<typeof useShareIds>; openPmid: stri
 const SKELETON = (
   <ul className={cardCss.list} aria-busy="true" aria-label="Loading">
     {Array.from({ length: 3 }, (_, i) => (
+      // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders
       <li key={i} className={css.skeleton} />
     ))}
   </ul>

@@ -149,6 +149,7 @@ function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: React
         {row.effects.length > 0 ? (
           <ul className={css.effects}>
             {row.effects.map((e, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row's effects, fixed once reported
               <li key={i} title={e.text}>
                 {effectPhrase(e)}
               </li>

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noArrayIndexKey: blocks and inlines are positions in a fixed text
 /**
  * A review's summary (docs/product.md §2 /literature_management): bold text, bullets and paragraphs, and numbered
  * citations. Each valid number is a button: hovering it for 300 ms shows a preview card (title and a two-line

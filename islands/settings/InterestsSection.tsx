@@ -44,6 +44,7 @@ function InterestSlots({ slots }: { slots: string[] }) {
   return (
     <ol className={s.interestList} data-testid="interests">
       {slots.map((slot, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the five slots are positions
         <li key={i} className={slot ? undefined : s.empty}>
           {slot || NOT_AVAILABLE}
         </li>

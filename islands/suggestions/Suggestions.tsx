@@ -80,6 +80,7 @@ const LOADING = (
     </div>
     <ul className={css.grid} aria-hidden="true">
       {Array.from({ length: 6 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders
         <li key={i} className={css.skeleton} />
       ))}
     </ul>
