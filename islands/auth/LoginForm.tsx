@@ -22,6 +22,7 @@ export function LoginForm() {
   const passwordRef = useRef<HTMLInputElement>(null);
   const signupHref = next ? `/signup?${NEXT_PARAM}=${encodeURIComponent(next)}` : "/signup";
   // Read after hydration (the server render knows neither the browser's storage nor, here, its address).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
   useEffect(() => {
     setNext(safeNextPath(new URLSearchParams(window.location.search).get(NEXT_PARAM)));
     const email = takeSignupEmail();

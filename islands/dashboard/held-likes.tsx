@@ -67,6 +67,7 @@ export function useHeldLikes<T extends HeldItem>(live: T[], liked: readonly numb
     setReleasedWith(likedRef.current);
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the removed set changes (removedKey)
   useLayoutEffect(() => {
     for (const pmid of notified.current) if (likedSet.has(pmid)) notified.current.delete(pmid);
     for (const item of removed) {

@@ -17,10 +17,10 @@ export const LOAD_REVIEWS_FAILED = "Failed to load reviews.";
 
 /** Shows one error toast each time `query` fails. */
 function useFailureToast(query: { isError: boolean; error: unknown; errorUpdatedAt: number }, fallback: string): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure: errorUpdatedAt changes exactly then
   useEffect(() => {
     if (query.isError) showError(detailOr(query.error, fallback));
     // Once per failure, not once per render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [query.errorUpdatedAt]);
 }
 

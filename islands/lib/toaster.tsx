@@ -111,6 +111,7 @@ function Toasts({ onMounted }: { onMounted: () => void }) {
   };
 
   // Newest first: past MAX_TOASTS, the oldest go.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the ids shown, not on the array's identity
   useEffect(() => {
     for (const t of visible.slice(MAX_TOASTS)) toast.dismiss(t.id);
   }, [visible.map((t) => t.id).join(" ")]);
@@ -130,6 +131,7 @@ function Toasts({ onMounted }: { onMounted: () => void }) {
   };
   const placeRef = useRef(place);
   placeRef.current = place;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: placed again when the toasts shown change (shownKey)
   useLayoutEffect(() => place(), [shownKey]);
   useEffect(() => {
     let frame = 0;
@@ -166,6 +168,7 @@ function Toasts({ onMounted }: { onMounted: () => void }) {
   // Once: mountToaster resolves its promise with the first call; later calls would do nothing.
   useEffect(() => onMounted(), [onMounted]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setPaused touches refs only: one listener
   useEffect(() => {
     const onVisibility = () => setPaused("hidden", document.visibilityState === "hidden");
     onVisibility();

@@ -28,6 +28,7 @@ export function MenuButton({ label, items }: { label: ReactNode; items: MenuEntr
     if (returnFocus) buttonRef.current?.focus();
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on opening and closing only; itemsOf reads the DOM
   useEffect(() => {
     if (!open) return;
     const list = itemsOf();

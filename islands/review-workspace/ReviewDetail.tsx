@@ -159,6 +159,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
   // loading them: only a failure after a fetch of this visit succeeded is a background poll failure.
   const selectedAt = useRef(Date.now());
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one report per failure (errorUpdatedAt)
   useEffect(() => {
     if (!details.isError) return;
     if (details.data === undefined || details.dataUpdatedAt < selectedAt.current) {
@@ -173,6 +174,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
     // One report per failure: errorUpdatedAt changes exactly when a new error is recorded.
   }, [details.errorUpdatedAt]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: when the page query settles or the page changes
   useEffect(() => {
     if (ftsPage === 0) return;
     if (ftsQuery.isSuccess && !ftsQuery.isPlaceholderData) lastGoodFtsPage.current = ftsPage;
@@ -184,6 +186,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
     }
   }, [ftsQuery.status, ftsQuery.isPlaceholderData, ftsPage]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on a change of status or topic only
   useEffect(() => {
     if (!data) return;
     if (shouldPoll(data)) setWatchedInProgress(true);

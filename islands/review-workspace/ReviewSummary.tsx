@@ -156,9 +156,11 @@ export function Citation({ n, article, onOpen }: { n: number; article: Article; 
     closeTimer.current = setTimeout(() => setPosition(null), PREVIEW_CLOSE_MS);
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the timers are refs: cleared once, on unmount
   useEffect(() => clearTimers, []);
 
   const open = position !== null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: listeners follow opening and closing; place reads refs
   useEffect(() => {
     if (!open) return;
     // The card is fixed to the viewport: follow the number when the page scrolls or resizes.

@@ -80,6 +80,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
 
   const history = useQuery({ queryKey: reviewKeys.history(), queryFn: ({ signal }) => fetchHistory(signal) });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per failure: errorUpdatedAt changes exactly then
   useEffect(() => {
     if (history.isError) showError(detailOr(history.error, MSG.loadReviewsFailed));
     // One toast per failure: errorUpdatedAt changes exactly when a new error is recorded.

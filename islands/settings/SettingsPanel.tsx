@@ -21,6 +21,7 @@ const CONFIRMING_FOR_MS = 30_000;
  * from the payment provider (./on-demand.ts, handleArrival).
  */
 function useArrivalParameters(client: QueryClient, onCheckoutReturn: (succeeded: boolean) => void): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
   useEffect(() => {
     // After hydration, like the layout's data loads: the first paint does not need it (./on-demand.ts).
     void import("./on-demand.ts").then((m) => m.handleArrival(SUBSCRIPTION_HEADING_ID, client, onCheckoutReturn));

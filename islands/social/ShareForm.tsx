@@ -56,12 +56,13 @@ export function ShareForm({
     staleTime: 30_000,
     retry: false,
   });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per failure: errorUpdatedAt changes exactly then
   useEffect(() => {
     if (search.isError) showError(detailOr(search.error, FETCH_USERS_FAILED));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [search.errorUpdatedAt]);
   const results = plan.kind === "search" ? (search.data ?? []) : [];
   // The popover grows with its results: keep it inside the viewport.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the popover's size follows the number of results
   useLayoutEffect(onResize, [results.length, plan.kind, onResize]);
 
   const send = async () => {

@@ -99,10 +99,10 @@ export function Suggestions() {
     void loadSections();
     void loadSectionSummary();
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per failure: errorUpdatedAt changes exactly then
   useEffect(() => {
     if (latest.isError && !notReady)
       showError(latest.error instanceof Error && latest.error.message ? latest.error.message : LOAD_FAILED_TOAST);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [latest.errorUpdatedAt]);
 
   if (latest.isPending) return LOADING;
