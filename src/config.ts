@@ -282,7 +282,8 @@ export const CONFIG_RULES: readonly ConfigRule[] = [
       c.ELASTICSEARCH_API_KEY !== undefined &&
       (c.ELASTICSEARCH_USERNAME !== undefined ||
         c.ELASTICSEARCH_PASSWORD !== undefined ||
-        /^https?:\/\/[^/]*@/i.test(c.ELASTICSEARCH_URL)),
+        // splitCredentials reads everything up to the URL's last "@" as a user (a password may hold "/" or "#").
+        c.ELASTICSEARCH_URL.includes("@")),
   },
   {
     // ensureFirstSuperuser (src/users/service.ts) needs both and used to skip silently when one was missing.

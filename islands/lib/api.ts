@@ -76,6 +76,9 @@ export function onSessionEnd(listener: () => void): () => void {
   return () => sessionEndListeners.delete(listener);
 }
 
+/** The session's ending once `logout` has been called: later calls join it. */
+let ending: Promise<void> | undefined;
+
 /**
  * Ends the session (docs/product.md §4): clears cached data, removes the stored token and the session cookie, goes to
  * /login.
@@ -89,8 +92,6 @@ export function logout(returnTo?: string): Promise<void> {
   ending ??= endSession(returnTo);
   return ending;
 }
-
-let ending: Promise<void> | undefined;
 
 async function endSession(returnTo?: string): Promise<void> {
   for (const listener of sessionEndListeners) {

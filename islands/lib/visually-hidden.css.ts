@@ -1,8 +1,9 @@
 import { style } from "@vanilla-extract/css";
 
 /**
- * Text for assistive technology only: read by screen readers, not drawn. For a name that a visible symbol or number
- * stands for, where aria-label would be ignored (ARIA 1.2 does not let a generic span be named).
+ * Text for assistive technology only: read by screen readers, not drawn. The one class of the pages and the islands:
+ * a heading only screen readers need, or the name of a visible symbol or number where aria-label would be ignored
+ * (ARIA 1.2 does not let a generic span be named).
  */
 export const visuallyHidden = style({
   position: "absolute",

@@ -6,6 +6,7 @@ import { SettingsPanel } from "../../islands/settings/SettingsPanel.tsx";
 import { Dashboard, type DashboardProps } from "../../islands/dashboard/Dashboard.tsx";
 import { Suggestions } from "../../islands/suggestions/Suggestions.tsx";
 import type { CurrentUserData } from "../../islands/lib/current-user.ts";
+import { visuallyHidden } from "../../islands/lib/visually-hidden.css.ts";
 import * as s from "./pages.css.ts";
 
 /** The four cards of /home (docs/product.md §2), in order. */
@@ -137,7 +138,7 @@ export function LiteraturePage({
 }) {
   return (
     <>
-      <h1 className={s.srOnly}>Literature Review</h1>
+      <h1 className={visuallyHidden}>Literature Review</h1>
       <Island name="ReviewWorkspace" component={workspace} props={{ corpus }} />
     </>
   );

@@ -1,3 +1,4 @@
+import { visuallyHidden } from "../../islands/lib/visually-hidden.css.ts";
 import * as s from "./pages.css.ts";
 
 // Markup of the cookie-consent controls. Their behaviour is in the inline page script (src/pages/page-script.js),
@@ -75,7 +76,7 @@ export function ManageCookiesButton() {
 export function ThemeToggle() {
   return (
     <button type="button" className={s.iconButton} data-action="toggle-theme" aria-pressed="false" title="Dark theme">
-      <span className={s.srOnly}>Dark theme</span>
+      <span className={visuallyHidden}>Dark theme</span>
       <svg
         className={s.showInLight}
         aria-hidden="true"

@@ -8,18 +8,6 @@ const lg = "screen and (min-width: 1024px)";
 /** The wrapper of an island (src/pages/island.tsx): it must not add a box to the layout. */
 export const islandHost = style({ display: "contents" });
 
-export const srOnly = style({
-  position: "absolute",
-  width: 1,
-  height: 1,
-  padding: 0,
-  margin: -1,
-  overflow: "hidden",
-  clip: "rect(0, 0, 0, 0)",
-  whiteSpace: "nowrap",
-  border: 0,
-});
-
 /* ---------- Authenticated layout ---------- */
 
 export const appShell = style({ display: "flex", flexDirection: "column", height: "100dvh" });

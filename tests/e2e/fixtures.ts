@@ -86,9 +86,7 @@ export async function signInNewUser(page: Page, fullName: string): Promise<strin
   const login = await page.request.post("/api/v1/login/access-token", { form: { username: email, password } });
   expect(login.ok()).toBe(true);
   const { access_token } = (await login.json()) as { access_token: string };
-  // Any page of the site gives its localStorage; /health is the cheapest (a line of JSON, no script, no style).
-  await page.goto("/health");
-  await page.evaluate((token) => localStorage.setItem("access_token", token), access_token);
+  await storeToken(page, access_token);
   return email;
 }
 
@@ -126,9 +124,14 @@ export async function signIn(page: Page, account: Account): Promise<void> {
   await page
     .context()
     .addCookies([{ name: "access_token", value: account.token, url: base, httpOnly: true, sameSite: "Lax" }]);
+  await storeToken(page, account.token);
+}
+
+/** Keeps `token` where the login form keeps it, in the site's localStorage. */
+async function storeToken(page: Page, token: string): Promise<void> {
   // Any page of the site gives its localStorage; /health is the cheapest (a line of JSON, no script, no style).
   await page.goto("/health");
-  await page.evaluate((token) => localStorage.setItem("access_token", token), account.token);
+  await page.evaluate((t) => localStorage.setItem("access_token", t), token);
 }
 
 /**
