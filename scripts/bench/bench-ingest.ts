@@ -8,8 +8,9 @@
  * FILE defaults to bench-data/pubmed-30000.xml.gz (see generate-corpus.ts; 100000 and 1000000 are the other sizes).
  * Reports records/s of the whole run (parse + upsert + index + the final refresh, split out), the peak RSS of this
  * process (parser, reader thread and driver; the PostgreSQL server's own memory is not included), sampled every 100 ms,
- * and the CPU seconds of this process and of the server's processes for the run's connections (Linux), which a shared
- * machine blurs less than wall time. Progress lines with the running rate and RSS go to stderr every 10 s, so a run
+ * and the CPU seconds of this process, of the server's processes for the run's connections, and of the server processes
+ * that ended meanwhile, mostly the impact lists' parallel workers (Linux), which a shared machine blurs less than wall
+ * time. Progress lines with the running rate and RSS go to stderr every 10 s, so a run
  * stopped early still shows where it got to.
  * --reingest runs the same file a second time (every record unchanged: nothing is written).
  * --template copies an existing database (e.g. lr_bench_search_100000_builtin, kept by bench-search.ts --keep) instead
@@ -56,6 +57,12 @@ export interface IngestBenchRun {
    * the work done, which wall time is not.
    */
   serverCpuSeconds: number | null;
+  /**
+   * CPU seconds of server processes that ended during the run, counted by the postmaster that reaped them (Linux /proc;
+   * null elsewhere): mostly the parallel workers of the impact lists' passes, which the connections' figure misses,
+   * plus any autovacuum worker that ran meanwhile.
+   */
+  endedServerCpuSeconds: number | null;
 }
 
 /** The adapter, timing its `refresh()` and `refreshLists()` (which the refresh calls). */
@@ -97,6 +104,7 @@ async function run(
     }, 100);
     let lastLog = 0;
     const cpuBefore = process.cpuUsage();
+    const endedBefore = await endedServerCpuSeconds(handle.db);
     try {
       const index = new TimedIndex(handle.db);
       const result = await ingestFiles({ db: handle.db, search: index }, [file], {
@@ -116,6 +124,7 @@ async function run(
         onError: (m) => log(m),
       });
       const serverCpuSeconds = await backendCpuSeconds(handle.db);
+      const endedAfter = await endedServerCpuSeconds(handle.db);
       return {
         result,
         peakRss: Math.max(peakRss, process.memoryUsage().rss),
@@ -123,6 +132,7 @@ async function run(
         listsSeconds: index.listsSeconds,
         listsBuilt: index.listsBuilt,
         serverCpuSeconds,
+        endedServerCpuSeconds: endedBefore === null || endedAfter === null ? null : endedAfter - endedBefore,
         cpuSeconds: ((cpu) => (cpu.user + cpu.system) / 1e6)(process.cpuUsage(cpuBefore)),
       };
     } finally {
@@ -155,6 +165,25 @@ async function backendCpuSeconds(db: Kysely<DB>): Promise<number | null> {
   return ticks / 100;
 }
 
+/**
+ * CPU seconds (user + system) of the server's processes that have ended and been reaped by the postmaster (its
+ * children's times in /proc/PID/stat; the postmaster is a backend's parent); null when that cannot be read.
+ */
+async function endedServerCpuSeconds(db: Kysely<DB>): Promise<number | null> {
+  const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(db);
+  try {
+    const fields = async (pid: number | string) => {
+      const stat = await Bun.file(`/proc/${pid}/stat`).text();
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    };
+    const postmaster = (await fields(Number(rows[0]?.pid)))[1] ?? "";
+    const own = await fields(postmaster);
+    return (Number(own[13]) + Number(own[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Per table, string_agg's arguments: every column the ingest writes, in a fixed order (times of writing left out). */
 const DIGESTS: Record<string, string> = {
   articles: `concat_ws(':', pmid, content_hash, md5(row(title, authors, abstract, abstract_sections, journal, publication_date,
@@ -173,7 +202,8 @@ function runSummary(label: string, r: IngestBenchRun): string {
     `in ${x.seconds.toFixed(1)} s = ${x.recordsPerSecond} records/s; peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB\n` +
     `  of which the final refresh ${r.refreshSeconds.toFixed(1)} s (GIN merge ${(r.refreshSeconds - r.listsSeconds).toFixed(1)} s, ` +
     `impact lists ${r.listsSeconds.toFixed(1)} s for ${r.listsBuilt} lists); before it ${Math.round(x.ingested / Math.max(x.seconds - r.refreshSeconds, 1e-9))} records/s; ` +
-    `CPU: this process ${r.cpuSeconds.toFixed(1)} s, the server's connections ${r.serverCpuSeconds?.toFixed(1) ?? "?"} s`
+    `CPU: this process ${r.cpuSeconds.toFixed(1)} s, the server's connections ${r.serverCpuSeconds?.toFixed(1) ?? "?"} s, ` +
+    `its parallel workers (and other processes that ended) ${r.endedServerCpuSeconds?.toFixed(1) ?? "?"} s`
   );
 }
 
