@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { api, ApiRequestError, TOKEN_KEY } from "./api.ts";
+import { api, ApiRequestError, apiRenewingToken, TOKEN_KEY } from "./api.ts";
 
 // The browser client keeps the session through a database outage (503) and ends it only on 401/403 (docs/product.md
 // §8).
@@ -74,6 +74,83 @@ describe("api()", () => {
     await Bun.sleep(0);
     expect(store.has(TOKEN_KEY)).toBe(false);
     expect(navigatedTo).toBe("/login?next=%2Fsettings%3Ftab%3Dsubscription");
+  });
+});
+
+describe("a password change in flight (apiRenewingToken)", () => {
+  /**
+   * A server that revokes "old" as soon as the password change arrives and answers the change only when `release` is
+   * called: /users/me answers 401 to the old token and 200 to the new one.
+   */
+  function revokingServer() {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let revoked = false;
+    const seen: string[] = [];
+    globalThis.fetch = (async (input: string | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      const auth = new Headers(init?.headers).get("authorization") ?? "";
+      seen.push(`${init?.method} ${url.pathname} ${auth}`);
+      if (url.pathname === "/api/v1/users/me/password") {
+        revoked = true;
+        await released;
+        return Response.json({ message: "Password updated successfully", access_token: "new", token_type: "bearer" });
+      }
+      if (auth === "Bearer old" && revoked)
+        return Response.json({ detail: "Could not validate credentials" }, { status: 401 });
+      return Response.json({ email: "a@example.com" });
+    }) as unknown as typeof fetch;
+    return { release, seen };
+  }
+
+  test("a request refused for the old token waits for the new one and is sent again: no logout, and it answers", async () => {
+    store.set(TOKEN_KEY, "old");
+    const server = revokingServer();
+    const change = apiRenewingToken("PATCH", "/users/me/password", {
+      body: { current_password: "a", new_password: "b", confirm_password: "b" },
+    });
+    await Bun.sleep(0);
+    const me = api("GET", "/users/me");
+    await Bun.sleep(5);
+    server.release();
+    expect((await change).access_token).toBe("new");
+    expect(await me).toEqual({ email: "a@example.com" } as never);
+    expect(store.get(TOKEN_KEY)).toBe("new");
+    expect(navigatedTo).toBeNull();
+    expect(server.seen.filter((line) => line.startsWith("GET"))).toEqual([
+      "GET /api/v1/users/me Bearer old",
+      "GET /api/v1/users/me Bearer new",
+    ]);
+  });
+
+  test("a refusal that arrives after the new token is stored is sent again once with it", async () => {
+    store.set(TOKEN_KEY, "old");
+    let calls = 0;
+    globalThis.fetch = (async (_input: string | URL, init?: RequestInit) => {
+      calls++;
+      const auth = new Headers(init?.headers).get("authorization");
+      // The token changes while the first request is on its way (another part of the page stored the new one).
+      if (calls === 1) {
+        store.set(TOKEN_KEY, "new");
+        return Response.json({ detail: "Could not validate credentials" }, { status: 401 });
+      }
+      return Response.json({ token: auth });
+    }) as unknown as typeof fetch;
+    expect(await api("GET", "/users/me")).toEqual({ token: "Bearer new" } as never);
+    expect(calls).toBe(2);
+    expect(navigatedTo).toBeNull();
+  });
+
+  test("a failed change keeps the stored token", async () => {
+    store.set(TOKEN_KEY, "old");
+    answer(400, { detail: "Incorrect password" });
+    const err = await apiRenewingToken("PATCH", "/users/me/password", {
+      body: { current_password: "a", new_password: "b", confirm_password: "b" },
+    }).catch((e: unknown) => e);
+    expect((err as ApiRequestError).status).toBe(400);
+    expect(store.get(TOKEN_KEY)).toBe("old");
   });
 });
 

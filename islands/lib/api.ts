@@ -173,15 +173,68 @@ type Options = {
  * fills its parameters (each URI-encoded); `opts.query` is the query string (null and undefined values left out);
  * `body` is sent as JSON unless it is URLSearchParams (form-encoded). Parameters, body and answer are typed from the
  * server's OpenAPI document (islands/lib/api-types.gen.ts, `npm run api:types`); the types add no runtime code.
+ * A 401 or 403 ends the session unless the token the request carried has been replaced meanwhile (see
+ * `apiRenewingToken`): the request is then sent once more with the current token.
  * @returns the parsed JSON body of the 2xx answer (null when empty).
  * @throws ApiRequestError for any non-2xx answer (after handling 401/403 as above).
  */
-export async function api<M extends Method, P extends PathsWith<M>>(
+export function api<M extends Method, P extends PathsWith<M>>(
   method: M,
   path: P,
   ...[opts]: OptionsArg<RequestOf<M, P>>
 ): Promise<ResponseOf<M, P>> {
-  const { path: params = {}, query, body: sent, signal } = (opts ?? {}) as Options;
+  return send(method, path, (opts ?? {}) as Options, {}) as Promise<ResponseOf<M, P>>;
+}
+
+/** A request that replaces the session's token, in flight: settles once the new token is stored or the request failed. */
+let renewal: Promise<void> | null = null;
+
+/**
+ * `api` for an operation that ends every other session and answers the token that replaces this one (the password
+ * change: PATCH /users/me/password). The answer's `access_token` is stored before this resolves. Meanwhile, another
+ * request sent with the token being replaced can be refused (401) by a server that has already revoked it: such a
+ * request waits for this one, then is sent again with the new token instead of ending the session.
+ * @returns the parsed JSON body of the 2xx answer.
+ * @throws ApiRequestError as `api` does; the stored token is then unchanged.
+ */
+export async function apiRenewingToken<M extends Method, P extends PathsWith<M>>(
+  method: M,
+  path: P,
+  ...[opts]: OptionsArg<RequestOf<M, P>>
+): Promise<ResponseOf<M, P>> {
+  let settle = () => {};
+  const mine = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  renewal = mine;
+  try {
+    const answer = await send(method, path, (opts ?? {}) as Options, { renewing: true });
+    const token = (answer as { access_token?: unknown } | null)?.access_token;
+    if (typeof token === "string") {
+      try {
+        localStorage.setItem(TOKEN_KEY, token);
+      } catch {
+        // Without storage the session cookie, which the API also renews, keeps the pages signed in.
+      }
+    }
+    return answer as ResponseOf<M, P>;
+  } finally {
+    settle();
+    if (renewal === mine) renewal = null;
+  }
+}
+
+/**
+ * One request of `api`. `flags.renewing`: it is the renewal itself, which must not wait for itself; `flags.retried`:
+ * it was already sent again once after a token change.
+ */
+async function send(
+  method: Method,
+  path: string,
+  opts: Options,
+  flags: { renewing?: boolean; retried?: boolean },
+): Promise<unknown> {
+  const { path: params = {}, query, body: sent, signal } = opts;
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
   const url = new URL(`/api/v1${filled}`, window.location.origin);
   for (const [k, v] of Object.entries(query ?? {}))
@@ -208,9 +261,13 @@ export async function api<M extends Method, P extends PathsWith<M>>(
     // the session is still valid, and the call can be retried. Login itself answers 400/401 for bad credentials: that
     // is a form error, not a lost session.
     if ((res.status === 401 || res.status === 403) && !path.startsWith("/login/access-token")) {
+      // Refused for a token that a password change has just replaced, not for a lost session: send it again once.
+      if (!flags.renewing && renewal) await renewal;
+      const current = getToken();
+      if (!flags.retried && current !== null && current !== token) return send(method, path, opts, { retried: true });
       void logout(`${window.location.pathname}${window.location.search}`);
     }
     throw new ApiRequestError(res.status, detailOf(parsed), parsed);
   }
-  return parsed as ResponseOf<M, P>;
+  return parsed;
 }

@@ -3,7 +3,7 @@
  * once the page has hydrated) and the requests of a password change and of a copy of the user's data (run when the
  * user acts). Not part of the first paint's JavaScript (docs/decisions/0043-first-paint-javascript.md).
  */
-import { api, detailOr, errorMessage, TOKEN_KEY } from "../lib/api.ts";
+import { api, apiRenewingToken, detailOr, errorMessage } from "../lib/api.ts";
 import { showError, showSuccess } from "../lib/toast.tsx";
 import type { QueryClient } from "@tanstack/react-query";
 import { SUBSCRIPTION_QUERY_KEY, checkoutFlagSet, setCheckoutFlag } from "./subscription-query.ts";
@@ -11,17 +11,13 @@ import type { ChangePasswordValues } from "../auth/rules.ts";
 
 /**
  * PATCH /users/me/password. The API ends every other session and answers with a fresh token, which replaces the
- * stored one so this tab stays signed in. Shows the success toast, or the server's message in the error toast.
+ * stored one so this tab stays signed in, even for a request of this tab that the server refuses meanwhile for the old
+ * token (`apiRenewingToken`). Shows the success toast, or the server's message in the error toast.
  * @returns whether the password was changed.
  */
 export async function changePassword(values: ChangePasswordValues): Promise<boolean> {
   try {
-    const res = await api("PATCH", "/users/me/password", { body: values });
-    try {
-      localStorage.setItem(TOKEN_KEY, res.access_token);
-    } catch {
-      // Without storage the session cookie, which the API also renewed, keeps the pages signed in.
-    }
+    await apiRenewingToken("PATCH", "/users/me/password", { body: values });
     showSuccess("Password updated successfully.");
     return true;
   } catch (err) {

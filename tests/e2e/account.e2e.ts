@@ -240,6 +240,42 @@ test.describe("settings", () => {
     await expect(page.getByTestId("toast-error").filter({ hasText: "Incorrect password" })).toBeVisible();
   });
 
+  test("a request refused for the old token while the password change is answered does not end the session", async ({
+    page,
+  }) => {
+    await signInNewUser(page, "Ada Lovelace");
+    await openSettings(page);
+    const section = page.getByRole("region", { name: "Password" });
+    await section.getByLabel("Current Password").fill(TEST_PASSWORD);
+    await section.getByLabel("New Password").fill("Analytical-Engine-1843");
+    await section.getByLabel("Confirm Password").fill("Analytical-Engine-1843");
+    // The strength meter loads on the first character and pushes Save down when it appears: wait for it, so that the
+    // click lands on the button.
+    await expect(section.getByTestId("password-strength")).toHaveAttribute("data-level", "High");
+    const save = section.getByRole("button", { name: "Save" });
+    await expect(save).toBeEnabled();
+    // The server ends the other sessions, the old token included, before its answer reaches the page. Meanwhile the
+    // page's queries refetch (the tab shown again), still with the old token: the server refuses them.
+    const refused: string[] = [];
+    page.on("response", (r) => {
+      if (r.status() === 401) refused.push(new URL(r.url()).pathname);
+    });
+    await page.route("**/api/v1/users/me/password", async (route) => {
+      const answer = await route.fetch();
+      const refusal = page.waitForResponse((r) => r.status() === 401, { timeout: 10_000 });
+      await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+      await refusal;
+      await route.fulfill({ response: answer });
+    });
+    await save.click();
+    await expect(page.getByTestId("toast-success").filter({ hasText: "Password updated successfully." })).toBeVisible();
+    expect(refused.length).toBeGreaterThan(0);
+    // Still signed in, on the same page: the refused requests were sent again with the new token.
+    await expect(section.getByLabel("Current Password")).toHaveValue("");
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByRole("region", { name: "My Profile" })).toBeVisible();
+  });
+
   test("Main Interests: five numbered slots, no commas, stored comma-joined, and 'No changes detected.'", async ({
     page,
   }) => {
