@@ -429,6 +429,27 @@ for (const backend of LAYER_BACKENDS) {
           expect(await listFaults()).toEqual([]);
         });
 
+      test("two sampled builds in one caller's transaction: the second finds no temporary table of the first", async () => {
+        const filler = (n: number) => Array.from({ length: n }, (_, k) => `word${k}`).join(" ");
+        const sampled = { ...options, listSampleMinDocuments: 20 };
+        await load(
+          Array.from({ length: 120 }, (_, i) =>
+            article(1 + i, { abstract: `${"Cells ".repeat(1 + (i % 4))}${filler(10 + (i % 30))}.` }),
+          ),
+          new PostgresSearchIndex(handle.db, sampled),
+        );
+        const built = await handle.db.transaction().execute(async (trx) => {
+          const inTrx = new PostgresSearchIndex(trx, sampled);
+          const first = await inTrx.refreshLists();
+          await sql`DELETE FROM search_term_impacts`.execute(trx);
+          await sql`DELETE FROM search_term_lists`.execute(trx);
+          return [first, await inTrx.refreshLists()];
+        });
+        expect(built[0]).toBeGreaterThan(0);
+        expect(built[1]).toBe(built[0]!);
+        expect(await listFaults()).toEqual([]);
+      });
+
       test("lists built in two shares at once are the lists of one build", async () => {
         await load(corpus(), new PostgresSearchIndex(handle.db, options));
         const lists = async () =>

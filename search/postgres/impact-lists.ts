@@ -155,7 +155,7 @@ async function buildPart(
   const lexemes = rows.map((r) => r.lexeme);
   await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
   await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
-  await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_entries`.execute(trx);
+  await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_sample, pg_temp.list_entries`.execute(trx);
   await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(
     trx,
   );
