@@ -4,7 +4,21 @@ import { changePasswordRules, type ChangePasswordValues } from "../auth/rules.ts
 
 // Shown only once a new password is typed, so it loads then (docs/decisions/0043-first-paint-javascript.md).
 const StrengthMeter = lazy(() => import("../lib/StrengthMeter.tsx").then((m) => ({ default: m.StrengthMeter })));
+import * as strength from "../lib/strength.css.ts";
 import * as s from "./settings.css.ts";
+
+/**
+ * The meter's place while it loads: the same boxes, empty. Without it the meter appeared a moment after the first
+ * character and pushed Confirm Password and Save down, under a pointer already on its way to them.
+ */
+function StrengthSlot() {
+  return (
+    <div className={strength.strength} aria-hidden="true" data-testid="password-strength-slot">
+      <div className={strength.meter} />
+      <span>{"\u00a0"}</span>
+    </div>
+  );
+}
 
 const EMPTY: ChangePasswordValues = { current_password: "", new_password: "", confirm_password: "" };
 
@@ -59,7 +73,7 @@ function PasswordForm({ hydrated, onReset }: { hydrated: boolean; onReset: () =>
         {...form.field("new_password")}
       />
       {form.values.new_password === "" ? null : (
-        <Suspense fallback={null}>
+        <Suspense fallback={<StrengthSlot />}>
           <StrengthMeter password={form.values.new_password} />
         </Suspense>
       )}

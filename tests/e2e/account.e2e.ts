@@ -240,6 +240,23 @@ test.describe("settings", () => {
     await expect(page.getByTestId("toast-error").filter({ hasText: "Incorrect password" })).toBeVisible();
   });
 
+  test("the strength meter loading after the first character does not move Save", async ({ page }) => {
+    await signInNewUser(page, "Grace Murray");
+    await openSettings(page);
+    const section = page.getByRole("region", { name: "Password" });
+    const save = section.getByRole("button", { name: "Save" });
+    // The meter's code loads on the first character; a slow network makes that moment visible.
+    await page.route("**/assets/*.js", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await section.getByLabel("New Password").fill("a");
+    await expect(section.getByTestId("password-strength")).toHaveCount(0);
+    const before = (await save.boundingBox())!.y;
+    await expect(section.getByTestId("password-strength")).toBeVisible();
+    expect((await save.boundingBox())!.y).toBeCloseTo(before, 0);
+  });
+
   test("a request refused for the old token while the password change is answered does not end the session", async ({
     page,
   }) => {
