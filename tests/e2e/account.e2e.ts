@@ -266,8 +266,7 @@ test.describe("settings", () => {
     await section.getByLabel("Current Password").fill(TEST_PASSWORD);
     await section.getByLabel("New Password").fill("Analytical-Engine-1843");
     await section.getByLabel("Confirm Password").fill("Analytical-Engine-1843");
-    // The strength meter loads on the first character and pushes Save down when it appears: wait for it, so that the
-    // click lands on the button.
+    // As a user sees the form before saving: the strength meter shown.
     await expect(section.getByTestId("password-strength")).toHaveAttribute("data-level", "High");
     const save = section.getByRole("button", { name: "Save" });
     await expect(save).toBeEnabled();
