@@ -186,8 +186,8 @@ export function api<M extends Method, P extends PathsWith<M>>(
   return send(method, path, (opts ?? {}) as Options, {}) as Promise<ResponseOf<M, P>>;
 }
 
-/** A request that replaces the session's token, in flight: settles once the new token is stored or the request failed. */
-let renewal: Promise<void> | null = null;
+/** A request replacing the session's token, in flight: settles once the new token is stored or the request failed. */
+let renewal: Promise<unknown> | null = null;
 
 /**
  * `api` for an operation that ends every other session and answers the token that replaces this one (the password
@@ -202,14 +202,8 @@ export async function apiRenewingToken<M extends Method, P extends PathsWith<M>>
   path: P,
   ...[opts]: OptionsArg<RequestOf<M, P>>
 ): Promise<ResponseOf<M, P>> {
-  let settle = () => {};
-  const mine = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  renewal = mine;
-  try {
-    const answer = await send(method, path, (opts ?? {}) as Options, { renewing: true });
-    const token = (answer as { access_token?: unknown } | null)?.access_token;
+  const answer = send(method, path, (opts ?? {}) as Options, { renewing: true }).then((body) => {
+    const token = (body as { access_token?: unknown } | null)?.access_token;
     if (typeof token === "string") {
       try {
         localStorage.setItem(TOKEN_KEY, token);
@@ -217,9 +211,13 @@ export async function apiRenewingToken<M extends Method, P extends PathsWith<M>>
         // Without storage the session cookie, which the API also renews, keeps the pages signed in.
       }
     }
-    return answer as ResponseOf<M, P>;
+    return body as ResponseOf<M, P>;
+  });
+  const mine = answer.catch(() => {});
+  renewal = mine;
+  try {
+    return await answer;
   } finally {
-    settle();
     if (renewal === mine) renewal = null;
   }
 }

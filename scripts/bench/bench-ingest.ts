@@ -202,7 +202,8 @@ function runSummary(label: string, r: IngestBenchRun): string {
     `in ${x.seconds.toFixed(1)} s = ${x.recordsPerSecond} records/s; peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB\n` +
     `  of which the final refresh ${r.refreshSeconds.toFixed(1)} s (GIN merge ${(r.refreshSeconds - r.listsSeconds).toFixed(1)} s, ` +
     `impact lists ${r.listsSeconds.toFixed(1)} s for ${r.listsBuilt} lists); before it ${Math.round(x.ingested / Math.max(x.seconds - r.refreshSeconds, 1e-9))} records/s; ` +
-    `CPU: this process ${r.cpuSeconds.toFixed(1)} s, the server's connections ${r.serverCpuSeconds?.toFixed(1) ?? "?"} s, ` +
+    `CPU: this process ${r.cpuSeconds.toFixed(1)} s, ` +
+    `the server's connections ${r.serverCpuSeconds?.toFixed(1) ?? "?"} s, ` +
     `its parallel workers (and other processes that ended) ${r.endedServerCpuSeconds?.toFixed(1) ?? "?"} s`
   );
 }

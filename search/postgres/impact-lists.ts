@@ -35,17 +35,20 @@ const SHARES_MIN_POSTINGS = 0.25;
 /** First key of the two-key advisory locks of the shares of a parallel build (the second key is the share). */
 const SHARE_LOCK = "1936025449";
 /**
- * Settings of the two passes over every document (the sample and the entries), which run as parallel queries: the
- * table's workers each unnest a part of the documents and filter their postings, and the leader gathers the few that
- * pass. article_search's heap is small (the vectors live in its TOAST table), so without min_parallel_table_scan_size 0
- * and the costs at 0 the planner keeps the pass on one core. Into a 100,000-record index, 348 new lists took 5.0–5.4 s
- * on one core and 3.3–3.5 s this way (docs/benchmarks.md, "Ingest budget, issue 25"). The workers come from the
- * server's max_parallel_workers (default 8); where there are none (PGlite, or a busy server) the leader does it all.
- * The other statements read temporary tables, which parallel workers cannot, and keep one process.
+ * Runs one of the two passes over every document (the sample and the entries) as a parallel query, then puts the build
+ * back on one process: the table's workers each unnest a part of the documents and filter their postings, and the
+ * leader gathers the few that pass. article_search's heap is small (the vectors live in its TOAST table), so without
+ * min_parallel_table_scan_size 0 and the costs at 0 the planner keeps the pass on one core. Into a 100,000-record
+ * index, 348 new lists took 5.0–5.4 s on one core and 3.3–3.5 s this way (docs/benchmarks.md, "Ingest budget, issue
+ * 25"). The workers come from the server's max_parallel_workers (default 8); where there are none (PGlite, or a busy
+ * server) the leader does it all. The other statements read temporary tables, which parallel workers cannot.
  */
-const PARALLEL_PASS = `set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true),
-  set_config('parallel_tuple_cost', '0', true), set_config('min_parallel_table_scan_size', '0', true)`;
-const SERIAL = `set_config('max_parallel_workers_per_gather', '0', true)`;
+async function parallelPass(trx: Kysely<DB>, statement: RawBuilder<unknown>): Promise<void> {
+  await sql`SELECT set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true),
+    set_config('parallel_tuple_cost', '0', true), set_config('min_parallel_table_scan_size', '0', true)`.execute(trx);
+  await statement.execute(trx);
+  await sql`SELECT set_config('max_parallel_workers_per_gather', '0', true)`.execute(trx);
+}
 
 /**
  * Builds the impact lists (LIST_MIN_DF, docs/decisions/0022-impact-ordered-postings.md) that are missing or stale;
@@ -119,7 +122,7 @@ async function buildPart(
   // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
   // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
   // has no index for the same reason: a nested loop over it was chosen, a thousand times slower). One process, except
-  // in the passes over every document (PARALLEL_PASS).
+  // in the passes over every document (`parallelPass`).
   const lock =
     part === null
       ? sql`pg_advisory_xact_lock(${sql.raw(STATS_LOCK)})`
@@ -185,18 +188,20 @@ async function buildPart(
     );
     if (mod > 1) {
       // The lexemes as an array, not list_build: a temporary table keeps a query out of the parallel workers.
-      await sql`SELECT ${sql.raw(PARALLEL_PASS)}`.execute(trx);
-      await sql`
+      await parallelPass(
+        trx,
+        sql`
         CREATE TEMP TABLE list_sample ON COMMIT DROP AS
         SELECT lexeme, floor(1024 * search_impact(tf, doc_length, ${num(avgdl)}))::integer AS step, count(*) AS n
         FROM (
           SELECT u.lexeme, search_tf(u.weights) AS tf, a.doc_length
-          FROM article_search a CROSS JOIN LATERAL unnest(a.document) u JOIN unnest(${lexemes}::text[]) lb(lexeme) ON lb.lexeme = u.lexeme
+          FROM article_search a CROSS JOIN LATERAL unnest(a.document) u
+          JOIN unnest(${lexemes}::text[]) lb(lexeme) ON lb.lexeme = u.lexeme
           WHERE a.pmid % ${num(mod)} = 0
           OFFSET 0
         ) s
-        GROUP BY 1, 2`.execute(trx);
-      await sql`SELECT ${sql.raw(SERIAL)}`.execute(trx);
+        GROUP BY 1, 2`,
+      );
       await setThresholds(
         trx,
         sql`SELECT lexeme, step, n FROM list_sample`,
@@ -206,20 +211,20 @@ async function buildPart(
     }
     // The thresholds travel as array literals (float8 prints exactly since PostgreSQL 12), for the same reason.
     const build = await sql<{ lexemes: string; taus: string }>`
-      SELECT array_agg(lexeme ORDER BY lexeme)::text AS lexemes, array_agg(tau ORDER BY lexeme)::text AS taus FROM list_build`.execute(
+      SELECT array_agg(lexeme ORDER BY lexeme)::text AS lexemes, array_agg(tau ORDER BY lexeme)::text AS taus
+      FROM list_build`.execute(trx);
+    const { lexemes: listed, taus } = build.rows[0] ?? { lexemes: "{}", taus: "{}" };
+    await parallelPass(
       trx,
-    );
-    await sql`SELECT ${sql.raw(PARALLEL_PASS)}`.execute(trx);
-    await sql`
+      sql`
       CREATE TEMP TABLE list_entries ON COMMIT DROP AS
       SELECT u.lexeme, a.pmid, search_tf(u.weights)::real AS tf, a.doc_length
       FROM article_search a CROSS JOIN LATERAL unnest(a.document) u
-      JOIN unnest(${build.rows[0]?.lexemes}::text[], ${build.rows[0]?.taus}::float8[]) b(lexeme, tau) ON b.lexeme = u.lexeme
+      JOIN unnest(${listed}::text[], ${taus}::float8[]) b(lexeme, tau) ON b.lexeme = u.lexeme
       WHERE b.tau = 0
-         OR search_tf(u.weights) > (b.tau - 1e-9) * (0.3::float8 + 0.9::float8 * a.doc_length / ${num(avgdl)}) / (2.2::float8 - (b.tau - 1e-9))`.execute(
-      trx,
+         OR search_tf(u.weights) > (b.tau - 1e-9) * (0.3::float8 + 0.9::float8 * a.doc_length / ${num(avgdl)})
+                                   / (2.2::float8 - (b.tau - 1e-9))`,
     );
-    await sql`SELECT ${sql.raw(SERIAL)}`.execute(trx);
   }
   // Without a sample every posting of the lexemes was read, yet only a lexeme's capacity + 1 best entries decide its
   // list and floor: the exact histogram of the entries gives the threshold at rank capacity + 1, and only the entries
@@ -241,7 +246,8 @@ async function buildPart(
   await sql`
     WITH ranked AS MATERIALIZED (
       SELECT lexeme, pmid, tf, doc_length, search_impact(tf, doc_length, ${num(avgdl)}) AS impact,
-             row_number() OVER (PARTITION BY lexeme COLLATE "C" ORDER BY search_impact(tf, doc_length, ${num(avgdl)}) DESC, pmid DESC) AS r
+             row_number() OVER (PARTITION BY lexeme COLLATE "C"
+                                ORDER BY search_impact(tf, doc_length, ${num(avgdl)}) DESC, pmid DESC) AS r
       FROM ${entries} e
     ), kept AS (
       INSERT INTO search_term_impacts (lexeme, pmid, tf, doc_length)
@@ -267,7 +273,8 @@ async function setThresholds(trx: Kysely<DB>, histogram: RawBuilder<unknown>, ra
   await sql`
     UPDATE list_build b SET tau = x.tau FROM (
       SELECT lexeme, max(step) / 1024.0::float8 AS tau FROM (
-        SELECT lexeme, step, sum(n) OVER (PARTITION BY lexeme COLLATE "C" ORDER BY step DESC) AS above FROM (${histogram}) h
+        SELECT lexeme, step, sum(n) OVER (PARTITION BY lexeme COLLATE "C" ORDER BY step DESC) AS above
+        FROM (${histogram}) h
       ) c WHERE above >= ${num(rank)} GROUP BY lexeme
     ) x WHERE b.lexeme = x.lexeme`.execute(trx);
 }

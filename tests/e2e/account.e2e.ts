@@ -1,4 +1,4 @@
-import type { Page, Request } from "@playwright/test";
+import type { Locator, Page, Request } from "@playwright/test";
 import { expect, islandsReady, signInNewUser, test, TEST_PASSWORD, uniqueEmail, waitForMail } from "./fixtures.ts";
 
 // The account pages of a signed-up user, in a real browser against the running app (scripts/run-e2e.mjs):
@@ -24,6 +24,13 @@ async function openSettings(page: Page, query = ""): Promise<void> {
   await page.goto(`/settings${query}`);
   await islandsReady(page);
   await expect(page.locator('[data-island="SettingsPanel"]')).toHaveAttribute("data-hydrated", "true");
+}
+
+/** Signs up `fullName`, opens /settings and returns the account's e-mail and the Password section. */
+async function passwordSection(page: Page, fullName: string): Promise<{ email: string; section: Locator }> {
+  const email = await signInNewUser(page, fullName);
+  await openSettings(page);
+  return { email, section: page.getByRole("region", { name: "Password" }) };
 }
 
 test.describe("password recovery", () => {
@@ -179,9 +186,7 @@ test.describe("settings", () => {
   test("Password: rules on blur, the strength meter, Save only when valid, and the fresh token kept", async ({
     page,
   }) => {
-    const email = await signInNewUser(page, "Alan Turing");
-    await openSettings(page);
-    const section = page.getByRole("region", { name: "Password" });
+    const { email, section } = await passwordSection(page, "Alan Turing");
     const save = section.getByRole("button", { name: "Save" });
     const current = section.getByLabel("Current Password");
     const fresh = section.getByLabel("New Password");
@@ -241,9 +246,7 @@ test.describe("settings", () => {
   });
 
   test("the strength meter loading after the first character does not move Save", async ({ page }) => {
-    await signInNewUser(page, "Grace Murray");
-    await openSettings(page);
-    const section = page.getByRole("region", { name: "Password" });
+    const { section } = await passwordSection(page, "Grace Murray");
     const save = section.getByRole("button", { name: "Save" });
     // The meter's code loads on the first character; a slow network makes that moment visible.
     await page.route("**/assets/*.js", async (route) => {
@@ -260,9 +263,7 @@ test.describe("settings", () => {
   test("a request refused for the old token while the password change is answered does not end the session", async ({
     page,
   }) => {
-    await signInNewUser(page, "Ada Lovelace");
-    await openSettings(page);
-    const section = page.getByRole("region", { name: "Password" });
+    const { section } = await passwordSection(page, "Ada Lovelace");
     await section.getByLabel("Current Password").fill(TEST_PASSWORD);
     await section.getByLabel("New Password").fill("Analytical-Engine-1843");
     await section.getByLabel("Confirm Password").fill("Analytical-Engine-1843");

@@ -155,9 +155,8 @@ for (const backend of LAYER_BACKENDS) {
       // Migration 2026_11_21_0003 (docs/decisions/0010-bulk-ingest.md) chose LZ4 for the large article and index
       // columns. Sentences that repeat compress well, so the row passes TOAST's threshold compressed, not out of line.
       const abstract = Array.from({ length: 80 }, (_, i) => `Sentence ${i % 7} about hip fracture outcomes.`).join(" ");
-      await sql`INSERT INTO articles (pmid, title, abstract, content_hash) VALUES (990001, 'Compression', ${abstract}, 'x')`.execute(
-        handle.db,
-      );
+      await sql`INSERT INTO articles (pmid, title, abstract, content_hash)
+        VALUES (990001, 'Compression', ${abstract}, 'x')`.execute(handle.db);
       const { rows } = await sql<{ method: string | null; abstract: string; offered: boolean }>`
         SELECT pg_column_compression(abstract) AS method, abstract,
                'lz4' = ANY(enumvals) AS offered FROM articles, pg_settings
