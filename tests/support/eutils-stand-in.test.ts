@@ -556,19 +556,23 @@ describe("E-utilities stand-in: NCBI's rate", () => {
     }
   });
 
-  test("a client spacing its requests 1/3 s apart is never limited, and the measured rate is 3 a second", async () => {
+  test("a client whose requests arrive 1/3 s apart is never limited, and the measured rate is 3 a second", async () => {
     const s = startEutilsStandIn({ records: few() });
     try {
-      // Spaced as a rate gate spaces them: each request at least 1/3 s after the previous one was sent.
+      // Each request leaves 1/3 s (and 5 ms for the two clocks the stand-in reads) after the previous one *arrived*,
+      // as the stand-in recorded it. Spacing by the moment of sending, as a rate gate does, is not enough on a
+      // loaded machine: a request held up on its way in arrives just before the next one, and four then fall within
+      // one second at the stand-in (seen when the suite shared the cores with other work).
       const since = Date.now();
-      let slot = performance.now();
       for (let i = 0; i < 7; i++) {
-        slot = Math.max(slot, performance.now());
-        await Bun.sleep(slot - performance.now());
-        slot += 1000 / 3;
+        const previous = s.requests.at(-1);
+        if (previous) await Bun.sleep(Math.max(0, previous.at + 1000 / 3 + 5 - Date.now()));
         expect((await get(s, "esearch.fcgi", { db: "pubmed", term: "asthma" })).status).toBe(200);
       }
-      expect(s.maxRequestsPerSecond(since)).toBe(3);
+      // Three within a second whenever nothing was delayed; a delay only spreads them further.
+      const rate = s.maxRequestsPerSecond(since);
+      expect(rate).toBeLessThanOrEqual(3);
+      expect(rate).toBeGreaterThanOrEqual(2);
       expect(s.maxRequestsPerSecond(Date.now() + 1)).toBe(0);
     } finally {
       await s.stop();
