@@ -429,7 +429,7 @@ for (const backend of LAYER_BACKENDS) {
           expect(await listFaults()).toEqual([]);
         });
 
-      test("two sampled builds in one caller's transaction: the second finds no temporary table of the first", async () => {
+      test("two sampled builds in one transaction: the second finds no temporary table of the first", async () => {
         const filler = (n: number) => Array.from({ length: n }, (_, k) => `word${k}`).join(" ");
         const sampled = { ...options, listSampleMinDocuments: 20 };
         await load(

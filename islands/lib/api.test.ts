@@ -105,7 +105,7 @@ describe("a password change in flight (apiRenewingToken)", () => {
     return { release, seen };
   }
 
-  test("a request refused for the old token waits for the new one and is sent again: no logout, and it answers", async () => {
+  test("refused for the old token: waits for the new one and is sent again, with no logout", async () => {
     store.set(TOKEN_KEY, "old");
     const server = revokingServer();
     const change = apiRenewingToken("PATCH", "/users/me/password", {

@@ -1,11 +1,11 @@
 import { Suspense, lazy, useState, type FormEvent } from "react";
 import { TextField, useForm } from "../auth/form.tsx";
 import { changePasswordRules, type ChangePasswordValues } from "../auth/rules.ts";
+import * as strength from "../lib/strength.css.ts";
+import * as s from "./settings.css.ts";
 
 // Shown only once a new password is typed, so it loads then (docs/decisions/0043-first-paint-javascript.md).
 const StrengthMeter = lazy(() => import("../lib/StrengthMeter.tsx").then((m) => ({ default: m.StrengthMeter })));
-import * as strength from "../lib/strength.css.ts";
-import * as s from "./settings.css.ts";
 
 /**
  * The meter's place while it loads: the same boxes, empty. Without it the meter appeared a moment after the first

@@ -44,8 +44,9 @@ const SHARE_LOCK = "1936025449";
  * server) the leader does it all. The other statements read temporary tables, which parallel workers cannot.
  */
 async function parallelPass(trx: Kysely<DB>, statement: RawBuilder<unknown>): Promise<void> {
-  await sql`SELECT set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true),
-    set_config('parallel_tuple_cost', '0', true), set_config('min_parallel_table_scan_size', '0', true)`.execute(trx);
+  await sql`SELECT set_config('max_parallel_workers_per_gather', '2', true),
+    set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true),
+    set_config('min_parallel_table_scan_size', '0', true)`.execute(trx);
   await statement.execute(trx);
   await sql`SELECT set_config('max_parallel_workers_per_gather', '0', true)`.execute(trx);
 }

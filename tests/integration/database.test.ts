@@ -151,7 +151,7 @@ for (const backend of LAYER_BACKENDS) {
       expect(Number(updated.numUpdatedRows)).toBe(3);
     });
 
-    test("a long abstract is compressed with LZ4 where the server has it (pglz on PGlite) and reads back unchanged", async () => {
+    test("a long abstract is stored with LZ4 where the server has it (pglz on PGlite), unchanged", async () => {
       // Migration 2026_11_21_0003 (docs/decisions/0010-bulk-ingest.md) chose LZ4 for the large article and index
       // columns. Sentences that repeat compress well, so the row passes TOAST's threshold compressed, not out of line.
       const abstract = Array.from({ length: 80 }, (_, i) => `Sentence ${i % 7} about hip fracture outcomes.`).join(" ");
