@@ -7,6 +7,7 @@ import { usersRoutes } from "./users/routes.ts";
 import { subscriptionsRoutes } from "./subscriptions/routes.ts";
 import { reviewsRoutes } from "./reviews/routes.ts";
 import { likesRoutes } from "./likes/routes.ts";
+import { articlesRoutes } from "./articles/routes.ts";
 import { sharesRoutes } from "./shares/routes.ts";
 import { suggestionsRoutes } from "./suggestions/routes.ts";
 import { exportRoutes } from "./export/routes.ts";
@@ -36,6 +37,7 @@ export function createApiApp(deps: AppDeps) {
   api.route("/users", usersRoutes(deps));
   api.route("/subscriptions", subscriptionsRoutes(deps));
   api.route("/literature_review", reviewsRoutes(deps));
+  api.route("/articles", articlesRoutes(deps));
   api.route("/likes", likesRoutes(deps));
   api.route("/shares", sharesRoutes(deps));
   api.route("/suggestions", suggestionsRoutes(deps));

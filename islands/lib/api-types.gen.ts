@@ -173,6 +173,20 @@ export interface paths {
     /** Delete a review */
     delete: operations["deleteLiteratureReviewDeleteByLitReviewId"];
   };
+  "/articles/{article_pmid}": {
+    /**
+     * Read an article
+     * @description The article with its abstract's sections, its citation fields and its record's evidence; 404 when the index does not hold it.
+     */
+    get: operations["getArticlesByArticlePmid"];
+  };
+  "/articles/{article_pmid}/evidence": {
+    /**
+     * Read an article's evidence
+     * @description What a review's evidence table shows of this article: design and level, appraisal, participants, PICO spans, the main result and every between-group result, each number with the sentence it was read from; null where the abstract does not state it or the extractor is not sure. 404 when the index does not hold the article.
+     */
+    get: operations["getArticlesByArticlePmidEvidence"];
+  };
   "/likes/{article_pmid}": {
     /**
      * Like an article
@@ -614,7 +628,7 @@ export interface components {
        * @example rct
        * @enum {string|null}
        */
-      study_design: "meta-analysis" | "systematic-review" | "rct" | "clinical-trial" | "guideline" | "cohort" | "case-control" | "cross-sectional" | "observational" | "review" | "case-report" | "opinion" | null;
+      study_design: "meta-analysis" | "systematic-review" | "rct" | "clinical-trial" | "guideline" | "cohort" | "case-control" | "cross-sectional" | "observational" | "case-series" | "review" | "case-report" | "opinion" | null;
       /** @example Randomized controlled trial */
       study_design_label: string | null;
       /**
@@ -749,11 +763,13 @@ export interface components {
       pmid: number;
       /** @description Other PMIDs of the same work (duplicate publications, translations), cited as one source */
       duplicate_pmids: number[];
+      /** @description Citation numbers of other cited studies reporting the same cohort (same participants, mostly the same numbers, e.g. a translation); its participants are counted once */
+      same_cohort: number[];
       /**
        * @description The study design; null when neither the record nor the abstract names one
        * @enum {string|null}
        */
-      design: "meta-analysis" | "systematic-review" | "rct" | "clinical-trial" | "guideline" | "cohort" | "case-control" | "cross-sectional" | "observational" | "review" | "case-report" | "opinion" | null;
+      design: "meta-analysis" | "systematic-review" | "rct" | "clinical-trial" | "guideline" | "cohort" | "case-control" | "cross-sectional" | "observational" | "case-series" | "review" | "case-report" | "opinion" | null;
       /**
        * @description Where the design was read: the PubMed record or the abstract's wording
        * @enum {string|null}
@@ -761,8 +777,13 @@ export interface components {
       design_source: "record" | "abstract" | null;
       /** @description Oxford CEBM 2011 level (1 strongest .. 5) for treatment benefit, from the design; null when unknown */
       evidence_level: 1 | 2 | 3 | 4 | 5 | null;
-      /** @description Those randomised or enrolled, as the abstract states them; null when not stated */
+      /** @description Those randomised, else enrolled, else included, else analysed, as the abstract states them; the sum of the groups when only the groups' sizes are stated; null when not stated or not read with confidence */
       participants: number | null;
+      /** @description The group sizes `participants` adds up ("55 (26 + 29)"); null when stated as one number */
+      participants_arms: number[] | null;
+      /** @description The sentence `participants` was read from, verbatim; null with it */
+      participants_text: string | null;
+      appraisal: components["schemas"]["StudyAppraisal"];
       /** @description Verbatim span of the abstract, or null */
       population: string | null;
       /** @description Verbatim span of the abstract, or null */
@@ -781,12 +802,32 @@ export interface components {
        */
       significance: "significant" | "not_significant" | null;
     };
+    StudyAppraisal: {
+      /** @description Whether participants were randomly allocated; null when not told */
+      randomised: boolean | null;
+      /** @description Whether outcomes were compared with another group; null when not told */
+      comparison_group: boolean | null;
+      /**
+       * @description Whether data were collected prospectively or retrospectively; null when not told
+       * @enum {string|null}
+       */
+      timing: "prospective" | "retrospective" | null;
+      /**
+       * @description Blinding as stated; null when not stated
+       * @enum {string|null}
+       */
+      blinding: "double-blind" | "single-blind" | "assessor-blind" | "open-label" | null;
+      /** @description The clause stating the follow-up, verbatim; null when none */
+      follow_up: string | null;
+      /** @description The clause stating losses to follow-up or drop-outs, verbatim; null when none */
+      loss_to_follow_up: string | null;
+    };
     EffectEstimate: {
       /**
        * @description What the estimate measures
        * @enum {string}
        */
-      measure: "odds_ratio" | "risk_ratio" | "hazard_ratio" | "incidence_rate_ratio" | "mean_difference" | "standardized_mean_difference" | "risk_difference" | "percentage";
+      measure: "odds ratio" | "risk ratio" | "hazard ratio" | "incidence rate ratio" | "mean difference" | "standardized mean difference" | "risk difference" | "percentage" | "mean" | "median";
       /** @description The point estimate (a percentage as written: 45 for "45%") */
       value: number;
       /** @description Lower bound of the stated confidence interval; null when none */
@@ -800,10 +841,49 @@ export interface components {
        * @enum {string|null}
        */
       p_relation: "=" | "<" | ">" | "<=" | ">=" | null;
-      /** @description For a percentage compared with another ("12% vs 18%"), the other group's; else null */
+      /** @description For two groups' values stated together (percentage, mean, median: "12% vs 18%"), the second group's; `value` is the group stated first. Null for ratios and differences */
       compared_value: number | null;
       /** @description The verbatim span of the abstract the estimate was read from */
       text: string;
+    };
+    StudyEvidence: {
+      pmid: number;
+      /**
+       * @description The study design; null when neither the record nor the abstract names one
+       * @enum {string|null}
+       */
+      design: "meta-analysis" | "systematic-review" | "rct" | "clinical-trial" | "guideline" | "cohort" | "case-control" | "cross-sectional" | "observational" | "case-series" | "review" | "case-report" | "opinion" | null;
+      /**
+       * @description Where the design was read: the PubMed record or the abstract's wording
+       * @enum {string|null}
+       */
+      design_source: "record" | "abstract" | null;
+      /** @description Oxford CEBM 2011 level (1 strongest .. 5) for treatment benefit, from the design; null when unknown */
+      evidence_level: 1 | 2 | 3 | 4 | 5 | null;
+      /** @description Those randomised, else enrolled, else included, else analysed, as the abstract states them; the sum of the groups when only the groups' sizes are stated; null when not stated or not read with confidence */
+      participants: number | null;
+      /** @description The group sizes `participants` adds up ("55 (26 + 29)"); null when stated as one number */
+      participants_arms: number[] | null;
+      /** @description The sentence `participants` was read from, verbatim; null with it */
+      participants_text: string | null;
+      appraisal: components["schemas"]["StudyAppraisal"];
+      /** @description Verbatim span of the abstract, or null */
+      population: string | null;
+      /** @description Verbatim span of the abstract, or null */
+      intervention: string | null;
+      /** @description Verbatim span of the abstract, or null */
+      comparator: string | null;
+      /** @description Verbatim span of the abstract, or null */
+      outcome: string | null;
+      /** @description The main result sentence, verbatim; null when none */
+      result: string | null;
+      /** @description Every effect estimate the abstract states, in order */
+      effects: components["schemas"]["EffectEstimate"][];
+      /**
+       * @description Whether the main comparison was statistically significant; null when it cannot be told
+       * @enum {string|null}
+       */
+      significance: "significant" | "not_significant" | null;
     };
     LikedArticle: components["schemas"]["KeptArticle"] & {
       /**
@@ -871,7 +951,7 @@ export interface components {
        * @example rct
        * @enum {string|null}
        */
-      study_design: "meta-analysis" | "systematic-review" | "rct" | "clinical-trial" | "guideline" | "cohort" | "case-control" | "cross-sectional" | "observational" | "review" | "case-report" | "opinion" | null;
+      study_design: "meta-analysis" | "systematic-review" | "rct" | "clinical-trial" | "guideline" | "cohort" | "case-control" | "cross-sectional" | "observational" | "case-series" | "review" | "case-report" | "opinion" | null;
       /** @example Randomized controlled trial */
       study_design_label: string | null;
       /**
@@ -2349,6 +2429,98 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["Message"];
+        };
+      };
+      /** @description Unauthorized: no valid access token (bearer header or session cookie) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["HTTPError"];
+        };
+      };
+      /** @description Not Found, or not this user's */
+      404: {
+        content: {
+          "application/json": components["schemas"]["HTTPError"];
+        };
+      };
+      413: components["responses"]["ContentTooLarge"];
+      414: components["responses"]["URITooLong"];
+      /** @description Validation Error: detail lists each invalid field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      431: components["responses"]["RequestHeaderFieldsTooLarge"];
+      /** @description Service Unavailable: the database is unreachable or busy (retry after Retry-After seconds), or a service this call needs is not configured */
+      503: {
+        content: {
+          "application/json": components["schemas"]["HTTPError"];
+        };
+      };
+    };
+  };
+  /**
+   * Read an article
+   * @description The article with its abstract's sections, its citation fields and its record's evidence; 404 when the index does not hold it.
+   */
+  getArticlesByArticlePmid: {
+    parameters: {
+      path: {
+        article_pmid: number;
+      };
+    };
+    responses: {
+      /** @description The article */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Article"];
+        };
+      };
+      /** @description Unauthorized: no valid access token (bearer header or session cookie) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["HTTPError"];
+        };
+      };
+      /** @description Not Found, or not this user's */
+      404: {
+        content: {
+          "application/json": components["schemas"]["HTTPError"];
+        };
+      };
+      413: components["responses"]["ContentTooLarge"];
+      414: components["responses"]["URITooLong"];
+      /** @description Validation Error: detail lists each invalid field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+      431: components["responses"]["RequestHeaderFieldsTooLarge"];
+      /** @description Service Unavailable: the database is unreachable or busy (retry after Retry-After seconds), or a service this call needs is not configured */
+      503: {
+        content: {
+          "application/json": components["schemas"]["HTTPError"];
+        };
+      };
+    };
+  };
+  /**
+   * Read an article's evidence
+   * @description What a review's evidence table shows of this article: design and level, appraisal, participants, PICO spans, the main result and every between-group result, each number with the sentence it was read from; null where the abstract does not state it or the extractor is not sure. 404 when the index does not hold the article.
+   */
+  getArticlesByArticlePmidEvidence: {
+    parameters: {
+      path: {
+        article_pmid: number;
+      };
+    };
+    responses: {
+      /** @description The article's evidence */
+      200: {
+        content: {
+          "application/json": components["schemas"]["StudyEvidence"];
         };
       };
       /** @description Unauthorized: no valid access token (bearer header or session cookie) */

@@ -22,11 +22,19 @@ export const STUDY_DESIGNS = [
   "case-control",
   "cross-sectional",
   "observational",
+  "case-series",
   "review",
   "case-report",
   "opinion",
 ] as const;
 export type StudyDesign = (typeof STUDY_DESIGNS)[number];
+
+/**
+ * The designs a PubMed record itself can name (publication types, MeSH): all but the case series, which only the
+ * abstract's methods tell (src/reviews/evidence/study/). Review filters select by these.
+ */
+export const RECORD_DESIGNS = STUDY_DESIGNS.filter((d) => d !== "case-series") as Exclude<StudyDesign, "case-series">[];
+export type RecordDesign = Exclude<StudyDesign, "case-series">;
 
 interface DesignInfo {
   /** What a card shows in full. */
@@ -47,6 +55,8 @@ export const DESIGN_INFO: Record<StudyDesign, DesignInfo> = {
   "case-control": { label: "Case-control study", abbreviation: "Case-control", tier: 4 },
   "cross-sectional": { label: "Cross-sectional study", abbreviation: "Cross-sectional", tier: 4 },
   observational: { label: "Observational study", abbreviation: "Observational", tier: 4 },
+  // Read from the abstract only (no publication type names it): one group described without a comparison.
+  "case-series": { label: "Case series", abbreviation: "Case series", tier: 4 },
   review: { label: "Review", abbreviation: "Review", tier: 4 },
   "case-report": { label: "Case report", abbreviation: "Case report", tier: 5 },
   opinion: { label: "Editorial or letter", abbreviation: "Opinion", tier: 6 },
@@ -57,7 +67,7 @@ export const UNKNOWN_DESIGN_TIER = 4.5;
 
 // Checked in this order; the first that matches a publication type wins, so a meta-analysis of trials is a
 // meta-analysis and a randomised trial is not also "a clinical trial".
-const BY_PUBLICATION_TYPE: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
+const BY_PUBLICATION_TYPE: ReadonlyArray<readonly [RecordDesign, RegExp]> = [
   ["meta-analysis", /^meta-analysis$/i],
   ["systematic-review", /^systematic review$/i],
   ["rct", /^randomized controlled trial/i],
@@ -77,7 +87,7 @@ const BY_PUBLICATION_TYPE: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
 ];
 
 // Study-design MeSH headings (the "Epidemiologic Studies" branch) make an observational design precise.
-const BY_MESH: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
+const BY_MESH: ReadonlyArray<readonly [RecordDesign, RegExp]> = [
   ["cohort", /^(?:cohort studies|prospective studies|longitudinal studies|follow-up studies)$/i],
   ["case-control", /^case-control studies$/i],
   // "Retrospective Studies" covers retrospective cohorts and case series alike: observational, nothing more precise.
@@ -93,8 +103,8 @@ const BY_MESH: ReadonlyArray<readonly [StudyDesign, RegExp]> = [
 export function studyDesign(
   publicationTypes: readonly string[],
   meshTerms: readonly string[] = [],
-): StudyDesign | null {
-  let byType: StudyDesign | null = null;
+): RecordDesign | null {
+  let byType: RecordDesign | null = null;
   for (const [design, pattern] of BY_PUBLICATION_TYPE) {
     if (publicationTypes.some((t) => pattern.test(t.trim()))) {
       byType = design;

@@ -1,3 +1,4 @@
+import type { SummaryArticle } from "../reviews/summary/types.ts";
 import { sql, type Selectable } from "kysely";
 import type { ArticlesTable } from "../db/types.ts";
 import type { Database } from "../db/database.ts";
@@ -171,4 +172,33 @@ export function toKeptArticle(row: KeptArticleRow): KeptArticle {
 export async function readArticle(db: Database, pmid: number): Promise<ArticlePublic | undefined> {
   const row = await db.selectFrom("articles as a").select(articleColumns).where("a.pmid", "=", pmid).executeTakeFirst();
   return row ? toArticlePublic(row) : undefined;
+}
+
+/**
+ * One article as the evidence extractor reads it (abstract, sections, publication types, MeSH), or undefined when
+ * the index does not hold it.
+ */
+export async function readSummaryArticle(db: Database, pmid: number): Promise<SummaryArticle | undefined> {
+  const row = await db
+    .selectFrom("articles")
+    .select([
+      "pmid",
+      "title",
+      "abstract",
+      "abstract_sections",
+      "publication_year",
+      "publication_types",
+      "mesh_terms",
+      "retraction_notice_pmid",
+    ])
+    .where("pmid", "=", pmid)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    ...row,
+    // A driver that leaves jsonb as text gives a string; the extractor then reads the plain abstract.
+    abstract_sections: Array.isArray(row.abstract_sections) ? row.abstract_sections : [],
+    publication_types: row.publication_types ?? [],
+    mesh_terms: row.mesh_terms ?? [],
+  };
 }

@@ -1,3 +1,4 @@
+import { NO_APPRAISAL } from "../reviews/evidence/types.ts";
 import { describe, expect, test } from "bun:test";
 import { parse } from "csv-parse/sync";
 import type { EvidenceRow } from "../reviews/evidence/types.ts";
@@ -10,10 +11,14 @@ const ROWS: EvidenceRow[] = [
     pmid: 12345678,
     citation: 1,
     duplicate_pmids: [23456789, 34567890],
+    same_cohort: [],
     design: "rct",
     design_source: "record",
     evidence_level: 2,
     participants: 1250,
+    participants_arms: null,
+    participants_text: null,
+    appraisal: NO_APPRAISAL,
     population: 'adults with "resistant" hypertension, aged 40-75',
     intervention: "spironolactone",
     comparator: "placebo",
@@ -21,7 +26,7 @@ const ROWS: EvidenceRow[] = [
     result: "Spironolactone lowered systolic pressure more than placebo (−8.7 mm Hg).",
     effects: [
       {
-        measure: "mean_difference",
+        measure: "mean difference",
         value: -8.7,
         ci_low: -9.72,
         ci_high: -7.69,
@@ -47,10 +52,14 @@ const ROWS: EvidenceRow[] = [
     pmid: 99,
     citation: 2,
     duplicate_pmids: [],
+    same_cohort: [],
     design: null,
     design_source: null,
     evidence_level: null,
     participants: null,
+    participants_arms: null,
+    participants_text: null,
+    appraisal: NO_APPRAISAL,
     population: "=cmd|' /C calc'!A0",
     intervention: null,
     comparator: null,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DESIGN_INFO, STUDY_DESIGNS, studyDesign, type StudyDesign } from "../articles/evidence.ts";
+import { DESIGN_INFO, RECORD_DESIGNS, type RecordDesign, studyDesign } from "../articles/evidence.ts";
 
 /**
  * Optional filters of a review (issue 13): publication years, study designs, humans only, free full text. They are
@@ -12,7 +12,7 @@ export interface ReviewFilters {
   year_from?: number;
   year_to?: number;
   /** Keep only articles of these designs (src/articles/evidence.ts codes). */
-  study_designs?: StudyDesign[];
+  study_designs?: RecordDesign[];
   /** Keep only articles with the MeSH check tag Humans. */
   humans_only?: boolean;
   /** Keep only articles with free full text (PubMed Central, or the NCBI Bookshelf for books). */
@@ -63,19 +63,19 @@ export const filterQueryFields = {
             .filter((s) => s !== ""),
         ),
       ];
-      const unknown = codes.filter((c) => !(STUDY_DESIGNS as readonly string[]).includes(c));
+      const unknown = codes.filter((c) => !(RECORD_DESIGNS as readonly string[]).includes(c));
       if (unknown.length > 0) {
         ctx.addIssue({
           code: "custom",
-          message: `Unknown study design: ${unknown.join(", ")}. Use: ${STUDY_DESIGNS.join(", ")}.`,
+          message: `Unknown study design: ${unknown.join(", ")}. Use: ${RECORD_DESIGNS.join(", ")}.`,
         });
         return z.NEVER;
       }
-      return codes as StudyDesign[];
+      return codes as RecordDesign[];
     })
     .optional()
     .openapi({
-      description: `Comma-separated study designs to keep: ${STUDY_DESIGNS.join(", ")}`,
+      description: `Comma-separated study designs to keep: ${RECORD_DESIGNS.join(", ")}`,
       example: "meta-analysis,systematic-review,rct",
     }),
   humans_only: flag("humans_only").openapi({ description: "Only studies in humans (MeSH check tag Humans)" }),
@@ -106,7 +106,7 @@ export function storedFilters(value: unknown): ReviewFilters | null {
     year_from: typeof v.year_from === "number" ? v.year_from : undefined,
     year_to: typeof v.year_to === "number" ? v.year_to : undefined,
     study_designs: Array.isArray(v.study_designs)
-      ? v.study_designs.filter((d): d is StudyDesign => (STUDY_DESIGNS as readonly unknown[]).includes(d))
+      ? v.study_designs.filter((d): d is RecordDesign => (RECORD_DESIGNS as readonly unknown[]).includes(d))
       : undefined,
     humans_only: v.humans_only === true,
     free_full_text: v.free_full_text === true,

@@ -1,5 +1,5 @@
 import type { AppDeps } from "../deps.ts";
-import type { StudyDesign } from "../articles/evidence.ts";
+import type { RecordDesign } from "../articles/evidence.ts";
 import type { ReviewFilters } from "./filters.ts";
 import type { PubmedReport } from "./report.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";
@@ -31,7 +31,7 @@ export const REVIEW_SEARCH_CACHE_MS = 24 * 60 * 60 * 1000;
  * PubMed's own filters for our study-design codes: publication types where PubMed has one, otherwise the MeSH heading
  * NLM indexes such studies under (PubMed has no [pt] for cohort, case-control or cross-sectional studies).
  */
-const DESIGN_TERMS: Record<StudyDesign, string> = {
+const DESIGN_TERMS: Record<RecordDesign, string> = {
   "meta-analysis": `"meta-analysis"[pt]`,
   "systematic-review": `"systematic review"[pt]`,
   rct: `"randomized controlled trial"[pt]`,

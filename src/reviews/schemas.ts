@@ -5,7 +5,7 @@ import { ArticlePublicSchema } from "../articles/schemas.ts";
 import { filterQueryFields, YEAR_RANGE_BACKWARDS } from "./filters.ts";
 import { SearchReportSchema } from "./report.ts";
 import { STUDY_DESIGNS } from "../articles/evidence.ts";
-import { EFFECT_MEASURES, type EvidenceRow } from "./evidence/types.ts";
+import { EFFECT_MEASURES, type EvidenceRow, NO_APPRAISAL } from "./evidence/types.ts";
 import { REVIEW_STATUSES } from "../db/column-types.ts";
 
 export { ArticlePublicSchema, type ArticlePublic } from "../articles/schemas.ts";
@@ -165,11 +165,36 @@ export const EffectEstimateSchema = z
     p_relation: described(z.enum(["=", "<", ">", "<=", ">="]).nullable(), "How the p value was stated, or null"),
     compared_value: described(
       z.number().nullable(),
-      'For a percentage compared with another ("12% vs 18%"), the other group\'s; else null',
+      "For two groups' values stated together (percentage, mean, median: \"12% vs 18%\"), the second group's; " +
+        "`value` is the group stated first. Null for ratios and differences",
     ),
     text: described(z.string(), "The verbatim span of the abstract the estimate was read from"),
   })
   .openapi("EffectEstimate");
+
+/** A study's appraisal items (src/reviews/evidence/types.ts StudyAppraisal). */
+export const StudyAppraisalSchema = z
+  .object({
+    randomised: described(z.boolean().nullable(), "Whether participants were randomly allocated; null when not told"),
+    comparison_group: described(
+      z.boolean().nullable(),
+      "Whether outcomes were compared with another group; null when not told",
+    ),
+    timing: described(
+      z.enum(["prospective", "retrospective"]).nullable(),
+      "Whether data were collected prospectively or retrospectively; null when not told",
+    ),
+    blinding: described(
+      z.enum(["double-blind", "single-blind", "assessor-blind", "open-label"]).nullable(),
+      "Blinding as stated; null when not stated",
+    ),
+    follow_up: described(z.string().nullable(), "The clause stating the follow-up, verbatim; null when none"),
+    loss_to_follow_up: described(
+      z.string().nullable(),
+      "The clause stating losses to follow-up or drop-outs, verbatim; null when none",
+    ),
+  })
+  .openapi("StudyAppraisal");
 
 /** One row of a review's evidence table (src/reviews/evidence/types.ts EvidenceRow). */
 export const EvidenceRowSchema = z
@@ -179,6 +204,11 @@ export const EvidenceRowSchema = z
     duplicate_pmids: described(
       z.array(z.number().int()),
       "Other PMIDs of the same work (duplicate publications, translations), cited as one source",
+    ),
+    same_cohort: described(
+      z.array(z.number().int()),
+      "Citation numbers of other cited studies reporting the same cohort (same participants, mostly the same " +
+        "numbers, e.g. a translation); its participants are counted once",
     ),
     design: described(
       z.enum(STUDY_DESIGNS).nullable(),
@@ -195,8 +225,18 @@ export const EvidenceRowSchema = z
     ),
     participants: described(
       z.number().int().nullable(),
-      "Those randomised or enrolled, as the abstract states them; null when not stated",
+      "Those randomised, else enrolled, else included, else analysed, as the abstract states them; the sum of the " +
+        "groups when only the groups' sizes are stated; null when not stated or not read with confidence",
     ),
+    participants_arms: described(
+      z.array(z.number().int()).nullable(),
+      'The group sizes `participants` adds up ("55 (26 + 29)"); null when stated as one number',
+    ),
+    participants_text: described(
+      z.string().nullable(),
+      "The sentence `participants` was read from, verbatim; null with it",
+    ),
+    appraisal: StudyAppraisalSchema,
     population: described(z.string().nullable(), VERBATIM),
     intervention: described(z.string().nullable(), VERBATIM),
     comparator: described(z.string().nullable(), VERBATIM),
@@ -210,13 +250,43 @@ export const EvidenceRowSchema = z
   })
   .openapi("EvidenceRow");
 
+/** The evidence of one article as its evidence-table row shows it, without the review's citation numbering. */
+export const StudyEvidenceSchema = EvidenceRowSchema.omit({
+  citation: true,
+  duplicate_pmids: true,
+  same_cohort: true,
+}).openapi("StudyEvidence");
+
+/** Measure codes of tables stored before measures had their full names ("odds_ratio" → "odds ratio"). */
+function upgradeStoredRow(row: unknown): unknown {
+  if (!row || typeof row !== "object") return row;
+  const r = row as Record<string, unknown>;
+  const effects = Array.isArray(r.effects)
+    ? r.effects.map((e) =>
+        e && typeof e === "object" && typeof (e as { measure?: unknown }).measure === "string"
+          ? { ...e, measure: (e as { measure: string }).measure.replace(/_/gu, " ") }
+          : e,
+      )
+    : r.effects;
+  return {
+    participants_arms: null,
+    participants_text: null,
+    appraisal: NO_APPRAISAL,
+    same_cohort: [],
+    ...r,
+    effects,
+  };
+}
+
 /**
  * A stored evidence table (jsonb, read as an object or as text by the two drivers), or null when there is none or it
- * does not have the current shape.
+ * does not have the current shape. Tables stored before issue 33 (measure codes, no appraisal) are read with their
+ * measures named and nothing appraised.
  */
 export function storedEvidenceTable(value: unknown): EvidenceRow[] | null {
   if (value === null || value === undefined) return null;
-  const parsed = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
+  const raw = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
+  const parsed = Array.isArray(raw) ? raw.map(upgradeStoredRow) : raw;
   const result = z.array(EvidenceRowSchema).safeParse(parsed);
   return result.success ? (result.data as EvidenceRow[]) : null;
 }

@@ -2,6 +2,7 @@
  * extractEvidence on whole records of the sample (sample/pubmed), read with the project's PubMed parser: design and
  * its source, OCEBM level, participants, PICO spans, the main result, effects and significance.
  */
+import { NO_APPRAISAL } from "./types.ts";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parsePubmedFile } from "../../../search/pubmed/parser.ts";
@@ -49,7 +50,7 @@ describe("structured abstracts", () => {
     );
     expect(e.effects.map((x) => [x.measure, x.value, x.ci_low, x.ci_high])).toEqual([
       ["percentage", 34.6, null, null],
-      ["hazard_ratio", 0.4, 0.16, 0.98],
+      ["hazard ratio", 0.4, 0.16, 0.98],
     ]);
     expect(e.significance).toBe("significant");
     expect(e.outcome).toBe("occurrence of relapse over the 2-year period");
@@ -108,6 +109,9 @@ test("an article without an abstract gives nulls and no effects", () => {
     design_source: "record",
     evidence_level: 5,
     participants: null,
+    participants_arms: null,
+    participants_text: null,
+    appraisal: NO_APPRAISAL,
     population: null,
     intervention: null,
     comparator: null,

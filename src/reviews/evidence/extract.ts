@@ -1,92 +1,28 @@
 /**
- * What the evidence table reads from one article (issue 21, item 2): design and OCEBM level, participants, PICO
- * spans, the main result sentence, every effect estimate and whether the main comparison was significant. Every text
- * cell is a verbatim span of the abstract (whitespace normalised) or null; numbers come from such spans.
+ * What the evidence table reads from one article (issues 21 and 33): design and OCEBM level, the appraisal items,
+ * participants, PICO spans, the main result sentence, the between-group results and whether the main comparison was
+ * significant. Every text cell is a verbatim span of the abstract (whitespace normalised) or null; every number comes
+ * with the sentence it was read from.
  *
- * Sentence roles come from the structured abstract's labels (NLM categories); for unstructured abstracts from the
- * sentence-role classifier (src/reviews/roles/classifier.ts). Cost: about 0.4 ms per abstract on one idle core once
- * the classifier's weights are loaded (scripts/bench/bench-extraction.ts).
+ * Design, appraisal, participants and effects are learned models (study/, participants/, effects/; trained by
+ * scripts/evidence/train.ts on hand-labelled abstracts) that abstain below the probability their training chose for
+ * precision. Sentence roles come from the structured abstract's labels, else the sentence-role classifier
+ * (src/reviews/roles/). Cost: about a millisecond per abstract once the weights are loaded
+ * (scripts/bench/bench-extraction.ts).
  */
-import { studyDesign } from "../../articles/evidence.ts";
-import { classifySentenceRoles } from "../roles/classifier.ts";
-import { normalizeWhitespace, splitSentences, type SectionKind } from "../sentences.ts";
-import { articleSections } from "../summary/candidates.ts";
+import { studyDesign, type StudyDesign } from "../../articles/evidence.ts";
 import type { SummaryArticle } from "../summary/types.ts";
-import { designFromAbstract } from "./design-text.ts";
-import { extractEffects } from "./effects.ts";
+import { type AbstractView, abstractView } from "./abstract-view.ts";
+import { readEffects } from "./effects/extract.ts";
 import { evidenceLevel } from "./levels.ts";
-import { extractParticipants } from "./participants.ts";
+import { readParticipants } from "./participants/extract.ts";
 import { extractPico } from "./pico.ts";
-import type { EffectEstimate, StudyEvidence } from "./types.ts";
+import { classifyStudy, type StudyAnswer } from "./study/classify.ts";
+import { readFollowUp } from "./appraisal.ts";
+import type { EffectEstimate, EvidenceLevel, StudyAppraisal, StudyEvidence } from "./types.ts";
 
-interface RoledSentence {
-  text: string;
-  role: SectionKind;
-  effects: EffectEstimate[];
-}
-
-/**
- * The abstract's sentences with their roles (labels where the abstract has them, the classifier where not) and the
- * effects whose span starts in each; `effects` lists every effect of the abstract in order.
- */
-function roledSentences(article: SummaryArticle): { sentences: RoledSentence[]; effects: EffectEstimate[] } {
-  const out: RoledSentence[] = [];
-  const all: EffectEstimate[] = [];
-  for (const section of articleSections(article)) {
-    const sentences = splitSentences(section.text);
-    const roles: SectionKind[] =
-      section.kind === "UNLABELLED" ? classifySentenceRoles(sentences) : sentences.map(() => section.kind);
-    // Effects are read once per section (cheaper than per sentence) and handed to the sentence that holds their span.
-    const effects = extractEffects(section.text);
-    all.push(...effects);
-    let cursor = 0;
-    let next = 0;
-    sentences.forEach((text, i) => {
-      const start = section.text.indexOf(text, cursor);
-      const end = start < 0 ? cursor : start + text.length;
-      const own: EffectEstimate[] = [];
-      while (next < effects.length) {
-        const e = effects[next] as EffectEstimate;
-        const at = section.text.indexOf(e.text, cursor);
-        if (at >= end) break;
-        // A span found nowhere after this sentence's start (the splitter cut inside it) is left to `effects` alone.
-        if (at >= 0) own.push(e);
-        next++;
-      }
-      cursor = end;
-      out.push({ text, role: roles[i] ?? "UNLABELLED", effects: own });
-    });
-  }
-  return { sentences: out, effects: all };
-}
-
-/** The abstract as one text with its labels ("PATIENTS: 351 …"), which the participant and PICO rules use. */
-function labelledText(article: SummaryArticle): string {
-  const sections = Array.isArray(article.abstract_sections) ? article.abstract_sections : [];
-  const parts = sections
-    .filter((s) => typeof s?.text === "string" && s.text.trim() !== "")
-    .map((s) => (s.label ? `${s.label}: ${s.text}` : s.text));
-  return normalizeWhitespace(parts.length > 0 ? parts.join(" ") : (article.abstract ?? ""));
-}
-
-const isFinding = (s: RoledSentence) => s.role === "RESULTS" || s.role === "CONCLUSIONS";
-const isComparative = (e: EffectEstimate) => e.measure !== "percentage";
-
-/**
- * The main result: the first results sentence with a named estimate (a ratio or a difference), else with a compared
- * percentage, else the first conclusions sentence, else the first results sentence that says whether a difference
- * was significant.
- */
-function mainResult(sentences: readonly RoledSentence[]): RoledSentence | null {
-  const findings = sentences.filter(isFinding);
-  return (
-    findings.find((s) => s.effects.some(isComparative)) ??
-    findings.find((s) => s.effects.length > 0) ??
-    findings.find((s) => s.role === "CONCLUSIONS") ??
-    findings.find((s) => SIGNIFICANT.test(s.text) || NOT_SIGNIFICANT.test(s.text)) ??
-    null
-  );
-}
+const isFinding = (role: string) => role === "RESULTS" || role === "CONCLUSIONS";
+const isComparative = (e: EffectEstimate) => !["percentage", "mean", "median"].includes(e.measure);
 
 const anyOf = (...alternatives: string[]) => new RegExp(String.raw`\b(?:${alternatives.join("|")})\b`, "iu");
 const NOT_SIGNIFICANT = anyOf(
@@ -98,15 +34,15 @@ const NOT_SIGNIFICANT = anyOf(
 );
 const SIGNIFICANT = anyOf(
   String.raw`significantly (?:higher|lower|greater|fewer|more|less|longer|shorter|better|worse|improved|reduced|` +
-    String.raw`increased|decreased|associated|improve|reduce|increase|decrease)`,
+    String.raw`increased|decreased|associated|improve[sd]?|reduce[sd]?|increase[sd]?|decrease[sd]?|lowered|raised)`,
   String.raw`significant(?:ly)? (?:improvement|reduction|increase|decrease|difference|association|benefit)`,
   String.raw`was superior|were superior`,
 );
 
 /** Significance of one estimate from its interval (excluding the null value) or its p value (below 0.05). */
 function effectSignificance(e: EffectEstimate): StudyEvidence["significance"] {
-  // A percentage's interval is that of one group's rate, not of the difference: only its p value counts.
-  if (e.measure !== "percentage" && e.ci_low !== null && e.ci_high !== null) {
+  // A group's own interval is not the difference's: only a ratio's or a difference's interval counts.
+  if (isComparative(e) && e.ci_low !== null && e.ci_high !== null) {
     const nullValue = e.measure.endsWith("ratio") ? 1 : 0;
     return e.ci_low > nullValue || e.ci_high < nullValue ? "significant" : "not_significant";
   }
@@ -118,63 +54,140 @@ function effectSignificance(e: EffectEstimate): StudyEvidence["significance"] {
   return null;
 }
 
+/** Significance a sentence's own words state ("no significant difference", "significantly improves"); null when none. */
+function statedSignificance(text: string): StudyEvidence["significance"] {
+  const none = NOT_SIGNIFICANT.test(text);
+  const some = SIGNIFICANT.test(text);
+  // A sentence that says both ("A improved significantly but B did not differ") does not tell the main comparison.
+  return none === some ? null : none ? "not_significant" : "significant";
+}
+
+interface Read {
+  view: AbstractView;
+  effects: (EffectEstimate & { sentence: number })[];
+}
+
 /**
- * Whether the main comparison was significant: from the main result's first estimate that says so, else the first
- * named estimate of the results, else the wording of the main result, the conclusions, then the results ("no
- * significant difference", "significantly lower"); null when none of them tells.
+ * The main result: the first results or conclusions sentence with a ratio or a difference, else with two groups'
+ * values, else the first conclusions sentence, else the first finding that says whether a difference was significant.
  */
-function significanceOf(
-  sentences: readonly RoledSentence[],
-  result: RoledSentence | null,
-): StudyEvidence["significance"] {
+function mainResult({ view, effects }: Read): number | null {
+  const findings = view.sentences.filter((s) => isFinding(s.role));
+  const withEffect = (pred: (e: EffectEstimate) => boolean) =>
+    findings.find((s) => effects.some((e) => e.sentence === s.index && pred(e)));
+  return (
+    withEffect(isComparative)?.index ??
+    withEffect(() => true)?.index ??
+    findings.find((s) => s.role === "CONCLUSIONS")?.index ??
+    findings.find((s) => statedSignificance(s.text) !== null)?.index ??
+    null
+  );
+}
+
+/**
+ * Whether the main comparison was significant: the main result's own words when they say so, else its estimates,
+ * else the other findings' ratios and differences, else the conclusions' and results' words; null when none tells.
+ * The words come first because a sentence that says "significantly improves" is not overruled by a p value the
+ * extractor may have read for another comparison.
+ */
+function significanceOf(read: Read, result: number | null): StudyEvidence["significance"] {
+  const sentences = read.view.sentences;
+  if (result !== null) {
+    const stated = statedSignificance(sentences[result]?.text ?? "");
+    if (stated !== null) return stated;
+  }
   const ordered = [
-    ...(result?.effects ?? []),
-    ...sentences.filter(isFinding).flatMap((s) => s.effects.filter(isComparative)),
+    ...read.effects.filter((e) => e.sentence === result),
+    ...read.effects.filter((e) => isComparative(e) && isFinding(sentences[e.sentence]?.role ?? "")),
   ];
   for (const e of ordered) {
     const s = effectSignificance(e);
     if (s !== null) return s;
   }
-  const texts = [
-    result?.text ?? "",
-    ...sentences.filter((s) => s.role === "CONCLUSIONS").map((s) => s.text),
-    ...sentences.filter((s) => s.role === "RESULTS").map((s) => s.text),
-  ];
-  for (const t of texts) {
-    if (NOT_SIGNIFICANT.test(t)) return "not_significant";
-    if (SIGNIFICANT.test(t)) return "significant";
+  for (const role of ["CONCLUSIONS", "RESULTS"]) {
+    for (const s of sentences.filter((x) => x.role === role)) {
+      const stated = statedSignificance(s.text);
+      if (stated !== null) return stated;
+    }
   }
   return null;
 }
 
+const yesNo = (a: StudyAnswer): boolean | null => (!a.sure || a.label === "unknown" ? null : a.label === "yes");
+
+/**
+ * The design shown: the model's when it is sure of it; else the record's own (publication types, MeSH); "other"
+ * (laboratory, animal, methods) is no design.
+ */
+function designOf(
+  article: SummaryArticle,
+  answer: StudyAnswer,
+): { design: StudyDesign | null; source: StudyEvidence["design_source"] } {
+  if (answer.sure) {
+    return answer.label === "other"
+      ? { design: null, source: "abstract" }
+      : { design: answer.label as StudyDesign, source: "abstract" };
+  }
+  const record = studyDesign(article.publication_types ?? [], article.mesh_terms ?? []);
+  return { design: record, source: record === null ? null : "record" };
+}
+
+/**
+ * OCEBM level of a design, graded down to 4 (case series) when a trial or a cohort compared its outcomes with no
+ * other group (OCEBM 2011: level 3 is a non-randomised *controlled* cohort or follow-up study).
+ */
+function levelOf(design: StudyDesign | null, comparison: boolean | null): EvidenceLevel | null {
+  const level = evidenceLevel(design);
+  if ((design === "cohort" || design === "clinical-trial") && comparison === false) return 4;
+  return level;
+}
+
 /**
  * Reads the evidence of one article.
- *
  * @param article A summary article (title, abstract or structured sections, publication types, MeSH).
- * @returns Design (from the record, else from the abstract's wording, with `design_source` saying which), OCEBM
- *   level, participants, PICO spans, main result sentence, every effect estimate of the abstract (in order) and
- *   significance. An article without an abstract gives nulls and no effects. Never throws on odd text.
+ * @returns Every field of StudyEvidence; an article without an abstract gives nulls and no effects. Never throws on
+ *   odd text.
  */
 export function extractEvidence(article: SummaryArticle): StudyEvidence {
-  const recordDesign = studyDesign(article.publication_types ?? [], article.mesh_terms ?? []);
-  const text = labelledText(article);
-  const abstractDesign = recordDesign === null ? designFromAbstract(text) : null;
-  const design = recordDesign ?? abstractDesign;
-  const { sentences, effects } = roledSentences(article);
-  const result = mainResult(sentences);
+  const view = abstractView(article);
+  const effects = readEffects(view);
+  const read: Read = { view, effects };
+  const result = mainResult(read);
+  const answers = classifyStudy(article, view);
+  const { design, source } = designOf(article, answers.design);
+  const participants = readParticipants(view);
+  const text = view.sentences.map((s) => s.text).join(" ");
   const pico = extractPico(text);
+  const followUp = readFollowUp(view);
+  const appraisal: StudyAppraisal = {
+    randomised: yesNo(answers.randomised),
+    comparison_group: yesNo(answers.comparison_group),
+    timing:
+      answers.timing.sure && answers.timing.label !== "unknown"
+        ? (answers.timing.label as StudyAppraisal["timing"])
+        : null,
+    blinding:
+      answers.blinding.sure && answers.blinding.label !== "unknown"
+        ? (answers.blinding.label as StudyAppraisal["blinding"])
+        : null,
+    follow_up: followUp.follow_up,
+    loss_to_follow_up: followUp.loss_to_follow_up,
+  };
   return {
     pmid: article.pmid,
     design,
-    design_source: recordDesign !== null ? "record" : abstractDesign !== null ? "abstract" : null,
-    evidence_level: evidenceLevel(design),
-    participants: extractParticipants(text)?.value ?? null,
+    design_source: source,
+    evidence_level: levelOf(design, appraisal.comparison_group),
+    participants: participants?.value ?? null,
+    participants_arms: participants?.arms ?? null,
+    participants_text: participants?.text ?? null,
+    appraisal,
     population: pico.population,
     intervention: pico.intervention,
     comparator: pico.comparator,
     outcome: pico.outcome,
-    result: result?.text ?? null,
-    effects,
-    significance: significanceOf(sentences, result),
+    result: result === null ? null : (view.sentences[result]?.text ?? null),
+    effects: effects.map(({ sentence: _s, probability: _p, ...e }) => e),
+    significance: significanceOf(read, result),
   };
 }

@@ -28,6 +28,7 @@ const LEVEL_OF: Record<StudyDesign, EvidenceLevel | null> = {
   // with case series: they have no concurrent control followed over time.
   "cross-sectional": 4,
   observational: 4,
+  "case-series": 4,
   // A case report is a case series of one.
   "case-report": 4,
   // Narrative reviews and opinion rest on reasoning, not on a study of patients.

@@ -7,20 +7,30 @@ import type { EffectEstimate, EffectMeasure } from "./types.ts";
 
 /** How an effect's measure is abbreviated, as journals write them. */
 export const MEASURE_LABELS: Record<EffectMeasure, string> = {
-  odds_ratio: "OR",
-  risk_ratio: "RR",
-  hazard_ratio: "HR",
-  incidence_rate_ratio: "IRR",
-  mean_difference: "MD",
-  standardized_mean_difference: "SMD",
-  risk_difference: "RD",
+  "odds ratio": "OR",
+  "risk ratio": "RR",
+  "hazard ratio": "HR",
+  "incidence rate ratio": "IRR",
+  "mean difference": "MD",
+  "standardized mean difference": "SMD",
+  "risk difference": "RD",
   percentage: "%",
+  mean: "mean",
+  median: "median",
 };
 
-/** One effect as a short phrase: measure and value, the stated CI, the stated p value. */
+/**
+ * One effect as a short phrase: measure and value, the stated CI, the stated p value. Two groups' values read "12%
+ * vs 18%", "mean 350 vs 520", "median 14.2 vs 9.8", the first stated group first.
+ */
 export function effectPhrase(e: EffectEstimate): string {
-  const compared = e.compared_value !== null ? ` vs ${e.compared_value}%` : "";
-  const value = e.measure === "percentage" ? `${e.value}%${compared}` : `${MEASURE_LABELS[e.measure]} ${e.value}`;
+  const compared = e.compared_value ?? null;
+  const value =
+    e.measure === "percentage"
+      ? `${e.value}%${compared !== null ? ` vs ${compared}%` : ""}`
+      : e.measure === "mean" || e.measure === "median"
+        ? `${e.measure} ${e.value}${compared !== null ? ` vs ${compared}` : ""}`
+        : `${MEASURE_LABELS[e.measure]} ${e.value}`;
   const ci = e.ci_low !== null && e.ci_high !== null ? ` (95% CI ${e.ci_low} to ${e.ci_high})` : "";
   const p = e.p_value !== null ? `, p ${e.p_relation ?? "="} ${e.p_value}` : "";
   return `${value}${ci}${p}`;

@@ -1,3 +1,4 @@
+import { NO_APPRAISAL } from "./types.ts";
 import { describe, expect, test } from "bun:test";
 import type { SummaryArticle } from "../summary/types.ts";
 import { populationSentence } from "./population.ts";
@@ -18,10 +19,14 @@ function cited(meshLists: readonly (readonly string[])[]): { rows: EvidenceRow[]
     pmid: a.pmid,
     citation: i + 1,
     duplicate_pmids: [],
+    same_cohort: [],
     design: null,
     design_source: null,
     evidence_level: null,
     participants: null,
+    participants_arms: null,
+    participants_text: null,
+    appraisal: NO_APPRAISAL,
     population: null,
     intervention: null,
     comparator: null,

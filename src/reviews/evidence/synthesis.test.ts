@@ -1,3 +1,4 @@
+import { NO_APPRAISAL } from "./types.ts";
 import { describe, expect, test } from "bun:test";
 import { parseSummary } from "../../../islands/review-workspace/summary-parse.ts";
 import { directionSentence, evidenceParagraph, isComparativeTopic, synthesisSentence } from "./synthesis.ts";
@@ -9,10 +10,14 @@ function row(citation: number, fields: Partial<EvidenceRow> = {}): EvidenceRow {
     pmid: 1000 + citation,
     citation,
     duplicate_pmids: [],
+    same_cohort: [],
     design: null,
     design_source: null,
     evidence_level: null,
     participants: null,
+    participants_arms: null,
+    participants_text: null,
+    appraisal: NO_APPRAISAL,
     population: null,
     intervention: null,
     comparator: null,

@@ -1,6 +1,7 @@
 /**
  * The opening of a summary (issue 21, item 3): in the product's own words, what the cited evidence is ("The summary
- * cites 2 randomized trials (n = 340), 3 cohort studies (n ≥ 1,250) and 4 case reports.") and, when the topic asks a
+ * cites 2 randomized trials (n = 340), 3 cohort studies (n = 1,250 in 2 studies; n not stated for 1 study) and 4
+ * case reports (n = 4).") and, when the topic asks a
  * comparative question and one direction dominates, how many studies point which way, with their citations ("4 of the
  * 6 studies that compared groups found a statistically significant difference [1, 2, 4, 5]; 2 found none [3, 6].").
  * Counted from the evidence table only (designs, participants and significance read from the abstracts), so nothing
@@ -21,6 +22,7 @@ const DESIGN_NOUNS: Record<StudyDesign, readonly [string, string]> = {
   "cross-sectional": ["cross-sectional study", "cross-sectional studies"],
   // "other" is added when a cohort, case-control or cross-sectional study is counted too (they are observational).
   observational: ["observational study", "observational studies"],
+  "case-series": ["case series", "case series"],
   review: ["narrative review", "narrative reviews"],
   "case-report": ["case report", "case reports"],
   opinion: ["editorial or letter", "editorials or letters"],
@@ -85,31 +87,53 @@ const citationList = (rows: readonly EvidenceRow[]) =>
     .sort((a, b) => a - b)
     .join(", ")}]`;
 
+const studies = (n: number) => `${n} ${n === 1 ? "study" : "studies"}`;
+
 /**
- * One design's part of the count: "3 cohort studies (n = 1,250)". n is the sum of the participants the studies state;
- * "n ≥" when only some of them state it (the others add an unknown number); nothing of n when none does.
+ * One design's part of the count: "3 cohort studies (n = 1,250)". n is the sum of the participants the studies'
+ * abstracts state, read with confidence (the extractor abstains otherwise); studies whose n is not stated are named as
+ * such ("n = 245 in 3 studies; n not stated for 2 studies") instead of hiding behind a lower bound, and a cohort
+ * reported by several cited studies (EvidenceRow.same_cohort) is counted once, where it is first cited.
+ * @param counted Citations whose participants are already in a total (shared across the designs of one opening).
  */
-function designClause(rows: readonly EvidenceRow[], nouns: readonly [string, string]): string {
-  const stated = rows.filter((r) => r.participants !== null);
+function designClause(rows: readonly EvidenceRow[], nouns: readonly [string, string], counted: Set<number>): string {
   const noun = rows.length === 1 ? nouns[0] : nouns[1];
-  if (stated.length === 0) return `${rows.length} ${noun}`;
-  const n = stated.reduce((sum, r) => sum + (r.participants ?? 0), 0);
-  return `${rows.length} ${noun} (n ${stated.length === rows.length ? "=" : "≥"} ${formatCount(n)})`;
+  const stated = rows.filter((r) => r.participants !== null);
+  const missing = rows.length - stated.length;
+  let n = 0;
+  let repeats = 0;
+  for (const r of stated) {
+    if (r.same_cohort.some((c) => counted.has(c))) repeats++;
+    else n += r.participants ?? 0;
+    counted.add(r.citation);
+  }
+  const parts: string[] = [];
+  if (stated.length > 0) {
+    parts.push(missing === 0 ? `n = ${formatCount(n)}` : `n = ${formatCount(n)} in ${studies(stated.length)}`);
+  }
+  if (missing > 0) parts.push(stated.length === 0 ? "n not stated" : `n not stated for ${studies(missing)}`);
+  if (repeats > 0) {
+    parts.push(
+      repeats === 1 ? "a cohort reported twice counted once" : `${repeats} repeated reports of a cohort counted once`,
+    );
+  }
+  return `${rows.length} ${noun} (${parts.join("; ")})`;
 }
 
-/** "The summary cites 2 randomized trials (n = 340) and 1 case report." */
+/** "The summary cites 2 randomized trials (n = 340) and 1 case report (n = 1)." */
 function countSentence(rows: readonly EvidenceRow[]): string {
   const clauses: string[] = [];
+  const counted = new Set<number>();
   const otherObservational = rows.some((r) => r.design !== null && OBSERVATIONAL.has(r.design));
   for (const design of STUDY_DESIGNS) {
     const group = rows.filter((r) => r.design === design);
     if (group.length === 0) continue;
     const nouns = DESIGN_NOUNS[design];
     const other = design === "observational" && otherObservational;
-    clauses.push(designClause(group, other ? [`other ${nouns[0]}`, `other ${nouns[1]}`] : nouns));
+    clauses.push(designClause(group, other ? [`other ${nouns[0]}`, `other ${nouns[1]}`] : nouns, counted));
   }
   const unknown = rows.filter((r) => r.design === null);
-  if (unknown.length > 0) clauses.push(designClause(unknown, UNKNOWN_NOUNS));
+  if (unknown.length > 0) clauses.push(designClause(unknown, UNKNOWN_NOUNS, counted));
   return `The summary cites ${joinClauses(clauses)}.`;
 }
 

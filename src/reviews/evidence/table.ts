@@ -4,6 +4,7 @@
  * with the summary (literature_reviews.evidence_table) and GET /details serves them.
  */
 import type { SummaryArticle } from "../summary/types.ts";
+import { sameCohorts } from "./cohorts.ts";
 import { extractEvidence } from "./extract.ts";
 import type { EvidenceRow } from "./types.ts";
 
@@ -18,10 +19,16 @@ export function buildEvidenceTable(
   cited: readonly SummaryArticle[],
   duplicatesOf: ReadonlyMap<number, readonly number[]>,
 ): EvidenceRow[] {
+  const evidence = cited.map(extractEvidence);
+  const cohorts = sameCohorts(
+    cited,
+    evidence.map((e) => e.participants),
+  );
   return cited.map((article, i) => ({
-    ...extractEvidence(article),
+    ...(evidence[i] as ReturnType<typeof extractEvidence>),
     pmid: article.pmid,
     citation: i + 1,
     duplicate_pmids: [...(duplicatesOf.get(article.pmid) ?? [])],
+    same_cohort: cohorts.get(i + 1) ?? [],
   }));
 }

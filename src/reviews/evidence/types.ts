@@ -8,14 +8,16 @@ import type { StudyDesign } from "../../articles/evidence.ts";
 
 /** Effect measures the extractor recognises. */
 export const EFFECT_MEASURES = [
-  "odds_ratio",
-  "risk_ratio",
-  "hazard_ratio",
-  "incidence_rate_ratio",
-  "mean_difference",
-  "standardized_mean_difference",
-  "risk_difference",
+  "odds ratio",
+  "risk ratio",
+  "hazard ratio",
+  "incidence rate ratio",
+  "mean difference",
+  "standardized mean difference",
+  "risk difference",
   "percentage",
+  "mean",
+  "median",
 ] as const;
 export type EffectMeasure = (typeof EFFECT_MEASURES)[number];
 
@@ -31,7 +33,10 @@ export interface EffectEstimate {
   p_value: number | null;
   /** How the p value was stated: "=", "<", ">", "<=", ">="; null with p_value null. */
   p_relation: "=" | "<" | ">" | "<=" | ">=" | null;
-  /** For a percentage compared with another ("12% vs 18%"), the other group's percentage; else null. */
+  /**
+   * For the values of two groups stated together (a percentage, mean or median: "12% vs 18%"), the other group's
+   * value; `value` is the group stated first. Null for a ratio or a difference.
+   */
   compared_value: number | null;
   /** The verbatim span the estimate was read from. */
   text: string;
@@ -45,6 +50,32 @@ export interface EffectEstimate {
  */
 export type EvidenceLevel = 1 | 2 | 3 | 4 | 5;
 
+/**
+ * How far a study can be trusted, read from its abstract (issue 37): the signalling questions of RoB 2 (randomised?
+ * blinded?) and ROBINS-I (a comparison group? data collected prospectively?) that an abstract can answer, and the
+ * follow-up and losses it states. Null where the abstract does not tell, or the model is not sure.
+ */
+export interface StudyAppraisal {
+  randomised: boolean | null;
+  comparison_group: boolean | null;
+  timing: "prospective" | "retrospective" | null;
+  blinding: "double-blind" | "single-blind" | "assessor-blind" | "open-label" | null;
+  /** The verbatim clause stating the follow-up, or null. */
+  follow_up: string | null;
+  /** The verbatim clause stating losses to follow-up or drop-outs (or that all completed), or null. */
+  loss_to_follow_up: string | null;
+}
+
+/** The appraisal of a study whose abstract tells none of it. */
+export const NO_APPRAISAL: StudyAppraisal = {
+  randomised: null,
+  comparison_group: null,
+  timing: null,
+  blinding: null,
+  follow_up: null,
+  loss_to_follow_up: null,
+};
+
 /** What the extractor reads from one article's abstract (src/reviews/evidence/extract.ts). */
 export interface StudyEvidence {
   pmid: number;
@@ -55,8 +86,17 @@ export interface StudyEvidence {
   /** Where the design came from: the PubMed record, the abstract's wording, or nowhere. */
   design_source: "record" | "abstract" | null;
   evidence_level: EvidenceLevel | null;
-  /** Those randomised or enrolled (analysed when nothing else is stated), as an integer; null when not stated. */
+  /**
+   * Those randomised, else enrolled, else included or studied, else analysed, as the abstract states them; the sum of
+   * the groups when it states only the groups' sizes; null when not stated or the model is not sure.
+   */
   participants: number | null;
+  /** The group sizes `participants` adds up ("55 (26 + 29)"), in the order stated; null when stated as one number. */
+  participants_arms: number[] | null;
+  /** The verbatim sentence `participants` was read from; null with it. */
+  participants_text: string | null;
+  /** Randomisation, comparison group, timing, blinding, follow-up and losses (issue 37). */
+  appraisal: StudyAppraisal;
   /** Verbatim spans, or null. */
   population: string | null;
   intervention: string | null;
@@ -79,4 +119,9 @@ export interface EvidenceRow extends StudyEvidence {
   citation: number;
   /** Other PMIDs of the same work (duplicate publications, translations, republished records), cited as one source. */
   duplicate_pmids: number[];
+  /**
+   * Citation numbers of the other cited studies that report the same cohort (the same participants and most of the
+   * same numbers, e.g. a translation; cohorts.ts): its participants are counted once in the opening.
+   */
+  same_cohort: number[];
 }

@@ -4,12 +4,12 @@
  * brackets, "P ≤" next to an estimate), the test rewrites a quoted sentence in that form and says so.
  */
 import { describe, expect, test } from "bun:test";
-import { extractEffects } from "./effects.ts";
-import type { EffectEstimate } from "./types.ts";
+import type { EffectEstimate } from "../types.ts";
+import { readEstimates } from "./reading.ts";
 
 /** The estimates of `text`, each checked to be read from a verbatim span of it. */
 function effectsOf(text: string): EffectEstimate[] {
-  const effects = extractEffects(text);
+  const effects = readEstimates(text);
   for (const e of effects) expect(text.includes(e.text)).toBe(true);
   return effects;
 }
@@ -23,7 +23,7 @@ describe("confidence interval forms", () => {
       "group (9.4 v 5.4 months; hazard ratio, 0.35; 95% CI, 0.13 to 0.92; P = .03) with a corresponding trend " +
       "toward increased PFS.";
     const [e] = effectsOf(s);
-    expect(brief(e as EffectEstimate)).toEqual(["hazard_ratio", 0.35, 0.13, 0.92, "=", 0.03]);
+    expect(brief(e as EffectEstimate)).toEqual(["hazard ratio", 0.35, 0.13, 0.92, "=", 0.03]);
     expect(e?.text).toBe("hazard ratio, 0.35; 95% CI, 0.13 to 0.92; P = .03");
   });
 
@@ -31,7 +31,7 @@ describe("confidence interval forms", () => {
     const s =
       "RESULT(S): We observed that women who were regularly fed soy formula as infants had more than twice the " +
       "risk of endometriosis compared with unexposed women (aOR 2.4, 95% CI 1.2-4.9).";
-    expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 2.4, 1.2, 4.9, null, null]]);
+    expect(effectsOf(s).map(brief)).toEqual([["odds ratio", 2.4, 1.2, 4.9, null, null]]);
   });
 
   test('"95% confidence interval [CI], 1.00 to 1.30; P=0.046" (PMID 29768149)', () => {
@@ -42,15 +42,15 @@ describe("confidence interval forms", () => {
       "ratio, 0.64; 95% CI, 0.57 to 0.73).";
     const effects = effectsOf(s).map(brief);
     expect(effects).toContainEqual(["percentage", 34.4, null, null, null, null]);
-    expect(effects).toContainEqual(["odds_ratio", 1.14, 1, 1.3, "=", 0.046]);
-    expect(effects).toContainEqual(["odds_ratio", 0.64, 0.57, 0.73, null, null]);
+    expect(effects).toContainEqual(["odds ratio", 1.14, 1, 1.3, "=", 0.046]);
+    expect(effects).toContainEqual(["odds ratio", 0.64, 0.57, 0.73, null, null]);
   });
 
   test('"odds ratio [OR] 3.47, 95% confidence interval [CI] 1.55-7.80" (PMID 26702164)', () => {
     const s =
       "Patients with albuminuria were more likely to have hypertension (odds ratio [OR] 3.47, 95% confidence " +
       "interval [CI] 1.55-7.80).";
-    expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 3.47, 1.55, 7.8, null, null]]);
+    expect(effectsOf(s).map(brief)).toEqual([["odds ratio", 3.47, 1.55, 7.8, null, null]]);
   });
 
   test('negative bounds separated by a comma, "(95% CI: -0.9, -0.4)" (PMID 9110943)', () => {
@@ -59,7 +59,7 @@ describe("confidence interval forms", () => {
       "statistically not heterogeneous (p = 0.98), and were combined to yield an effect size of -0.6 (95% CI: " +
       "-0.9, -0.4), equivalent to a 16 point improvement on a 100 point pain scale.";
     // The heterogeneity p value before the estimate is not the estimate's.
-    expect(effectsOf(s).map(brief)).toEqual([["standardized_mean_difference", -0.6, -0.9, -0.4, null, null]]);
+    expect(effectsOf(s).map(brief)).toEqual([["standardized mean difference", -0.6, -0.9, -0.4, null, null]]);
   });
 
   test(
@@ -68,13 +68,13 @@ describe("confidence interval forms", () => {
       const s =
         "… and were combined to yield an effect size of −0.6 (95% CI: −0.9, −0.4), equivalent to a 16 point " +
         "improvement.";
-      expect(effectsOf(s).map(brief)).toEqual([["standardized_mean_difference", -0.6, -0.9, -0.4, null, null]]);
+      expect(effectsOf(s).map(brief)).toEqual([["standardized mean difference", -0.6, -0.9, -0.4, null, null]]);
     },
   );
 
   test('"95% CI: −4.1, 2.3": an interval across zero for a difference (PMID 18056501, its interval rewritten)', () => {
     const s = "the total Quality of Life score did not differ (difference, 1.07; 95% CI: −4.1, 2.3; p = 0.66).";
-    expect(effectsOf(s).map(brief)).toEqual([["mean_difference", 1.07, -4.1, 2.3, "=", 0.66]]);
+    expect(effectsOf(s).map(brief)).toEqual([["mean difference", 1.07, -4.1, 2.3, "=", 0.66]]);
   });
 
   test(
@@ -86,10 +86,10 @@ describe("confidence interval forms", () => {
         "[-0.76, -0.59] in 6-month (P\u00a0<\u00a00.00001), -0.67 [-0.88, -0.47] in 1-year (P\u00a0<\u00a00.00001) " +
         "and -0.36 [-0.53, -0.20] in 2-year trials (P\u00a0<\u00a00.0003).";
       expect(effectsOf(s).map(brief)).toEqual([
-        ["mean_difference", -0.77, -0.86, -0.69, "<", 0.00001],
-        ["mean_difference", -0.67, -0.76, -0.59, "<", 0.00001],
-        ["mean_difference", -0.67, -0.88, -0.47, "<", 0.00001],
-        ["mean_difference", -0.36, -0.53, -0.2, "<", 0.0003],
+        ["mean difference", -0.77, -0.86, -0.69, "<", 0.00001],
+        ["mean difference", -0.67, -0.76, -0.59, "<", 0.00001],
+        ["mean difference", -0.67, -0.88, -0.47, "<", 0.00001],
+        ["mean difference", -0.36, -0.53, -0.2, "<", 0.0003],
       ]);
     },
   );
@@ -100,8 +100,8 @@ describe("confidence interval forms", () => {
       "the major curve (mean difference 0.96°, 95% CI -0.06° to 1.98°, p = 0.06, I2 = 1%), major curve correction " +
       "(mean difference -0.72%, 95% CI -2.96% to 1.52%, p = 0.53, I2 = 0%).";
     expect(effectsOf(s).map(brief)).toEqual([
-      ["mean_difference", 0.96, -0.06, 1.98, "=", 0.06],
-      ["mean_difference", -0.72, -2.96, 1.52, "=", 0.53],
+      ["mean difference", 0.96, -0.06, 1.98, "=", 0.06],
+      ["mean difference", -0.72, -2.96, 1.52, "=", 0.53],
     ]);
   });
 
@@ -111,7 +111,7 @@ describe("confidence interval forms", () => {
       "with 307 (81%) of 378 in the tamsulosin group (adjusted risk difference 1·3% [95% CI -5·7 to 8·3]; p=0·73) " +
       "and 304 (80%) of 379 in the nifedipine group (0·5% [-5·6 to 6·5]; p=0·88).";
     const [e] = effectsOf(s);
-    expect(brief(e as EffectEstimate)).toEqual(["risk_difference", 1.3, -5.7, 8.3, "=", 0.73]);
+    expect(brief(e as EffectEstimate)).toEqual(["risk difference", 1.3, -5.7, 8.3, "=", 0.73]);
   });
 
   test(
@@ -120,7 +120,7 @@ describe("confidence interval forms", () => {
     () => {
       const s =
         "had more than twice the risk of endometriosis compared with unexposed women [aOR 2.4, 95% CI 1.1–4.9].";
-      expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 2.4, 1.1, 4.9, null, null]]);
+      expect(effectsOf(s).map(brief)).toEqual([["odds ratio", 2.4, 1.1, 4.9, null, null]]);
     },
   );
 
@@ -132,7 +132,7 @@ describe("confidence interval forms", () => {
     const effects = effectsOf(s);
     expect(effects.map(brief)).toEqual([
       ["percentage", 34.6, null, null, null, null],
-      ["hazard_ratio", 0.4, 0.16, 0.98, null, null],
+      ["hazard ratio", 0.4, 0.16, 0.98, null, null],
     ]);
     expect(effects[0]?.compared_value).toBe(64);
   });
@@ -141,7 +141,7 @@ describe("confidence interval forms", () => {
     "an interval that does not contain its estimate is dropped, not repaired (PMID 26211883, value " + "rewritten)",
     () => {
       const s = "compared with unexposed women (aOR 6.4, 95% CI 1.2-4.9).";
-      expect(effectsOf(s).map(brief)).toEqual([["odds_ratio", 6.4, null, null, null, null]]);
+      expect(effectsOf(s).map(brief)).toEqual([["odds ratio", 6.4, null, null, null, null]]);
     },
   );
 });
@@ -152,9 +152,9 @@ test('an unlabelled interval after a semicolon, "(RR: 3.8; 0.5-76)", "(OR: 2.6; 
     "increased risk for skin basal cell carcinoma (BCC) of the head and neck (odds ratio (OR): 2.6; 1.0-6.7), " +
     "but the risk of BCC of other body parts was lower (OR: 0.3; 0.1-1.3).";
   expect(effectsOf(s).map(brief)).toEqual([
-    ["risk_ratio", 3.8, 0.5, 76, null, null],
-    ["odds_ratio", 2.6, 1, 6.7, null, null],
-    ["odds_ratio", 0.3, 0.1, 1.3, null, null],
+    ["risk ratio", 3.8, 0.5, 76, null, null],
+    ["odds ratio", 2.6, 1, 6.7, null, null],
+    ["odds ratio", 0.3, 0.1, 1.3, null, null],
   ]);
 });
 
@@ -164,10 +164,10 @@ test('a list after "[HRs (95% CIs): 1.03 (1.01, 1.04), 1.02 (1.01, 1.03), …]" 
     "[Formula: see text] were associated with increases in the incidence of AF [HRs (95% CIs): 1.03 (1.01, " +
     "1.04), 1.02 (1.01, 1.03), 1.01 (1.00, 1.02), and 1.01 (1.01, 1.02), respectively]";
   expect(effectsOf(s).map(brief)).toEqual([
-    ["hazard_ratio", 1.03, 1.01, 1.04, null, null],
-    ["hazard_ratio", 1.02, 1.01, 1.03, null, null],
-    ["hazard_ratio", 1.01, 1, 1.02, null, null],
-    ["hazard_ratio", 1.01, 1.01, 1.02, null, null],
+    ["hazard ratio", 1.03, 1.01, 1.04, null, null],
+    ["hazard ratio", 1.02, 1.01, 1.03, null, null],
+    ["hazard ratio", 1.01, 1, 1.02, null, null],
+    ["hazard ratio", 1.01, 1.01, 1.02, null, null],
   ]);
 });
 
@@ -198,7 +198,7 @@ describe("p value forms", () => {
       const s =
         "Occupational exposure to products of combustion (RR = 2.4, P ≤ 0.05) was independently related to " +
         "risk of NPC.";
-      expect(effectsOf(s).map(brief)).toEqual([["risk_ratio", 2.4, null, null, "<=", 0.05]]);
+      expect(effectsOf(s).map(brief)).toEqual([["risk ratio", 2.4, null, null, "<=", 0.05]]);
     },
   );
 
@@ -208,9 +208,9 @@ describe("p value forms", () => {
       "2.43 P\u200a=\u200a0.0001), smoking (IRR 2.49 P\u200a=\u200a0.0001), and number of years with spine " +
       "problems (IRR 1.23 P\u200a=\u200a0.03).";
     expect(effectsOf(s).map(brief)).toEqual([
-      ["incidence_rate_ratio", 2.43, null, null, "=", 0.0001],
-      ["incidence_rate_ratio", 2.49, null, null, "=", 0.0001],
-      ["incidence_rate_ratio", 1.23, null, null, "=", 0.03],
+      ["incidence rate ratio", 2.43, null, null, "=", 0.0001],
+      ["incidence rate ratio", 2.49, null, null, "=", 0.0001],
+      ["incidence rate ratio", 1.23, null, null, "=", 0.03],
     ]);
   });
 
@@ -221,9 +221,9 @@ describe("p value forms", () => {
       "(58% versus 74%; hazard ratio, 0.55; P=.02).";
     expect(effectsOf(s).map(brief)).toEqual([
       ["percentage", 39, null, null, null, null],
-      ["hazard_ratio", 0.56, null, null, "=", 0.005],
+      ["hazard ratio", 0.56, null, null, "=", 0.005],
       ["percentage", 58, null, null, null, null],
-      ["hazard_ratio", 0.55, null, null, "=", 0.02],
+      ["hazard ratio", 0.55, null, null, "=", 0.02],
     ]);
   });
 });
@@ -237,9 +237,9 @@ describe("measures", () => {
       "respectively in the highest intake frequency stratum during childhood; 2) consumption of fresh fruit was " +
       "associated with reduced risk with a dose-dependent relationship (p = 0.001)";
     expect(effectsOf(s).map(brief)).toEqual([
-      ["odds_ratio", 2.45, 2.03, 2.94, null, null],
-      ["odds_ratio", 3.17, 2.68, 3.77, null, null],
-      ["odds_ratio", 2.09, 1.22, 3.6, null, null],
+      ["odds ratio", 2.45, 2.03, 2.94, null, null],
+      ["odds ratio", 3.17, 2.68, 3.77, null, null],
+      ["odds ratio", 2.09, 1.22, 3.6, null, null],
     ]);
   });
 
@@ -252,8 +252,8 @@ describe("measures", () => {
       const s2 =
         "Mild to moderate flares were significantly increased in the HRT group: 1.14 flares/person-year for HRT and " +
         "0.86 flare/person-year for placebo (relative risk, 1.34; P = 0.01).";
-      expect(effectsOf(s1).map(brief)).toEqual([["mean_difference", 0.033, null, null, "=", 0.23]]);
-      expect(effectsOf(s2).map(brief)).toEqual([["risk_ratio", 1.34, null, null, "=", 0.01]]);
+      expect(effectsOf(s1).map(brief)).toEqual([["mean difference", 0.033, null, null, "=", 0.23]]);
+      expect(effectsOf(s2).map(brief)).toEqual([["risk ratio", 1.34, null, null, "=", 0.01]]);
     },
   );
 
@@ -263,8 +263,8 @@ describe("measures", () => {
       "risk factor for NPC (RR = 2.2, p less than 0.0005), and 18 cases compared to 3 controls had a first-degree " +
       "relative with NPC (RR = 6.0, p = 0.001).";
     expect(effectsOf(s).map(brief)).toEqual([
-      ["risk_ratio", 2.2, null, null, "<", 0.0005],
-      ["risk_ratio", 6, null, null, "=", 0.001],
+      ["risk ratio", 2.2, null, null, "<", 0.0005],
+      ["risk ratio", 6, null, null, "=", 0.001],
     ]);
   });
 
@@ -273,8 +273,8 @@ describe("measures", () => {
       "Occupational exposure to products of combustion (RR = 2.4, p = 0.001) and cotton dust (RR = 0.3, P = " +
       "0.01) was independently related to risk of NPC.";
     expect(effectsOf(s).map(brief)).toEqual([
-      ["risk_ratio", 2.4, null, null, "=", 0.001],
-      ["risk_ratio", 0.3, null, null, "=", 0.01],
+      ["risk ratio", 2.4, null, null, "=", 0.001],
+      ["risk ratio", 0.3, null, null, "=", 0.01],
     ]);
   });
 
@@ -286,9 +286,9 @@ describe("measures", () => {
       "confidence interval 0.98 to 1.07).";
     expect(effectsOf(s).map(brief)).toEqual([
       ["percentage", 46, null, null, null, null],
-      ["incidence_rate_ratio", 0.99, 0.95, 1.04, null, null],
+      ["incidence rate ratio", 0.99, 0.95, 1.04, null, null],
       ["percentage", 39, null, null, null, null],
-      ["incidence_rate_ratio", 1.02, 0.98, 1.07, null, null],
+      ["incidence rate ratio", 1.02, 0.98, 1.07, null, null],
     ]);
   });
 
@@ -302,7 +302,7 @@ describe("measures", () => {
       const effects = effectsOf(s);
       expect(effects.map(brief)).toEqual([
         ["percentage", 55.1, null, null, null, null],
-        ["mean_difference", -1, -7, 5, "=", 0.77],
+        ["mean difference", -1, -7, 5, "=", 0.77],
       ]);
       expect(effects[0]?.compared_value).toBe(54.1);
     },
@@ -408,5 +408,5 @@ describe("percentages with their comparison", () => {
 });
 
 test("empty text gives no effects", () => {
-  expect(extractEffects("")).toEqual([]);
+  expect(readEstimates("")).toEqual([]);
 });

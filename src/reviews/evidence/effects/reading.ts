@@ -1,5 +1,6 @@
 /**
- * Effect estimates stated in an abstract, read by rules (issue 21, item 2): ratio measures (odds, risk, hazard and
+ * How effect estimates are written, read by rules: the candidates of the learned effect extractor (effects/extract.ts
+ * decides which of them are between-group results). Read here: ratio measures (odds, risk, hazard and
  * incidence-rate ratios), mean and standardized mean differences, risk differences, and percentages stated with the
  * other group's percentage ("28.4% vs. 21.7%", "70.2% for the screw group and 68.1% for the hook group"), each with
  * the confidence interval and p value written next to it.
@@ -10,33 +11,33 @@
  * "p<0.001", "P ≤ 0.05". Nothing is computed or converted: "a 29% increase in the odds" is not turned into an odds
  * ratio, and an interval that does not contain its estimate is dropped rather than repaired.
  */
-import type { EffectEstimate, EffectMeasure } from "./types.ts";
-import { parseDecimal, SIGNED } from "./numbers.ts";
+import { parseDecimal, SIGNED } from "../numbers.ts";
+import type { EffectEstimate, EffectMeasure } from "../types.ts";
 
-type PRelation = NonNullable<EffectEstimate["p_relation"]>;
+export type PRelation = NonNullable<EffectEstimate["p_relation"]>;
 
 // Names of each measure: full names (any case) and abbreviations (as written: "OR" in capitals, "or" is a word).
 const MEASURE_NAMES: ReadonlyArray<{ measure: EffectMeasure; full: string; abbr: string | null }> = [
   // Meta-analyses report standardized mean differences as "effect size", Cohen's d or Hedges' g.
   {
-    measure: "standardized_mean_difference",
+    measure: "standardized mean difference",
     full: String.raw`standardi[sz]ed mean differences?|(?:pooled )?effect sizes?|Cohen['’]?s d|Hedges['’]? g`,
     abbr: String.raw`SMDs?`,
   },
-  { measure: "mean_difference", full: String.raw`(?:weighted )?mean differences?`, abbr: String.raw`W?MDs?` },
+  { measure: "mean difference", full: String.raw`(?:weighted )?mean differences?`, abbr: String.raw`W?MDs?` },
   {
-    measure: "risk_difference",
+    measure: "risk difference",
     full: String.raw`(?:absolute )?risk differences?|absolute risk reductions?`,
     abbr: String.raw`RDs?|ARRs?`,
   },
   {
-    measure: "incidence_rate_ratio",
+    measure: "incidence rate ratio",
     full: String.raw`incidence[ -]rate ratios?|(?<!risk )rate ratios?`,
     abbr: String.raw`IRRs?`,
   },
-  { measure: "hazard_ratio", full: String.raw`hazard ratios?`, abbr: String.raw`a?HRs?|AHRs?` },
-  { measure: "odds_ratio", full: String.raw`odds ratios?`, abbr: String.raw`a?ORs?|AORs?` },
-  { measure: "risk_ratio", full: String.raw`relative risks?|risk ratios?`, abbr: String.raw`a?RRs?` },
+  { measure: "hazard ratio", full: String.raw`hazard ratios?`, abbr: String.raw`a?HRs?|AHRs?` },
+  { measure: "odds ratio", full: String.raw`odds ratios?`, abbr: String.raw`a?ORs?|AORs?` },
+  { measure: "risk ratio", full: String.raw`relative risks?|risk ratios?`, abbr: String.raw`a?RRs?` },
 ];
 
 const FULL_NAME = MEASURE_NAMES.map((n) => n.full).join("|");
@@ -88,7 +89,7 @@ const CI_AFTER_SEMICOLON = new RegExp(String.raw`^\s*;\s*${BOUND}\s*(?:to|-|–|
 
 // A p value: "P = .02", "p<0.001", "P ≤ 0.05", "P-value of 0.03", "p=0·004", "p less than 0.0005"; "P < 10-4" is
 // not read (rare).
-const P_VALUE = new RegExp(
+export const P_VALUE = new RegExp(
   String.raw`(?<![\p{L}\d])[Pp](?:[- ]?values?)?\s*(=|<|>|≤|≥|<=|>=|=<|of|less than)\s*` +
     String.raw`(0?[.·]\d+|[01](?:[.·]\d+)?)(?![\d%])`,
   "u",
@@ -108,7 +109,7 @@ function stopIndex(window: string): number {
 const P_WINDOW = 110;
 
 /** Reads the confidence interval at the start of `tail`; null when none is written there. */
-function readInterval(tail: string, allowBare: boolean): { low: number; high: number; length: number } | null {
+export function readInterval(tail: string, allowBare: boolean): { low: number; high: number; length: number } | null {
   const m = CI_LABELLED.exec(tail) ?? (allowBare ? (CI_BARE.exec(tail) ?? CI_AFTER_SEMICOLON.exec(tail)) : null);
   if (!m) return null;
   const low = parseDecimal(m[1] ?? "");
@@ -118,7 +119,7 @@ function readInterval(tail: string, allowBare: boolean): { low: number; high: nu
 }
 
 /** The first p value in `tail` before anything that belongs to another estimate; null when none. */
-function readP(tail: string): { value: number; relation: PRelation; end: number } | null {
+export function readP(tail: string): { value: number; relation: PRelation; end: number } | null {
   const window = tail.slice(0, P_WINDOW);
   const stop = stopIndex(window);
   const scope = stop >= 0 ? window.slice(0, stop) : window;
@@ -148,7 +149,7 @@ function measureOf(name: string): EffectMeasure | null {
   return null;
 }
 
-const RATIOS = new Set<EffectMeasure>(["odds_ratio", "risk_ratio", "hazard_ratio", "incidence_rate_ratio"]);
+const RATIOS = new Set<EffectMeasure>(["odds ratio", "risk ratio", "hazard ratio", "incidence rate ratio"]);
 
 /** True for a null-centred measure read as a ratio (its interval must be positive). */
 function isRatio(measure: EffectMeasure): boolean {
@@ -156,7 +157,7 @@ function isRatio(measure: EffectMeasure): boolean {
 }
 
 /** Extends a span over the closing brackets of brackets it opened ("OR 2.1 (95% CI 1.2-2.9)"). */
-function closeBrackets(text: string, start: number, end: number): number {
+export function closeBrackets(text: string, start: number, end: number): number {
   const span = text.slice(start, end);
   let open = (span.match(/[([]/gu) ?? []).length - (span.match(/[)\]]/gu) ?? []).length;
   let e = end;
@@ -228,7 +229,7 @@ function namedEstimates(text: string): Found[] {
       const name = m[1] ?? "";
       // "difference, 1.07; 95% CI, -3.67 to 5.82" names no measure: read as a mean difference.
       const bareDifference = re === NAMED_DIFFERENCE;
-      const measure = bareDifference ? "mean_difference" : measureOf(name);
+      const measure = bareDifference ? "mean difference" : measureOf(name);
       if (measure === null) continue;
       const value = parseDecimal(m[2] ?? "");
       if (Number.isNaN(value)) continue;
@@ -374,7 +375,7 @@ function percentageEstimates(text: string): Found[] {
  *   p value); percentages carry the other group's value in `compared_value`. Overlapping readings are resolved in
  *   favour of the earlier, then the longer, span. Never throws; [] when nothing is stated.
  */
-export function extractEffects(text: string): EffectEstimate[] {
+export function readEstimates(text: string): EffectEstimate[] {
   if (!text) return [];
   // Most sentences state no estimate: skip the scans that cannot match (no digit; no "%" for percentages).
   if (!/\d/u.test(text)) return [];

@@ -1,0 +1,438 @@
+/**
+ * Candidates for an abstract's number of participants, and the features the learned model scores them by
+ * (participants/extract.ts). A candidate is either one count as written ("205 patients were included") or the sum
+ * of the group sizes one sentence lists ("26 underwent surgery and 29 were treated conservatively" → 55). Generation
+ * is deliberately broad (every whole number of the abstract but percentages); which candidate is the study's size,
+ * if any, is the model's decision, learned from the hand-labelled abstracts (scripts/evidence/train.ts).
+ *
+ * The features are generic: the words around the number (by position and as a bag), the sentence's words and role,
+ * where the sentence stands in the abstract, the number's size and rank among the abstract's counts, and whether it
+ * is the sum of, or a part of, other counts. None names a pattern read off an example.
+ */
+import type { AbstractView, ViewSentence } from "../abstract-view.ts";
+import type { Token } from "../tokens.ts";
+
+export interface ParticipantCandidate {
+  /** The count: one number, or the sum of `arms`. */
+  value: number;
+  /** The group sizes added up, in the order stated; null for a single count. */
+  arms: number[] | null;
+  /** Index of the sentence it was read in. */
+  sentence: number;
+  /** Character offsets, in the sentence, of each number read (one for a count, one per arm). */
+  spans: [number, number][];
+  features: string[];
+}
+
+/** Largest count read (a national registry's size); anything larger is not a count of people. */
+const MAX_COUNT = 50_000_000;
+/** Most tokens between two group sizes of one list ("26 underwent surgery and 29 were treated conservatively"). */
+const MAX_ARM_GAP = 14;
+
+const isYear = (t: Token) => !t.words && /^\d{4}$/u.test(t.text) && t.value >= 1900 && t.value <= 2035;
+
+/** Whether a number token can be a count of people at all: a whole number, not a percentage, in range. */
+function countable(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i] as Token;
+  if (t.kind !== "number" || !t.integer || t.value < 1 || t.value > MAX_COUNT) return false;
+  const next = tokens[i + 1];
+  if (next && (next.text === "%" || /^percent/iu.test(next.text))) return false;
+  // "3.5" is one token; "5-year", "T1", "L5-S1" are names or durations, kept: the model learns them.
+  return true;
+}
+
+const word = (t: Token | undefined) => (t === undefined ? "<none>" : t.norm);
+
+/**
+ * Word classes named by the labelling conventions themselves (tests/fixtures/evidence-gold.json): what a count of
+ * participants counts (people) and what it never counts (procedures, body parts, samples, events, places, studies,
+ * durations, doses), the verbs of the conventions' order of preference (randomised > enrolled > included or studied >
+ * analysed), and the words that make a count a part of another (subgroups, controls). They let the model share what it
+ * learns about one word with the others of its class; which class matters, and how much, is learned. Stems
+ * (tokens.ts `stem`).
+ */
+const WORD_CLASSES: Readonly<Record<string, readonly string[]>> = {
+  PEOPLE: [
+    "patient",
+    "participant",
+    "subject",
+    "individual",
+    "person",
+    "people",
+    "women",
+    "men",
+    "woman",
+    "man",
+    "children",
+    "child",
+    "adolescent",
+    "adult",
+    "infant",
+    "neonate",
+    "newborn",
+    "boy",
+    "girl",
+    "volunteer",
+    "case",
+    "outpatient",
+    "inpatient",
+    "resident",
+    "student",
+    "veteran",
+    "mother",
+    "smoker",
+    "survivor",
+    "respondent",
+    "recipient",
+    "donor",
+    "familie",
+    "family",
+    "couple",
+    "twin",
+    "pregnancie",
+    "pregnant",
+    "athlete",
+    "worker",
+    "nurse",
+    "physician",
+    "surgeon",
+    "user",
+    "member",
+    "elderly",
+    "candidate",
+    "consecutive",
+    "pair",
+  ],
+  CONTROLS: ["control", "healthy", "matched", "reference", "non"],
+  NOT_PEOPLE: [
+    "procedure",
+    "operation",
+    "surgerie",
+    "eye",
+    "knee",
+    "hip",
+    "level",
+    "segment",
+    "vertebra",
+    "vertebrae",
+    "teeth",
+    "tooth",
+    "lesion",
+    "sample",
+    "specimen",
+    "isolate",
+    "strain",
+    "event",
+    "episode",
+    "admission",
+    "prescription",
+    "centre",
+    "center",
+    "hospital",
+    "site",
+    "countrie",
+    "studie",
+    "study",
+    "trial",
+    "article",
+    "paper",
+    "report",
+    "record",
+    "year",
+    "month",
+    "week",
+    "day",
+    "hour",
+    "minute",
+    "mg",
+    "ml",
+    "kg",
+    "cm",
+    "mm",
+    "gy",
+    "time",
+    "cycle",
+    "dose",
+    "visit",
+    "fracture",
+    "implant",
+    "screw",
+    "image",
+    "scan",
+    "tumor",
+    "tumour",
+    "gene",
+    "cell",
+    "mouse",
+    "mice",
+    "rat",
+    "dog",
+    "animal",
+    "item",
+    "question",
+    "variable",
+    "factor",
+    "point",
+    "group",
+    "arm",
+    "session",
+    "treatment",
+    "course",
+    "injection",
+    "biopsie",
+    "test",
+    "measurement",
+    "cohort",
+    "database",
+    "hospitalization",
+  ],
+  RANDOMIZE: ["randomized", "randomly", "randomization", "randomize", "allocated", "assigned", "allocation"],
+  ENROL: [
+    "enrolled",
+    "recruited",
+    "participated",
+    "accrued",
+    "entered",
+    "registered",
+    "took",
+    "consented",
+    "enrolling",
+    "recruiting",
+    "enrollment",
+    "enrolment",
+    "recruitment",
+    "invited",
+  ],
+  INCLUDE: [
+    "included",
+    "including",
+    "studied",
+    "evaluated",
+    "reviewed",
+    "identified",
+    "examined",
+    "investigated",
+    "assessed",
+    "comprised",
+    "consisted",
+    "comprising",
+    "involved",
+    "underwent",
+    "treated",
+    "operated",
+    "selected",
+    "eligible",
+    "screened",
+    "surveyed",
+    "interviewed",
+    "collected",
+    "retrospectively",
+    "prospectively",
+    "total",
+    "series",
+  ],
+  ANALYSE: ["analyzed", "analysed", "evaluable", "available", "completed", "followed", "analysis", "remained", "lost"],
+  PART: [
+    "whom",
+    "remaining",
+    "subgroup",
+    "these",
+    "those",
+    "them",
+    "subset",
+    "among",
+    "respectively",
+    "while",
+    "whereas",
+  ],
+};
+const CLASS_OF = new Map<string, string>();
+for (const [cls, words] of Object.entries(WORD_CLASSES)) for (const w of words) CLASS_OF.set(w, cls);
+const classOf = (t: Token | undefined) => (t?.kind === "word" ? (CLASS_OF.get(t.norm) ?? null) : null);
+
+/** Class features of token i: the class of the first classed word after it (the counted noun) and of the words near. */
+function classFeatures(s: ViewSentence, i: number, prefix: string): string[] {
+  const t = s.tokens;
+  const f: string[] = [];
+  for (let k = i + 1; k <= Math.min(t.length - 1, i + 5); k++) {
+    const c = classOf(t[k]);
+    if (c === "PEOPLE" || c === "NOT_PEOPLE" || c === "CONTROLS") {
+      f.push(`${prefix}noun:${c}`);
+      break;
+    }
+    if (t[k]?.kind === "number" || t[k]?.text === "," || t[k]?.text === ";") break;
+  }
+  for (let k = i + 1; k <= Math.min(t.length - 1, i + 14); k++) {
+    const c = classOf(t[k]);
+    if (c && c !== "PEOPLE" && c !== "NOT_PEOPLE") f.push(`${prefix}Rc:${c}`);
+  }
+  for (let k = Math.max(0, i - 6); k < i; k++) {
+    const c = classOf(t[k]);
+    if (c) f.push(`${prefix}Lc:${c}`);
+  }
+  const b1 = classOf(t[i - 1]);
+  if (b1) f.push(`${prefix}b1c:${b1}`);
+  const a1 = classOf(t[i + 1]);
+  if (a1) f.push(`${prefix}a1c:${a1}`);
+  for (const x of t) {
+    const c = classOf(x);
+    if (c === "RANDOMIZE" || c === "ENROL" || c === "INCLUDE" || c === "ANALYSE") f.push(`${prefix}Sc:${c}`);
+  }
+  return f;
+}
+
+/** Words of a sentence for its bag features: stemmed words of three letters or more, once each. */
+function sentenceWords(s: ViewSentence): string[] {
+  return [...new Set(s.tokens.filter((t) => t.kind === "word" && t.norm.length >= 3).map((t) => t.norm))];
+}
+
+/** Features of the position of token i of sentence s. */
+function contextFeatures(s: ViewSentence, i: number, prefix: string): string[] {
+  const t = s.tokens;
+  const f: string[] = [];
+  for (let k = 1; k <= 3; k++) f.push(`${prefix}b${k}:${word(t[i - k])}`);
+  for (let k = 1; k <= 4; k++) f.push(`${prefix}a${k}:${word(t[i + k])}`);
+  f.push(`${prefix}b1a1:${word(t[i - 1])}|${word(t[i + 1])}`);
+  f.push(`${prefix}a1a2:${word(t[i + 1])}|${word(t[i + 2])}`);
+  f.push(`${prefix}b2b1:${word(t[i - 2])}|${word(t[i - 1])}`);
+  for (let k = Math.max(0, i - 8); k < i; k++) if (t[k]?.kind === "word") f.push(`${prefix}L:${t[k]?.norm}`);
+  for (let k = i + 1; k <= Math.min(t.length - 1, i + 8); k++) {
+    if (t[k]?.kind === "word") f.push(`${prefix}R:${t[k]?.norm}`);
+  }
+  return f;
+}
+
+const bucket = (n: number, top: number) => String(Math.min(n, top));
+
+/**
+ * The candidates of an abstract with their features.
+ * @param view The abstract (abstract-view.ts).
+ * @returns Single counts in reading order, then the sums of listed group sizes; [] when the abstract states no whole
+ *   number.
+ */
+export function participantCandidates(view: AbstractView): ParticipantCandidate[] {
+  interface Single {
+    s: ViewSentence;
+    i: number;
+    t: Token;
+  }
+  const singles: Single[] = [];
+  for (const s of view.sentences) {
+    s.tokens.forEach((t, i) => {
+      if (countable(s.tokens, i)) singles.push({ s, i, t });
+    });
+  }
+  const counts = singles.filter((c) => !isYear(c.t));
+  const values = counts.map((c) => c.t.value);
+  const ranked = [...new Set(values)].sort((a, b) => b - a);
+  const occurrences = new Map<number, number>();
+  for (const v of values) occurrences.set(v, (occurrences.get(v) ?? 0) + 1);
+  const bySentence = new Map<number, Single[]>();
+  for (const c of counts) bySentence.set(c.s.index, [...(bySentence.get(c.s.index) ?? []), c]);
+  const sentenceBags = new Map<number, string[]>();
+  const bagOf = (s: ViewSentence) => {
+    let bag = sentenceBags.get(s.index);
+    if (!bag) {
+      bag = sentenceWords(s).map((w) => `s:${w}`);
+      sentenceBags.set(s.index, bag);
+    }
+    return bag;
+  };
+  const common = (s: ViewSentence) => [
+    `role:${s.role}`,
+    `labelled:${s.labelled}`,
+    `sent:${bucket(s.index, 4)}`,
+    `relpos:${Math.min(4, Math.floor((5 * s.index) / Math.max(1, s.count)))}`,
+    `last_sent:${s.index === s.count - 1}`,
+    ...bagOf(s),
+  ];
+  // Sums of two or three counts of one sentence: does this count equal the sum of others (a total stated with its
+  // parts), or is it a part of a total stated elsewhere?
+  const sums = new Set<number>();
+  for (const group of bySentence.values()) {
+    for (let a = 0; a < group.length; a++) {
+      for (let b = a + 1; b < group.length; b++) {
+        const va = (group[a] as Single).t.value;
+        const vb = (group[b] as Single).t.value;
+        sums.add(va + vb);
+        for (let c = b + 1; c < group.length; c++) sums.add(va + vb + (group[c] as Single).t.value);
+      }
+    }
+  }
+  const valueSet = new Set(values);
+
+  const out: ParticipantCandidate[] = [];
+  let first = true;
+  for (const c of singles) {
+    const { s, i, t } = c;
+    const f = [...contextFeatures(s, i, ""), ...classFeatures(s, i, ""), ...common(s)];
+    f.push(`mag:${Math.floor(Math.log2(t.value))}`);
+    if (t.words) f.push("in_words");
+    if (i === 0) f.push("sentence_start");
+    if (isYear(t)) f.push("year_like");
+    else {
+      f.push(`rank:${bucket(ranked.indexOf(t.value) + 1, 4)}`);
+      f.push(`repeat:${bucket(occurrences.get(t.value) ?? 1, 3)}`);
+      if (first) f.push("first_count");
+      first = false;
+      if (sums.has(t.value)) f.push("sum_of_others");
+      const inSentence = bySentence.get(s.index) ?? [];
+      const partner = inSentence.some(
+        (o) => o !== c && valueSet.has(o.t.value + t.value) && o.t.value + t.value !== t.value,
+      );
+      if (partner) f.push("part_of_stated_total");
+      const rankInSentence = inSentence.filter((o) => o.t.value > t.value).length;
+      f.push(`rank_s:${bucket(rankInSentence + 1, 3)}`);
+      f.push(`counts_s:${bucket(inSentence.length, 4)}`);
+    }
+    out.push({ value: t.value, arms: null, sentence: s.index, spans: [[t.start, t.end]], features: f });
+  }
+  // Group sizes listed in one sentence: runs of 2–4 counts close to each other.
+  for (const group of bySentence.values()) {
+    for (let a = 0; a < group.length; a++) {
+      for (let k = 2; k <= 4 && a + k <= group.length; k++) {
+        const run = group.slice(a, a + k);
+        let ok = true;
+        for (let j = 1; j < run.length; j++) {
+          if ((run[j] as Single).i - (run[j - 1] as Single).i > MAX_ARM_GAP) ok = false;
+        }
+        if (!ok) break;
+        const s = (run[0] as Single).s;
+        const arms = run.map((r) => r.t.value);
+        const value = arms.reduce((x, y) => x + y, 0);
+        if (value > MAX_COUNT) continue;
+        const f = ["arms", `arms:${k}`, ...common(s).map((x) => `A${x}`)];
+        const firstI = (run[0] as Single).i;
+        const lastI = (run[run.length - 1] as Single).i;
+        for (let j = firstI + 1; j < lastI; j++) {
+          const tok = s.tokens[j] as Token;
+          if (tok.kind !== "number") f.push(`between:${tok.norm}`);
+        }
+        run.forEach((r, j) => {
+          f.push(`arm_a1:${word(s.tokens[r.i + 1])}`);
+          f.push(`arm_a2:${word(s.tokens[r.i + 2])}`);
+          f.push(`arm_b1:${word(s.tokens[r.i - 1])}`);
+          if (j > 0) f.push(`arm_join:${word(s.tokens[r.i - 1])}|${word(s.tokens[r.i - 2])}`);
+        });
+        for (const x of contextFeatures(s, firstI, "A")) f.push(x);
+        for (const x of classFeatures(s, lastI, "A")) f.push(x);
+        run.forEach((r) => {
+          for (const x of classFeatures(s, r.i, "arm_")) if (x.startsWith("arm_noun:")) f.push(x);
+        });
+        f.push(`arms_mag:${Math.floor(Math.log2(value))}`);
+        if (valueSet.has(value)) f.push("arms_total_stated");
+        if (run.every((r) => r.t.value === arms[0])) f.push("arms_equal");
+        if (lastI + 1 < s.tokens.length && s.tokens[lastI + 1]?.text === ")") f.push("arms_end_paren");
+        if (run.length === group.length) f.push("arms_all_counts_of_sentence");
+        out.push({
+          value,
+          arms,
+          sentence: s.index,
+          spans: run.map((r) => [r.t.start, r.t.end] as [number, number]),
+          features: f,
+        });
+      }
+    }
+  }
+  return out;
+}
