@@ -21,6 +21,8 @@ import type { PubmedReport } from "./report.ts";
 import { pubmedSyntaxOf, searchPubmedSyntax, syntaxRankingQuery } from "./syntax-search.ts";
 import { translatePubmedQuery } from "../../search/pubmed/query-syntax.ts";
 import { buildEvidenceTable } from "./evidence/table.ts";
+import { renumberByFirstUse } from "./citation-order.ts";
+import { normalizeWhitespace, splitSentences } from "./sentences.ts";
 import { groupDuplicateRecords } from "./evidence/duplicates.ts";
 import { evidenceParagraph, synthesisSentence } from "./evidence/synthesis.ts";
 import { populationSentence } from "./evidence/population.ts";
@@ -314,22 +316,37 @@ async function summarizeStep(deps: AppDeps, reviewId: string, query: string, ste
   // counted from it (what the evidence is, which way it points, whom it is about).
   const evidence = evidenceTableOf(citedPmids, sources, duplicatesOf);
   const summaryQuery = syntax ? syntaxRankingQuery(syntax) : query;
-  const synthesis = evidence && synthesisSentence(evidence, summaryQuery);
+  const byPmid = new Map(sources.map((a) => [a.pmid, a]));
+  const sentencesOf = (pmid: number) => splitSentences(normalizeWhitespace(byPmid.get(pmid)?.abstract ?? ""));
+  const synthesis = evidence && synthesisSentence(evidence, summaryQuery, sentencesOf);
   const population = evidence && populationSentence(evidence, sources, summaryQuery);
   const evidenceOpening = evidence && written.summary !== null ? evidenceParagraph(synthesis, population) : null;
   const few = written.summary !== null && matching !== null && matching < FEW_COVERING;
   const blocks = [few ? opening : null, evidenceOpening, written.summary];
-  const summary = written.summary === null ? null : blocks.filter((b) => b !== null).join("\n\n");
+  const assembled = written.summary === null ? null : blocks.filter((b) => b !== null).join("\n\n");
+  // The opening cites studies the summarizer numbered later: the whole text is renumbered by first use, so [1] is the
+  // first article cited (docs/product.md §3), and the evidence table follows.
+  const ordered = assembled === null ? null : renumberByFirstUse(assembled, citedPmids);
+  const finalPmids = ordered?.pmids ?? citedPmids;
+  const table = ordered && evidence ? renumberRows(evidence, ordered.mapping) : evidence;
   await deps.db.transaction().execute(async (trx) => {
     await advanceOrStop(trx, reviewId, ["summarizing"], "complete", {
-      summary,
+      summary: ordered?.text ?? null,
       summary_engine: written.engine ?? steps.summarizer.name,
-      evidence_table: evidence ? JSON.stringify(evidence) : null,
+      evidence_table: table ? JSON.stringify(table) : null,
       ...(report ? { search_report: JSON.stringify(report) } : {}),
     });
-    await repo.setCitations(trx, reviewId, citedPmids);
+    await repo.setCitations(trx, reviewId, finalPmids);
   });
   announceReviewChange(reviewId);
+}
+
+/** Evidence rows renumbered by `mapping` (old citation → new), in the new citation order. */
+function renumberRows(rows: readonly EvidenceRow[], mapping: ReadonlyMap<number, number>): EvidenceRow[] {
+  const to = (n: number) => mapping.get(n) ?? n;
+  return rows
+    .map((r) => ({ ...r, citation: to(r.citation), same_cohort: r.same_cohort.map(to).sort((a, b) => a - b) }))
+    .sort((a, b) => a.citation - b.citation);
 }
 
 /**

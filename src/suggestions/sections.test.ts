@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chooseSections, inLastWeek, matchReason, newSince, type CandidateArticle } from "./sections.ts";
 import { normaliseTerm, weeklySearchKey, weeklyTerms, weekWindow } from "./pubmed-new.ts";
 import { buildProfile } from "./profile.ts";
-import { renumberCitations } from "./service.ts";
+import { orderSectionByCitations } from "./service.ts";
 import { noveltyOf } from "./disruption.ts";
 
 describe("section rules", () => {
@@ -68,8 +68,16 @@ describe("section rules", () => {
     );
     expect(matchReason({ kind: "likes", label: "x", text: "x", weight: 1 })).toBe("Similar to the articles you liked");
   });
-  test("citations are renumbered to the section's order; unknown numbers are left as they are", () => {
-    expect(renumberCitations("A [1]. B [2, 3]. C [9].", [30, 10, 20], [10, 20, 30])).toBe("A [3]. B [1, 2]. C [9].");
+  test("a section's summary starts at [1]: its articles are listed cited first, in order of first use", () => {
+    // The summarizer cited 30 first, then 10 and 20; the section ranked 10, 20, 30, 40.
+    const entries = [{ pmid: 10 }, { pmid: 20 }, { pmid: 30 }, { pmid: 40 }];
+    const ordered = orderSectionByCitations("A [1]. B [2, 3].", [30, 10, 20], entries);
+    expect(ordered.summary).toBe("A [1]. B [2, 3].");
+    expect(ordered.entries.map((e) => e.pmid)).toEqual([30, 10, 20, 40]);
+    // The same article cited after another one it was numbered before: renumbered by first use.
+    const late = orderSectionByCitations("A [2]. B [1, 2].", [10, 20], entries);
+    expect(late.summary).toBe("A [1]. B [1, 2].");
+    expect(late.entries.map((e) => e.pmid)).toEqual([20, 10, 30, 40]);
   });
   test("MeSH novelty: the youngest qualifying heading, young enough, not left-censored, carried by 3+ articles", () => {
     const stats = new Map([

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
+import { renumberByFirstUse } from "../reviews/citation-order.ts";
 import { extractiveSummarizer } from "../reviews/summary/extractive.ts";
 import type { Summarizer } from "../reviews/summary/types.ts";
 import { enqueueEmail } from "../email/jobs.ts";
@@ -39,22 +40,22 @@ export const SUGGESTIONS_ACCESS_REQUIRED =
 export type WeeklyOutcome = "computed" | "exists" | "no-access" | "empty-profile" | "no-user";
 
 /**
- * Renumbers a summary's citations from the summarizer's order (`citedPmids[n-1]`) to the section's order, so that
- * [n] is the n-th article of the section as the page and the API list it. Pure.
+ * A section's summary with its citations in order of first use, and the section's articles reordered to match: the
+ * cited ones first, in citation order, then the others in their own order. So [n] is the section's n-th article as
+ * the page and the API list it, and [1] is the first cited (docs/product.md §3). Pure.
+ * @param citedPmids The summarizer's numbering (`citedPmids[n - 1]` is [n]).
  */
-export function renumberCitations(
+export function orderSectionByCitations<E extends { pmid: number }>(
   summary: string,
   citedPmids: readonly number[],
-  sectionPmids: readonly number[],
-): string {
-  const position = new Map(sectionPmids.map((p, i) => [p, i + 1]));
-  return summary.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, (whole, inner: string) => {
-    const numbers = inner.split(/\s*,\s*/).map((n) => {
-      const pmid = citedPmids[Number(n) - 1];
-      return pmid === undefined ? undefined : position.get(pmid);
-    });
-    return numbers.every((n) => n !== undefined) ? `[${numbers.join(", ")}]` : whole;
-  });
+  entries: readonly E[],
+): { summary: string; entries: E[] } {
+  const ordered = renumberByFirstUse(summary, citedPmids);
+  const rank = new Map(ordered.pmids.map((p, i) => [p, i]));
+  const last = ordered.pmids.length;
+  // Array.prototype.sort is stable: the uncited keep their order after the cited.
+  const reordered = [...entries].sort((a, b) => (rank.get(a.pmid) ?? last) - (rank.get(b.pmid) ?? last));
+  return { summary: ordered.text, entries: reordered };
 }
 
 /**
@@ -144,13 +145,13 @@ export async function computeWeeklySuggestions(
       profile.topic,
       chosen.map((a) => ({ ...a, abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [] })),
     );
-    summaries[section] = result.summary
-      ? renumberCitations(
-          result.summary,
-          result.citedPmids,
-          chosen.map((a) => a.pmid),
-        )
-      : null;
+    if (result.summary === null) {
+      summaries[section] = null;
+      continue;
+    }
+    const ordered = orderSectionByCitations(result.summary, result.citedPmids, sections[section]);
+    sections[section] = ordered.entries;
+    summaries[section] = ordered.summary;
   }
 
   const digestArticles = (entries: SectionEntry[]) =>

@@ -1,13 +1,16 @@
 /**
- * The opening of a summary (issue 21, item 3): in the product's own words, what the cited evidence is ("The summary
- * cites 2 randomized trials (n = 340), 3 cohort studies (n = 1,250 in 2 studies; n not stated for 1 study) and 4
- * case reports (n = 4).") and, when the topic asks a
- * comparative question and one direction dominates, how many studies point which way, with their citations ("4 of the
- * 6 studies that compared groups found a statistically significant difference [1, 2, 4, 5]; 2 found none [3, 6].").
- * Counted from the evidence table only (designs, participants and significance read from the abstracts), so nothing
- * here is a claim the cited abstracts do not make. Pure.
+ * The opening of a summary (issues 21, 33 and 37), in the product's own words: for a comparative topic, whether any
+ * cited study compares its two sides ("None of the cited studies compares decompression with fusion."); what the
+ * cited evidence is ("The summary cites 2 randomized trials (n = 340), 3 cohort studies (n = 1,250 in 2 studies; n
+ * not stated for 1 study) and 4 case reports (n = 4)."); how certain it is in GRADE's words, and that no randomised
+ * trial was found when none was; and, only over studies that compare the same two sides on a shared outcome, which way
+ * they point. Counted from the evidence table (designs, participants and significance read from the abstracts, each
+ * number only when the extractor is sure of it), so nothing here is a claim the cited abstracts do not make. Pure.
  */
 import { STUDY_DESIGNS, type StudyDesign } from "../../articles/evidence.ts";
+import { lightStem, words } from "../../../search/words.ts";
+import { certaintySentence, rateCertainty } from "./certainty.ts";
+import { type Comparison, comparesSides, parseComparison } from "./comparison.ts";
 import type { EvidenceRow } from "./types.ts";
 
 /** How the opening names each design, singular and plural, strongest evidence first (STUDY_DESIGNS order). */
@@ -31,46 +34,6 @@ const UNKNOWN_NOUNS = ["study of unstated design", "studies of unstated design"]
 /** Observational designs named more precisely than "observational". */
 const OBSERVATIONAL: ReadonlySet<StudyDesign> = new Set(["cohort", "case-control", "cross-sectional"]);
 
-/**
- * Share of the studies with a known significance that must point one way for the opening to say so: two thirds
- * (4 of 6, 2 of 3). Below it the evidence is mixed and a count would read as a verdict it is not.
- */
-export const DOMINANT_SHARE = 2 / 3;
-/** Fewest studies with a known significance for a direction to be reported (two could be chance). */
-export const MIN_COMPARED = 3;
-
-/**
- * Words that make a topic a comparative question: an explicit comparison ("vs", "versus", "compared with") or a
- * question about a treatment's effect ("treatment", "therapy", "efficacy", "effect of", "surgery"), whose studies
- * compare groups.
- */
-const COMPARATIVE = new RegExp(
-  `\\b(?:${[
-    "vs",
-    "versus",
-    "compared?",
-    "comparing",
-    "comparison",
-    "treat\\w*",
-    "therap\\w*",
-    "efficacy",
-    "effectiveness",
-    "effects? of",
-    "interventions?",
-    "surg\\w*",
-    "drugs?",
-    "management",
-    "prevent\\w*",
-    "trials?",
-  ].join("|")})\\b`,
-  "iu",
-);
-
-/** Whether a topic asks a comparative question (see COMPARATIVE). */
-export function isComparativeTopic(query: string): boolean {
-  return COMPARATIVE.test(query);
-}
-
 /** "1,250": thousands separated by commas, as the summary's numbers are read by English-speaking clinicians. */
 const formatCount = (n: number) => n.toLocaleString("en-US");
 
@@ -79,6 +42,9 @@ function joinClauses(parts: readonly string[]): string {
   if (parts.length <= 1) return parts[0] ?? "";
   return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }
+
+/** Fewest studies with a known significance for a direction to be reported (two could be chance). */
+export const MIN_COMPARED = 2;
 
 /** "[1, 2, 4]". */
 const citationList = (rows: readonly EvidenceRow[]) =>
@@ -137,39 +103,88 @@ function countSentence(rows: readonly EvidenceRow[]): string {
   return `The summary cites ${joinClauses(clauses)}.`;
 }
 
-/**
- * How many studies point which way, when the topic is comparative and one direction holds at least DOMINANT_SHARE of
- * the (at least MIN_COMPARED) studies with a known significance; null otherwise.
- */
-export function directionSentence(rows: readonly EvidenceRow[], query: string): string | null {
-  if (!isComparativeTopic(query)) return null;
-  const significant = rows.filter((r) => r.significance === "significant");
-  const none = rows.filter((r) => r.significance === "not_significant");
-  const known = significant.length + none.length;
-  if (known < MIN_COMPARED) return null;
-  const leading = significant.length >= none.length ? significant : none;
-  // Integer form of leading / known ≥ DOMINANT_SHARE (2/3), free of rounding.
-  if (3 * leading.length < 2 * known) return null;
-  const found = `found ${leading === significant ? "a" : "no"} statistically significant difference`;
-  if (leading.length === known) return `All ${known} studies that compared groups ${found} ${citationList(leading)}.`;
-  const other = leading === significant ? none : significant;
-  const otherFound = leading === significant ? "found none" : "found one";
-  const lead = `${leading.length} of the ${known} studies that compared groups ${found} ${citationList(leading)}`;
-  return `${lead}; ${other.length} ${otherFound} ${citationList(other)}.`;
+/** The comparison sentence: whether any cited study compares the topic's two sides, and which. */
+function comparisonSentence(comparing: readonly EvidenceRow[], c: Comparison): string {
+  const what = `${c.a} with ${c.b}`;
+  if (comparing.length === 0) return `None of the cited studies compares ${what}.`;
+  const verb = comparing.length === 1 ? "compares" : "compare";
+  return `${comparing.length} of the cited studies ${verb} ${what} ${citationList(comparing)}.`;
+}
+
+// Words a result sentence shares with any other without naming an outcome.
+const NOT_OUTCOMES = new Set(
+  (
+    "patient group study result difference significant significantly statistically compared versus between both " +
+    "after before year month week day rate mean median higher lower group than more less were was with without " +
+    "there their this that these those also however overall total"
+  )
+    .split(" ")
+    .map(lightStem),
+);
+
+/** A content word all the result sentences share (the outcome they report), as the first one writes it; null if none. */
+function sharedOutcome(results: readonly string[], sides: readonly string[]): string | null {
+  const exclude = new Set([...sides.flatMap((x) => words(x)).map(lightStem), ...NOT_OUTCOMES]);
+  const sets = results.map((r) => new Set(words(r).map(lightStem)));
+  for (const w of words(results[0] ?? "")) {
+    const stem = lightStem(w);
+    if (w.length < 3 || /\d/u.test(w) || exclude.has(stem)) continue;
+    if (sets.every((set) => set.has(stem))) return w;
+  }
+  return null;
 }
 
 /**
- * The opening's synthesis: what the cited evidence is, counted by design with the participants the abstracts state,
- * and, for a comparative topic, which way the studies point (directionSentence).
- * @param rows The evidence table, one row per cited study.
- * @param query The review's topic (only read for whether it is comparative).
- * @returns one or two sentences, or null when no cited study has a known design or stated participants (a count of
- *   "studies" would tell the reader nothing).
+ * Which way the studies that compare the topic's two sides point (issue 37 item 3: synthesis only where it is valid):
+ * over the cited studies that compare A with B, whose main results report a shared outcome, at least MIN_COMPARED of
+ * them with a known significance. Null otherwise: studies comparing different things, or reporting different
+ * outcomes, are not counted together.
  */
-export function synthesisSentence(rows: readonly EvidenceRow[], query: string): string | null {
-  if (!rows.some((r) => r.design !== null || r.participants !== null)) return null;
-  const direction = directionSentence(rows, query);
-  return direction ? `${countSentence(rows)} ${direction}` : countSentence(rows);
+export function directionSentence(comparing: readonly EvidenceRow[], c: Comparison): string | null {
+  const known = comparing.filter((r) => r.significance !== null && r.result !== null);
+  if (known.length < MIN_COMPARED) return null;
+  const outcome = sharedOutcome(
+    known.map((r) => r.result as string),
+    [c.a, c.b],
+  );
+  if (outcome === null) return null;
+  const significant = known.filter((r) => r.significance === "significant");
+  const none = known.filter((r) => r.significance === "not_significant");
+  const lead = `Of the ${known.length} studies comparing ${c.a} with ${c.b} on ${outcome}`;
+  const parts: string[] = [];
+  if (significant.length > 0) {
+    parts.push(`${significant.length} found a statistically significant difference ${citationList(significant)}`);
+  }
+  if (none.length > 0) parts.push(`${none.length} found none ${citationList(none)}`);
+  return `${lead}, ${parts.join("; ")}.`;
+}
+
+/**
+ * The opening's synthesis, each part only where it is valid:
+ *  1. for a comparative topic ("A versus B"), whether any cited study compares A with B, citing those that do;
+ *  2. what the cited evidence is, counted by design with the participants the abstracts state;
+ *  3. the certainty of the evidence in GRADE's words, and that no randomised trial was found when none was;
+ *  4. for a comparative topic, which way the studies comparing A with B point on a shared outcome.
+ * @param rows The evidence table, one row per cited study.
+ * @param query The review's topic (read for its comparison).
+ * @param sentencesOf A cited study's abstract sentences (to tell whether it compares the two sides).
+ * @returns the sentences, or null when there is nothing to say.
+ */
+export function synthesisSentence(
+  rows: readonly EvidenceRow[],
+  query: string,
+  sentencesOf: (pmid: number) => readonly string[] = () => [],
+): string | null {
+  const comparison = parseComparison(query);
+  const comparing = comparison ? rows.filter((r) => comparesSides(comparison, sentencesOf(r.pmid), r)) : [];
+  const sentences: string[] = [];
+  if (comparison && rows.length > 0) sentences.push(comparisonSentence(comparing, comparison));
+  if (rows.some((r) => r.design !== null || r.participants !== null)) sentences.push(countSentence(rows));
+  const certainty = certaintySentence(rateCertainty(rows));
+  if (certainty) sentences.push(certainty);
+  const direction = comparison ? directionSentence(comparing, comparison) : null;
+  if (direction) sentences.push(direction);
+  return sentences.length > 0 ? sentences.join(" ") : null;
 }
 
 /** The label of the opening paragraph, in the summary's `**bold**` format. */

@@ -66,3 +66,26 @@ const PUBLISHER_NOTICE = /^(?:copyright\b|©|\(c\) (?:19|20)\d\d\b|published by\
 export function isPublisherNotice(sentence: string): boolean {
   return PUBLISHER_NOTICE.test(sentence);
 }
+
+/**
+ * Lines that answer no question (issue 37 item 5): a citation line ("Cite this article: Bone Joint J 2016;98-B:1240-47."),
+ * a level-of-evidence or trial-registration line, a claim of novelty ("To our knowledge this is the first reported
+ * series …"), and statements of intent or of work in progress ("Efforts are underway …", "Future studies will be
+ * useful …"). Never findings, whatever their label.
+ */
+const BOILERPLATE = new RegExp(
+  [
+    String.raw`^cite this article\b`,
+    String.raw`^(?:level of evidence|evidence level|trial registration|clinical trial registration)\b`,
+    String.raw`\b(?:registered (?:at|with|in)|clinicaltrials\.gov|ISRCTN\d|NCT\d{8})`,
+    String.raw`^to (?:the best of )?(?:our|the authors['’]?) knowledge\b`,
+    String.raw`\b(?:efforts|work|studies|research|trials?) (?:is|are) (?:now )?(?:underway|under way|ongoing|in progress)\b`,
+    String.raw`\b(?:further|future|additional|more) (?:\p{L}+ )?(?:studies|research|trials?|work) (?:will|would|may|might|could) be (?:useful|helpful|valuable|of interest|informative|needed|necessary)\b`,
+  ].join("|"),
+  "iu",
+);
+
+/** True for a line that is no finding whatever its label (see BOILERPLATE). */
+export function isBoilerplate(sentence: string): boolean {
+  return BOILERPLATE.test(sentence);
+}

@@ -15,7 +15,7 @@ import { findAbbreviations } from "../../../search/abbreviations.ts";
 import { designTier, isRetracted, studyDesign, type StudyDesign } from "../../articles/evidence.ts";
 import { rawTokens, termsOfToken, textTerms } from "./terms.ts";
 import { classifySentenceRoles, type SentenceRole } from "../roles/classifier.ts";
-import { isCallForResearch, isPublisherNotice, isScopeStatement } from "../roles/cues.ts";
+import { isBoilerplate, isCallForResearch, isPublisherNotice, isScopeStatement } from "../roles/cues.ts";
 import type { SummaryArticle } from "./types.ts";
 import { scopedArticleTerms, type ScopedTerms } from "./fidelity.ts";
 
@@ -275,7 +275,10 @@ export function sentenceRole(
   if (kind === "UNLABELLED" && isScopeStatement(text)) role = "OBJECTIVE"; // "In this review, we describe …"
   if (role === "RESULTS" && METHOD_CUE.test(text) && !STRONG_RESULT_CUE.test(text)) role = "METHODS";
   const finding =
-    (role === "RESULTS" || role === "CONCLUSIONS") && !isCallForResearch(text) && !isPublisherNotice(text);
+    (role === "RESULTS" || role === "CONCLUSIONS") &&
+    !isCallForResearch(text) &&
+    !isPublisherNotice(text) &&
+    !isBoilerplate(text);
   return { kind: role, weight: weights[role], finding };
 }
 

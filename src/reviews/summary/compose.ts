@@ -5,6 +5,7 @@
  * article(s) it came from; numbers follow first appearance.
  */
 import type { StudyDesign } from "../../articles/evidence.ts";
+import { normalizeWhitespace, splitSentences } from "../sentences.ts";
 import { byScore, similarity } from "./scoring.ts";
 import type { Selected } from "./selection.ts";
 import type { SummaryArticle, SummaryResult } from "./types.ts";
@@ -61,6 +62,32 @@ function groupBullets(items: Selected[]): Selected[] {
     last = bestIdx >= 0 ? rest.splice(bestIdx, 1)[0] : undefined;
   }
   return out;
+}
+
+/** A sentence that recommends ("can be recommended", "should be considered", "we recommend", "is advised"). */
+const RECOMMENDATION =
+  /\b(?:recommend(?:s|ed)?|should (?:be|always|routinely|not)|is (?:advised|advisable|indicated|warranted)|we (?:suggest|advise)|must be (?:considered|used))\b/iu;
+/**
+ * A sentence of the same abstract that states its own limitation ("low methodological quality … difficult to
+ * interpret", "limited by its retrospective design", "should be interpreted with caution").
+ */
+const LIMITATION =
+  /\b(?:limitations?|limited by|(?:low|poor|moderate) (?:methodological )?quality|methodological (?:flaws|weakness\w*|limitations?|quality)|difficult to interpret|(?:interpreted|viewed) with caution|risk of bias|small (?:sample|number|study)|heterogeneity|insufficient (?:evidence|data)|lack of (?:randomi[sz]ed|controlled|high-quality|comparative))\b/iu;
+
+/**
+ * The limitation an abstract states, for a recommendation quoted from it (issue 37 item 3: a recommendation carries
+ * its abstract's own stated limitation); null when it states none. Verbatim, whitespace normalised.
+ */
+export function statedLimitation(article: SummaryArticle, recommendation: string): string | null {
+  if (!RECOMMENDATION.test(recommendation)) return null;
+  const text = normalizeWhitespace(
+    article.abstract ??
+      (Array.isArray(article.abstract_sections) ? article.abstract_sections.map((x) => x.text).join(" ") : ""),
+  );
+  for (const sentence of splitSentences(text)) {
+    if (sentence !== recommendation && LIMITATION.test(sentence)) return sentence.replace(/^[A-Z ]{3,}:\s*/u, "");
+  }
+  return null;
 }
 
 /**
@@ -121,7 +148,12 @@ export function composeSummary(
     }
     return n;
   };
-  const render = (s: Selected) => cite(s.candidate.text, s.sources.map(numberFor));
+  const render = (s: Selected) => {
+    const quoted = cite(s.candidate.text, s.sources.map(numberFor));
+    const limitation = statedLimitation(articles[s.candidate.article] as SummaryArticle, s.candidate.text);
+    if (limitation === null || selected.some((o) => o.candidate.text === limitation)) return quoted;
+    return `${quoted} The same abstract states a limitation: ${cite(`“${limitation.replace(/[.!?]$/u, "")}”.`, [numberFor(s.candidate.article)])}`;
+  };
 
   const blocks: string[] = [];
   if (overview.length > 0) blocks.push(`**Overview.** ${overview.map(render).join(" ")}`);

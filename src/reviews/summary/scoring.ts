@@ -12,6 +12,14 @@ const W_RELEVANCE = 0.55;
  * tenth of the relevance weight, enough to decide between near-equals, not to lift an off-topic sentence.
  */
 const W_ANSWER = 0.05;
+/**
+ * Weight of the share of the topic's concepts a sentence itself names (issue 37 item 5: key findings ranked by how
+ * they answer the topic): a finding that names the topic's concepts answers it; one that names none (a cohort's
+ * marital status in a bracing review) is about something else, whatever its article covers. About a fifth of the
+ * relevance weight: it reorders near-equals and sinks sentences that name nothing of the topic.
+ */
+const W_CONCEPTS = 0.12;
+
 /** Cost of a sentence from an article that excludes the topic: larger than any score, so it always loses. */
 const EXCLUDES_TOPIC_PENALTY = 2;
 
@@ -110,6 +118,10 @@ export function applyTopicFidelity(candidates: Candidate[], query: string): void
       c.finding = false;
       c.score -= EXCLUDES_TOPIC_PENALTY;
       continue;
+    }
+    if (concepts.length > 0 && c.relevance > 0) {
+      const named = concepts.filter((k) => k.alternatives.some((alt) => alt.every((t) => c.tf.has(t)))).length;
+      c.score += W_CONCEPTS * (named / concepts.length - 0.5);
     }
     if (type !== null && c.relevance > 0 && answersQuestion(type, c.text)) {
       c.answers = true;

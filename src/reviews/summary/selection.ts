@@ -21,6 +21,23 @@ const MMR_POOL = 150;
  */
 export const MAX_SOURCES_PER_SENTENCE = 3;
 
+/** The numbers a sentence states ("82%", "P = .036", "r = 0.20"), as written. */
+function numbersOf(text: string): string[] {
+  return text.match(/\d+(?:[.·,]\d+)*/gu) ?? [];
+}
+
+/**
+ * Whether another article's sentence may be cited beside `sentence` (issue 37 item 5: a sentence is cited to the one
+ * study whose numbers it gives): a sentence without numbers may be supported by a near-copy; one with numbers only by
+ * a sentence that states every one of them.
+ */
+function statesSameNumbers(sentence: string, other: string): boolean {
+  const mine = numbersOf(sentence);
+  if (mine.length === 0) return true;
+  const theirs = new Set(numbersOf(other));
+  return mine.every((n) => theirs.has(n));
+}
+
 export interface Selected {
   candidate: Candidate;
   /** Input indices of the articles that state this sentence; the source first. */
@@ -69,7 +86,11 @@ export function selectMmr(candidates: Candidate[], opts: Required<ExtractiveOpti
     if (duplicate !== undefined) {
       // The same statement again: cite its article beside the first source
       // instead of repeating the sentence.
-      if (!duplicate.sources.includes(chosen.article) && duplicate.sources.length < MAX_SOURCES_PER_SENTENCE) {
+      if (
+        !duplicate.sources.includes(chosen.article) &&
+        duplicate.sources.length < MAX_SOURCES_PER_SENTENCE &&
+        statesSameNumbers(duplicate.candidate.text, chosen.text)
+      ) {
         duplicate.sources.push(chosen.article);
       }
       continue;
@@ -87,7 +108,7 @@ export function selectMmr(candidates: Candidate[], opts: Required<ExtractiveOpti
   for (const s of selected) {
     for (const c of pool) {
       if (s.sources.length >= MAX_SOURCES_PER_SENTENCE) break;
-      if (s.sources.includes(c.article) || c.relevance === 0) continue;
+      if (s.sources.includes(c.article) || c.relevance === 0 || !statesSameNumbers(s.candidate.text, c.text)) continue;
       if (similarity(s.candidate, c) >= opts.duplicateThreshold) s.sources.push(c.article);
     }
   }
