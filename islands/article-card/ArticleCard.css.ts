@@ -239,3 +239,25 @@ export const closeButton = style({
 export const detailMeta = style({ margin: 0, fontSize: vars.fontSize.sm, color: vars.color.muted });
 
 export const fullAbstract = style({ margin: 0, whiteSpace: "pre-line", lineHeight: 1.6 });
+
+/** The dialog's evidence block (ArticleEvidence): what the extractor read, above the abstract. */
+export const evidence = style({
+  margin: `${vars.space.sm} 0`,
+  padding: vars.space.sm,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surfaceMuted,
+  fontSize: vars.fontSize.sm,
+});
+export const evidenceLine = style({ margin: `0 0 ${vars.space.xs}` });
+export const evidenceList = style({ margin: `0 0 ${vars.space.xs}`, paddingInlineStart: vars.space.md });
+export const evidenceNumber = style({ fontVariantNumeric: "tabular-nums", fontWeight: 600 });
+export const evidenceNote = style({ margin: 0, color: vars.color.muted, fontSize: vars.fontSize.xs });
+
+/** A passage of the abstract a number was read from, or the sentence the summary quoted. */
+export const marked = style({
+  background: vars.color.highlight,
+  color: "inherit",
+  borderRadius: "2px",
+  padding: "0 1px",
+});

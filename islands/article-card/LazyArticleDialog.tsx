@@ -3,11 +3,11 @@
  * docs/decisions/0006-ui-primitives-within-js-budget.md). Same props as ArticleDialog; render it only while open.
  */
 import { lazy, Suspense } from "react";
-import type { Article } from "./types.ts";
+import type { ArticleDialogProps } from "./ArticleDialog.tsx";
 
 const ArticleDialog = lazy(() => import("./ArticleDialog.tsx").then((m) => ({ default: m.ArticleDialog })));
 
-export function LazyArticleDialog(props: { article: Article; onClose: () => void }) {
+export function LazyArticleDialog(props: ArticleDialogProps) {
   return (
     <Suspense fallback={null}>
       <ArticleDialog {...props} />

@@ -58,25 +58,25 @@ export const download = style({
 });
 
 /**
- * The scroll box: the page never scrolls sideways (it fits 390 px), only the table inside does. Focusable, so a
- * keyboard user can scroll it with the arrow keys.
+ * The table fits its panel: fixed column widths (study 20 %, participants 12 %, PICO 28 %, results 40 %) so that at a
+ * 1366 px window every column is visible without sideways scrolling, and the results column, the widest, holds the
+ * main result without tall narrow rows. Below 720 px each row becomes a card (every cell a block with its label).
  */
-export const scroller = style({
-  maxWidth: "100%",
-  overflowX: "auto",
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  selectors: { "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "2px" } },
-});
+const CARDS = "(max-width: 719px)";
 
 export const table = style({
-  // Wide enough for eight readable columns; narrower screens scroll the box.
-  minWidth: "960px",
   width: "100%",
+  tableLayout: "fixed",
   borderCollapse: "collapse",
   fontSize: vars.fontSize.sm,
   lineHeight: 1.45,
+  "@media": { [CARDS]: { display: "block" } },
 });
+
+export const colStudy = style({ width: "20%" });
+export const colParticipants = style({ width: "12%" });
+export const colPico = style({ width: "28%" });
+export const colResults = style({ width: "40%" });
 
 export const caption = style({
   captionSide: "top",
@@ -84,6 +84,7 @@ export const caption = style({
   padding: vars.space.sm,
   color: vars.color.muted,
   fontSize: vars.fontSize.xs,
+  "@media": { [CARDS]: { display: "block", padding: `${vars.space.xs} 0` } },
 });
 
 globalStyle(`${table} th, ${table} td`, {
@@ -91,25 +92,92 @@ globalStyle(`${table} th, ${table} td`, {
   borderTop: `1px solid ${vars.color.border}`,
   textAlign: "start",
   verticalAlign: "top",
+  overflowWrap: "anywhere",
 });
 
-globalStyle(`${table} thead th`, {
-  background: vars.color.surfaceMuted,
-  fontWeight: 600,
-  whiteSpace: "nowrap",
+globalStyle(`${table} thead th`, { background: vars.color.surfaceMuted, fontWeight: 600 });
+
+// Cards on narrow screens: no header row; each study a bordered block, each cell labelled by its column.
+globalStyle(`${table} thead`, { "@media": { [CARDS]: { display: "none" } } });
+globalStyle(`${table} tbody, ${table} tr, ${table} th, ${table} td`, { "@media": { [CARDS]: { display: "block" } } });
+globalStyle(`${table} tr`, {
+  "@media": {
+    [CARDS]: {
+      marginBottom: vars.space.sm,
+      border: `1px solid ${vars.color.border}`,
+      borderRadius: vars.radius.md,
+      background: vars.color.surface,
+    },
+  },
+});
+globalStyle(`${table} tbody th, ${table} td`, { "@media": { [CARDS]: { borderTop: "none" } } });
+globalStyle(`${table} td::before`, {
+  "@media": {
+    [CARDS]: {
+      content: "attr(data-label)",
+      display: "block",
+      color: vars.color.muted,
+      fontSize: vars.fontSize.xs,
+      fontWeight: 600,
+    },
+  },
 });
 
-/** The study column: its citation number, PMID and other PMIDs of the same work. */
-export const studyCell = style({ minWidth: "7em" });
+/** The study column: its citation number and design, level, appraisal, PMID and other PMIDs of the same work. */
+export const studyCell = style({ fontWeight: 400 });
+export const studyLine = style({ display: "block", fontWeight: 600 });
 
-/** Verbatim text cells: wide enough for a sentence, wrapping anywhere a long token would overflow. */
-export const textCell = style({ minWidth: "12em", maxWidth: "22em", overflowWrap: "anywhere" });
-
-export const numberCell = style({ fontVariantNumeric: "tabular-nums", whiteSpace: "nowrap" });
+export const numberCell = style({ fontVariantNumeric: "tabular-nums" });
 
 export const small = style({ display: "block", color: vars.color.muted, fontSize: vars.fontSize.xs, fontWeight: 400 });
 
 /** "not stated": the abstract says nothing the extractor could read for this cell. */
 export const missing = style({ color: vars.color.muted, fontStyle: "italic" });
 
+/** Appraisal items as small labels ("Randomized", "Retrospective"). */
+export const chips = style({ display: "flex", flexWrap: "wrap", gap: "2px 4px", margin: "2px 0" });
+export const chip = style({
+  padding: "0 6px",
+  borderRadius: vars.radius.full,
+  background: vars.color.surfaceMuted,
+  border: `1px solid ${vars.color.border}`,
+  fontSize: vars.fontSize.xs,
+  fontWeight: 500,
+});
+
+/** Population, intervention, outcome as a labelled list. */
+export const pico = style({ margin: 0 });
+globalStyle(`${pico} dt`, { color: vars.color.muted, fontSize: vars.fontSize.xs, fontWeight: 600 });
+globalStyle(`${pico} dd`, { margin: `0 0 ${vars.space.xs}` });
+
+export const result = style({ margin: `0 0 ${vars.space.xs}` });
+
 export const effects = style({ margin: 0, paddingInlineStart: vars.space.md });
+
+export const number = style({ fontVariantNumeric: "tabular-nums", fontWeight: 600 });
+
+/** A number that opens its source sentence: looks like the number, underlined as a control. */
+export const sourceButton = style({
+  padding: 0,
+  border: "none",
+  background: "none",
+  color: vars.color.primary,
+  font: "inherit",
+  fontWeight: 600,
+  fontVariantNumeric: "tabular-nums",
+  textAlign: "start",
+  textDecoration: "underline dotted",
+  textUnderlineOffset: "3px",
+  cursor: "pointer",
+  selectors: { "&:focus-visible": { outline: `2px solid ${vars.color.focus}`, outlineOffset: "1px" } },
+});
+
+/** The sentence a number was read from, its number marked. */
+export const source = style({
+  margin: `${vars.space.xs} 0`,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  borderInlineStart: `3px solid ${vars.color.primary}`,
+  background: vars.color.surfaceMuted,
+  fontSize: vars.fontSize.xs,
+});
+globalStyle(`${source} mark`, { background: vars.color.highlight, color: "inherit" });

@@ -1,15 +1,19 @@
 /**
- * A review's evidence table (issue 21): one row per cited study, in citation order, with what its abstract states:
- * design and OCEBM 2011 level, participants, population, intervention and comparator, outcome, the main result and
- * every effect estimate. Every text is a verbatim span of the abstract; "not stated" where the abstract gives nothing
- * the extractor could read. The citation numbers are the summary's own (hover preview, dialog on activation). Loaded
+ * A review's evidence table (issues 21, 33 and 37): one row per cited study, in citation order, with what its abstract
+ * states: design, OCEBM 2011 level and the appraisal items (randomised, comparison group, timing, blinding), the
+ * participants with the follow-up, population, intervention and comparator, outcome, the main result and every
+ * between-group result. Every text is a verbatim span of the abstract; "not stated" where the abstract gives nothing
+ * the extractor read with confidence. Each number opens the sentence it was read from. Four columns fit a laptop's
+ * width without sideways scrolling; below 720 px each study is a card. The citation numbers are the summary's own (hover preview, dialog on activation). Loaded
  * with a completed review, apart from the page's first load (its JavaScript budget); the table itself is rendered
  * when its panel is opened. The "Download CSV" link is a plain link to the export API, which answers with the file.
- * Test ids: `evidence-table-panel`, `evidence-table`, `evidence-row` (data-pmid), `evidence-csv-link`.
+ * Test ids: `evidence-table-panel`, `evidence-table`, `evidence-row` (data-pmid), `evidence-csv-link`,
+ * `evidence-participants`, `evidence-effect`, `evidence-source`, `evidence-appraisal`.
  */
-import { useState, type ComponentType, type ReactNode } from "react";
+import { Fragment, useState, type ComponentType, type ReactNode } from "react";
 import { DESIGN_INFO } from "../../src/articles/evidence.ts";
-import { effectPhrase } from "../../src/reviews/evidence/phrases.ts";
+import { appraisalPhrases, effectPhrase, participantsPhrase } from "../../src/reviews/evidence/phrases.ts";
+import { markPassages } from "../article-card/highlight.ts";
 import type { EvidenceRow } from "../../src/reviews/evidence/types.ts";
 import type { Article } from "../article-card/types.ts";
 import * as css from "./EvidenceTable.css.ts";
@@ -80,84 +84,158 @@ export function EvidenceTable({ reviewId, rows, refs, Citation, Dialog }: Eviden
     <div data-testid="evidence-table">
       <div className={css.toolbar}>
         <p className={css.note}>
-          Read from each cited abstract: every text is quoted from it; numbers are those it states.
+          Read from each cited abstract: every text is quoted from it; numbers are those it states, shown only when read
+          with confidence. Select a number to see the sentence it comes from.
         </p>
         <a className={css.download} href={evidenceCsvHref(reviewId)} download data-testid="evidence-csv-link">
           Download CSV
         </a>
       </div>
-      {/* biome-ignore lint/a11y: a scrolling region takes focus to scroll by keyboard */}
-      <div className={css.scroller} tabIndex={0} role="region" aria-labelledby={`evidence-caption-${reviewId}`}>
-        <table className={css.table}>
-          <caption id={`evidence-caption-${reviewId}`} className={css.caption}>
-            {`Evidence table: ${rows.length} cited ${rows.length === 1 ? "study" : "studies"}, in citation order`}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Study</th>
-              <th scope="col">Design and level</th>
-              <th scope="col">Participants</th>
-              <th scope="col">Population</th>
-              <th scope="col">Intervention / comparator</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Main result</th>
-              <th scope="col">Effects</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <EvidenceTableRow key={row.citation} row={row} citation={cite(row.citation)} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <table className={css.table}>
+        <caption className={css.caption}>
+          {`Evidence table: ${rows.length} cited ${rows.length === 1 ? "study" : "studies"}, in citation order`}
+        </caption>
+        <colgroup>
+          <col className={css.colStudy} />
+          <col className={css.colParticipants} />
+          <col className={css.colPico} />
+          <col className={css.colResults} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">Study, design and appraisal</th>
+            <th scope="col">Participants</th>
+            <th scope="col">Population, intervention, outcome</th>
+            <th scope="col">Results</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <EvidenceTableRow key={row.citation} row={row} citation={cite(row.citation)} />
+          ))}
+        </tbody>
+      </table>
       {dialogArticle ? <Dialog article={dialogArticle} onClose={() => setDialogArticle(null)} /> : null}
     </div>
   );
 }
 
+/**
+ * A number that opens the sentence it was read from (issue 33 item 7): a disclosure button; the sentence shows below
+ * it with the number's own text marked.
+ */
+function Sourced({
+  label,
+  source,
+  mark,
+  testId,
+}: {
+  label: string;
+  source: string | null;
+  mark?: string;
+  testId: string;
+}) {
+  const [open, setOpen] = useState(false);
+  if (!source) return <span className={css.number}>{label}</span>;
+  const runs = markPassages(source, [mark]);
+  return (
+    <>
+      <button
+        type="button"
+        className={css.sourceButton}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid={testId}
+        title="Show the sentence this comes from"
+      >
+        {label}
+      </button>
+      {open ? (
+        <blockquote className={css.source} data-testid="evidence-source">
+          {runs.map((r, i) =>
+            // biome-ignore lint/suspicious/noArrayIndexKey: runs of a fixed sentence
+            r.marked ? <mark key={i}>{r.text}</mark> : <Fragment key={i}>{r.text}</Fragment>,
+          )}
+        </blockquote>
+      ) : null}
+    </>
+  );
+}
+
+/** The source span of an effect to mark in its sentence: the numbers' run, from the first value on. */
+function effectMark(text: string, value: number): string | undefined {
+  const at = text.search(new RegExp(`${String(Math.abs(value)).replace(".", "[.·]")}`, "u"));
+  return at < 0 ? undefined : text.slice(Math.max(0, at - (value < 0 ? 1 : 0)));
+}
+
 function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: ReactNode }) {
   const { design, level } = designText(row);
+  const appraisal = appraisalPhrases(row.appraisal);
+  const participants = participantsPhrase(row);
   return (
     <tr data-testid="evidence-row" data-pmid={row.pmid}>
-      <th scope="row" className={css.studyCell}>
-        [{citation}]<span className={css.small}>{`PMID ${row.pmid}`}</span>
+      <th scope="row" className={css.studyCell} data-label="Study">
+        <span className={css.studyLine}>
+          [{citation}] {design ?? notStated}
+        </span>
+        {level ? <span className={css.small}>{level}</span> : null}
+        {appraisal.length > 0 ? (
+          <span className={css.chips} data-testid="evidence-appraisal">
+            {appraisal.map((a) => (
+              <span key={a} className={css.chip}>
+                {a}
+              </span>
+            ))}
+          </span>
+        ) : null}
+        <span className={css.small}>{`PMID ${row.pmid}`}</span>
         {row.duplicate_pmids.length > 0 ? (
           <span className={css.small} data-testid="evidence-duplicates">
             {`Also indexed as PMID ${row.duplicate_pmids.join(", ")}`}
           </span>
         ) : null}
       </th>
-      <td>
-        {design ?? notStated}
-        {design && row.design_source === "abstract" ? (
-          <span className={css.small}>from the abstract's wording</span>
+      <td className={css.numberCell} data-label="Participants">
+        {participants ? (
+          <Sourced label={participants} source={row.participants_text} testId="evidence-participants" />
+        ) : (
+          notStated
+        )}
+        {row.appraisal.follow_up ? <span className={css.small}>{row.appraisal.follow_up}</span> : null}
+        {row.same_cohort.length > 0 ? (
+          <span className={css.small}>{`Same cohort as [${row.same_cohort.join(", ")}]`}</span>
         ) : null}
-        {level ? <span className={css.small}>{level}</span> : null}
       </td>
-      <td className={css.numberCell}>
-        {row.participants !== null ? row.participants.toLocaleString("en-US") : notStated}
+      <td data-label="Population, intervention, outcome">
+        <dl className={css.pico}>
+          <dt>Population</dt>
+          <dd>{text(row.population)}</dd>
+          <dt>Intervention</dt>
+          <dd>
+            {text(row.intervention)}
+            {row.comparator ? ` vs ${row.comparator}` : null}
+          </dd>
+          <dt>Outcome</dt>
+          <dd>{text(row.outcome)}</dd>
+        </dl>
       </td>
-      <td className={css.textCell}>{text(row.population)}</td>
-      <td className={css.textCell}>
-        {text(row.intervention)}
-        {row.comparator ? <span className={css.small}>{`vs ${row.comparator}`}</span> : null}
-      </td>
-      <td className={css.textCell}>{text(row.outcome)}</td>
-      <td className={css.textCell}>{text(row.result)}</td>
-      <td className={css.textCell}>
+      <td data-label="Results">
+        <p className={css.result}>{text(row.result)}</p>
         {row.effects.length > 0 ? (
           <ul className={css.effects}>
             {row.effects.map((e, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a row's effects, fixed once reported
-              <li key={i} title={e.text}>
-                {effectPhrase(e)}
+              <li key={i}>
+                <Sourced
+                  label={effectPhrase(e)}
+                  source={e.text}
+                  mark={effectMark(e.text, e.value)}
+                  testId="evidence-effect"
+                />
               </li>
             ))}
           </ul>
-        ) : (
-          notStated
-        )}
+        ) : null}
       </td>
     </tr>
   );

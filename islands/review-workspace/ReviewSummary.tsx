@@ -33,7 +33,7 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
   const blocks = useMemo(() => parseSummary(summary), [summary]);
   const total = useMemo(() => countSegments(blocks), [blocks]);
   const [shown, setShown] = useState(animate ? 0 : Number.POSITIVE_INFINITY);
-  const [dialogArticle, setDialogArticle] = useState<Article | null>(null);
+  const [dialog, setDialog] = useState<{ article: Article; quote: string | null } | null>(null);
 
   useEffect(() => {
     if (!animate) {
@@ -61,6 +61,10 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
 
   const renderLine = (inlines: Inline[]): ReactNode[] =>
     inlines.map((inline, i) => {
+      // The sentence a citation closes: the text since the previous citation, its last sentence (what the dialog
+      // marks in the cited abstract).
+      const quote = inline.kind === "cite" ? quotedBefore(inlines, i) : null;
+      const open = (article: Article) => setDialog({ article, quote });
       if (inline.kind === "break") return <br key={i} />;
       if (inline.kind === "text")
         return inline.bold ? <strong key={i}>{inline.text}</strong> : <Fragment key={i}>{inline.text}</Fragment>;
@@ -74,7 +78,7 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
                 {k > 0 ? ", " : null}
                 {article ? (
                   <>
-                    <Citation n={n} article={article} onOpen={setDialogArticle} />
+                    <Citation n={n} article={article} onOpen={open} />
                     {article.study_design_abbreviation ? (
                       <span
                         className={css.citeDesign}
@@ -120,9 +124,31 @@ export function ReviewSummary({ summary, refs, animate }: ReviewSummaryProps) {
           </ul>
         ),
       )}
-      {dialogArticle ? <LazyArticleDialog article={dialogArticle} onClose={() => setDialogArticle(null)} /> : null}
+      {dialog ? (
+        <LazyArticleDialog article={dialog.article} quote={dialog.quote} onClose={() => setDialog(null)} />
+      ) : null}
     </div>
   );
+}
+
+/**
+ * The sentence that the citation at `inlines[at]` closes: the plain text since the previous citation (or the line's
+ * start), its last sentence, without a leading label ("The same abstract states a limitation: “…”" gives the quote).
+ */
+export function quotedBefore(inlines: readonly Inline[], at: number): string | null {
+  let text = "";
+  for (let i = at - 1; i >= 0; i--) {
+    const x = inlines[i] as Inline;
+    if (x.kind === "cite") break;
+    if (x.kind === "text" && !x.bold) text = x.text + text;
+  }
+  const quoted = /“([^”]+)”\s*$/u.exec(text)?.[1];
+  const sentence =
+    (quoted ?? text)
+      .trim()
+      .split(/(?<=[.!?])\s+(?=\p{Lu})/u)
+      .pop() ?? "";
+  return sentence.length >= 3 ? sentence : null;
 }
 
 /**

@@ -16,9 +16,15 @@ const ROWS: EvidenceRow[] = [
     design_source: "record",
     evidence_level: 2,
     participants: 1250,
-    participants_arms: null,
-    participants_text: null,
-    appraisal: NO_APPRAISAL,
+    participants_arms: [600, 650],
+    participants_text: "600 received spironolactone and 650 placebo.",
+    appraisal: {
+      ...NO_APPRAISAL,
+      randomised: true,
+      comparison_group: true,
+      blinding: "double-blind",
+      follow_up: "followed for 12 weeks",
+    },
     population: 'adults with "resistant" hypertension, aged 40-75',
     intervention: "spironolactone",
     comparator: "placebo",
@@ -87,6 +93,14 @@ describe("the evidence table as CSV", () => {
     expect(cell(first, "Design")).toBe("Randomized controlled trial");
     expect(cell(first, "OCEBM level")).toBe("2");
     expect(cell(first, "Participants")).toBe("1250");
+    expect(cell(first, "Participant groups")).toBe("600 + 650");
+    expect(cell(first, "Participants as stated")).toBe("600 received spironolactone and 650 placebo.");
+    expect(cell(first, "Randomized")).toBe("yes");
+    expect(cell(first, "Comparison group")).toBe("yes");
+    expect(cell(first, "Timing")).toBe("");
+    expect(cell(first, "Blinding")).toBe("double-blind");
+    expect(cell(first, "Follow-up")).toBe("followed for 12 weeks");
+    expect(cell(second, "Randomized")).toBe("");
     expect(cell(first, "Population")).toBe('adults with "resistant" hypertension, aged 40-75');
     expect(cell(first, "Outcome")).toBe("change in systolic blood pressure\nat 12 weeks");
     expect(cell(first, "Effects")).toBe("MD -8.7 (95% CI -9.72 to -7.69), p < 0.001; 12% vs 18%");

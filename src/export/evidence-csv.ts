@@ -16,6 +16,14 @@ export const EVIDENCE_CSV_COLUMNS = [
   "Design source",
   "OCEBM level",
   "Participants",
+  "Participant groups",
+  "Participants as stated",
+  "Randomized",
+  "Comparison group",
+  "Timing",
+  "Blinding",
+  "Follow-up",
+  "Loss to follow-up",
   "Population",
   "Intervention",
   "Comparator",
@@ -39,6 +47,8 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/u.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+const yesNo = (v: boolean | null) => (v === null ? null : v ? "yes" : "no");
+
 /** The fields of one row, in EVIDENCE_CSV_COLUMNS order. */
 function rowFields(r: EvidenceRow): (string | number | null)[] {
   return [
@@ -48,6 +58,14 @@ function rowFields(r: EvidenceRow): (string | number | null)[] {
     r.design_source,
     r.evidence_level,
     r.participants,
+    r.participants_arms ? r.participants_arms.join(" + ") : null,
+    r.participants_text,
+    yesNo(r.appraisal.randomised),
+    yesNo(r.appraisal.comparison_group),
+    r.appraisal.timing,
+    r.appraisal.blinding,
+    r.appraisal.follow_up,
+    r.appraisal.loss_to_follow_up,
     r.population,
     r.intervention,
     r.comparator,

@@ -9,6 +9,9 @@ import { enqueueJob } from "../jobs/kinds.ts";
 import { storedConcepts } from "./topic.ts";
 import { describeFilters, storedFilters, type ReviewFilters } from "./filters.ts";
 import { storedReport } from "./report.ts";
+import { DESIGN_INFO } from "../articles/evidence.ts";
+import type { ArticlePublic } from "../articles/schemas.ts";
+import type { EvidenceRow } from "./evidence/types.ts";
 
 // Rules of the literature review API. Only starting a review requires a review subscription; creating,
 // listing, reading and deleting one's own reviews need only a signed-in user (docs/decisions/0004-review-access.md).
@@ -130,6 +133,7 @@ export async function reviewDetails(
     repo.citedArticles(deps.db, row.id),
     repo.rankedArticlesPage(deps.db, row.id, ftsSkip, ftsLimit),
   ]);
+  const evidence = storedEvidenceTable(row.evidence_table);
   return {
     id: row.id,
     status: row.status,
@@ -137,17 +141,39 @@ export async function reviewDetails(
     progress: row.progress ?? null,
     summary: row.summary,
     summary_engine: row.summary_engine,
-    articles_refs: cited,
-    fts_articles_refs: page,
+    articles_refs: withTableDesigns(cited, evidence),
+    fts_articles_refs: withTableDesigns(page, evidence),
     fts_articles_total_count: row.fts_articles_total_count,
     matching_articles_count: row.matching_count,
     topic_concepts: storedConcepts(row.topic_concepts).map((c) => c.label),
     filters: describeFilters(storedFilters(row.search_filters)),
     search_report: storedReport(row.search_report),
-    evidence_table: storedEvidenceTable(row.evidence_table),
+    evidence_table: evidence,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/**
+ * Articles with the design the review's evidence table read from their abstracts where it read one (issue 35 item 6:
+ * a card, a citation badge and the table show one design for one study); the record's own design elsewhere.
+ */
+function withTableDesigns<
+  A extends Pick<ArticlePublic, "pmid" | "study_design" | "study_design_label" | "study_design_abbreviation">,
+>(articles: A[], table: readonly EvidenceRow[] | null): A[] {
+  if (!table) return articles;
+  const design = new Map(table.flatMap((r) => (r.design ? [[r.pmid, r.design] as const] : [])));
+  return articles.map((a) => {
+    const d = design.get(a.pmid);
+    return d
+      ? {
+          ...a,
+          study_design: d,
+          study_design_label: DESIGN_INFO[d].label,
+          study_design_abbreviation: DESIGN_INFO[d].abbreviation,
+        }
+      : a;
+  });
 }
 
 /**

@@ -3,7 +3,7 @@
  * 0.45 to 0.85), p = 0.003"; a compared percentage "12% vs 18%". Written from the numbers read from the estimate's
  * verbatim span (EffectEstimate.text). Pure, and free of server code, so the page's island can import it.
  */
-import type { EffectEstimate, EffectMeasure } from "./types.ts";
+import type { EffectEstimate, EffectMeasure, StudyAppraisal, StudyEvidence } from "./types.ts";
 
 /** How an effect's measure is abbreviated, as journals write them. */
 export const MEASURE_LABELS: Record<EffectMeasure, string> = {
@@ -34,4 +34,33 @@ export function effectPhrase(e: EffectEstimate): string {
   const ci = e.ci_low !== null && e.ci_high !== null ? ` (95% CI ${e.ci_low} to ${e.ci_high})` : "";
   const p = e.p_value !== null ? `, p ${e.p_relation ?? "="} ${e.p_value}` : "";
   return `${value}${ci}${p}`;
+}
+
+/** The participants as a cell shows them: "1,250", or the groups' sum with its parts "55 (26 + 29)"; null if none. */
+export function participantsPhrase(e: Pick<StudyEvidence, "participants" | "participants_arms">): string | null {
+  if (e.participants === null) return null;
+  const n = e.participants.toLocaleString("en-US");
+  const arms = e.participants_arms;
+  return arms && arms.length > 1 ? `${n} (${arms.map((a) => a.toLocaleString("en-US")).join(" + ")})` : n;
+}
+
+/**
+ * The appraisal items an abstract states, as short labels in a fixed order (randomisation, comparison group, timing,
+ * blinding): "Randomized", "No comparison group", "Retrospective", "Double-blind". Items not told are left out.
+ */
+export function appraisalPhrases(a: StudyAppraisal): string[] {
+  const out: string[] = [];
+  if (a.randomised !== null) out.push(a.randomised ? "Randomized" : "Not randomized");
+  if (a.comparison_group !== null) out.push(a.comparison_group ? "Comparison group" : "No comparison group");
+  if (a.timing !== null) out.push(a.timing === "prospective" ? "Prospective" : "Retrospective");
+  if (a.blinding !== null) {
+    const labels = {
+      "double-blind": "Double-blind",
+      "single-blind": "Single-blind",
+      "assessor-blind": "Assessor-blinded",
+      "open-label": "Open-label",
+    } as const;
+    out.push(labels[a.blinding]);
+  }
+  return out;
 }
