@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { conceptList, looksLikeAbbreviation, readTopic } from "./concepts.ts";
+import { conceptList, looksLikeAbbreviation, namesConcept, readTopic, withPubmedTranslation } from "./concepts.ts";
 
 describe("reading a topic as concepts", () => {
   test("every content word is a concept; generic words are set apart", () => {
@@ -60,5 +60,54 @@ describe("reading a topic as concepts", () => {
 
   test("the concept list of a sentence", () => {
     expect(conceptList(readTopic("spinal fusion").concepts)).toBe("spinal, fusion");
+  });
+});
+
+describe("synonyms, organisms and PubMed's own reading (issue 37)", () => {
+  test("a treatment under its -therapy and -tion names: chemoradiotherapy is chemoradiation; concurrent is concomitant", () => {
+    const [concurrent, treatment] = readTopic("concurrent chemoradiotherapy").concepts;
+    expect(concurrent?.alternatives).toContain("concomitant");
+    expect(treatment?.alternatives).toContain("chemoradiation");
+    // PMID 17786785 (sample) says "concurrent chemoradiation": it names both concepts.
+    const text = "… treated with concurrent chemoradiation; the 3-year disease-free survival was 82% …";
+    expect(readTopic("concurrent chemoradiotherapy").concepts.every((c) => namesConcept(c, text))).toBe(true);
+  });
+
+  test("an organism's name is not the disease: Klebsiella pneumoniae does not name pneumonia", () => {
+    const [pneumonia] = readTopic("pneumonia").concepts;
+    const concept = pneumonia as NonNullable<typeof pneumonia>;
+    // PMIDs 16156161 and 10368722 (sample): abscess and osteomyelitis from Klebsiella pneumoniae.
+    expect(namesConcept(concept, "Case report: spinal epidural abscess from Klebsiella pneumoniae.")).toBe(false);
+    expect(namesConcept(concept, "Gas formation by K. pneumoniae and Chlamydia pneumoniae.")).toBe(false);
+    expect(namesConcept(concept, "Community-acquired pneumonia caused by Streptococcus pneumoniae.")).toBe(true);
+    expect(namesConcept(concept, "Pneumonias in children")).toBe(true);
+    expect(namesConcept(concept, "Pneumonia, Bacterial")).toBe(true);
+  });
+
+  test("PubMed's query translation lends a concept the synonyms its term mapping used", () => {
+    const reading = withPubmedTranslation(
+      readTopic("chemoradiotherapy nasopharyngeal"),
+      '("chemoradiotherapy"[MeSH Terms] OR "chemoradiotherapy"[All Fields] OR "chemoradiation"[All Fields] OR ' +
+        '"chemoradiation therapy"[All Fields]) AND ("nasopharyngeal"[All Fields] OR "nasopharynx"[MeSH Terms])',
+    );
+    expect(reading.concepts.map((c) => c.alternatives)).toEqual([
+      [
+        "chemoradiotherapy",
+        "chemoradiation",
+        "radiochemotherapy",
+        "chemo-radiotherapy",
+        "chemo-radiation",
+        "chemoradiation therapy",
+      ],
+      ["nasopharyngeal", "nasopharynx"],
+    ]);
+    // Parts of a nested group are no synonyms: "pump" is not "proton".
+    const ppi = readTopic("proton pump");
+    const mapped = '("proton pump inhibitors"[MeSH Terms] OR ("proton"[All Fields] AND "pump"[All Fields]))';
+    expect(withPubmedTranslation(ppi, mapped)).toBe(ppi);
+    // Nothing is taken from a translation that names none of a concept's words; no translation changes nothing.
+    const before = readTopic("scoliosis bracing");
+    expect(withPubmedTranslation(before, '"asthma"[MeSH Terms]')).toBe(before);
+    expect(withPubmedTranslation(before, null)).toBe(before);
   });
 });

@@ -92,6 +92,11 @@ export const SYNONYM_SETS: readonly (readonly string[])[] = [
   ["smoking", "tobacco", "cigarette"],
   ["depression", "depressive"],
   ["diabetes", "diabetic"],
+  // Issue 37: one treatment under its -therapy and -tion names ("concurrent chemoradiation" for "chemoradiotherapy").
+  ["chemoradiotherapy", "chemoradiation", "radiochemotherapy", "chemo-radiotherapy", "chemo-radiation"],
+  ["radiotherapy", "radiation therapy", "irradiation"],
+  ["chemotherapy", "chemotherapeutic"],
+  ["concurrent", "concomitant", "simultaneous"],
 ];
 
 /** A word as the comparisons here see it: lower-cased, lightly stemmed. */
@@ -185,4 +190,114 @@ export function readTopic(
 /** The concepts' labels as a list in a sentence: "nasopharyngeal, carcinoma, smoking". */
 export function conceptList(concepts: readonly Concept[]): string {
   return concepts.map((c) => c.label).join(", ");
+}
+
+/**
+ * Whether a concept is named in `text` other than as the species epithet of an organism's binomial name (issue 37:
+ * "pneumonia" must not be covered by "Klebsiella pneumoniae" or "Chlamydia pneumoniae", which the index's stemmer
+ * reduces to the disease's word). An occurrence is an epithet when a capitalised genus (or its initial, "K.") comes
+ * right before it and it carries a Latin ending beyond the concept's word ("pneumoniae", "influenzae", "meningitidis").
+ * A concept whose alternatives do not occur at all in `text` is not named either. Pure.
+ */
+export function namesConcept(concept: Concept, text: string): boolean {
+  for (const alt of concept.alternatives) {
+    const words = tokens(alt);
+    if (words.length === 0) continue;
+    const last = (words[words.length - 1] as string).toLowerCase();
+    const head = words
+      .slice(0, -1)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&"))
+      .join("\\s+");
+    const body = `${head ? `${head}\\s+` : ""}(${last.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}[\\p{L}]{0,4})`;
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, "giu");
+    for (const m of text.matchAll(re)) {
+      const word = (m[1] ?? "").toLowerCase();
+      const before = text.slice(Math.max(0, (m.index ?? 0) - 30), m.index);
+      const genus = /(?:\b\p{Lu}\p{Ll}+|\b\p{Lu}\.)\s*$/u.test(before);
+      const latin = word !== last && /(?:ae|i|is|us|um|es)$/u.test(word);
+      if (!(genus && latin && words.length === 1)) return true;
+    }
+  }
+  return false;
+}
+
+/** Top-level pieces of `text` joined by `joiner` (" AND ", " OR "), parentheses and quotes respected. */
+function topLevel(text: string, joiner: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    if (quoted) continue;
+    if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (depth === 0 && text.startsWith(joiner, i)) {
+      parts.push(text.slice(start, i));
+      start = i + joiner.length;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim());
+}
+
+/** `text` without parentheses that wrap all of it ("(a OR b)" → "a OR b"; "(a) OR (b)" stays). */
+function unwrap(text: string): string {
+  let t = text.trim();
+  for (;;) {
+    if (!t.startsWith("(") || !t.endsWith(")")) return t;
+    let depth = 0;
+    let quoted = false;
+    for (let i = 0; i < t.length; i++) {
+      if (t[i] === '"') quoted = !quoted;
+      if (quoted) continue;
+      if (t[i] === "(") depth++;
+      else if (t[i] === ")" && --depth === 0 && i < t.length - 1) return t;
+    }
+    t = t.slice(1, -1).trim();
+  }
+}
+
+/**
+ * A topic's concepts with the synonyms PubMed's automatic term mapping gave them (issue 37 item 7: esearch's
+ * `querytranslation`, e.g. `("chemoradiotherapy"[MeSH Terms] OR "chemoradiotherapy"[All Fields] OR
+ * "chemoradiation"[All Fields])`). A top-level AND part of the translation whose top-level OR terms include one of a
+ * concept's alternatives, exactly (word forms aside), lends that concept its other top-level OR terms: the terms
+ * PubMed took as the same thing. Nested groups ("proton"[All Fields] AND "pump"[All Fields]), terms naming another
+ * concept's word, terms of three letters or fewer, generic words and NOT parts are not taken. Pure; the reading is
+ * returned unchanged when the translation is null or lends nothing.
+ */
+export function withPubmedTranslation(reading: TopicReading, translation: string | null): TopicReading {
+  if (!translation) return reading;
+  const key = (t: string) => tokens(t).map(norm).join(" ");
+  const groups = topLevel(unwrap(translation.split(" NOT ")[0] ?? ""), " AND ").map((part) =>
+    topLevel(unwrap(part), " OR ").flatMap((piece) => {
+      const m = /^"([^"]+)"\[[^\]]+\]$/u.exec(piece.trim());
+      return m ? [(m[1] ?? "").trim()] : [];
+    }),
+  );
+  const conceptWords = reading.concepts.map((c) => new Set(c.alternatives.flatMap((a) => tokens(a).map(norm))));
+  let changed = false;
+  const concepts = reading.concepts.map((c, i) => {
+    const own = new Set(c.alternatives.map(key));
+    const others = new Set(conceptWords.flatMap((words, k) => (k === i ? [] : [...words])));
+    const extra: string[] = [];
+    for (const terms of groups) {
+      if (!terms.some((t) => own.has(key(t)))) continue;
+      for (const t of terms) {
+        const k = key(t);
+        const words = tokens(t);
+        if (own.has(k) || t.length <= 3) continue;
+        if (words.some((w) => others.has(norm(w)))) continue;
+        if (words.every((w) => GENERIC.has(norm(w)) || STOP_WORDS.has(w.toLowerCase()))) continue;
+        own.add(k);
+        extra.push(t);
+      }
+    }
+    if (extra.length === 0) return c;
+    changed = true;
+    return { ...c, alternatives: [...c.alternatives, ...extra] };
+  });
+  return changed ? { ...reading, concepts } : reading;
 }

@@ -698,6 +698,8 @@ export interface components {
         /** @description A topic written in PubMed's search syntax, as evaluated on the local index (field tags, Boolean, phrases, truncation); null for a plain-language topic */
         pubmed_syntax?: string | null;
       };
+      /** @description Why PubMed was not asked, in one sentence (the index already held enough covering articles, or PubMed on demand is off); null when it was asked, absent for older reviews */
+      pubmed_not_asked?: string | null;
       /**
        * @description The filters, as phrases; empty when none
        * @example [

@@ -70,28 +70,34 @@ export function HowMade({ report, engine }: HowMadeProps) {
           className={css.text}
         >{`${n(c.partial)} partial matches (some concepts only) are listed after the relevant articles and never cited.`}</p>
       ) : null}
-      <p className={css.text} data-testid="how-made-query">
-        {"Read as: "}
-        {q.concepts.map((concept, i) => (
-          <span key={concept.label}>
-            {i > 0 ? " AND " : null}
-            <strong>{concept.label}</strong>
-            {concept.alternatives.length > 1 ? ` (${concept.alternatives.join(" OR ")})` : null}
-          </span>
-        ))}
-        {q.phrases.length > 0 ? `; phrases: ${q.phrases.map((p) => `"${p}"`).join(", ")}` : null}
-        {q.excluded.length > 0 ? `; excluding: ${q.excluded.join(", ")}` : null}
-        {q.generic_words.length > 0 ? `; ranked but not required: ${q.generic_words.join(", ")}` : null}
-      </p>
       {q.pubmed_syntax ? (
+        // A PubMed search strategy is evaluated as written: every term of it, not concepts of our own.
         <p
           className={css.text}
           data-testid="how-made-syntax"
-        >{`Searched as a PubMed search strategy: ${q.pubmed_syntax}`}</p>
-      ) : null}
+        >{`Read as a PubMed search strategy, every term as written: ${q.pubmed_syntax}`}</p>
+      ) : (
+        <p className={css.text} data-testid="how-made-query">
+          {"Read as: "}
+          {q.concepts.map((concept, i) => (
+            <span key={concept.label}>
+              {i > 0 ? " AND " : null}
+              <strong>{concept.label}</strong>
+              {concept.alternatives.length > 1 ? ` (${concept.alternatives.join(" OR ")})` : null}
+            </span>
+          ))}
+          {q.phrases.length > 0 ? `; phrases: ${q.phrases.map((p) => `"${p}"`).join(", ")}` : null}
+          {q.excluded.length > 0 ? `; excluding: ${q.excluded.join(", ")}` : null}
+          {q.generic_words.length > 0 ? `; ranked but not required: ${q.generic_words.join(", ")}` : null}
+        </p>
+      )}
       {report.pubmed ? (
         <p className={css.text} data-testid="how-made-pubmed">
           {pubmedParagraph(report.pubmed)}
+        </p>
+      ) : report.pubmed_not_asked ? (
+        <p className={css.text} data-testid="how-made-pubmed">
+          {report.pubmed_not_asked}
         </p>
       ) : null}
       <p className={css.text}>{`Filters: ${report.filters.length > 0 ? report.filters.join("; ") : "none"}.`}</p>

@@ -22,6 +22,7 @@ import { pubmedSyntaxOf, searchPubmedSyntax, syntaxRankingQuery } from "./syntax
 import { translatePubmedQuery } from "../../search/pubmed/query-syntax.ts";
 import { buildEvidenceTable } from "./evidence/table.ts";
 import { renumberByFirstUse } from "./citation-order.ts";
+import { namesConcept, withPubmedTranslation } from "../../search/concepts.ts";
 import { normalizeWhitespace, splitSentences } from "./sentences.ts";
 import { groupDuplicateRecords } from "./evidence/duplicates.ts";
 import { evidenceParagraph, synthesisSentence } from "./evidence/synthesis.ts";
@@ -177,16 +178,27 @@ async function searchAndRank(
   // PubMed on demand: a topic the local index covers thinly is first filled from PubMed (pubmed-step.ts).
   let pubmed: PubmedReport | null = null;
   let pubmedMatches: number[] = [];
-  if (deps.config.PUBMED_ON_DEMAND && (await localSearch(1)).total < ON_DEMAND_THRESHOLD) {
+  // Why PubMed was not asked, said in "How this review was made" (issue 37 item 8).
+  let pubmedNotAsked: string | null = null;
+  const held = deps.config.PUBMED_ON_DEMAND ? (await localSearch(1)).total : null;
+  if (held === null) pubmedNotAsked = "PubMed was not asked: PubMed on demand is turned off on this server.";
+  else if (held >= ON_DEMAND_THRESHOLD) {
+    pubmedNotAsked =
+      `PubMed was not asked: the index already held ${held.toLocaleString("en-US")} articles that address every ` +
+      `part of the topic (it asks PubMed when it holds fewer than ${ON_DEMAND_THRESHOLD}).`;
+  }
+  if (held !== null && held < ON_DEMAND_THRESHOLD) {
     const step = await runPubmedStep(deps, review, query, filters, async (line) => {
       if (await repo.setReviewProgress(deps.db, reviewId, ["searching"], line)) announceReviewChange(reviewId);
     });
     pubmed = step.report;
     // Only what the index holds now (a fetch cut short by the budget or the allowance leaves some out).
-    const held = await heldPmids(deps.db, step.matchedPmids);
-    pubmedMatches = step.matchedPmids.filter((p) => held.has(p));
-    // New records can teach the topic's abbreviations new long forms.
+    const inIndex = await heldPmids(deps.db, step.matchedPmids);
+    pubmedMatches = step.matchedPmids.filter((p) => inIndex.has(p));
+    // New records can teach the topic's abbreviations new long forms; PubMed's own reading of the topic lends its
+    // concepts the synonyms its automatic term mapping used (issue 37 item 7).
     if (pubmed.fetched > 0) reading = await readTopic();
+    if (!syntax) reading = withPubmedTranslation(reading, pubmed.query_translation);
   }
   const limit = rowFilter ? FILTERED_CANDIDATE_LIMIT : CANDIDATE_LIMIT;
   const local = await localSearch(limit);
@@ -204,8 +216,24 @@ async function searchAndRank(
   const passing = new Set(articles.filter((a) => passesFilters(filters, a)).map((a) => a.pmid));
   const screened = covering.hits.filter((h) => stored.has(h.pmid));
   const filtered = screened.filter((h) => passing.has(h.pmid));
-  const coveringHits = filtered.slice(0, CANDIDATE_LIMIT);
-  const partialHits = syntax ? [] : any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid));
+  // An article the index matched on a concept only through an organism's name ("Klebsiella pneumoniae" for
+  // "pneumonia") does not cover the topic: it is listed with the partial matches (issue 37 item 7).
+  const byPmid = new Map(articles.map((a) => [a.pmid, a]));
+  const namesAll = (pmid: number) => {
+    const a = byPmid.get(pmid);
+    if (!a) return false;
+    const text = [a.title, a.abstract, ...(a.mesh_terms ?? []), ...(a.keywords ?? [])].join(" \n ");
+    return reading.concepts.every((c) => namesConcept(c, text));
+  };
+  const truly = syntax ? filtered : filtered.filter((h) => namesAll(h.pmid));
+  const coveringHits = truly.slice(0, CANDIDATE_LIMIT);
+  const organismOnly = new Set(filtered.filter((h) => !truly.includes(h)).map((h) => h.pmid));
+  const partialHits = syntax
+    ? []
+    : [
+        ...filtered.filter((h) => organismOnly.has(h.pmid)),
+        ...any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid)),
+      ];
   if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
   const ranked =
     coveringHits.length > 0
@@ -216,7 +244,9 @@ async function searchAndRank(
       : [];
   const found = ranked.some((r) => r.coversTopic);
   const report: SearchReport = {
-    query: { ...queryReading(query, reading), pubmed_syntax: syntax ? translatePubmedQuery(syntax) : null },
+    query: syntax
+      ? { concepts: [], generic_words: [], phrases: [], excluded: [], pubmed_syntax: translatePubmedQuery(syntax) }
+      : { ...queryReading(query, reading), pubmed_syntax: null },
     filters: describeFilters(filters),
     counts: {
       matched: covering.total,
@@ -229,6 +259,7 @@ async function searchAndRank(
       cited: 0,
     },
     pubmed,
+    pubmed_not_asked: pubmed ? null : pubmedNotAsked,
     corpus: await corpusSnapshot(deps.db),
   };
   await deps.db.transaction().execute(async (trx) => {

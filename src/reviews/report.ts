@@ -68,6 +68,10 @@ export const SearchReportSchema = z
           "A topic written in PubMed's search syntax, as evaluated on the local index (field tags, Boolean, phrases, truncation); null for a plain-language topic",
       }),
     }),
+    pubmed_not_asked: z.string().nullable().optional().openapi({
+      description:
+        "Why PubMed was not asked, in one sentence (the index already held enough covering articles, or PubMed on demand is off); null when it was asked, absent for older reviews",
+    }),
     filters: z.array(z.string()).openapi({
       description: "The filters, as phrases; empty when none",
       example: ["Published 2010–2024", "Humans only"],

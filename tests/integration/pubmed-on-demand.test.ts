@@ -193,6 +193,10 @@ for (const backend of APP_BACKENDS) {
         expect(d.status).toBe("complete");
         expect(d.search_report?.counts.matched).toBeGreaterThanOrEqual(30);
         expect(d.search_report?.pubmed ?? null).toBeNull();
+        // "How this review was made" says why PubMed was not asked (issue 37 item 8).
+        expect(d.search_report?.pubmed_not_asked).toMatch(
+          /^PubMed was not asked: the index already held [\d,]+ articles that address every part of the topic \(it asks PubMed when it holds fewer than 30\)\.$/,
+        );
         expect(standIn.requests.length).toBe(before);
       } finally {
         await app.close();
@@ -419,7 +423,12 @@ for (const backend of APP_BACKENDS) {
       const d = await review(t, u, strategy);
       const search = standIn.requests.slice(before).find((r) => r.path.endsWith("esearch.fcgi"));
       expect(search?.params.term).toBe(strategy);
-      expect(d.search_report?.query.pubmed_syntax).toBeTruthy();
+      // Read as written, every term of it, and no concepts or phrases of our own (issue 37 item 8).
+      expect(d.search_report?.query.pubmed_syntax).toBe(
+        '(("asthma"[Title/Abstract] OR "asthma"[MeSH Terms]) AND ("child*"[Title/Abstract] OR "adolescent"[MeSH Terms])) NOT "adult"[Title]',
+      );
+      expect(d.search_report?.query.concepts).toEqual([]);
+      expect(d.search_report?.query.phrases).toEqual([]);
       // The same strategy over the same records (those the local index now holds), evaluated by the stand-in's reading.
       const heldPmids = new Set(
         (await t.db.selectFrom("articles").select("pmid").execute()).map((r) => Number(r.pmid)),
