@@ -261,3 +261,14 @@ export const marked = style({
   borderRadius: "2px",
   padding: "0 1px",
 });
+
+/** A cited article's number in the review's summary, before its title. */
+export const citationNumber = style({
+  marginInlineEnd: vars.space.xs,
+  color: vars.color.primary,
+  fontVariantNumeric: "tabular-nums",
+  fontWeight: 600,
+});
+
+/** The evidence table's appraisal of a cited study, under the card's meta line. */
+export const appraisal = style({ margin: `${vars.space.xs} 0 0`, fontSize: vars.fontSize.xs, color: vars.color.muted });

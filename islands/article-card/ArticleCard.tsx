@@ -27,6 +27,13 @@ export interface ArticleCardProps {
   note?: ReactNode;
   /** Opens the detail dialog on mount (a link to the article, such as a share e-mail's, lands here). */
   initiallyOpen?: boolean;
+  /** The article's citation number in a review's summary, shown as "[n]" before its title (issue 35 item 6). */
+  citation?: number;
+  /**
+   * What the review's evidence table read of the study (issue 37 item 1): its appraisal items and participants as
+   * short labels ("Randomized", "Retrospective", "n = 55 (26 + 29)"); shown as a line under the meta line.
+   */
+  appraisal?: readonly string[];
 }
 
 /**
@@ -34,7 +41,15 @@ export interface ArticleCardProps {
  * icon links.
  * Clicking the card (or activating its title) opens a dialog with the full abstract.
  */
-export function ArticleCard({ article, actions, abstractLines = 3, note, initiallyOpen = false }: ArticleCardProps) {
+export function ArticleCard({
+  article,
+  actions,
+  abstractLines = 3,
+  note,
+  initiallyOpen = false,
+  citation,
+  appraisal,
+}: ArticleCardProps) {
   const [open, setOpen] = useState(initiallyOpen);
 
   const onCardClick = (e: MouseEvent<HTMLElement>) => {
@@ -49,6 +64,9 @@ export function ArticleCard({ article, actions, abstractLines = 3, note, initial
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut; the title button does it by keyboard */}
       <article className={css.card} data-testid="article-card" data-pmid={article.pmid} onClick={onCardClick}>
         <h3 className={css.heading}>
+          {citation !== undefined ? (
+            <span className={css.citationNumber} data-testid="article-citation-number">{`[${citation}]`}</span>
+          ) : null}
           <button type="button" className={css.titleButton} aria-haspopup="dialog" onClick={() => setOpen(true)}>
             {titleOf(article)}
           </button>
@@ -82,6 +100,11 @@ export function ArticleCard({ article, actions, abstractLines = 3, note, initial
             </span>
           ) : null}
         </p>
+        {appraisal && appraisal.length > 0 ? (
+          <p className={css.appraisal} data-testid="article-appraisal">
+            {appraisal.join(" · ")}
+          </p>
+        ) : null}
         {article.retracted ? (
           <p className={css.retracted} data-testid="article-retracted">
             {"Retracted. "}

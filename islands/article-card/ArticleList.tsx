@@ -20,6 +20,10 @@ export interface ArticleListProps {
   renderActions?: (article: Article) => ReactNode;
   abstractLines?: 2 | 3 | 4;
   testId?: string;
+  /** The citation number of the i-th article of the list, for a review's cited articles. */
+  citationOf?: (index: number) => number;
+  /** What the evidence table read of an article, as short labels (ArticleCard's `appraisal`). */
+  appraisalOf?: (article: Article) => readonly string[] | undefined;
 }
 
 /** Article cards as a list (one card per list item), or the empty-list text. */
@@ -29,6 +33,8 @@ export function ArticleList({
   renderActions,
   abstractLines,
   testId = "article-list",
+  citationOf,
+  appraisalOf,
 }: ArticleListProps) {
   if (!articles.length) {
     return (
@@ -47,6 +53,8 @@ export function ArticleList({
             article={a}
             actions={renderActions ? renderActions(a) : <SocialActions article={a} />}
             abstractLines={abstractLines}
+            citation={citationOf?.(i)}
+            appraisal={appraisalOf?.(a)}
           />
         </li>
       ))}

@@ -9,6 +9,8 @@ import { Pagination } from "../article-card/Pagination.tsx";
 import { Icon } from "../article-card/icons.tsx";
 import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import type { Article } from "../article-card/types.ts";
+import { appraisalPhrases, participantsPhrase } from "../../src/reviews/evidence/phrases.ts";
+import type { EvidenceRow } from "../../src/reviews/evidence/types.ts";
 import { CITED_PAGE_SIZE, FTS_PAGE_SIZE } from "./queries.ts";
 import { relevantListCaption } from "./detail-messages.ts";
 import * as css from "./ReviewWorkspace.css.ts";
@@ -42,14 +44,36 @@ function Section({
   );
 }
 
-/** 'Cited Articles': the summary's references in citation order, six per page. */
-export function CitedArticles({ articles }: { articles: readonly Article[] }) {
+/** The short labels a cited card shows of its study: participants, then the appraisal items (issue 37 item 1). */
+export function cardAppraisal(row: EvidenceRow | undefined): string[] | undefined {
+  if (!row) return undefined;
+  const n = participantsPhrase(row);
+  return [...(n ? [`n = ${n}`] : []), ...appraisalPhrases(row.appraisal)];
+}
+
+/**
+ * 'Cited Articles': the summary's references in citation order, six per page, each card with its citation number and
+ * what the evidence table read of its study.
+ */
+export function CitedArticles({
+  articles,
+  evidence,
+}: {
+  articles: readonly Article[];
+  evidence?: readonly EvidenceRow[] | null;
+}) {
   const [page, setPage] = useState(0);
   const pages = pageCount(articles.length, CITED_PAGE_SIZE);
   const current = clampPage(page, pages);
+  const rows = new Map((evidence ?? []).map((r) => [r.pmid, r]));
   return (
     <Section title="Cited Articles" count={articles.length} defaultOpen testId="cited-articles">
-      <ArticleList articles={pageSlice(articles, current, CITED_PAGE_SIZE)} testId="cited-articles-list" />
+      <ArticleList
+        articles={pageSlice(articles, current, CITED_PAGE_SIZE)}
+        testId="cited-articles-list"
+        citationOf={(i) => current * CITED_PAGE_SIZE + i + 1}
+        appraisalOf={(a) => cardAppraisal(rows.get(a.pmid))}
+      />
       <Pagination
         page={current}
         pageCount={pages}

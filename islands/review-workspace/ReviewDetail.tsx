@@ -369,7 +369,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               </Suspense>
             </section>
           ) : null}
-          <CitedArticles articles={data.articles_refs ?? []} />
+          <CitedArticles articles={data.articles_refs ?? []} evidence={data.evidence_table} />
           {(ftsData.fts_articles_total_count ?? 0) > 0 ? (
             <AllRelevantArticles
               articles={ftsData.fts_articles_refs ?? []}

@@ -54,8 +54,9 @@ interface Details {
   fts_articles_total_count: number;
   search_report: {
     counts: { matched: number };
-    query: { pubmed_syntax?: string | null };
+    query: { pubmed_syntax?: string | null; concepts: unknown[]; phrases: string[] };
     pubmed?: PubmedReport | null;
+    pubmed_not_asked?: string | null;
   } | null;
 }
 
