@@ -17,7 +17,16 @@
  *  - duplicate records: the groups of records of one work (src/reviews/evidence/duplicates.ts) among each topic's
  *    relevant articles, how many of them the summary cites, and that each is cited under one number with its other
  *    PMIDs listed in the evidence table; and the most citation numbers on one sentence;
- *  - the review's time, start to complete, on the sample corpus (the 100,000-record time is bench-review.ts's).
+ *  - the review's time, start to complete, on the sample corpus (the 100,000-record time is bench-review.ts's);
+ *  - issue 37: summaries whose citation numbers follow first use; summaries of two or more primary studies that state
+ *    their certainty; openings whose totals equal the table's participants (recomputed here); table rows whose
+ *    participants are written in their source sentence; comparative topics whose summary says whether any cited
+ *    study compares the two sides; and, with tests/fixtures/key-findings-labelled.json, the share of quoted key
+ *    findings that a hand-labelled set judges as answering the topic (--dump-quotes FILE writes the quoted sentences
+ *    per topic, to be judged).
+ *
+ * Besides the MeSH-built topics, eight clinical questions written by hand (CLINICAL_TOPICS: treatment and comparative
+ * topics of the sample) are reviewed; they count for every measure but MeSH precision.
  *
  * With --hide-labels the summarizer is given every structured abstract without its section labels (the sections'
  * text joined as one unstructured abstract), so the sentence roles come from the classifier (src/reviews/roles/) and
@@ -35,8 +44,9 @@
  * (bench-extraction.ts). The review time at 100,000 records is bench-review.ts's.
  *
  *   npm run bench -- evidence [--verbose] [--topics N] [--hide-labels] [--duplicates] [--summaries-only]
+ *                             [--dump-quotes FILE]
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
@@ -52,6 +62,8 @@ import {
 import { groupDuplicateRecords } from "../../src/reviews/evidence/duplicates.ts";
 import type { SummaryArticle } from "../../src/reviews/summary/types.ts";
 import { studyDesign } from "../../src/articles/evidence.ts";
+import { inFirstUseOrder } from "../../src/reviews/citation-order.ts";
+import { STUDY_DESIGNS } from "../../src/articles/evidence.ts";
 import { NON_TOPICAL_EXTRA, NON_TOPICAL_HEADINGS } from "./mesh-headings.ts";
 
 const { values } = parseArgs({
@@ -61,6 +73,7 @@ const { values } = parseArgs({
     "hide-labels": { type: "boolean", default: false },
     duplicates: { type: "boolean", default: false },
     "summaries-only": { type: "boolean", default: false },
+    "dump-quotes": { type: "string" },
   },
 });
 const TOPICS = Number(values.topics);
@@ -86,7 +99,7 @@ const headings = (
 ).rows.filter((r) => !NOT_TOPICAL.has(r.heading) && !r.heading.includes(","));
 interface Topic {
   topic: string;
-  headings: [string, string];
+  headings: [string, string] | null;
 }
 const topics: Topic[] = [];
 for (const { heading } of headings.slice(12)) {
@@ -97,11 +110,27 @@ for (const { heading } of headings.slice(12)) {
       WHERE ${heading} = ANY(mesh_terms) AND h <> ${heading}
       GROUP BY h ORDER BY count(*) DESC, h LIMIT 30`.execute(t.db)
   ).rows.find(
-    (r) => !NOT_TOPICAL.has(r.h) && !r.h.includes(",") && r.n >= 3 && !topics.some((x) => x.headings.includes(r.h)),
+    (r) => !NOT_TOPICAL.has(r.h) && !r.h.includes(",") && r.n >= 3 && !topics.some((x) => x.headings?.includes(r.h)),
   );
-  if (co && !topics.some((x) => x.headings.includes(heading)))
+  if (co && !topics.some((x) => x.headings?.includes(heading)))
     topics.push({ topic: `${co.h} ${heading}`, headings: [heading, co.h] });
 }
+/**
+ * Questions a clinician asks of the sample, written by hand (issue 37): treatment and comparative topics whose
+ * summaries must appraise, rate certainty and say whether the studies compare the two sides. No MeSH pair judges
+ * them (their headings are null), only the measures below.
+ */
+const CLINICAL_TOPICS = [
+  "decompression versus fusion for lumbar spinal stenosis",
+  "bracing for adolescent idiopathic scoliosis",
+  "concurrent chemoradiotherapy nasopharyngeal carcinoma",
+  "percutaneous vertebroplasty osteoporotic vertebral compression fractures",
+  "antibiotic treatment duration vertebral osteomyelitis",
+  "surgery versus conservative treatment spinal tuberculosis",
+  "pedicle screws compared with hooks in scoliosis surgery",
+  "pneumonia",
+];
+const clinical = CLINICAL_TOPICS.map((topic) => ({ topic, headings: null }));
 
 // ---- Duplicate records (--duplicates) -------------------------------------------------------------------------------
 /** One record in this many (by PMID order, among those with an abstract) is copied. */
@@ -293,7 +322,19 @@ const totals = {
   duplicateGroupsCitedTwice: 0,
   maxNumbersPerSentence: 0,
   stray: 0,
+  summaries: 0,
+  inOrder: 0,
+  bodiesOfEvidence: 0,
+  certaintyStated: 0,
+  openings: 0,
+  openingsTotalsRight: 0,
+  rowsWithParticipants: 0,
+  participantsInSource: 0,
+  comparative: 0,
+  comparativeAnswered: 0,
 };
+/** Quoted sentences per topic, for the hand-labelled judgement of whether they answer it (--dump-quotes). */
+const dumped: { topic: string; pmid: number; sentence: string }[] = [];
 /** Stray punctuation where a label or a sentence part was removed: a quote opening with punctuation or a number. */
 const STRAY = /^(?:[:;,.)\]]|\(?\d{1,2}\)\s)/u;
 const judged: Record<Judge, { n: number; findings: number }> = {
@@ -305,11 +346,59 @@ const notFindings: string[] = [];
 /** Quoted sentences no label judged (for growing the hand-labelled set), with --verbose. */
 const byHeuristic: string[] = [];
 const times: number[] = [];
+interface EvidenceRowLike {
+  pmid: number;
+  citation: number;
+  duplicate_pmids: number[];
+  same_cohort: number[];
+  design: string | null;
+  participants: number | null;
+  participants_arms: number[] | null;
+  participants_text: string | null;
+}
+const PRIMARY = new Set([
+  "rct",
+  "clinical-trial",
+  "cohort",
+  "case-control",
+  "cross-sectional",
+  "observational",
+  "case-series",
+  "case-report",
+]);
+
+/**
+ * Whether the opening's count sentence states, for every design, the sum of the participants its rows read (each
+ * cohort once), and nothing for rows that read none: recomputed here from the table, independently of synthesis.ts.
+ */
+function openingTotalsRight(summary: string, table: readonly EvidenceRowLike[]): boolean {
+  const opening = summary.split("\n\n").find((b) => b.startsWith("**The evidence.**"));
+  if (!opening) return true;
+  const counted = new Set<number>();
+  for (const design of [...STUDY_DESIGNS, null]) {
+    const rows = table.filter((r) => r.design === design);
+    if (rows.length === 0) continue;
+    let n = 0;
+    const stated = rows.filter((r) => r.participants !== null);
+    for (const r of stated) {
+      if (!r.same_cohort.some((c) => counted.has(c))) n += r.participants ?? 0;
+      counted.add(r.citation);
+    }
+    const expected = stated.length === 0 ? "n not stated" : `n = ${n.toLocaleString("en-US")}`;
+    const clause = new RegExp(
+      `\\b${rows.length} [^(]*\\((${expected.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")})[;)]`,
+      "u",
+    );
+    if (!clause.test(opening)) return false;
+  }
+  return true;
+}
+
 interface Run {
   summary: string;
   cited: number[];
   relevant: number[];
-  table: { pmid: number; duplicate_pmids: number[] }[] | null;
+  table: EvidenceRowLike[] | null;
   ms: number;
   status: string;
 }
@@ -340,11 +429,46 @@ async function review(topic: string): Promise<Run> {
   return { summary: row.summary ?? "", cited, relevant, table, ms, status: row.status };
 }
 
-for (const {
-  topic,
-  headings: [a, b],
-} of topics) {
+for (const { topic, headings } of [...topics, ...clinical]) {
+  const [a, b] = headings ?? ["", ""];
   const r = await review(topic);
+  if (r.summary) {
+    totals.summaries++;
+    if (inFirstUseOrder(r.summary)) totals.inOrder++;
+    else if (values.verbose) console.log(`  out of citation order: ${topic}`);
+  }
+  const table = r.table ?? [];
+  if (r.summary && table.filter((x) => x.design !== null && PRIMARY.has(x.design)).length >= 2) {
+    totals.bodiesOfEvidence++;
+    if (r.summary.includes("Certainty of the evidence")) totals.certaintyStated++;
+  }
+  if (r.summary && table.length > 0) {
+    totals.openings++;
+    if (openingTotalsRight(r.summary, table)) totals.openingsTotalsRight++;
+    else if (values.verbose) console.log(`  opening totals differ from the table: ${topic}`);
+  }
+  for (const row of table) {
+    if (row.participants === null) continue;
+    totals.rowsWithParticipants++;
+    const source = row.participants_text ?? "";
+    const arms = row.participants_arms ?? [row.participants];
+    const written = (x: number) => [
+      String(x),
+      x.toLocaleString("en-US"),
+      x.toLocaleString("en-US").replace(/,/gu, " "),
+    ];
+    if (
+      arms.every((x) => written(x).some((w) => source.includes(w))) ||
+      /[a-z]+-?[a-z]* (?:patients|participants)/iu.test(source)
+    ) {
+      totals.participantsInSource++;
+    }
+  }
+  if (/\b(?:versus|vs\.?|compared with)\b/iu.test(topic) && r.summary) {
+    totals.comparative++;
+    if (/\b(?:None of the cited studies compares|of the cited studies compares?)\b/u.test(r.summary))
+      totals.comparativeAnswered++;
+  }
   times.push(r.ms);
   const byPmid = await articles([...new Set([...r.cited, ...r.relevant])]);
   const design = (pmid: number) =>
@@ -353,11 +477,12 @@ for (const {
   let caseReports = 0;
   for (const pmid of r.cited) {
     const m = byPmid.get(pmid)?.mesh_terms ?? [];
-    if (m.includes(a) && m.includes(b)) both++;
-    if (m.includes(a) || m.includes(b)) totals.oneHeading++;
+    if (headings && m.includes(a) && m.includes(b)) both++;
+    if (headings && (m.includes(a) || m.includes(b))) totals.oneHeading++;
     if (design(pmid) === "case-report") caseReports++;
   }
-  totals.cited += r.cited.length;
+  // MeSH precision only over the MeSH-built topics (the hand-written ones have no heading pair).
+  if (headings) totals.cited += r.cited.length;
   totals.bothHeadings += both;
   let faithful = 0;
   let findings = 0;
@@ -371,6 +496,7 @@ for (const {
     const pmid = r.cited[(q.numbers[0] ?? 0) - 1] ?? -1;
     const source = byPmid.get(pmid);
     if (!source) continue;
+    dumped.push({ topic, pmid, sentence: q.body });
     if (q.numbers.some((n) => design(r.cited[n - 1] ?? -1) === "case-report")) totals.caseReportsQuoted++;
     const text = new Set(words(`${source.title ?? ""} ${source.abstract ?? ""}`));
     if (words(q.body).every((w) => text.has(w))) faithful++;
@@ -442,6 +568,12 @@ const report = [
     `${totals.duplicateGroupsListed} with every other PMID listed in the evidence table`,
   `most citation numbers on one quoted sentence: ${totals.maxNumbersPerSentence}; quotes opening with stray ` +
     `punctuation or a list marker: ${totals.stray}`,
+  `summaries in citation order (first use): ${totals.inOrder} of ${totals.summaries}`,
+  `summaries of two or more primary studies that state their certainty: ${totals.certaintyStated} of ${totals.bodiesOfEvidence}`,
+  `openings whose totals equal the table's participants (each cohort once, "not stated" where none): ` +
+    `${totals.openingsTotalsRight} of ${totals.openings}; table rows whose participants are written in their source ` +
+    `sentence: ${totals.participantsInSource} of ${totals.rowsWithParticipants}`,
+  `comparative topics whose summary says whether any cited study compares the two sides: ${totals.comparativeAnswered} of ${totals.comparative}`,
   `review time on the sample corpus: median ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${times.at(-1)?.toFixed(0)} ms`,
 ];
 console.log(report.join("\n"));
@@ -450,6 +582,30 @@ if (values.verbose && notFindings.length > 0) {
 }
 if (values.verbose && byHeuristic.length > 0) {
   console.log(`quoted sentences judged by the heuristic (no section or hand label):\n${byHeuristic.join("\n")}`);
+}
+// Key findings that answer the topic (issue 37 item 5): judged by the hand-labelled set of (topic, sentence) pairs.
+const ANSWERS_FILE = join(import.meta.dir, "..", "..", "tests", "fixtures", "key-findings-labelled.json");
+if (existsSync(ANSWERS_FILE)) {
+  type Judged = { topic: string; sentence: string; answers: boolean };
+  const labelled = (JSON.parse(readFileSync(ANSWERS_FILE, "utf8")) as { judgements: Judged[] }).judgements;
+  const key = (topic: string, sentence: string) => `${topic}\u0000${bare(sentence)}`;
+  const judgement = new Map(labelled.map((j) => [key(j.topic, j.sentence), j.answers]));
+  let judgedQuotes = 0;
+  let answering = 0;
+  for (const q of dumped) {
+    const j = judgement.get(key(q.topic, q.sentence));
+    if (j === undefined) continue;
+    judgedQuotes++;
+    if (j) answering++;
+  }
+  console.log(
+    `key findings that answer the topic (hand-labelled): ${ratio(answering, judgedQuotes)} (${answering} of ` +
+      `${judgedQuotes} judged; ${dumped.length - judgedQuotes} quoted sentences have no judgement)`,
+  );
+}
+if (values["dump-quotes"]) {
+  writeFileSync(values["dump-quotes"], JSON.stringify(dumped, null, 1));
+  console.log(`wrote ${dumped.length} quoted sentences to ${values["dump-quotes"]}`);
 }
 await t.close();
 if (!values["summaries-only"]) {
