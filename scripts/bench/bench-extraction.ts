@@ -25,6 +25,8 @@ import { effectMatches, effectMatchesStrictly } from "../evidence/match.ts";
 import { extractEvidence } from "../../src/reviews/evidence/extract.ts";
 import type { StudyEvidence } from "../../src/reviews/evidence/types.ts";
 import type { SummaryArticle } from "../../src/reviews/summary/types.ts";
+import { sentenceSignificance, significanceProbability } from "../../src/reviews/evidence/significance/classify.ts";
+import { join } from "node:path";
 
 const args = process.argv.slice(2);
 const runs = Math.max(1, Number(args.find((a) => /^\d+$/u.test(a)) ?? 30));
@@ -158,6 +160,34 @@ for (const [split, records] of Object.entries(splits)) {
   for (const g of records) score(g, results.get(g.pmid) as StudyEvidence, t, differences);
   report(split === "test" ? "TEST split (never read while developing)" : "training split (fitted on)", t);
   if (verbose && split === "train") for (const d of differences) console.log(`    ${d}`);
+}
+
+// The significance classifier on the Evidence Inference corpus's TEST split (sample/evidence-inference), which
+// training never reads (it fits on the training split and sets its threshold on the validation split).
+{
+  const text = await Bun.file(join(import.meta.dir, "../../sample/evidence-inference/evidence-spans.jsonl")).text();
+  const test = text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { split: string; label: string; evidence: string })
+    .filter((r) => r.split === "test");
+  const truth = (r: { label: string }) => (r.label === "no significant difference" ? "not_significant" : "significant");
+  let answered = 0;
+  let right = 0;
+  let forced = 0;
+  for (const r of test) {
+    const said = sentenceSignificance(r.evidence);
+    if (said !== null) {
+      answered++;
+      if (said === truth(r)) right++;
+    }
+    const p = significanceProbability(r.evidence);
+    if ((p >= 0.5 ? "significant" : "not_significant") === truth(r)) forced++;
+  }
+  console.log(
+    `\nsignificance of a result sentence, Evidence Inference TEST split (${test.length} spans): right when it answers ` +
+      `${fmt(right, answered)}, answers ${fmt(answered, test.length)}; always answering: accuracy ${fmt(forced, test.length)}`,
+  );
 }
 
 const list = everything.map((g) => articles.get(g.pmid) as SummaryArticle);

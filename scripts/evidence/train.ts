@@ -4,6 +4,9 @@
  *
  *   participants  src/reviews/evidence/participants/weights.json (logistic regression over candidates)
  *   effects       src/reviews/evidence/effects/weights.json (logistic regression over candidates)
+ *   significance  src/reviews/evidence/significance/weights.json (logistic regression over a result sentence, trained on
+ *                 the Evidence Inference corpus's training split, sample/evidence-inference; threshold chosen on its
+ *                 validation split; its test split is the benchmark's)
  *   study         src/reviews/evidence/study/weights.json (multinomial logistic regression per question: design,
  *                 randomised, comparison group, timing, blinding)
  *
@@ -33,6 +36,8 @@ import {
 import { studyFeatures } from "../../src/reviews/evidence/study/features.ts";
 import { bestClass } from "../../src/reviews/evidence/model/linear.ts";
 import { roundedRows, trainMulticlass } from "../../src/reviews/evidence/model/train.ts";
+import { significanceFeatures } from "../../src/reviews/evidence/significance/features.ts";
+import { significanceProbability } from "../../src/reviews/evidence/significance/classify.ts";
 import { participantCandidates } from "../../src/reviews/evidence/participants/candidates.ts";
 import { readParticipants } from "../../src/reviews/evidence/participants/extract.ts";
 import { pmidHash } from "../../src/reviews/roles/corpus.ts";
@@ -336,6 +341,66 @@ function trainStudy(): void {
   }
 }
 
+interface EvidenceSpan {
+  split: "train" | "validation" | "test";
+  label: string;
+  evidence: string;
+}
+
+/** The Evidence Inference spans of a split (sample/evidence-inference/evidence-spans.jsonl). */
+export async function evidenceSpans(split: EvidenceSpan["split"]): Promise<EvidenceSpan[]> {
+  const text = await Bun.file(join(ROOT, "sample/evidence-inference/evidence-spans.jsonl")).text();
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as EvidenceSpan)
+    .filter((r) => r.split === split);
+}
+
+/** Answered accuracy the significance classifier's answers must reach on the validation split. */
+const SIGNIFICANCE_TARGET = 0.95;
+
+async function trainSignificance(): Promise<void> {
+  const label = (r: EvidenceSpan) => (r.label === "no significant difference" ? 0 : 1);
+  const train = await evidenceSpans("train");
+  const validation = await evidenceSpans("validation");
+  const model = trainBinary(train.map((r) => ({ features: significanceFeatures(r.evidence), label: label(r) })));
+  // The threshold t (answers at p ≥ t or p ≤ 1 − t) whose answered accuracy on validation reaches the target.
+  const scored = validation.map((r) => ({ p: significanceProbability(r.evidence, { ...model }), y: label(r) }));
+  let threshold = 0.99;
+  for (let t = 0.5; t <= 0.99; t += 0.01) {
+    const shown = scored.filter((s) => s.p >= t || s.p <= 1 - t);
+    const right = shown.filter((s) => (s.p >= t ? 1 : 0) === s.y).length;
+    if (shown.length > 0 && right / shown.length >= SIGNIFICANCE_TARGET) {
+      threshold = t;
+      break;
+    }
+  }
+  const shown = scored.filter((s) => s.p >= threshold || s.p <= 1 - threshold);
+  const right = shown.filter((s) => (s.p >= threshold ? 1 : 0) === s.y).length;
+  const all = scored.filter((s) => (s.p >= 0.5 ? 1 : 0) === s.y).length;
+  console.log(
+    `significance (Evidence Inference, ${train.length} training spans): validation accuracy ${(all / scored.length).toFixed(3)}; ` +
+      `at threshold ${threshold.toFixed(2)} answers ${shown.length}/${scored.length}, right ${(right / Math.max(1, shown.length)).toFixed(3)}`,
+  );
+  const file: BinaryModelFile = {
+    kind: "binary",
+    trained:
+      `logistic regression (AdaGrad, L2) on ${train.length} evidence spans of the Evidence Inference training split ` +
+      `(sample/evidence-inference); threshold for answered accuracy ≥ ${SIGNIFICANCE_TARGET} on its validation split; ` +
+      "scripts/evidence/train.ts",
+    bias: Number(model.bias.toFixed(4)),
+    threshold: Number(threshold.toFixed(2)),
+    weights: roundedWeights(model.weights),
+  };
+  if (!dryRun) {
+    const out = join(ROOT, "src/reviews/evidence/significance/weights.json");
+    writeFileSync(out, `${JSON.stringify(file)}\n`);
+    console.log(`wrote ${out} (${Object.keys(file.weights).length} weights)`);
+  }
+}
+
+if (task === "all" || task === "significance") await trainSignificance();
 if (task === "all" || task === "participants") trainParticipants();
 if (task === "all" || task === "effects") trainEffects();
 if (task === "all" || task === "study") trainStudy();

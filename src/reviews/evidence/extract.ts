@@ -19,25 +19,11 @@ import { readParticipants } from "./participants/extract.ts";
 import { extractPico } from "./pico.ts";
 import { classifyStudy, type StudyAnswer } from "./study/classify.ts";
 import { readFollowUp } from "./appraisal.ts";
+import { sentenceSignificance } from "./significance/classify.ts";
 import type { EffectEstimate, EvidenceLevel, StudyAppraisal, StudyEvidence } from "./types.ts";
 
 const isFinding = (role: string) => role === "RESULTS" || role === "CONCLUSIONS";
 const isComparative = (e: EffectEstimate) => !["percentage", "mean", "median"].includes(e.measure);
-
-const anyOf = (...alternatives: string[]) => new RegExp(String.raw`\b(?:${alternatives.join("|")})\b`, "iu");
-const NOT_SIGNIFICANT = anyOf(
-  String.raw`no (?:statistically )?significant`,
-  String.raw`not (?:statistically )?significant(?:ly)?`,
-  String.raw`did not (?:significantly )?(?:differ|improve|reduce|increase|change|affect|decrease)`,
-  String.raw`no (?:\w+ )?difference`,
-  String.raw`was not superior|were not (?:statistically )?different|not associated|comparable|similar`,
-);
-const SIGNIFICANT = anyOf(
-  String.raw`significantly (?:higher|lower|greater|fewer|more|less|longer|shorter|better|worse|improved|reduced|` +
-    String.raw`increased|decreased|associated|improve[sd]?|reduce[sd]?|increase[sd]?|decrease[sd]?|lowered|raised)`,
-  String.raw`significant(?:ly)? (?:improvement|reduction|increase|decrease|difference|association|benefit)`,
-  String.raw`was superior|were superior`,
-);
 
 /** Significance of one estimate from its interval (excluding the null value) or its p value (below 0.05). */
 function effectSignificance(e: EffectEstimate): StudyEvidence["significance"] {
@@ -54,12 +40,12 @@ function effectSignificance(e: EffectEstimate): StudyEvidence["significance"] {
   return null;
 }
 
-/** Significance a sentence's own words state ("no significant difference", "significantly improves"); null when none. */
+/**
+ * Significance a sentence's own words state ("no significant difference", "significantly improves"), read by the
+ * learned classifier (significance/classify.ts); null when it is not sure.
+ */
 function statedSignificance(text: string): StudyEvidence["significance"] {
-  const none = NOT_SIGNIFICANT.test(text);
-  const some = SIGNIFICANT.test(text);
-  // A sentence that says both ("A improved significantly but B did not differ") does not tell the main comparison.
-  return none === some ? null : none ? "not_significant" : "significant";
+  return sentenceSignificance(text);
 }
 
 interface Read {
