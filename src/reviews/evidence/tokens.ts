@@ -27,7 +27,7 @@ const TOKEN = new RegExp(
     // A count in words, as one token ("Sixty-one", "one hundred and five").
     String.raw`(?<![\p{L}])(?:${NUMBER_WORDS})(?![\p{L}])`,
     // Digits: thousands groups (comma, thin space, or a space before exactly three digits), decimals.
-    String.raw`\d{1,3}(?:[,\u2009\u202f]\d{3})+(?![\d])`,
+    String.raw`\d{1,3}(?:[,\u2009\u202f]\d{3})+(?:[.·]\d+)?(?![\d])`,
     String.raw`\d{1,3}(?: \d{3})+(?![\d.,·])`,
     String.raw`\d+(?:[.·]\d+)?`,
     String.raw`[.·]\d+`,
@@ -60,14 +60,14 @@ export function tokenize(text: string): Token[] {
     const start = m.index;
     const end = start + raw.length;
     if (/^\d|^[.·]\d/u.test(raw)) {
-      const grouped = /^\d{1,3}(?:[, \u2009\u202f]\d{3})+$/u.test(raw);
-      const value = grouped ? parseCount(raw) : parseDecimal(raw);
+      const grouped = /^\d{1,3}(?:[, \u2009\u202f]\d{3})+(?:[.·]\d+)?$/u.test(raw);
+      const value = grouped ? parseDecimal(raw.replace(/[, \u2009\u202f]/gu, "")) : parseDecimal(raw);
       out.push({
         text: raw,
         norm: "<num>",
         kind: "number",
         value,
-        integer: grouped || /^\d+$/u.test(raw),
+        integer: (grouped && !/[.·]/u.test(raw)) || /^\d+$/u.test(raw),
         words: false,
         start,
         end,

@@ -12,7 +12,7 @@
 import type { AbstractView, ViewSentence } from "../abstract-view.ts";
 import type { Token } from "../tokens.ts";
 import type { EffectEstimate } from "../types.ts";
-import { type ValuePair, valuePairs } from "./pairs.ts";
+import { intervalValues, type ValuePair, valuePairs } from "./pairs.ts";
 import { readEstimates } from "./reading.ts";
 
 export interface EffectCandidate {
@@ -228,8 +228,20 @@ export function effectCandidates(view: AbstractView): EffectCandidate[] {
       seen.set(key(estimate), c);
       out.push(c);
     }
+    const named = readEstimates(s.text);
+    for (const v of intervalValues(s.text, s.tokens)) {
+      const { token, start, ...estimate } = v;
+      // A named estimate of the same value (an odds ratio with its interval) is that estimate, not a difference.
+      if (named.some((e) => e.value === v.value && e.ci_low === v.ci_low) || seen.has(key(estimate))) continue;
+      const t = s.tokens;
+      const f = ["kind:interval", `m:${estimate.measure}`, ...aroundFeatures(t, token, token, "")];
+      if (estimate.p_value !== null) f.push("has_p");
+      for (let k = Math.max(0, token - 6); k < token; k++) if (t[k]?.kind === "word") f.push(`before:${t[k]?.norm}`);
+      seen.set(key(estimate), { estimate, sentence: s.index, start, features: [] });
+      out.push({ estimate, sentence: s.index, start, features: [...f, ...common] });
+    }
     let cursor = 0;
-    for (const e of readEstimates(s.text)) {
+    for (const e of named) {
       const start = Math.max(0, s.text.indexOf(e.text, cursor));
       cursor = start;
       const twin = seen.get(key(e));

@@ -39,30 +39,34 @@ const YEAR = (t: Token) => !t.words && /^\d{4}$/u.test(t.text) && t.value >= 190
 /** The values of a sentence's tokens that may be groups' values. */
 export function groupValues(tokens: readonly Token[]): GroupValue[] {
   const out: GroupValue[] = [];
-  let bracketHasCi = false;
-  let depth = 0;
+  // One flag per open bracket: whether it holds bounds or spreads (a bracket inside another keeps its own).
+  const brackets: boolean[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (t.text === "(" || t.text === "[") {
-      depth++;
-      // A bracket that opens with "95% CI", "CI" or "range" holds bounds, not values.
-      const head = tokens
-        .slice(i + 1, i + 5)
-        .map((x) => x.norm)
-        .join(" ");
-      bracketHasCi = /\b(?:ci|confidence|credible|range|iqr|interquartile)\b/u.test(head);
+      // A bracket that opens with "95% CI", "CI", "SD", "range" or "IQR" holds bounds or spreads, not groups' values.
+      // Its head: the words before its first number or inner bracket ("(95% CI", "(sd", "[range").
+      const head: string[] = [];
+      for (let k = i + 1; k < Math.min(tokens.length, i + 5); k++) {
+        const x = tokens[k] as Token;
+        if (x.text === "(" || x.text === "[" || (x.kind === "number" && !isPercentSign(tokens[k + 1]))) break;
+        head.push(x.norm);
+      }
+      brackets.push(/\b(?:ci|confidence|credible|range|iqr|interquartile|sd|se|sem|standard)\b/u.test(head.join(" ")));
       continue;
     }
     if (t.text === ")" || t.text === "]") {
-      depth = Math.max(0, depth - 1);
-      if (depth === 0) bracketHasCi = false;
+      brackets.pop();
       continue;
     }
+    const bracketHasCi = brackets[brackets.length - 1] === true;
     if (t.kind !== "number" || t.words || YEAR(t)) continue;
-    if (depth > 0 && bracketHasCi) continue;
+    if (bracketHasCi) continue;
     const prev = tokens[i - 1];
     const prev2 = tokens[i - 2];
     const next = tokens[i + 1];
+    // Digits glued to a word are part of a name: "FiO2", "T1", "L5", "Group A0.125".
+    if (prev?.kind === "word" && prev.end === t.start) continue;
     // p values, SDs ("± 4.8", "+/- 2"), fractions' parts ("12/40"), ranges' second bound ("10-20", "10 to 20").
     if (prev && /^[pP]$/u.test(prev2?.text ?? "") && /^[=<>≤≥]$/u.test(prev.text)) continue;
     if (prev && /^[=<>≤≥]$/u.test(prev.text) && prev2 && /^(?:p|value)$/iu.test(prev2.text)) continue;
@@ -119,7 +123,8 @@ export function valuePairs(sentence: string, tokens: readonly Token[] = tokenize
     const clause = Math.max(0, sentence.lastIndexOf("; ", first.start) + 2);
     const start = clause >= 2 ? clause : 0;
     end = closeBrackets(sentence, start, end);
-    const median = /\bmedian\b/iu.test(sentence.slice(Math.max(0, first.start - 60), second.start));
+    // Medians when the sentence names a median before the pair ("Median progression-free survival … was 3.9 months").
+    const median = /\bmedian\b/iu.test(sentence.slice(0, second.start));
     out.push({
       measure: first.percent ? "percentage" : median ? "median" : "mean",
       value: first.value,
@@ -134,6 +139,46 @@ export function valuePairs(sentence: string, tokens: readonly Token[] = tokenize
       start,
       end,
       sameKind,
+    });
+  }
+  return out;
+}
+
+/** A value stated with its own confidence interval, and where it was read. */
+export interface IntervalValue extends EffectEstimate {
+  token: number;
+  start: number;
+}
+
+/**
+ * Values stated with a confidence interval right after them that no measure names ("mean=1.4, 95% CI=0.7, 2.1
+ * servings/day", "averaging 1,500.3 (95% CI=77.6, 2,922.9) greater steps/day"): by the labelling conventions an
+ * unnamed between-group difference with its interval is a mean difference. Candidates only: the effect model decides
+ * (a single group's mean with its interval is no effect).
+ */
+export function intervalValues(sentence: string, tokens: readonly Token[] = tokenize(sentence)): IntervalValue[] {
+  const out: IntervalValue[] = [];
+  for (const v of groupValues(tokens)) {
+    const tail = sentence.slice(v.end).replace(/^\s*(?:[\p{L}µ/]{1,12}\s*)?[,;]?\s*[([]?/u, "");
+    const ci = readInterval(tail, false);
+    if (!ci || ci.low > v.value || v.value > ci.high) continue;
+    const clause = Math.max(0, sentence.lastIndexOf("; ", v.start) + 2);
+    const start = clause >= 2 ? clause : 0;
+    let end = v.end + (sentence.length - v.end - tail.length) + ci.length;
+    const p = readP(sentence.slice(end));
+    if (p) end += p.end;
+    end = closeBrackets(sentence, start, end);
+    out.push({
+      measure: "mean difference",
+      value: v.value,
+      compared_value: null,
+      ci_low: ci.low,
+      ci_high: ci.high,
+      p_value: p?.value ?? null,
+      p_relation: p?.relation ?? null,
+      text: sentence.slice(start, end).trim(),
+      token: v.token,
+      start,
     });
   }
   return out;
