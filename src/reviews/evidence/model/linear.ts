@@ -1,9 +1,11 @@
 /**
  * Linear models over sparse string features, as the evidence extractors ship them: a binary logistic regression (one
  * weight per feature plus a bias, P(y = 1 | x) = σ(b + Σ w_f)) and a multinomial one (softmax over classes, one weight
- * per feature and class). Features are present/absent strings ("L1:patients", "pt:randomized controlled trial"), so
- * a model is a table of weights; features the model has no weight for are ignored. Pure and allocation-light: a
- * candidate's score is one map lookup per feature.
+ * per feature and class). Features are present/absent strings ("L1:patients", "pt:randomized controlled trial"), each
+ * with the value 1/√n for an example of n distinct features (the binary vector scaled to unit length, as tf vectors
+ * are cosine-normalised), so that an abstract of many words does not get a large score for its length alone; a model
+ * is a table of weights, and features it has no weight for are ignored. Pure and allocation-light: a candidate's
+ * score is one map lookup per feature.
  *
  * Reference: Hastie, Tibshirani & Friedman, "The Elements of Statistical Learning", 2nd ed., §4.4 (logistic
  * regression). Training is src/reviews/evidence/model/train.ts.
@@ -69,11 +71,16 @@ export function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
-/** The linear score b + Σ w_f of a feature set (each distinct feature counted once). */
+/** The value of each present feature of an example with `n` distinct features: 1/√n (unit length). */
+export const featureValue = (n: number) => (n === 0 ? 0 : 1 / Math.sqrt(n));
+
+/** The linear score b + Σ w_f·x_f of a feature set (each distinct feature counted once, x_f = 1/√n). */
 export function binaryScore(model: Pick<BinaryModel, "bias" | "weights">, features: Iterable<string>): number {
-  let z = model.bias;
-  for (const f of new Set(features)) z += model.weights.get(f) ?? 0;
-  return z;
+  const unique = new Set(features);
+  const x = featureValue(unique.size);
+  let z = 0;
+  for (const f of unique) z += model.weights.get(f) ?? 0;
+  return model.bias + x * z;
 }
 
 /** P(y = 1 | features) under a binary model, in [0, 1]. */
@@ -88,9 +95,11 @@ export function binaryProbability(model: Pick<BinaryModel, "bias" | "weights">, 
 export function classProbabilities(model: MulticlassModel, features: Iterable<string>): Float64Array {
   const k = model.classes.length;
   const z = Float64Array.from(model.bias);
-  for (const f of new Set(features)) {
+  const unique = new Set(features);
+  const x = featureValue(unique.size);
+  for (const f of unique) {
     const row = model.weights.get(f);
-    if (row) for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (row[c] as number);
+    if (row) for (let c = 0; c < k; c++) z[c] = (z[c] as number) + x * (row[c] as number);
   }
   let max = -Infinity;
   for (const v of z) max = Math.max(max, v);

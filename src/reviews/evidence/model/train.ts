@@ -5,7 +5,7 @@
  * (scripts/evidence/train.ts) and the tests, never by the product at run time.
  */
 import type { BinaryModel, MulticlassModel } from "./linear.ts";
-import { sigmoid } from "./linear.ts";
+import { featureValue, sigmoid } from "./linear.ts";
 
 /** One training example: its features and its label (binary: 0/1; multiclass: the class index). */
 export interface Example {
@@ -26,7 +26,12 @@ export interface TrainOptions {
   seed: number;
 }
 
-export const DEFAULT_TRAINING: TrainOptions = { epochs: 30, l2: 1e-4, rate: 0.3, seed: 20261129 };
+export const DEFAULT_TRAINING: TrainOptions = {
+  epochs: Number(process.env.TRAIN_EPOCHS ?? 30),
+  l2: Number(process.env.TRAIN_L2 ?? 1e-4),
+  rate: Number(process.env.TRAIN_RATE ?? 0.3),
+  seed: 20261129,
+};
 
 /** mulberry32: a small seeded PRNG, so that training gives the same weights on every run. */
 export function mulberry32(seed: number): () => number {
@@ -65,14 +70,16 @@ export function trainBinary(examples: readonly Example[], options: Partial<Train
     for (const i of shuffled(examples.length, random)) {
       const e = examples[i] as Example;
       const fs = unique[i] as string[];
-      let z = bias;
+      const x = featureValue(fs.length);
+      let z = 0;
       for (const f of fs) z += weights.get(f) ?? 0;
+      z = bias + x * z;
       const g = (sigmoid(z) - e.label) * (e.weight ?? 1);
       biasSquares += g * g;
       bias -= (o.rate * g) / Math.sqrt(biasSquares + 1e-8);
       for (const f of fs) {
         const w = weights.get(f) ?? 0;
-        const gf = g + o.l2 * w;
+        const gf = g * x + o.l2 * w;
         const s = (squares.get(f) ?? 0) + gf * gf;
         squares.set(f, s);
         weights.set(f, w - (o.rate * gf) / Math.sqrt(s + 1e-8));
@@ -101,10 +108,11 @@ export function trainMulticlass(
     for (const i of shuffled(examples.length, random)) {
       const e = examples[i] as Example;
       const fs = unique[i] as string[];
+      const x = featureValue(fs.length);
       p.set(bias);
       for (const f of fs) {
         const row = weights.get(f);
-        if (row) for (let c = 0; c < k; c++) p[c] = (p[c] as number) + (row[c] as number);
+        if (row) for (let c = 0; c < k; c++) p[c] = (p[c] as number) + x * (row[c] as number);
       }
       let max = -Infinity;
       for (const v of p) max = Math.max(max, v);
@@ -126,7 +134,7 @@ export function trainMulticlass(
             weights.set(f, row);
             squares.set(f, sq);
           }
-          const gf = g + o.l2 * (row[c] as number);
+          const gf = g * x + o.l2 * (row[c] as number);
           sq[c] = (sq[c] as number) + gf * gf;
           row[c] = (row[c] as number) - (o.rate * gf) / Math.sqrt((sq[c] as number) + 1e-8);
         }

@@ -27,7 +27,7 @@ export interface ParticipantCandidate {
 /** Largest count read (a national registry's size); anything larger is not a count of people. */
 const MAX_COUNT = 50_000_000;
 /** Most tokens between two group sizes of one list ("26 underwent surgery and 29 were treated conservatively"). */
-const MAX_ARM_GAP = 14;
+const MAX_ARM_GAP = 24;
 
 const isYear = (t: Token) => !t.words && /^\d{4}$/u.test(t.text) && t.value >= 1900 && t.value <= 2035;
 
@@ -420,6 +420,10 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
           for (const x of classFeatures(s, r.i, "arm_")) if (x.startsWith("arm_noun:")) f.push(x);
         });
         f.push(`arms_mag:${Math.floor(Math.log2(value))}`);
+        // Groups of one sample are of like size; a count and its subset ("96 identified, and 63 met …") are not.
+        const ratio = Math.min(...arms) / Math.max(...arms);
+        f.push(`arms_ratio:${ratio >= 0.5 ? "similar" : ratio >= 0.2 ? "unequal" : "far"}`);
+        if (arms.every((x, j) => j === 0 || x <= (arms[j - 1] as number))) f.push("arms_descending");
         if (valueSet.has(value)) f.push("arms_total_stated");
         if (run.every((r) => r.t.value === arms[0])) f.push("arms_equal");
         if (lastI + 1 < s.tokens.length && s.tokens[lastI + 1]?.text === ")") f.push("arms_end_paren");
