@@ -23,7 +23,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { abstractView, type AbstractView } from "../../src/reviews/evidence/abstract-view.ts";
 import type { BinaryModel, BinaryModelFile } from "../../src/reviews/evidence/model/linear.ts";
-import { type Example, roundedWeights, trainBinary } from "../../src/reviews/evidence/model/train.ts";
+import {
+  type ChoiceExample,
+  type Example,
+  roundedWeights,
+  trainBinary,
+  trainChoice,
+} from "../../src/reviews/evidence/model/train.ts";
 import { effectCandidates } from "../../src/reviews/evidence/effects/candidates.ts";
 import { readEffects } from "../../src/reviews/evidence/effects/extract.ts";
 import type { EffectEstimate } from "../../src/reviews/evidence/types.ts";
@@ -38,7 +44,7 @@ import { bestClass } from "../../src/reviews/evidence/model/linear.ts";
 import { roundedRows, trainMulticlass } from "../../src/reviews/evidence/model/train.ts";
 import { significanceFeatures } from "../../src/reviews/evidence/significance/features.ts";
 import { significanceProbability } from "../../src/reviews/evidence/significance/classify.ts";
-import { participantCandidates } from "../../src/reviews/evidence/participants/candidates.ts";
+import { noneFeatures, participantCandidates } from "../../src/reviews/evidence/participants/candidates.ts";
 import { readParticipants } from "../../src/reviews/evidence/participants/extract.ts";
 import { pmidHash } from "../../src/reviews/roles/corpus.ts";
 import { normalizeWhitespace } from "../../src/reviews/sentences.ts";
@@ -89,23 +95,30 @@ function goldSentence(item: Item): number {
 const sameArms = (a: readonly number[] | null, b: readonly number[] | null) =>
   a !== null && b !== null && a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
-/** Training examples of one abstract: candidates labelled by the gold count (other mentions of it are left out). */
-function participantExamples(item: Item): Example[] {
+/**
+ * The choice example of one abstract: its candidates, the "none" alternative, and which candidates read the labelled
+ * count (in the labelled sentence when the span places one; the same number elsewhere counts too, as a value stated
+ * twice is still the value).
+ */
+function participantExample(item: Item): ChoiceExample {
   const g = item.gold;
+  const candidates = participantCandidates(item.view);
   const where = goldSentence(item);
-  const out: Example[] = [];
-  for (const c of participantCandidates(item.view)) {
-    let label = 0;
-    if (g.participants !== null && c.value === g.participants) {
-      const right = g.participants_arms ? sameArms(c.arms, g.participants_arms) : c.arms === null;
-      if (!right) label = 0;
-      else if (where < 0 || c.sentence === where) label = 1;
-      else continue; // the same number elsewhere: neither taught as right nor as wrong
-    }
-    out.push({ features: c.features, label });
-  }
-  return out;
+  const gold: number[] = [];
+  candidates.forEach((c, i) => {
+    if (g.participants === null || c.value !== g.participants) return;
+    const right = g.participants_arms ? sameArms(c.arms, g.participants_arms) : c.arms === null;
+    if (right && (where < 0 || c.sentence === where || g.participants_arms === null)) gold.push(i);
+  });
+  return {
+    candidates: candidates.map((c) => c.features),
+    none: noneFeatures(item.view, item.article, candidates),
+    // A labelled count no candidate reads teaches nothing about candidates: such abstracts are left out.
+    gold: g.participants !== null && gold.length === 0 ? [-1] : gold,
+  };
 }
+const usableChoices = (items: readonly Item[]) =>
+  items.map(participantExample).filter((e) => !(e.gold.length === 1 && e.gold[0] === -1));
 
 interface Scored {
   probability: number;
@@ -142,25 +155,31 @@ function trainParticipants(): void {
   const scored: Scored[] = [];
   for (let fold = 0; fold < FOLDS; fold++) {
     const train = data.filter((d) => foldOf(d.gold.pmid) !== fold);
-    const model = trainBinary(train.flatMap(participantExamples));
+    const model = trainChoice(usableChoices(train));
     for (const d of data.filter((x) => foldOf(x.gold.pmid) === fold)) {
-      const r = readParticipants(d.view, model, 0);
+      const r = readParticipants(d.view, d.article, model, 0);
       scored.push({ probability: r?.probability ?? 0, predicted: r?.value ?? null, gold: d.gold.participants });
     }
   }
   const threshold = chooseThreshold(scored);
   const cv = atThreshold(scored, threshold);
   const all = atThreshold(scored, 0);
+  const curve = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9].map((t) => {
+    const a = atThreshold(scored, t);
+    return `${t}: P ${a.precision.toFixed(2)} R ${a.recall.toFixed(2)}`;
+  });
+  console.log(`  participants CV curve: ${curve.join(" | ")}`);
   console.log(
     `participants, ${FOLDS}-fold CV: at threshold ${threshold.toFixed(3)} precision ${cv.precision.toFixed(3)} ` +
       `(${cv.correct}/${cv.answered}), recall ${cv.recall.toFixed(3)} (${cv.correct}/${cv.stated}); ` +
       `always answering: precision ${all.precision.toFixed(3)}, recall ${all.recall.toFixed(3)}`,
   );
-  const model: BinaryModel = trainBinary(data.flatMap(participantExamples));
+  const model: BinaryModel = trainChoice(usableChoices(data));
   const file: BinaryModelFile = {
     kind: "binary",
     trained:
-      `logistic regression (AdaGrad, L2) on ${data.length} hand-labelled abstracts of the training split; threshold ` +
+      `conditional logit over each abstract's candidates and "none" (AdaGrad, L2) on ${data.length} hand-labelled ` +
+      `abstracts of the training split; threshold ` +
       `for cross-validated precision ≥ ${TARGET_PRECISION} (CV precision ${cv.precision.toFixed(3)}, recall ` +
       `${cv.recall.toFixed(3)}); scripts/evidence/train.ts`,
     bias: Number(model.bias.toFixed(4)),

@@ -141,7 +141,7 @@ export function extractEvidence(article: SummaryArticle): StudyEvidence {
   const result = mainResult(read);
   const answers = classifyStudy(article, view);
   const { design, source } = designOf(article, answers.design);
-  const participants = readParticipants(view);
+  const participants = readParticipants(view, article);
   const text = view.sentences.map((s) => s.text).join(" ");
   const pico = extractPico(text);
   const followUp = readFollowUp(view);

@@ -119,3 +119,26 @@ export function bestClass(model: MulticlassModel, features: Iterable<string>): {
   for (let c = 1; c < p.length; c++) if ((p[c] as number) > (p[best] as number)) best = c;
   return { label: model.classes[best] as string, probability: p[best] as number };
 }
+
+/**
+ * The probability of each alternative under a choice model (a conditional logit, McFadden 1974: one weight vector,
+ * P(a) = exp(w·x_a) / Σ_b exp(w·x_b)), trained by train.ts trainChoice: index 0 is the "none" alternative, then the
+ * candidates in order. They sum to 1.
+ */
+export function choiceProbabilities(
+  model: Pick<BinaryModel, "weights">,
+  candidates: readonly (readonly string[])[],
+  none: readonly string[],
+): number[] {
+  const scores = [none, ...candidates].map((fs) => {
+    const unique = new Set(fs);
+    const x = featureValue(unique.size);
+    let z = 0;
+    for (const f of unique) z += model.weights.get(f) ?? 0;
+    return x * z;
+  });
+  const max = Math.max(...scores);
+  const exp = scores.map((s) => Math.exp(s - max));
+  const sum = exp.reduce((a, b) => a + b, 0);
+  return exp.map((e) => e / sum);
+}

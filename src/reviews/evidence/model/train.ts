@@ -163,3 +163,65 @@ export function roundedRows(weights: ReadonlyMap<string, Float64Array>, digits =
   }
   return out;
 }
+
+/**
+ * One choice among alternatives (a conditional logit, McFadden 1974; the listwise form of a ranking model): an
+ * abstract's candidates for one value plus a "none" alternative, and which of them are right (several occurrences of
+ * the right value may all be; none of them when the abstract states no value, then "none" is right).
+ */
+export interface ChoiceExample {
+  /** Features of each candidate. */
+  candidates: readonly (readonly string[])[];
+  /** Features of the "none" alternative (what the abstract is like when it states no value). */
+  none: readonly string[];
+  /** Indices of the right candidates; empty when "none" is right. */
+  gold: readonly number[];
+}
+
+/**
+ * Fits a conditional logit: P(alternative a | example) = exp(w·x_a) / Σ_b exp(w·x_b), one weight vector shared by all
+ * alternatives, maximising the likelihood of the right ones (their summed probability when several are right), with
+ * L2 and AdaGrad as trainBinary. @returns weights (bias 0, threshold 0.5: the caller sets its own).
+ */
+export function trainChoice(examples: readonly ChoiceExample[], options: Partial<TrainOptions> = {}): BinaryModel {
+  const o = { ...DEFAULT_TRAINING, ...options };
+  const weights = new Map<string, number>();
+  const squares = new Map<string, number>();
+  const random = mulberry32(o.seed);
+  const prepared = examples.map((e) => {
+    const items = [e.none, ...e.candidates].map((fs) => [...new Set(fs)].sort());
+    return { items, right: e.gold.length === 0 ? [0] : e.gold.map((g) => g + 1) };
+  });
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    for (const i of shuffled(prepared.length, random)) {
+      const { items, right } = prepared[i] as (typeof prepared)[number];
+      const scores = items.map((fs) => {
+        const x = featureValue(fs.length);
+        let z = 0;
+        for (const f of fs) z += weights.get(f) ?? 0;
+        return x * z;
+      });
+      const max = Math.max(...scores);
+      const exp = scores.map((s) => Math.exp(s - max));
+      const sum = exp.reduce((a, b) => a + b, 0);
+      const p = exp.map((e) => e / sum);
+      const rightMass = right.reduce((a, k) => a + (p[k] as number), 0);
+      const grads = new Map<string, number>();
+      items.forEach((fs, k) => {
+        const q = right.includes(k) ? (p[k] as number) / rightMass : 0;
+        const g = (p[k] as number) - q;
+        if (g === 0) return;
+        const x = featureValue(fs.length);
+        for (const f of fs) grads.set(f, (grads.get(f) ?? 0) + g * x);
+      });
+      for (const [f, g0] of grads) {
+        const w = weights.get(f) ?? 0;
+        const g = g0 + o.l2 * w;
+        const s = (squares.get(f) ?? 0) + g * g;
+        squares.set(f, s);
+        weights.set(f, w - (o.rate * g) / Math.sqrt(s + 1e-8));
+      }
+    }
+  }
+  return { bias: 0, threshold: 0.5, weights };
+}

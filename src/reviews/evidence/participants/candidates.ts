@@ -381,6 +381,16 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
         (o) => o !== c && valueSet.has(o.t.value + t.value) && o.t.value + t.value !== t.value,
       );
       if (partner) f.push("part_of_stated_total");
+      // A member of a list of counts in one sentence ("26 … and 29 …"): a group's size, unless the list is a total
+      // with its parts.
+      const partners = inSentence.filter((o) => o !== c && Math.abs(o.i - i) <= MAX_ARM_GAP);
+      if (partners.length > 0) {
+        f.push("list_member");
+        // Whether the other counts of the list count people too (groups of one sample) or something else.
+        const peopleNoun = (o: Single) => classFeatures(o.s, o.i, "").includes("noun:PEOPLE");
+        f.push(partners.some(peopleNoun) ? "list_of_people" : "list_of_other");
+        if (partners.every((o) => o.t.value < t.value)) f.push("list_largest");
+      }
       const rankInSentence = inSentence.filter((o) => o.t.value > t.value).length;
       f.push(`rank_s:${bucket(rankInSentence + 1, 3)}`);
       f.push(`counts_s:${bucket(inSentence.length, 4)}`);
@@ -416,9 +426,12 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
         });
         for (const x of contextFeatures(s, firstI, "A")) f.push(x);
         for (const x of classFeatures(s, lastI, "A")) f.push(x);
+        let people = 0;
         run.forEach((r) => {
           for (const x of classFeatures(s, r.i, "arm_")) if (x.startsWith("arm_noun:")) f.push(x);
+          if (classFeatures(s, r.i, "").includes("noun:PEOPLE")) people++;
         });
+        f.push(`arms_people:${people === run.length ? "all" : people > 0 ? "some" : "none"}`);
         f.push(`arms_mag:${Math.floor(Math.log2(value))}`);
         // Groups of one sample are of like size; a count and its subset ("96 identified, and 63 met …") are not.
         const ratio = Math.min(...arms) / Math.max(...arms);
@@ -439,4 +452,29 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
     }
   }
   return out;
+}
+
+/**
+ * Features of the "none" alternative: what an abstract that states no number of participants is like (the choice
+ * model weighs them against its candidates): how many counts it has of people and of other things, whether a verb of
+ * enrolment occurs at all, whether it is structured, and its publication types and MeSH check tags.
+ */
+export function noneFeatures(
+  view: AbstractView,
+  article: { publication_types?: readonly string[]; mesh_terms?: readonly string[] },
+  candidates: readonly ParticipantCandidate[],
+): string[] {
+  const f = ["none"];
+  const people = candidates.filter((c) => c.arms === null && c.features.includes("noun:PEOPLE")).length;
+  const other = candidates.filter((c) => c.arms === null && c.features.includes("noun:NOT_PEOPLE")).length;
+  f.push(`none:people_counts:${bucket(people, 4)}`, `none:other_counts:${bucket(other, 4)}`);
+  f.push(`none:counts:${bucket(candidates.filter((c) => c.arms === null).length, 8)}`);
+  for (const cls of ["RANDOMIZE", "ENROL", "INCLUDE", "ANALYSE"]) {
+    if (view.sentences.some((s) => s.tokens.some((t) => classOf(t) === cls))) f.push(`none:verb:${cls}`);
+  }
+  f.push(`none:structured:${view.sentences.some((s) => s.labelled)}`);
+  for (const t of article.publication_types ?? []) f.push(`none:pt:${t.toLowerCase()}`);
+  for (const m of article.mesh_terms ?? [])
+    if (/^(?:humans|animals)$/iu.test(m)) f.push(`none:mesh:${m.toLowerCase()}`);
+  return f;
 }

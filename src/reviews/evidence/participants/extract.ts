@@ -4,14 +4,17 @@
  * 29 conservative"), their sum with its parts. Never a control group alone, a subgroup, or a count of procedures,
  * events, centres or years.
  *
- * Learned, not hand-written: every candidate (participants/candidates.ts) is scored by a logistic regression trained
- * on hand-labelled abstracts (scripts/evidence/train.ts, weights in participants/weights.json); the best candidate is
- * taken only when its probability reaches the threshold chosen on cross-validation for precision, else the
- * extractor abstains (a wrong number is worse than none). The source sentence comes with every answer.
+ * Learned, not hand-written: the abstract's candidates (participants/candidates.ts) and a "none" alternative are
+ * weighed against each other by a conditional logit (a choice model, McFadden 1974) trained on hand-labelled abstracts
+ * (scripts/evidence/train.ts, weights in participants/weights.json). The probability of a value is the sum over the
+ * candidates that read it (a count stated twice); the likeliest value is taken only when its probability reaches the
+ * threshold chosen on cross-validation for precision, else the extractor abstains (a wrong number is worse than
+ * none). The source sentence comes with every answer.
  */
 import type { AbstractView } from "../abstract-view.ts";
-import { type BinaryModel, type BinaryModelFile, binaryModel, binaryProbability } from "../model/linear.ts";
-import { participantCandidates } from "./candidates.ts";
+import type { SummaryArticle } from "../../summary/types.ts";
+import { type BinaryModel, type BinaryModelFile, binaryModel, choiceProbabilities } from "../model/linear.ts";
+import { noneFeatures, participantCandidates } from "./candidates.ts";
 import weightsFile from "./weights.json" with { type: "json" };
 
 export interface ParticipantsReading {
@@ -35,23 +38,38 @@ export function participantsModel(): BinaryModel {
 }
 
 /**
- * The study's number of participants, or null when the model is not sure enough of any candidate.
- * @param view The abstract (abstract-view.ts).
+ * The study's number of participants, or null when the model is not sure enough of any value.
+ * @param view The abstract (abstract-view.ts); @param article its record (publication types, MeSH).
  * @param model The model to score with (the shipped one by default; training passes its own).
  * @param threshold Probability needed to answer (the model's own by default).
  */
 export function readParticipants(
   view: AbstractView,
+  article: Pick<SummaryArticle, "publication_types" | "mesh_terms">,
   model: BinaryModel = participantsModel(),
   threshold: number = model.threshold,
 ): ParticipantsReading | null {
-  let best: ParticipantsReading | null = null;
-  for (const c of participantCandidates(view)) {
-    const probability = binaryProbability(model, c.features);
-    if (best === null || probability > best.probability) {
-      const sentence = view.sentences[c.sentence];
-      best = { value: c.value, arms: c.arms, text: sentence?.text ?? "", spans: c.spans, probability };
-    }
-  }
-  return best !== null && best.probability >= threshold ? best : null;
+  const candidates = participantCandidates(view);
+  if (candidates.length === 0) return null;
+  const p = choiceProbabilities(
+    model,
+    candidates.map((c) => c.features),
+    noneFeatures(view, article, candidates),
+  );
+  // The probability of a value: every candidate that reads it (the same count stated twice, the same arms).
+  const mass = new Map<string, number>();
+  const key = (c: (typeof candidates)[number]) => `${c.value}|${c.arms?.join("+") ?? ""}`;
+  candidates.forEach((c, i) => mass.set(key(c), (mass.get(key(c)) ?? 0) + (p[i + 1] as number)));
+  let best = -1;
+  candidates.forEach((c, i) => {
+    if (best < 0) best = i;
+    const b = candidates[best] as (typeof candidates)[number];
+    const better = (mass.get(key(c)) as number) > (mass.get(key(b)) as number);
+    const sameValueLikelier = key(c) === key(b) && (p[i + 1] as number) > (p[best + 1] as number);
+    if (better || sameValueLikelier) best = i;
+  });
+  const c = candidates[best] as (typeof candidates)[number];
+  const probability = mass.get(key(c)) as number;
+  if (probability < threshold) return null;
+  return { value: c.value, arms: c.arms, text: view.sentences[c.sentence]?.text ?? "", spans: c.spans, probability };
 }
