@@ -59,7 +59,9 @@ export function readParticipants(
   // The probability of a value: every candidate that reads it (the same count stated twice, the same arms).
   const mass = new Map<string, number>();
   const key = (c: (typeof candidates)[number]) => `${c.value}|${c.arms?.join("+") ?? ""}`;
-  candidates.forEach((c, i) => mass.set(key(c), (mass.get(key(c)) ?? 0) + (p[i + 1] as number)));
+  candidates.forEach((c, i) => {
+    mass.set(key(c), (mass.get(key(c)) ?? 0) + (p[i + 1] as number));
+  });
   let best = -1;
   candidates.forEach((c, i) => {
     if (best < 0) best = i;
