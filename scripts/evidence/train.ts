@@ -308,18 +308,26 @@ const STUDY_TARGET: Record<StudyQuestion, number> = {
 };
 
 function trainStudy(): void {
-  const features = new Map(data.map((d) => [d.gold.pmid, studyFeatures(d.article, d.view)]));
+  const drop = (process.env.STUDY_DROP ?? "").split(",").filter(Boolean);
+  const features = new Map(
+    data.map((d) => [d.gold.pmid, studyFeatures(d.article, d.view).filter((f) => !drop.some((p) => f.startsWith(p)))]),
+  );
   const models = {} as StudyModelsFile["models"];
   for (const q of STUDY_QUESTIONS) {
     const classes = STUDY_CLASSES[q];
     const examples = (items: readonly Item[]) =>
       items.map((d) => ({ features: features.get(d.gold.pmid) ?? [], label: classes.indexOf(studyLabel(d.gold, q)) }));
     const scored: { probability: number; right: boolean }[] = [];
+    const confusion = new Map<string, number>();
     for (let fold = 0; fold < FOLDS; fold++) {
       const model = trainMulticlass(examples(data.filter((d) => foldOf(d.gold.pmid) !== fold)), classes);
       for (const d of data.filter((x) => foldOf(x.gold.pmid) === fold)) {
         const best = bestClass(model, features.get(d.gold.pmid) ?? []);
         scored.push({ probability: best.probability, right: best.label === studyLabel(d.gold, q) });
+        if (best.label !== studyLabel(d.gold, q)) {
+          const k = `${studyLabel(d.gold, q)} → ${best.label}`;
+          confusion.set(k, (confusion.get(k) ?? 0) + 1);
+        }
       }
     }
     const ts = [...new Set(scored.map((s) => s.probability))].sort((a, b) => b - a);
@@ -337,6 +345,10 @@ function trainStudy(): void {
         `shown at ≥ ${minimum.toFixed(3)}: ${shown.length} (${(shown.length / scored.length).toFixed(3)}), ` +
         `right ${(right / Math.max(1, shown.length)).toFixed(3)}`,
     );
+    if (process.env.CONFUSION) {
+      const top = [...confusion].sort((a, b) => b[1] - a[1]).slice(0, 12);
+      console.log(`  ${q} errors (labelled → read): ${top.map(([k, n]) => `${k} ${n}`).join("; ")}`);
+    }
     const model = trainMulticlass(examples(data), classes);
     models[q] = {
       kind: "multiclass",

@@ -11,6 +11,7 @@
  */
 import type { AbstractView, ViewSentence } from "../abstract-view.ts";
 import type { Token } from "../tokens.ts";
+import { extractParticipants } from "./rules.ts";
 
 export interface ParticipantCandidate {
   /** The count: one number, or the sum of `arms`. */
@@ -365,7 +366,13 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
   let first = true;
   for (const c of singles) {
     const { s, i, t } = c;
-    const f = [...contextFeatures(s, i, ""), ...classFeatures(s, i, ""), ...common(s)];
+    const classes = classFeatures(s, i, "");
+    const f = [...contextFeatures(s, i, ""), ...classes, ...common(s)];
+    // Pairs of what is counted with what is done to it, and where: "patients … randomized" is not "patients …
+    // analysed", and a count of people in the methods is not one in the results.
+    const noun = classes.find((x) => x.startsWith("noun:")) ?? "noun:none";
+    for (const x of classes) if (x.startsWith("Rc:") || x.startsWith("Lc:") || x.startsWith("b1c:")) f.push(`${noun}&${x}`);
+    f.push(`${noun}&role:${s.role}`);
     f.push(`mag:${Math.floor(Math.log2(t.value))}`);
     if (t.words) f.push("in_words");
     if (i === 0) f.push("sentence_start");
@@ -451,6 +458,41 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
       }
     }
   }
+  // Groups of one sample stated in two sentences ("Thirty consecutive patients with AF underwent PVI … Twenty
+  // patients without AF served as controls."): the people counts of adjacent sentences, summed.
+  const peopleCounts = counts.filter((c) => classFeatures(c.s, c.i, "").includes("noun:PEOPLE"));
+  for (let a = 0; a + 1 < peopleCounts.length; a++) {
+    const x = peopleCounts[a] as Single;
+    const y = peopleCounts[a + 1] as Single;
+    if (y.s.index !== x.s.index + 1) continue;
+    const value = x.t.value + y.t.value;
+    if (value > MAX_COUNT) continue;
+    const f = ["arms", "arms:2", "arms_cross_sentence", "arms_people:all", ...common(x.s).map((z) => `A${z}`)];
+    for (const z of contextFeatures(x.s, x.i, "A")) f.push(z);
+    for (const z of contextFeatures(y.s, y.i, "B")) f.push(z);
+    for (const z of classFeatures(y.s, y.i, "B")) f.push(z);
+    const ratio = Math.min(x.t.value, y.t.value) / Math.max(x.t.value, y.t.value);
+    f.push(`arms_ratio:${ratio >= 0.5 ? "similar" : ratio >= 0.2 ? "unequal" : "far"}`);
+    if (valueSet.has(value)) f.push("arms_total_stated");
+    out.push({ value, arms: [x.t.value, y.t.value], sentence: x.s.index, spans: [[x.t.start, x.t.end]], features: f });
+  }
+  // How many counts of people the abstract states elsewhere: one alone is likelier the study's than one of several.
+  const peopleTotal = peopleCounts.length;
+  for (const c of out) if (c.arms === null) c.features.push(`people_counts:${bucket(peopleTotal, 5)}`);
+  // One person described individually ("We report the case of a 45-year-old woman …", "A 20-year-old man
+  // presented …"): a case report's one participant, which no number states. Once per abstract, at its first mention.
+  const one = singlePerson(view);
+  if (one) out.push(one);
+  // The issue-21 rules' reading, as a signal: the candidate they would pick, with the strength of their verb.
+  const rule = extractParticipants(view.sentences.map((x) => x.text).join(" "));
+  if (rule) {
+    for (const c of out) {
+      const sentence = view.sentences[c.sentence]?.text ?? "";
+      if (c.value === rule.value && c.arms === null && (sentence.includes(rule.text) || rule.text.includes(sentence))) {
+        c.features.push("rule_pick", `rule_priority:${rule.priority}`);
+      }
+    }
+  }
   return out;
 }
 
@@ -477,4 +519,24 @@ export function noneFeatures(
   for (const m of article.mesh_terms ?? [])
     if (/^(?:humans|animals)$/iu.test(m)) f.push(`none:mesh:${m.toLowerCase()}`);
   return f;
+}
+
+/** Words for one person, after "a"/"an" and an age ("a 45-year-old woman", "an elderly man", "a patient"). */
+const ONE_PERSON = /\b(?:a|an|one)\s+(?:(?:\d{1,3}|[a-z]+)[- ](?:year|month|week|day)s?[- ]old\s+|[\p{L}-]+\s+){0,3}?(man|woman|boy|girl|male|female|patient|child|infant|neonate|newborn|gentleman|lady)\b/iu;
+
+/**
+ * The candidate "1" of an abstract that describes one person (the first sentence that does), with features of that
+ * sentence; null when no sentence does.
+ */
+function singlePerson(view: AbstractView): ParticipantCandidate | null {
+  for (const s of view.sentences) {
+    const m = ONE_PERSON.exec(s.text);
+    if (!m) continue;
+    const f = ["single_person", `sp_role:${s.role}`, `sp_sent:${bucket(s.index, 4)}`, `sp_noun:${(m[1] ?? "").toLowerCase()}`];
+    for (const t of s.tokens) if (t.kind === "word" && t.norm.length >= 3) f.push(`sp_s:${t.norm}`);
+    if (/\b(?:year|month|week|day)s?[- ]old\b/iu.test(m[0])) f.push("sp_age");
+    if (/\b(?:case|report|present|describe)/iu.test(s.text)) f.push("sp_reports");
+    return { value: 1, arms: null, sentence: s.index, spans: [[m.index, m.index + m[0].length]], features: f };
+  }
+  return null;
 }

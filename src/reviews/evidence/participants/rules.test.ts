@@ -1,6 +1,6 @@
 /** Participant-count rules on sentences quoted from the sample's abstracts (PMID in each test's name). */
 import { describe, expect, test } from "bun:test";
-import { extractParticipants } from "./participants.ts";
+import { extractParticipants } from "./rules.ts";
 
 /** The count read from `text`, checking that its span is verbatim. */
 function countOf(text: string): number | null {
