@@ -27,7 +27,7 @@ if (url) {
                 abstract_sections: "[]",
                 publication_types: [],
                 content_hash: "h",
-              })) as never,
+              })),
             )
             .execute();
           await index.index(articles.map((a) => a.pmid));

@@ -1,7 +1,8 @@
-import { errors as esErrors, type Client } from "@elastic/elasticsearch";
+import { errors as esErrors, type Client, type estypes } from "@elastic/elasticsearch";
 import type { Database } from "../src/db/database.ts";
 import {
   MAX_RESULT_WINDOW,
+  type SearchHealth,
   type SearchHit,
   type SearchIndex,
   type SearchOptions,
@@ -12,7 +13,9 @@ import { hasIndexableWord } from "./elasticsearch/analysis.ts";
 import { bulkWrite, type BulkAction } from "./elasticsearch/bulk.ts";
 import { createClient, describeConnectionError, type ConnectionOptions } from "./elasticsearch/connection.ts";
 import { DEFAULT_LAYOUT, MAPPING_VERSION, type IndexLayout } from "./elasticsearch/mapping.ts";
-import { createVersion, nextVersionName, readyToServe, swapAlias } from "./elasticsearch/versions.ts";
+import { selectProfileTerms } from "./elasticsearch/profile-terms.ts";
+import { createVersion, deleteVersions, nextVersionName, readyToServe, swapAlias } from "./elasticsearch/versions.ts";
+import { waitTimeouts } from "./elasticsearch/waits.ts";
 
 export { MAPPING_VERSION, indexDefinition } from "./elasticsearch/mapping.ts";
 
@@ -23,8 +26,10 @@ export { MAPPING_VERSION, indexDefinition } from "./elasticsearch/mapping.ts";
  *
  * - A versioned index (`<alias>-v1`, `<alias>-v2`, …) behind an alias: `npm run search:reindex` fills a new version
  *   from the articles table while the old one serves (no replicas, no refresh during the load), restores the serving
- *   settings, then swaps the alias in one checked request (elasticsearch/versions.ts). Reads and writes go through the
- *   alias, writes with `require_alias` so that a missing alias fails instead of auto-creating an index of its name.
+ *   settings (the default refresh interval, so idle shards skip refreshes), then swaps the alias in one checked
+ *   request (elasticsearch/versions.ts). Calls that wait server-side (health, index creation, refresh) get a request
+ *   timeout that covers the wait (elasticsearch/waits.ts). Reads and writes go through the alias, writes with
+ *   `require_alias` so that a missing alias fails instead of auto-creating an index of its name.
  *   The mapping's `_meta.litreview_mapping_version` must equal MAPPING_VERSION (`check()` says what is wrong at start).
  * - Text analysis aligned with PostgreSQL's `english` configuration: its stop words and Snowball English stemmer
  *   (elasticsearch/analysis.ts). Ranking is BM25F across the fields through `combined_fields` with the PostgreSQL
@@ -34,11 +39,14 @@ export { MAPPING_VERSION, indexDefinition } from "./elasticsearch/mapping.ts";
  *   concept of `match_phrase` on each field, so only articles covering every concept are hits; the total is then
  *   exact (`track_total_hits: true`). Alternatives made only of stop words are left out (a `match_phrase` that
  *   analyses to nothing matches no document), and a concept left with none restricts nothing, as the contract says.
- * - `similar()` picks the profile's most distinctive terms as "more like this" does (the term vectors API's tf-idf
- *   filter on an artificial document), then queries them with `combined_fields`, so the field weights apply as in
+ * - `similar()` picks the profile's most distinctive terms as "more like this" does (tf-idf of an artificial
+ *   document's term vectors), with the whole index's statistics summed over its shards rather than one shard's
+ *   (elasticsearch/profile-terms.ts), then queries them with `combined_fields`, so the field weights apply as in
  *   `search()` and in the PostgreSQL adapter.
- * - Writes: `client.bulk` with retries of whole-request and per-document 429s (elasticsearch/bulk.ts); documents it
- *   could not write make `index()`/`delete()` throw an error naming their PMIDs.
+ * - Writes: `client.bulk` with one backoff policy for whole-request refusals, connection errors and per-document 429s
+ *   (elasticsearch/bulk.ts; the client's own retries off for it); documents it could not write make
+ *   `index()`/`delete()` throw an error naming their PMIDs.
+ * - `health()`: the alias's index health, answered within HEALTH_PROBE_MS (the `/api/v1/health` check).
  * - Paging stops at MAX_RESULT_WINDOW (Elasticsearch's `index.max_result_window`), for both adapters.
  * Responses follow Elasticsearch 9.x (the client is @elastic/elasticsearch 9).
  */
@@ -52,6 +60,13 @@ const INDEX_BATCH = 1_000;
 const PROFILE_CHARS = 20_000;
 /** Profile terms `similar()` queries: as many as the PostgreSQL adapter (MAX_PROFILE_TERMS). */
 const PROFILE_TERMS = 20;
+/** How long the health check waits for the cluster (ms): within the 5 s a load balancer's probe allows (compose.yaml). */
+export const HEALTH_PROBE_MS = 2_000;
+/**
+ * The health check's wait for the elected master: shorter than HEALTH_PROBE_MS, so that the cluster's own answer
+ * (503 `master_not_discovered_exception`) arrives before the client gives up.
+ */
+const HEALTH_MASTER_TIMEOUT = "1s";
 
 const FIELDS = [
   `title^${FIELD_WEIGHTS.title}`,
@@ -92,6 +107,11 @@ export interface ElasticsearchIndexOptions {
   retryWaitMs?: number;
   /** Shards and replicas of new index versions (default DEFAULT_LAYOUT). */
   layout?: IndexLayout;
+  /**
+   * The client's own request timeout (ms), when `client` is given (with `connection`, its requestTimeoutMs); default
+   * 30,000. Calls that wait server-side longer get a longer one (elasticsearch/waits.ts).
+   */
+  requestTimeoutMs?: number;
   /** The pause between bulk rounds; tests inject one. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -104,6 +124,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly retryWaitMs: number;
   private readonly layout: IndexLayout;
   private readonly sleep: ((ms: number) => Promise<void>) | undefined;
+  private readonly requestTimeoutMs: number;
 
   constructor(options: ElasticsearchIndexOptions) {
     const connection = options.connection ?? (options.node ? { node: options.node } : undefined);
@@ -115,6 +136,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     this.retryWaitMs = options.retryWaitMs ?? 1000;
     this.layout = options.layout ?? DEFAULT_LAYOUT;
     this.sleep = options.sleep;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? connection?.requestTimeoutMs ?? 30_000;
   }
 
   /**
@@ -134,8 +156,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       );
     const mapping = await this.client.indices.getMapping({ index: this.alias });
     for (const [name, m] of Object.entries(mapping)) {
-      const version = (m.mappings._meta as { litreview_mapping_version?: number } | undefined)
-        ?.litreview_mapping_version;
+      const version: unknown = m.mappings._meta?.litreview_mapping_version;
       if (version !== MAPPING_VERSION) {
         throw new ElasticsearchSetupError(
           `The Elasticsearch index ${name} has mapping version ${version ?? "none"}, this release needs ${MAPPING_VERSION}: run npm run search:reindex.`,
@@ -219,16 +240,45 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     }
   }
 
-  /** Makes every write visible to searches. */
+  /**
+   * Makes every write visible to searches. After a baseline load this writes every shard's indexing buffer, which the
+   * cluster does not bound in time: the request gets waits.ts's REFRESH_TIMEOUT_MS rather than the client's timeout.
+   */
   async refresh(): Promise<void> {
-    await this.client.indices.refresh({ index: this.alias });
+    await this.client.indices.refresh(
+      { index: this.alias },
+      { requestTimeout: waitTimeouts(this.requestTimeoutMs).refresh },
+    );
+  }
+
+  /**
+   * Whether searches can be served: the cluster answers within HEALTH_PROBE_MS and every primary shard of the alias's
+   * index is allocated (health green or yellow). Asked with `timeout=0s`, so the cluster answers at once from its
+   * state (TransportClusterHealthAction: a zero timeout skips the wait; a missing index is red and answered 408),
+   * without the client's retries. Never throws.
+   */
+  async health(): Promise<SearchHealth> {
+    try {
+      const res = await this.client.cluster.health(
+        { index: this.alias, timeout: "0s", master_timeout: HEALTH_MASTER_TIMEOUT },
+        { requestTimeout: HEALTH_PROBE_MS, maxRetries: 0, ignore: [408] },
+      );
+      if (res.status === "red")
+        return {
+          available: false,
+          reason: `the Elasticsearch index ${this.alias} is red (missing, or ${res.unassigned_primary_shards} primary shards unassigned)`,
+        };
+      return { available: true };
+    } catch (err) {
+      return { available: false, reason: describeConnectionError(err) };
+    }
   }
 
   /** Ranked PMIDs for a free-text query (see the class comment). */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const paging = checkPaging(options);
-    const should: object[] = [];
-    const mustNot: object[] = [];
+    const should: estypes.QueryDslQueryContainer[] = [];
+    const mustNot: estypes.QueryDslQueryContainer[] = [];
     for (const seg of parseQuery(query)) {
       if (seg.kind === "free") should.push({ combined_fields: { query: seg.text, fields: FIELDS, operator: "or" } });
       else if (seg.kind === "phrase")
@@ -254,7 +304,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     if (!text) return { hits: [], total: 0, totalIsLowerBound: false };
     const terms = await this.profileTerms(text);
     if (terms.length === 0) return { hits: [], total: 0, totalIsLowerBound: false };
-    const query = { combined_fields: { query: terms.join(" "), fields: FIELDS, operator: "or" } };
+    const query: estypes.QueryDslQueryContainer = {
+      combined_fields: { query: terms.join(" "), fields: FIELDS, operator: "or" },
+    };
     const exclude = (options.excludePmids ?? []).filter((p) => Number.isInteger(p)).map(String);
     return this.run(
       {
@@ -270,27 +322,47 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * The profile's most distinctive terms, as analysed by the index: the term vectors API on an artificial document
-   * (the profile as its abstract), with the tf-idf filter "more like this" uses (min_doc_freq 1: a term no article
-   * holds is useless; max_num_terms PROFILE_TERMS).
+   * The profile's most distinctive terms, as analysed by the index: the term vectors of an artificial document (the
+   * profile as its abstract) on every shard of the alias's index, one request per shard in parallel, scored with
+   * their summed statistics by the tf-idf filter "more like this" uses (elasticsearch/profile-terms.ts; min_doc_freq
+   * 1: a term no article holds is useless; PROFILE_TERMS kept).
    */
   private async profileTerms(text: string): Promise<string[]> {
-    const res = (await this.client.termvectors({
-      index: this.alias,
-      doc: { abstract: text },
-      fields: ["abstract"],
-      term_statistics: true,
-      positions: false,
-      offsets: false,
-      filter: { max_num_terms: PROFILE_TERMS, min_term_freq: 1, min_doc_freq: 1 },
-    } as never)) as { term_vectors?: { abstract?: { terms?: Record<string, { score?: number }> } } };
-    const terms = Object.entries(res.term_vectors?.abstract?.terms ?? {});
-    return terms.sort((a, b) => (b[1].score ?? 0) - (a[1].score ?? 0) || (a[0] < b[0] ? -1 : 1)).map(([term]) => term);
+    const shards = await this.shardCount();
+    const answers = await Promise.all(
+      Array.from({ length: shards }, (_, shard) =>
+        this.client.termvectors({
+          index: this.alias,
+          doc: { abstract: text },
+          fields: ["abstract"],
+          term_statistics: true,
+          field_statistics: true,
+          positions: false,
+          offsets: false,
+          payloads: false,
+          preference: `_shards:${shard}`,
+        }),
+      ),
+    );
+    return selectProfileTerms(
+      answers.map((a) => a.term_vectors?.abstract),
+      { maxTerms: PROFILE_TERMS, minTermFreq: 1, minDocFreq: 1 },
+    );
+  }
+
+  /**
+   * The number of primary shards of the alias's index, read on each call: a reindex may have moved the alias to a
+   * version with another layout (ELASTICSEARCH_SHARDS) since.
+   */
+  private async shardCount(): Promise<number> {
+    const settings = await this.client.indices.getSettings({ index: this.alias, name: "index.number_of_shards" });
+    const counts = Object.values(settings).map((s) => Number(s.settings?.index?.number_of_shards));
+    return Math.max(1, ...counts.filter((n) => Number.isInteger(n)));
   }
 
   /** The year range and coverage filters of `options`. */
-  private filters(options: SearchOptions): object[] {
-    const filter: object[] = [];
+  private filters(options: SearchOptions): estypes.QueryDslQueryContainer[] {
+    const filter: estypes.QueryDslQueryContainer[] = [];
     if (options.fromYear !== undefined || options.toYear !== undefined) {
       filter.push({
         range: {
@@ -316,14 +388,14 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   private async run(
-    query: object,
+    query: estypes.QueryDslQueryContainer,
     options: SearchOptions,
     { skip, limit }: { skip: number; limit: number },
   ): Promise<SearchResult> {
     const exact = (options.requireAll?.length ?? 0) > 0;
     const res = await this.client.search({
       index: this.alias,
-      query: query as never,
+      query,
       from: skip,
       size: limit,
       _source: false,
@@ -339,14 +411,15 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /**
    * Builds a new index version from the articles table while the current one serves (no replicas, no refresh during
    * the load), gives it its serving settings, then points the alias at it in one checked request; the old versions are
-   * deleted unless `keepOld` (and always kept when the swap did not apply in full). @returns the new index's name and
-   * its count. @throws AliasSwapError (elasticsearch/versions.ts) when the swap failed.
+   * deleted unless `keepOld` (and always kept when the swap did not apply, or not surely). @returns the new index's
+   * name and its count. @throws VersionNotReadyError when the new version's primaries were not allocated in time,
+   * AliasSwapError when the swap failed (elasticsearch/versions.ts); the alias then points where it did.
    */
   async reindex(
     opts: { keepOld?: boolean; onProgress?: (indexed: number) => void } = {},
   ): Promise<{ index: string; articles: number }> {
     const index = await nextVersionName(this.client, this.alias);
-    await createVersion(this.client, index, this.layout);
+    await createVersion(this.client, index, this.layout, this.requestTimeoutMs);
     let last = 0;
     let count = 0;
     for (;;) {
@@ -363,10 +436,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       count += page.length;
       opts.onProgress?.(count);
     }
-    await readyToServe(this.client, index, this.layout);
+    await readyToServe(this.client, index, this.layout, this.requestTimeoutMs);
     const old = await this.aliasIndices();
-    await swapAlias(this.client, this.alias, index, old);
-    if (!opts.keepOld) for (const o of old) await this.client.indices.delete({ index: o });
+    await swapAlias(this.client, this.alias, index, old, this.requestTimeoutMs);
+    if (!opts.keepOld) await deleteVersions(this.client, old, this.requestTimeoutMs);
     return { index, articles: count };
   }
 }

@@ -52,6 +52,13 @@ export interface SearchResult {
   totalIsLowerBound: boolean;
 }
 
+/** Whether an index that runs as a service of its own can serve searches now. */
+export interface SearchHealth {
+  available: boolean;
+  /** Why not, for the operator's log (names the service; never shown to users). */
+  reason?: string;
+}
+
 export interface SearchIndex {
   /**
    * Adds or replaces these articles in the index, reading them from `articles` (PMIDs not there are ignored).
@@ -69,4 +76,9 @@ export interface SearchIndex {
   search(query: string, options?: SearchOptions): Promise<SearchResult>;
   /** Articles most similar to a profile text (research interests, liked abstracts), excluding `excludePmids`. */
   similar(profileText: string, options?: SearchOptions & { excludePmids?: number[] }): Promise<SearchResult>;
+  /**
+   * The state of an engine that runs apart from the database (Elasticsearch), for the health check; absent on an
+   * index inside the database, whose health is the database's. Answers quickly and never throws.
+   */
+  health?(): Promise<SearchHealth>;
 }

@@ -15,10 +15,9 @@ import { privacyRoutes } from "./privacy/routes.ts";
 import { pagesRoutes } from "./pages/routes.tsx";
 import { sameOriginMutations, securityHeaders } from "./http/security.ts";
 import { requestLimits } from "./http/limits.ts";
-import { apiRoute, createApi, errorResponses, jsonContent, registerSecurity } from "./http/openapi.ts";
+import { createApi, registerSecurity } from "./http/openapi.ts";
 import { openApiDocument } from "./http/openapi-document.ts";
-import { z } from "@hono/zod-openapi";
-import { sql } from "kysely";
+import { healthRoutes } from "./health/routes.ts";
 import { apiDocsRoutes } from "./http/api-docs.ts";
 
 /** Path of the OpenAPI document, under /api/v1. */
@@ -43,24 +42,7 @@ export function createApiApp(deps: AppDeps) {
   api.route("/suggestions", suggestionsRoutes(deps));
   api.route("/export", exportRoutes(deps));
   api.route("/privacy", privacyRoutes(deps));
-  api.openapi(
-    apiRoute({
-      method: "get",
-      path: "/health",
-      tags: ["utils"],
-      summary: "Health check",
-      description:
-        "200 when this process answers and its database does (compose and load balancers probe it); 503 while the database is unavailable.",
-      responses: {
-        200: jsonContent(z.object({ status: z.literal("ok") }).openapi("Health"), "Healthy"),
-        ...errorResponses(503),
-      },
-    }),
-    async (c) => {
-      await sql`SELECT 1`.execute(deps.db);
-      return c.json({ status: "ok" as const }, 200);
-    },
-  );
+  api.route("/", healthRoutes(deps));
   // Generated once, on first request: the routes do not change while the process runs.
   let document: unknown;
   api.get(OPENAPI_PATH, (c) => c.json((document ??= openApiDocument(api))));

@@ -306,7 +306,7 @@ export interface paths {
   "/health": {
     /**
      * Health check
-     * @description 200 when this process answers and its database does (compose and load balancers probe it); 503 while the database is unavailable.
+     * @description 200 when this process answers and its database does (compose and load balancers probe it), with status degraded while the search index (Elasticsearch, when configured) does not answer: pages and the API still serve. 503 while the database is unavailable.
      */
     get: operations["getHealth"];
   };
@@ -1065,8 +1065,16 @@ export interface components {
       message: string;
     };
     Health: {
-      /** @enum {string} */
-      status: "ok";
+      /**
+       * @description ok: everything answers; degraded: the pages and the API serve, but the search index does not answer (new reviews and suggestions fail until it is back)
+       * @enum {string}
+       */
+      status: "ok" | "degraded";
+      /**
+       * @description The search index: with Elasticsearch, whether the cluster answers and the index's primary shards are allocated; with PostgreSQL full-text search, the database's own state
+       * @enum {string}
+       */
+      search: "ok" | "unavailable";
     };
   };
   responses: {
@@ -3429,11 +3437,11 @@ export interface operations {
   };
   /**
    * Health check
-   * @description 200 when this process answers and its database does (compose and load balancers probe it); 503 while the database is unavailable.
+   * @description 200 when this process answers and its database does (compose and load balancers probe it), with status degraded while the search index (Elasticsearch, when configured) does not answer: pages and the API still serve. 503 while the database is unavailable.
    */
   getHealth: {
     responses: {
-      /** @description Healthy */
+      /** @description Serving (ok or degraded) */
       200: {
         content: {
           "application/json": components["schemas"]["Health"];

@@ -9,6 +9,8 @@
  * parts; Elasticsearch's standard tokenizer splits it); the contract tests hold on both.
  */
 
+import type { estypes } from "@elastic/elasticsearch";
+
 /** PostgreSQL 15's share/tsearch_data/english.stop, in its order. */
 export const POSTGRES_ENGLISH_STOP_WORDS: readonly string[] = [
   // Pronouns.
@@ -149,7 +151,7 @@ const STOP = new Set(POSTGRES_ENGLISH_STOP_WORDS);
 export const ANALYZER = "litreview_english";
 
 /** The `analysis` part of the index settings. */
-export function analysisSettings() {
+export function analysisSettings(): estypes.IndicesIndexSettingsAnalysis {
   return {
     filter: {
       litreview_stop: { type: "stop", stopwords: [...POSTGRES_ENGLISH_STOP_WORDS] },

@@ -1,9 +1,15 @@
-import { errors as esErrors, type Client } from "@elastic/elasticsearch";
+import { errors as esErrors, type Client, type estypes } from "@elastic/elasticsearch";
 
 /**
  * Bulk writes with the retries a real cluster needs, on `client.bulk` rather than the client's bulk helper:
- * - a whole request refused with 429 (circuit breaker, indexing pressure) or 503 is sent again after a pause that
- *   doubles each time, up to `retries` times (the helper retries only per-document 429s and aborts on these);
+ * - one backoff policy: a whole request refused with 429 (circuit breaker, indexing pressure), 502, 503 or 504, or
+ *   lost to a connection error, is sent again after a pause that doubles each time, up to `retries` times, so a bulk
+ *   goes out at most `retries + 1` times. The client's own retries are off for it (`maxRetries: 0`): inside each of
+ *   these rounds they would resend a 502/503/504 at once, without a pause, up to 3 times (a connection error too,
+ *   after a jittered pause of up to 4 s), marking the node dead each time (@elastic/transport's Transport.request),
+ *   so that one bulk could be sent (3 + 1) × (3 + 1) = 16 times. A time-out is not retried, as the client does not
+ *   retry one either: the cluster may still be applying that bulk. (The bulk helper retries only per-document 429s
+ *   and aborts on the others);
  * - documents refused with 429 are sent again in the next round;
  * - what fails for good is returned by id with its status and reason, one entry per action (the helper's drop
  *   callback under-reports deletes, which have no document line);
@@ -22,12 +28,13 @@ export interface BulkAction {
 export interface BulkFailure {
   id: string;
   op: "index" | "delete";
+  /** The HTTP status refusing it (0: the cluster could not be reached). */
   status: number;
   reason: string;
 }
 
 export interface BulkOptions {
-  /** Rounds after the first (whole-request and per-document 429s), default 3. */
+  /** Rounds after the first (whole-request refusals and connection errors, per-document 429s), default 3. */
   retries: number;
   /** Pause before the first retry, doubled each round (ms). */
   waitMs: number;
@@ -37,19 +44,22 @@ export interface BulkOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const RETRYABLE = new Set([429, 503]);
+/** Whole-request statuses sent again: the client's own rule (502, 503, 504) and a cluster pushing back (429). */
+const RETRYABLE = new Set([429, 502, 503, 504]);
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-interface BulkItem {
-  status: number;
-  result?: string;
-  error?: { type?: string; reason?: string };
+/** Why a whole request may be sent again (its status, 0 for a connection error), or undefined when it may not. */
+function retryableStatus(err: unknown): number | undefined {
+  if (err instanceof esErrors.ConnectionError) return 0;
+  if (err instanceof esErrors.ResponseError && err.statusCode !== undefined && RETRYABLE.has(err.statusCode))
+    return err.statusCode;
+  return undefined;
 }
 
 /**
  * Sends `actions` to `index` and returns the actions that could not be applied.
- * @throws the client's error for anything that is not a retryable status (401, 400, a connection failure), so the
- *   caller reports it as such.
+ * @throws the client's error for anything that is not retryable (401, 400, a time-out), so the caller reports it as
+ *   such.
  */
 export async function bulkWrite(
   client: Client,
@@ -62,26 +72,25 @@ export async function bulkWrite(
   let pending = [...actions];
   for (let round = 0; pending.length > 0; round++) {
     const last = round >= opts.retries;
-    let items: { [op: string]: BulkItem }[];
+    let items: estypes.BulkResponse["items"];
     try {
-      const operations = pending.flatMap((a) =>
+      const operations: estypes.BulkRequest<object>["operations"] = pending.flatMap((a) =>
         a.op === "index"
           ? [{ index: { _index: index, _id: a.id } }, a.doc ?? {}]
           : [{ delete: { _index: index, _id: a.id } }],
       );
-      const res = await client.bulk({ operations, ...(opts.requireAlias ? { require_alias: true } : {}) });
-      items = res.items as unknown as { [op: string]: BulkItem }[];
+      const res = await client.bulk(
+        { operations, ...(opts.requireAlias ? { require_alias: true } : {}) },
+        { maxRetries: 0 },
+      );
+      items = res.items;
     } catch (err) {
-      const status = err instanceof esErrors.ResponseError ? err.statusCode : undefined;
-      if (status === undefined || !RETRYABLE.has(status)) throw err;
+      const status = retryableStatus(err);
+      if (status === undefined) throw err;
       if (last) {
+        const what = status === 0 ? "the cluster could not be reached" : `the whole request was refused (${status})`;
         for (const a of pending)
-          failures.push({
-            id: a.id,
-            op: a.op,
-            status,
-            reason: `the whole request was refused (${status}) after ${round + 1} attempts`,
-          });
+          failures.push({ id: a.id, op: a.op, status, reason: `${what} after ${round + 1} attempts` });
         break;
       }
       await sleep(opts.waitMs * 2 ** round);

@@ -8,7 +8,9 @@ type ClientAuth = { username: string; password: string } | { apiKey: string };
  *   `user:password@` part is still read, but taken out of the URL first and decoded leniently: the client decodes it
  *   with decodeURIComponent, where a password holding "%zz" throws and "/" or "#" break the URL.
  * - Time limits: client 9.x waits forever by default (`requestTimeout` unset); an unresponsive cluster must not hang
- *   the start-up check or a review. Retries cover connection errors and 502/503/504 (the client's rule).
+ *   the start-up check or a review. Calls that ask the cluster to wait longer (health, index creation, refresh) pass
+ *   their own, longer timeout (waits.ts). Retries cover connection errors and 502/503/504 (the client's rule), except
+ *   for bulk writes, which retry on their own schedule (bulk.ts).
  */
 export interface ConnectionOptions {
   node: string;
@@ -38,7 +40,8 @@ export function splitCredentials(options: ConnectionOptions): { node: string; au
   // The authority's user-info ends at the LAST "@" before the path: a password may itself hold "@", "/" or "#".
   const m = /^(https?:\/\/)(?:(.*)@)?([^@]*)$/su.exec(options.node.trim());
   if (!m) throw new Error("ELASTICSEARCH_URL must be an http:// or https:// URL");
-  const [, scheme, userInfo, rest] = m as unknown as [string, string, string | undefined, string];
+  // Groups 1 and 3 always take part in a match (possibly empty); group 2 only with a user-info part.
+  const [, scheme = "", userInfo, rest = ""] = m;
   const node = `${scheme}${rest}`;
   if (options.apiKey) return { node, auth: { apiKey: options.apiKey } };
   if (options.username !== undefined || options.password !== undefined)

@@ -1,3 +1,4 @@
+import type { estypes } from "@elastic/elasticsearch";
 import { ANALYZER, analysisSettings } from "./analysis.ts";
 
 /**
@@ -15,16 +16,15 @@ export interface IndexLayout {
 /** One shard (a corpus up to ~10 M records, docs/scaling.md), one replica (Elasticsearch's default). */
 export const DEFAULT_LAYOUT: IndexLayout = { shards: 1, replicas: 1 };
 
-/** How often a serving index makes new writes searchable (Elasticsearch's default). */
-export const SERVING_REFRESH = "1s";
-
 /**
  * Settings and mappings of a new index version, as created for a bulk load: no replicas and no refresh (each replica
  * would index every document again, each refresh would write a segment); `servingSettings` restores both before the
  * alias points at it (Elasticsearch's "Tune for indexing speed" guide).
  */
-export function indexDefinition(layout: IndexLayout = DEFAULT_LAYOUT) {
-  const text = { type: "text", analyzer: ANALYZER } as const;
+export function indexDefinition(
+  layout: IndexLayout = DEFAULT_LAYOUT,
+): Required<Pick<estypes.IndicesCreateRequest, "settings" | "mappings">> {
+  const text: estypes.MappingTextProperty = { type: "text", analyzer: ANALYZER };
   return {
     settings: {
       number_of_shards: layout.shards,
@@ -33,24 +33,32 @@ export function indexDefinition(layout: IndexLayout = DEFAULT_LAYOUT) {
       analysis: analysisSettings(),
     },
     mappings: {
-      dynamic: "strict" as const,
+      dynamic: "strict",
       _meta: { litreview_mapping_version: MAPPING_VERSION },
       properties: {
-        pmid: { type: "integer" as const },
+        pmid: { type: "integer" },
         title: text,
         abstract: text,
-        mesh_terms: { ...text, fields: { keyword: { type: "keyword" as const } } },
-        keywords: { ...text, fields: { keyword: { type: "keyword" as const } } },
-        publication_types: { type: "keyword" as const },
-        publication_year: { type: "integer" as const },
-        publication_date: { type: "date" as const, format: "yyyy-MM-dd" },
-        journal: { type: "text" as const, fields: { keyword: { type: "keyword" as const, ignore_above: 256 } } },
+        mesh_terms: { ...text, fields: { keyword: { type: "keyword" } } },
+        keywords: { ...text, fields: { keyword: { type: "keyword" } } },
+        publication_types: { type: "keyword" },
+        publication_year: { type: "integer" },
+        publication_date: { type: "date", format: "yyyy-MM-dd" },
+        journal: { type: "text", fields: { keyword: { type: "keyword", ignore_above: 256 } } },
       },
     },
   };
 }
 
-/** The settings a version serves with, applied after its bulk load. */
-export function servingSettings(layout: IndexLayout = DEFAULT_LAYOUT) {
-  return { number_of_replicas: layout.replicas, refresh_interval: SERVING_REFRESH };
+/**
+ * The settings a version serves with, applied after its bulk load: its replicas, and the refresh interval reset to
+ * Elasticsearch's default with `null` ("To revert a setting to the default value, use a null value", update index
+ * settings API). Not "1s": an explicit interval, even the default one, opts the index out of search-idle shards
+ * (`index.refresh_interval`: "To opt out of this behavior, set an explicit value for the refresh interval, even if it
+ * matches the default value"), so a shard that no search reached for `index.search.idle.after` (30 s) would still
+ * refresh every second while the daily sync writes. Named with the `index.` prefix, which the API accepts as well:
+ * the client's type for `refresh_interval` has no `null` (elastic/elasticsearch-js#2014).
+ */
+export function servingSettings(layout: IndexLayout = DEFAULT_LAYOUT): estypes.IndicesIndexSettings {
+  return { "index.number_of_replicas": layout.replicas, "index.refresh_interval": null };
 }

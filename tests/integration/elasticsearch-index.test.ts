@@ -8,20 +8,25 @@ import {
   ElasticsearchSetupError,
   MAPPING_VERSION,
 } from "../../search/elasticsearch-index.ts";
-import { AliasSwapError } from "../../search/elasticsearch/versions.ts";
 import { POSTGRES_ENGLISH_STOP_WORDS } from "../../search/elasticsearch/analysis.ts";
 import { splitCredentials } from "../../search/elasticsearch/connection.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { readTopic } from "../../search/concepts.ts";
 
 // The Elasticsearch adapter with the real @elastic/elasticsearch client against a local HTTP stand-in
-// (tests/support/elasticsearch-stand-in.ts: Elasticsearch 9.1 response shapes), checking the requests it sends: the
+// (tests/support/elasticsearch-stand-in.ts: Elasticsearch 9.4's answers), checking the requests it sends: the
 // mapping and its version, bulk bodies read from the articles table, retries on 429, failures named by PMID, the
 // atomic alias swap of a reindex, the queries (BM25F field weights, phrases, exclusions, years, coverage, profile),
 // and the start-up checks. The ranking itself is checked by the SearchIndex contract suite against a real cluster
 // (search/elasticsearch-index.contract.test.ts, when TEST_ELASTICSEARCH_URL is set).
 
 const ALIAS = "test-articles";
+/** The articles' abstracts: with 3 shards, PMID 3 is on shard 0, PMID 1 on shard 1, PMID 2 on shard 2. */
+const ABSTRACTS = [
+  "Nasopharyngeal carcinoma treated with radiotherapy.",
+  "Carcinoma outcomes.",
+  "Radiotherapy outcomes in carcinoma.",
+];
 
 describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
   let es: StandIn;
@@ -37,7 +42,7 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
         [1, 2, 3].map((pmid) => ({
           pmid,
           title: `Title ${pmid} on nasopharyngeal carcinoma`,
-          abstract: `Abstract ${pmid}.`,
+          abstract: ABSTRACTS[pmid - 1],
           abstract_sections: "[]",
           mesh_terms: ["Nasopharyngeal Carcinoma", "Humans"],
           keywords: ["NPC"],
@@ -99,7 +104,7 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
     expect(settings).toMatchObject({ number_of_shards: 3, number_of_replicas: 0, refresh_interval: "-1" });
     const order = es.requests.map((r) => `${r.method} ${r.path}`);
     const restored = order.indexOf(`PUT /${ALIAS}-v1/_settings`);
-    expect(es.requests[restored]!.body).toEqual({ number_of_replicas: 1, refresh_interval: "1s" });
+    expect(es.requests[restored]!.body).toEqual({ "index.number_of_replicas": 1, "index.refresh_interval": null });
     expect(restored).toBeGreaterThan(order.indexOf("POST /_bulk"));
     expect(restored).toBeLessThan(order.indexOf("POST /_aliases"));
     const bulk = es.requests.find((r) => r.path === "/_bulk")!.body as any[];
@@ -221,20 +226,33 @@ describe("Elasticsearch adapter (real client, HTTP stand-in)", () => {
     expect(first.should).toContainEqual({ match_phrase: { mesh_terms: concepts[0]!.alternatives[0] } });
   });
 
-  test("similar(): the profile's distinctive terms (term vectors, tf-idf) queried with combined_fields and the field weights, excluding PMIDs, within years", async () => {
+  test("similar(): the profile's distinctive terms (term vectors, tf-idf over every shard) queried with combined_fields and the field weights, excluding PMIDs, within years", async () => {
+    es.bulkFailures.clear(); // what the index() test scripted and did not use
+    await index.index([1, 2, 3]); // all three again (the delete test removed PMID 1)
+    es.requests.length = 0;
     es.searchResponses.push({ hits: [["1", 2]], total: 1 });
     await index.similar("nasopharyngeal carcinoma radiotherapy outcomes of the carcinoma", {
       excludePmids: [2, 3],
       fromYear: 2026,
       limit: 100,
     });
-    const vectors = es.requests.find((r) => r.path === `/${ALIAS}/_termvectors`)!.body as any;
-    expect(vectors.doc).toEqual({ abstract: "nasopharyngeal carcinoma radiotherapy outcomes of the carcinoma" });
-    expect(vectors.filter).toEqual({ max_num_terms: 20, min_term_freq: 1, min_doc_freq: 1 });
+    // One term-vectors request per shard of the index (3), each pinned to its shard, none filtered there.
+    const vectors = es.requests.filter((r) => r.path === `/${ALIAS}/_termvectors`);
+    expect(vectors.map((r) => r.query.get("preference"))).toEqual([0, 1, 2].map((n) => `_shards:${n}`));
+    for (const r of vectors) {
+      expect(r.body).toMatchObject({
+        doc: { abstract: "nasopharyngeal carcinoma radiotherapy outcomes of the carcinoma" },
+        term_statistics: true,
+        field_statistics: true,
+      });
+      expect((r.body as any).filter).toBeUndefined();
+    }
     const body = es.requests.find((r) => r.path === `/${ALIAS}/_search`)!.body as any;
-    // The stand-in ranks "carcinoma" first (twice in the profile); stop words never reach the query.
+    // tf × (1 + ln((3 + 1) / (df + 1))) over the 3 abstracts: carcinoma 2 × 1 (in all 3), nasopharyngeal 1 × 1.69
+    // (in 1), outcomes and radiotherapy 1 × 1.29 each (in 2; the tie goes to the first in order). Stop words never
+    // reach the query.
     expect(body.query.bool.must[0].combined_fields).toEqual({
-      query: "carcinoma nasopharyngeal radiotherapy outcomes",
+      query: "carcinoma nasopharyngeal outcomes radiotherapy",
       fields: ["title^3", "mesh_terms^1.5", "keywords^1.5", "abstract^1"],
       operator: "or",
     });
@@ -386,19 +404,9 @@ describe("Elasticsearch adapter as a real cluster runs it (strict stand-in)", ()
     expect(es.indices.has("vanished-alias")).toBe(false);
   });
 
-  test("an alias swap that does not apply in full is an error, and the old version is kept", async () => {
-    const before = [...es.aliases.get(ALIAS2)!];
-    es.aliasActionFailures.add(`${ALIAS2}-v2`);
-    await expect(open().reindex()).rejects.toThrow(AliasSwapError);
-    es.aliasActionFailures.clear();
-    // The old version was not deleted (the swap said errors: true).
-    for (const name of before) expect(es.indices.has(name)).toBe(true);
-  });
-
-  test("a removal of an alias that is not there fails the whole swap (must_exist), changing nothing", async () => {
-    es.aliases.get(ALIAS2)!.clear();
-    es.aliases.get(ALIAS2)!.add(`${ALIAS2}-v1`);
+  test("the stand-in refuses _aliases as a 9.4 cluster does: a required alias or an index that is missing fails the whole request", async () => {
     const client = open().client;
+    await client.indices.create({ index: "other-v9" });
     await expect(
       client.indices.updateAliases({
         actions: [
@@ -407,7 +415,17 @@ describe("Elasticsearch adapter as a real cluster runs it (strict stand-in)", ()
         ],
       }),
     ).rejects.toThrow(/aliases_not_found_exception/);
+    await expect(
+      client.indices.updateAliases({ actions: [{ add: { index: "never-was", alias: "x" } }] }),
+    ).rejects.toThrow(/index_not_found_exception/);
     expect(es.aliases.get("x")).toBeUndefined();
+    // Without must_exist, a removal that removes nothing is reported by action while the others apply.
+    const res = await client.indices.updateAliases({
+      actions: [{ remove: { index: "other-v9", alias: ALIAS2 } }, { add: { index: "other-v9", alias: "x" } }],
+    });
+    expect(res).toMatchObject({ acknowledged: true, errors: true });
+    expect([...es.aliases.get("x")!]).toEqual(["other-v9"]);
+    await client.indices.delete({ index: "other-v9" });
   });
 
   test("pages past the result window are refused clearly by both adapters (no raw 400 from the cluster)", async () => {
