@@ -7,7 +7,11 @@
  * Order: FNV-1a of "order:" + PMID. Split: FNV-1a(PMID) mod 10 < 4 → "test" (never read while the extractors are
  * developed; labelled by labellers who do not develop them), else "train". The first `--count` records are taken.
  *
- * Usage: bun scripts/evidence/pool.ts --count 340 --batch-size 40 --out /tmp/evidence-pool
+ * With --clinical, only abstracts that count people ("patients", "participants", "subjects", "women", "men",
+ * "children", "cases", "volunteers") are drawn, and only for the training split (the test split keeps the first draw's
+ * mix): a second draw that grows the training data where the extractors are used.
+ *
+ * Usage: bun scripts/evidence/pool.ts --count 340 --batch-size 40 --out /tmp/evidence-pool [--clinical --prefix NAME]
  * Writes OUT/train-01.json … and OUT/test-01.json …: [{pmid, title, publication_types, abstract}] (sections as
  * "LABEL: text" lines); prints the counts.
  */
@@ -24,6 +28,9 @@ const arg = (name: string, fallback: string) => {
 const count = Number(arg("count", "340"));
 const batchSize = Number(arg("batch-size", "40"));
 const out = arg("out", "/tmp/evidence-pool");
+const clinical = process.argv.includes("--clinical");
+const prefix = arg("prefix", "");
+const PEOPLE = /\b\d[\d,]*\s+(?:[a-z-]+\s+){0,3}(?:patients|participants|subjects|women|men|children|cases|volunteers)\b/iu;
 
 /** FNV-1a 32-bit of a string (Fowler, Noll & Vo). */
 function fnv(s: string): number {
@@ -41,7 +48,7 @@ export function goldSplitOf(pmid: number): "train" | "test" {
 }
 
 const labelled = new Set<number>();
-for (const f of readdirSync(join(ROOT, "tests/fixtures")).filter((f) => f.startsWith("evidence-gold"))) {
+for (const f of readdirSync(join(ROOT, "tests/fixtures")).filter((f) => f.startsWith("evidence-gold") && f.endsWith(".json"))) {
   const data = (await Bun.file(join(ROOT, "tests/fixtures", f)).json()) as { articles: { pmid: number }[] };
   for (const a of data.articles) labelled.add(a.pmid);
 }
@@ -65,6 +72,7 @@ for (const file of readdirSync(dir)
     if (a.abstract.split(/\s+/).length < 80) continue;
     const mesh = new Set(a.mesh_terms);
     if (mesh.has("Animals") && !mesh.has("Humans")) continue;
+    if (clinical && (!PEOPLE.test(a.abstract) || goldSplitOf(a.pmid) !== "train")) continue;
     pool.set(a.pmid, { pmid: a.pmid, title: a.title, publication_types: a.publication_types, abstract: a.abstract });
   }
 }
@@ -73,7 +81,7 @@ if (!existsSync(out)) mkdirSync(out, { recursive: true });
 for (const split of ["train", "test"] as const) {
   const part = chosen.filter((r) => goldSplitOf(r.pmid) === split);
   for (let i = 0; i * batchSize < part.length; i++) {
-    const name = `${split}-${String(i + 1).padStart(2, "0")}.json`;
+    const name = `${prefix}${split}-${String(i + 1).padStart(2, "0")}.json`;
     writeFileSync(join(out, name), JSON.stringify(part.slice(i * batchSize, (i + 1) * batchSize), null, 1));
   }
   console.log(`${split}: ${part.length} records`);

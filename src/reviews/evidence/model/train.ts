@@ -13,6 +13,11 @@ export interface Example {
   label: number;
   /** Weight of the example's loss (default 1). */
   weight?: number;
+  /**
+   * How many distinct features the example has in all, when `features` holds only those kept for training (the value
+   * of each is 1/√size, as the scorer computes it from all of them); default: the number of `features`.
+   */
+  size?: number;
 }
 
 export interface TrainOptions {
@@ -70,7 +75,7 @@ export function trainBinary(examples: readonly Example[], options: Partial<Train
     for (const i of shuffled(examples.length, random)) {
       const e = examples[i] as Example;
       const fs = unique[i] as string[];
-      const x = featureValue(fs.length);
+      const x = featureValue(e.size ?? fs.length);
       let z = 0;
       for (const f of fs) z += weights.get(f) ?? 0;
       z = bias + x * z;
@@ -108,7 +113,7 @@ export function trainMulticlass(
     for (const i of shuffled(examples.length, random)) {
       const e = examples[i] as Example;
       const fs = unique[i] as string[];
-      const x = featureValue(fs.length);
+      const x = featureValue(e.size ?? fs.length);
       p.set(bias);
       for (const f of fs) {
         const row = weights.get(f);
@@ -145,7 +150,7 @@ export function trainMulticlass(
 }
 
 /** Rounds weights for a compact file and drops the ones that round to zero. */
-export function roundedWeights(weights: ReadonlyMap<string, number>, digits = 4): Record<string, number> {
+export function roundedWeights(weights: ReadonlyMap<string, number>, digits = 3): Record<string, number> {
   const out: Record<string, number> = {};
   for (const name of [...weights.keys()].sort()) {
     const w = Number((weights.get(name) as number).toFixed(digits));
@@ -155,7 +160,7 @@ export function roundedWeights(weights: ReadonlyMap<string, number>, digits = 4)
 }
 
 /** The same for multinomial rows (a row is dropped when all of it rounds to zero). */
-export function roundedRows(weights: ReadonlyMap<string, Float64Array>, digits = 4): Record<string, number[]> {
+export function roundedRows(weights: ReadonlyMap<string, Float64Array>, digits = 3): Record<string, number[]> {
   const out: Record<string, number[]> = {};
   for (const name of [...weights.keys()].sort()) {
     const row = [...(weights.get(name) as Float64Array)].map((w) => Number(w.toFixed(digits)) + 0);
@@ -224,4 +229,14 @@ export function trainChoice(examples: readonly ChoiceExample[], options: Partial
     }
   }
   return { bias: 0, threshold: 0.5, weights };
+}
+
+/**
+ * The features seen in at least `min` examples (a feature seen once or twice is learned from noise, and ships as weight
+ * without use). @returns a filter for feature lists.
+ */
+export function frequentFeatures(lists: readonly (readonly string[])[], min: number): (fs: readonly string[]) => string[] {
+  const df = new Map<string, number>();
+  for (const fs of lists) for (const f of new Set(fs)) df.set(f, (df.get(f) ?? 0) + 1);
+  return (fs) => fs.filter((f) => (df.get(f) ?? 0) >= min);
 }

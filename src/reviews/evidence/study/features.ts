@@ -7,6 +7,7 @@
  */
 import type { SummaryArticle } from "../../summary/types.ts";
 import type { AbstractView } from "../abstract-view.ts";
+import { participantCandidates } from "../participants/candidates.ts";
 
 // MeSH headings that say how a study was done or on whom (the "Epidemiologic Studies" and "Clinical Studies as
 // Topic" branches, the check tags), kept as features; other headings name topics.
@@ -19,6 +20,13 @@ export function studyFeatures(article: SummaryArticle, view: AbstractView): stri
   for (const t of article.publication_types ?? []) f.add(`pt:${t.toLowerCase()}`);
   for (const m of article.mesh_terms ?? []) if (DESIGN_MESH.test(m)) f.add(`mesh:${m.toLowerCase()}`);
   if (view.sentences.length === 0) f.add("no_abstract");
+  // Whom the abstract counts: studies of patients count people; laboratory and methods papers count other things, and
+  // a case report describes one person.
+  const candidates = participantCandidates(view);
+  const people = candidates.filter((c) => c.arms === null && c.features.includes("noun:PEOPLE")).length;
+  f.add(`people_counts:${Math.min(people, 4)}`);
+  if (candidates.some((c) => c.features.includes("single_person"))) f.add("one_person");
+  if (candidates.some((c) => c.features.includes("arms"))) f.add("group_sizes");
   f.add(`structured:${view.sentences.some((s) => s.labelled)}`);
   f.add(`sentences:${Math.min(12, Math.floor(view.sentences.length / 2))}`);
   for (const s of view.sentences) {
