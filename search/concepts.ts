@@ -193,32 +193,35 @@ export function conceptList(concepts: readonly Concept[]): string {
 }
 
 /**
- * Whether a concept is named in `text` other than as the species epithet of an organism's binomial name (issue 37:
+ * Whether a concept occurs in `text` only as the species epithet of an organism's binomial name (issue 37:
  * "pneumonia" must not be covered by "Klebsiella pneumoniae" or "Chlamydia pneumoniae", which the index's stemmer
  * reduces to the disease's word). An occurrence is an epithet when a capitalised genus (or its initial, "K.") comes
- * right before it and it carries a Latin ending beyond the concept's word ("pneumoniae", "influenzae", "meningitidis").
- * A concept whose alternatives do not occur at all in `text` is not named either. Pure.
+ * right before it and it carries a Latin ending beyond the concept's word ("pneumoniae", "influenzae"). False when
+ * the concept occurs otherwise too, and when this reading finds no occurrence at all (the index matched a form it does
+ * not know: the index is trusted then). Pure.
  */
-export function namesConcept(concept: Concept, text: string): boolean {
+export function onlyAsOrganism(concept: Concept, text: string): boolean {
+  let epithets = 0;
   for (const alt of concept.alternatives) {
     const words = tokens(alt);
-    if (words.length === 0) continue;
-    const last = (words[words.length - 1] as string).toLowerCase();
-    const head = words
-      .slice(0, -1)
-      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&"))
-      .join("\\s+");
-    const body = `${head ? `${head}\\s+` : ""}(${last.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}[\\p{L}]{0,4})`;
-    const re = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, "giu");
+    if (words.length !== 1) continue;
+    const word = (words[0] as string).toLowerCase();
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])(${escaped}[\\p{L}]{0,4})(?![\\p{L}\\p{N}])`, "giu");
     for (const m of text.matchAll(re)) {
-      const word = (m[1] ?? "").toLowerCase();
+      const found = (m[1] ?? "").toLowerCase();
       const before = text.slice(Math.max(0, (m.index ?? 0) - 30), m.index);
       const genus = /(?:\b\p{Lu}\p{Ll}+|\b\p{Lu}\.)\s*$/u.test(before);
-      const latin = word !== last && /(?:ae|i|is|us|um|es)$/u.test(word);
-      if (!(genus && latin && words.length === 1)) return true;
+      const latin = found !== word && /(?:ae|i|is|us|um)$/u.test(found);
+      if (!(genus && latin)) return false;
+      epithets++;
     }
   }
-  return false;
+  // Multi-word alternatives are never epithets: one that occurs names the concept.
+  if (concept.alternatives.some((a) => tokens(a).length > 1 && new RegExp(tokens(a).join("\\s+"), "iu").test(text))) {
+    return false;
+  }
+  return epithets > 0;
 }
 
 /** Top-level pieces of `text` joined by `joiner` (" AND ", " OR "), parentheses and quotes respected. */

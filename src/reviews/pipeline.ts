@@ -22,7 +22,7 @@ import { pubmedSyntaxOf, searchPubmedSyntax, syntaxRankingQuery } from "./syntax
 import { translatePubmedQuery } from "../../search/pubmed/query-syntax.ts";
 import { buildEvidenceTable } from "./evidence/table.ts";
 import { renumberByFirstUse } from "./citation-order.ts";
-import { namesConcept, withPubmedTranslation } from "../../search/concepts.ts";
+import { onlyAsOrganism, withPubmedTranslation } from "../../search/concepts.ts";
 import { normalizeWhitespace, splitSentences } from "./sentences.ts";
 import { groupDuplicateRecords } from "./evidence/duplicates.ts";
 import { evidenceParagraph, synthesisSentence } from "./evidence/synthesis.ts";
@@ -219,19 +219,19 @@ async function searchAndRank(
   // An article the index matched on a concept only through an organism's name ("Klebsiella pneumoniae" for
   // "pneumonia") does not cover the topic: it is listed with the partial matches (issue 37 item 7).
   const byPmid = new Map(articles.map((a) => [a.pmid, a]));
-  const namesAll = (pmid: number) => {
+  const organismOnly = (pmid: number) => {
     const a = byPmid.get(pmid);
     if (!a) return false;
     const text = [a.title, a.abstract, ...(a.mesh_terms ?? []), ...(a.keywords ?? [])].join(" \n ");
-    return reading.concepts.every((c) => namesConcept(c, text));
+    return reading.concepts.some((c) => onlyAsOrganism(c, text));
   };
-  const truly = syntax ? filtered : filtered.filter((h) => namesAll(h.pmid));
+  const truly = syntax ? filtered : filtered.filter((h) => !organismOnly(h.pmid));
   const coveringHits = truly.slice(0, CANDIDATE_LIMIT);
-  const organismOnly = new Set(filtered.filter((h) => !truly.includes(h)).map((h) => h.pmid));
+  const asOrganisms = new Set(filtered.filter((h) => !truly.includes(h)).map((h) => h.pmid));
   const partialHits = syntax
     ? []
     : [
-        ...filtered.filter((h) => organismOnly.has(h.pmid)),
+        ...filtered.filter((h) => asOrganisms.has(h.pmid)),
         ...any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid)),
       ];
   if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");

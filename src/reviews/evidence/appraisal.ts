@@ -1,8 +1,9 @@
 /**
  * The follow-up and the losses to follow-up an abstract states, as verbatim clauses (issue 37 item 1: the appraisal
  * shows them with their source). Read by their unambiguous wording ("follow-up of 24 months", "followed for a mean of
- * 4.2 years", "lost to follow-up", "dropped out", "withdrew", "completed the study"); the clause is the text between
- * the sentence's punctuation around the match. Measured against the gold set's labels by the extraction benchmark.
+ * 4.2 years", "lost to follow-up", "dropped out", "withdrew", "completed the study"); what is shown is the phrase of
+ * the follow-up (with the words that open it and its range), and the sentence that states the losses.
+ * Measured against the gold set's labels by the extraction benchmark.
  */
 import type { AbstractView } from "./abstract-view.ts";
 
@@ -13,14 +14,20 @@ const FOLLOW_UP =
 const LOSS =
   /\b(?:lost to follow[- ]?up|loss(?:es)? to follow[- ]?up|drop(?:ped)?[- ]?outs?|dropped out|withdr[ae]w|withdrawn|discontinued|completed (?:the )?(?:study|trial|follow[- ]?up|treatment)|were not available for follow[- ]?up)\b/iu;
 
-/** The clause of `text` around [start, end): from the last ",;:(" before to the next ",;)" or sentence end after. */
-function clauseAround(text: string, start: number, end: number): string {
-  const before = text.slice(0, start);
-  const from =
-    Math.max(before.lastIndexOf("; "), before.lastIndexOf(": "), before.lastIndexOf(", "), before.lastIndexOf("(")) + 1;
-  const tail = text.slice(end);
-  const stop = tail.search(/[;)]|,\s(?![^,;]{0,12}\d)|\.\s|\.$/u);
-  const to = stop < 0 ? text.length : end + stop;
+// Words a follow-up phrase may open with ("after a mean follow-up of 11.9 months", "with a minimum 2-year follow-up").
+const LEAD =
+  /(?:\b(?:after|with|at|over|during)\s+)?(?:\b(?:a|an|the)\s+)?(?:\b(?:mean|median|average|minimum|maximum|total|overall)\s+)?$/iu;
+
+/**
+ * The phrase of `text` at [start, end): the match, with the words that open it ("a mean", "after a median"), and
+ * the bracket right after it when it gives a range ("(range, 1-115 months)"), closed.
+ */
+function phraseAround(text: string, start: number, end: number): string {
+  const lead = LEAD.exec(text.slice(Math.max(0, start - 40), start));
+  const from = lead ? start - lead[0].length : start;
+  let to = end;
+  const bracket = /^\s*\((?:range|IQR|SD|interquartile)[^()]{0,40}\)/iu.exec(text.slice(end));
+  if (bracket) to += bracket[0].length;
   return text.slice(from, to).trim();
 }
 
@@ -32,11 +39,11 @@ export function readFollowUp(view: AbstractView): { follow_up: string | null; lo
   for (const s of order) {
     if (followUp === null) {
       const m = FOLLOW_UP.exec(s.text);
-      if (m) followUp = clauseAround(s.text, m.index, m.index + m[0].length);
+      if (m) followUp = phraseAround(s.text, m.index, m.index + m[0].length);
     }
     if (loss === null) {
       const m = LOSS.exec(s.text);
-      if (m) loss = clauseAround(s.text, m.index, m.index + m[0].length);
+      if (m) loss = s.text;
     }
   }
   return { follow_up: followUp, loss_to_follow_up: loss };

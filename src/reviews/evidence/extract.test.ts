@@ -40,40 +40,38 @@ function evidenceOf(pmid: number) {
 }
 
 describe("structured abstracts", () => {
-  test("a randomised trial with a hazard ratio whose interval excludes 1 (PMID 17059514)", () => {
+  test("a randomised trial: design, participants, its hazard ratio and the groups' rates, significant (PMID 17059514)", () => {
     const e = evidenceOf(17059514);
-    expect([e.design, e.design_source, e.evidence_level, e.participants]).toEqual(["rct", "record", 2, 51]);
+    expect([e.design, e.evidence_level, e.participants]).toEqual(["rct", 2, 51]);
+    expect(e.appraisal.randomised).toBe(true);
+    expect(e.appraisal.follow_up).toBe("after a mean follow-up of 11.9 months");
     expect(e.result).toBe(
       "The relapse rate in the half elemental diet group was significantly lower [34.6% vs. 64.0%; multivariate " +
         "hazard ratio 0.40 (95% CI: 0.16-0.98)] than that in the free diet group after a mean follow-up of 11.9 " +
         "months.",
     );
-    expect(e.effects.map((x) => [x.measure, x.value, x.ci_low, x.ci_high])).toEqual([
-      ["percentage", 34.6, null, null],
-      ["hazard ratio", 0.4, 0.16, 0.98],
+    // The first group's rate first, as stated; the ratio with its interval.
+    expect(e.effects.map((x) => [x.measure, x.value, x.compared_value, x.ci_low, x.ci_high])).toEqual([
+      ["percentage", 34.6, 64, null, null],
+      ["hazard ratio", 0.4, null, 0.16, 0.98],
     ]);
     expect(e.significance).toBe("significant");
-    expect(e.outcome).toBe("occurrence of relapse over the 2-year period");
   });
 
   test("a cohort whose only hazard ratio's interval includes 1 is not significant (PMID 22426260)", () => {
     const e = evidenceOf(22426260);
-    expect([e.design, e.evidence_level, e.participants]).toEqual(["cohort", 3, 127]);
-    expect(e.result).toBe(
-      "On univariate analysis, visual response score and time to recurrence came closest to having an association " +
-        "(HR = 0.83, 95% CI = 0.68-1.01, p = 0.06).",
-    );
+    expect([e.design, e.participants]).toEqual(["cohort", 127]);
+    expect(e.effects.map((x) => [x.measure, x.value, x.ci_low, x.ci_high])).toEqual([
+      ["hazard ratio", 0.83, 0.68, 1.01],
+    ]);
     expect(e.significance).toBe("not_significant");
-    expect(e.population).toBe("patients with locally advanced rectal cancer");
-    expect(e.outcome).toBe("time to recurrence and disease-specific survival");
+    expect(e.appraisal.follow_up).toBe("Median follow-up among survivors was 77 months (range, 1-115 months)");
   });
 
-  test('a record that names no design gets one from its wording, "in a retrospective study" (PMID 8219565)', () => {
+  test("a record that names no design, whose abstract does not make the model sure of one, gets none (PMID 8219565)", () => {
     const e = evidenceOf(8219565);
-    expect([e.design, e.design_source, e.evidence_level]).toEqual(["observational", "abstract", 4]);
+    expect([e.design, e.design_source, e.evidence_level]).toEqual([null, null, null]);
     expect(e.participants).toBe(166);
-    // No estimate: the main result is the conclusion.
-    expect(e.result?.startsWith("Marked asymmetry in opening of the modified hook titanium Greenfield")).toBe(true);
     expect(e.effects).toEqual([]);
   });
 });
@@ -86,10 +84,10 @@ describe("unstructured abstracts (roles from the sentence-role classifier)", () 
     expect(e.result).not.toBeNull();
   });
 
-  test("a compared percentage is the main result when no ratio is stated (PMID 15958886)", () => {
+  test("a retrospective comparison of two constructs: a cohort, its participants and its arms (PMID 15958886)", () => {
     const e = evidenceOf(15958886);
-    expect([e.design, e.participants]).toEqual(["cohort", 25]);
-    expect(e.result).toBe("Correction averaged 70.2% for the screw group and 68.1% for the hook group.");
+    expect([e.design, e.participants, e.evidence_level]).toEqual(["cohort", 25, 3]);
+    expect(e.appraisal.timing).toBe("retrospective");
     expect([e.intervention, e.comparator]).toEqual(["thoracic pedicle screws", "laminar and pedicle hooks"]);
   });
 });

@@ -235,7 +235,10 @@ export function trainChoice(examples: readonly ChoiceExample[], options: Partial
  * The features seen in at least `min` examples (a feature seen once or twice is learned from noise, and ships as weight
  * without use). @returns a filter for feature lists.
  */
-export function frequentFeatures(lists: readonly (readonly string[])[], min: number): (fs: readonly string[]) => string[] {
+export function frequentFeatures(
+  lists: readonly (readonly string[])[],
+  min: number,
+): (fs: readonly string[]) => string[] {
   const df = new Map<string, number>();
   for (const fs of lists) for (const f of new Set(fs)) df.set(f, (df.get(f) ?? 0) + 1);
   return (fs) => fs.filter((f) => (df.get(f) ?? 0) >= min);

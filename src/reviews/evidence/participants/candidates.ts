@@ -371,7 +371,8 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
     // Pairs of what is counted with what is done to it, and where: "patients … randomized" is not "patients …
     // analysed", and a count of people in the methods is not one in the results.
     const noun = classes.find((x) => x.startsWith("noun:")) ?? "noun:none";
-    for (const x of classes) if (x.startsWith("Rc:") || x.startsWith("Lc:") || x.startsWith("b1c:")) f.push(`${noun}&${x}`);
+    for (const x of classes)
+      if (x.startsWith("Rc:") || x.startsWith("Lc:") || x.startsWith("b1c:")) f.push(`${noun}&${x}`);
     f.push(`${noun}&role:${s.role}`);
     f.push(`mag:${Math.floor(Math.log2(t.value))}`);
     if (t.words) f.push("in_words");
@@ -522,7 +523,8 @@ export function noneFeatures(
 }
 
 /** Words for one person, after "a"/"an" and an age ("a 45-year-old woman", "an elderly man", "a patient"). */
-const ONE_PERSON = /\b(?:a|an|one)\s+(?:(?:\d{1,3}|[a-z]+)[- ](?:year|month|week|day)s?[- ]old\s+|[\p{L}-]+\s+){0,3}?(man|woman|boy|girl|male|female|patient|child|infant|neonate|newborn|gentleman|lady)\b/iu;
+const ONE_PERSON =
+  /\b(?:a|an|one)\s+(?:(?:\d{1,3}|[a-z]+)[- ](?:year|month|week|day)s?[- ]old\s+|[\p{L}-]+\s+){0,3}?(man|woman|boy|girl|male|female|patient|child|infant|neonate|newborn|gentleman|lady)\b/iu;
 
 /**
  * The candidate "1" of an abstract that describes one person (the first sentence that does), with features of that
@@ -532,7 +534,12 @@ function singlePerson(view: AbstractView): ParticipantCandidate | null {
   for (const s of view.sentences) {
     const m = ONE_PERSON.exec(s.text);
     if (!m) continue;
-    const f = ["single_person", `sp_role:${s.role}`, `sp_sent:${bucket(s.index, 4)}`, `sp_noun:${(m[1] ?? "").toLowerCase()}`];
+    const f = [
+      "single_person",
+      `sp_role:${s.role}`,
+      `sp_sent:${bucket(s.index, 4)}`,
+      `sp_noun:${(m[1] ?? "").toLowerCase()}`,
+    ];
     for (const t of s.tokens) if (t.kind === "word" && t.norm.length >= 3) f.push(`sp_s:${t.norm}`);
     if (/\b(?:year|month|week|day)s?[- ]old\b/iu.test(m[0])) f.push("sp_age");
     if (/\b(?:case|report|present|describe)/iu.test(s.text)) f.push("sp_reports");
