@@ -3,11 +3,17 @@ import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import { renumberByFirstUse } from "../reviews/citation-order.ts";
 import { extractiveSummarizer } from "../reviews/summary/extractive.ts";
-import type { Summarizer } from "../reviews/summary/types.ts";
+import {
+  EXTRACTIVE_DEFAULTS,
+  type Summarizer,
+  type SummaryArticle,
+  type SummaryResult,
+} from "../reviews/summary/types.ts";
+import { citedNumbers, mapCitations } from "../reviews/citation-grammar.ts";
 import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
 import * as preferences from "../users/preferences.ts";
-import { buildProfile } from "./profile.ts";
+import { buildProfile, type Profile } from "./profile.ts";
 import { ensureMeshStats, readHeadingStats } from "./disruption.ts";
 import { readCdIndexes } from "./cd-index.ts";
 import {
@@ -15,6 +21,7 @@ import {
   SECTIONS,
   candidatePmidsToRead,
   chooseSections,
+  matchReason,
   retrieveCandidates,
   type CandidateArticle,
   type Section,
@@ -23,10 +30,13 @@ import {
 import { siteOrigin, unsubscribeToken } from "./digest.ts";
 import { weeklyDigestEmail } from "./emails.ts";
 import { isoWeek } from "./week.ts";
+import { asParagraph, paragraphLabel, withoutArticles } from "./section-summary.ts";
 import { fetchNewThisWeek, type WeeklyPubmedClient } from "./pubmed-new.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";
+import type { EutilsClient } from "../../search/pubmed/eutils.ts";
+import { askPubmedAboutHeadings, MAX_HEADING_QUESTIONS } from "./heading-pubmed.ts";
 import * as repo from "./repository.ts";
-import type { WeeklySuggestions } from "./schemas.ts";
+import type { SuggestedArticle, WeeklySuggestions } from "./schemas.ts";
 
 /**
  * The detail of GET /suggestions/weekly/latest before the user's first batch (the page shows 'Suggestions Preparing').
@@ -56,6 +66,82 @@ export function orderSectionByCitations<E extends { pmid: number }>(
   // Array.prototype.sort is stable: the uncited keep their order after the cited.
   const reordered = [...entries].sort((a, b) => (rank.get(a.pmid) ?? last) - (rank.get(b.pmid) ?? last));
   return { summary: ordered.text, entries: reordered };
+}
+
+/**
+ * Pertinent For You's summary as one paragraph per part of the profile (an interest, a liked article, the liked
+ * articles together; issue 35: one paragraph mixing unrelated interests read as nonsense): each part's articles (the
+ * entries its why-line names, sections.ts `matchReason`) are summarised on their own, with that part's text as the
+ * query, cut to its share of the sentences (`partSentences`) and laid out as one paragraph under a bold label that
+ * names it, in the order the parts first appear in the section. Citations are numbered across the paragraphs
+ * (`citedPmids[n - 1]` is [n]); the caller renumbers them by first use. A part whose summary is null is left out;
+ * null when every part's is.
+ * @param entries The section's entries, best first; `articles` the summarizer's input for them (any order).
+ */
+export async function summarizeByPart(
+  summarizer: Summarizer,
+  profile: Pick<Profile, "sources" | "topic">,
+  entries: readonly SectionEntry[],
+  articles: readonly SummaryArticle[],
+): Promise<SummaryResult> {
+  const byPmid = new Map(articles.map((a) => [a.pmid, a]));
+  const parts = new Map<string, SummaryArticle[]>();
+  for (const e of entries) {
+    const article = byPmid.get(e.pmid);
+    if (article) parts.set(e.reason, [...(parts.get(e.reason) ?? []), article]);
+  }
+  const sourceOf = new Map(profile.sources.map((source) => [matchReason(source), source]));
+  const share = partSentences(parts.size);
+  const paragraphs: string[] = [];
+  const citedPmids: number[] = [];
+  for (const [reason, partArticles] of parts) {
+    const result = await summarizer.summarize(sourceOf.get(reason)?.text ?? profile.topic, partArticles);
+    if (result.summary === null) continue;
+    const offset = citedPmids.length;
+    const paragraph = mapCitations(asParagraph(result.summary, share), (numbers) => numbers.map((n) => n + offset));
+    if (citedNumbers(paragraph).length === 0) continue;
+    paragraphs.push(`${paragraphLabel(reason)} ${paragraph}`);
+    citedPmids.push(...result.citedPmids);
+  }
+  return paragraphs.length === 0 ? { summary: null, citedPmids: [] } : { summary: paragraphs.join("\n\n"), citedPmids };
+}
+
+/**
+ * Sentences one part of the profile gets in Pertinent For You's summary: a review summary's length
+ * (EXTRACTIVE_DEFAULTS.maxSentences) shared among the parts, at least 2 each (a finding and what backs or qualifies it).
+ */
+export function partSentences(parts: number): number {
+  return Math.max(2, Math.floor(EXTRACTIVE_DEFAULTS.maxSentences / Math.max(1, parts)));
+}
+
+/**
+ * The sections chosen with the MeSH headings that Potentially Disruptive names checked against PubMed
+ * (heading-pubmed.ts): `choose` is called with PubMed's counts so far, the headings its disruptive entries name and
+ * PubMed has not answered for are asked about, and so on until every named heading is answered, MAX_HEADING_QUESTIONS
+ * are, PubMed fails or PUBMED_FETCH_BUDGET_MS runs out (a heading PubMed contradicts leaves room for the next flagged
+ * article, whose heading may be new). Never throws for PubMed's sake.
+ */
+async function chooseCheckingHeadings(
+  deps: Pick<AppDeps, "db" | "config">,
+  pubmed: Pick<EutilsClient, "esearch">,
+  choose: (counts: ReadonlyMap<string, number>) => Record<Section, SectionEntry[]>,
+): Promise<Record<Section, SectionEntry[]>> {
+  const counts = new Map<string, number>();
+  const signal = AbortSignal.timeout(deps.config.PUBMED_FETCH_BUDGET_MS);
+  let sections = choose(counts);
+  while (counts.size < MAX_HEADING_QUESTIONS) {
+    const unasked = sections.disruptive_articles.flatMap((e) =>
+      e.novelty && !counts.has(e.novelty.heading) ? [e.novelty] : [],
+    );
+    if (unasked.length === 0) break;
+    const answered = await askPubmedAboutHeadings(deps, pubmed, unasked, counts, {
+      signal,
+      log: (line) => console.warn(line),
+    });
+    sections = choose(counts);
+    if (!answered) break;
+  }
+  return sections;
 }
 
 /**
@@ -123,7 +209,12 @@ export async function computeWeeklySuggestions(
     ),
     readCdIndexes(deps.db, [...poolPmids]),
   ]);
-  const sections = chooseSections(candidates, articles, { ...meshStats, cdIndexes }, now);
+  const signals = { ...meshStats, cdIndexes };
+  const sections = pubmed
+    ? await chooseCheckingHeadings(deps, pubmed, (counts) =>
+        chooseSections(candidates, articles, { ...signals, pubmed: counts }, now),
+      )
+    : chooseSections(candidates, articles, signals, now);
 
   const summarizer = opts.summarizer ?? extractiveSummarizer;
   const summaries = {} as Record<Section, string | null>;
@@ -141,10 +232,14 @@ export async function computeWeeklySuggestions(
       summaries[section] = null;
       continue;
     }
-    const result = await summarizer.summarize(
-      profile.topic,
-      chosen.map((a) => ({ ...a, abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [] })),
-    );
+    const inputs = chosen.map((a) => ({
+      ...a,
+      abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [],
+    }));
+    const result =
+      section === "pertinent_articles"
+        ? await summarizeByPart(summarizer, profile, sections[section], inputs)
+        : await summarizer.summarize(profile.topic, inputs);
     if (result.summary === null) {
       summaries[section] = null;
       continue;
@@ -203,18 +298,27 @@ export async function latestSuggestions(deps: Pick<AppDeps, "db">, userId: strin
   const latest = await repo.latestBatch(deps.db, userId);
   if (!latest) throw new ApiError(404, SUGGESTIONS_NOT_READY);
   const { batch, sections } = latest;
+  // The batch was written when the week's run chose it, without what the user liked then; what they liked since is
+  // left out now, with the summary's sentences quoting it (issue 35: no section suggests a liked article).
+  const liked = await repo.likedAmong(
+    deps.db,
+    userId,
+    SECTIONS.flatMap((s) => (sections[s] ?? []).map((a) => a.pmid)),
+  );
+  const shown = {} as Record<Section, ReturnType<typeof withoutArticles<SuggestedArticle>>>;
+  for (const s of SECTIONS) shown[s] = withoutArticles(batch[`${s}_summary`], sections[s] ?? [], liked);
   return {
     id: batch.id,
     week: batch.week,
     created_at: new Date(batch.created_at).toISOString(),
-    new_weekly_articles: sections.new_weekly_articles ?? [],
-    new_yearly_articles: sections.new_yearly_articles ?? [],
-    pertinent_articles: sections.pertinent_articles ?? [],
-    disruptive_articles: sections.disruptive_articles ?? [],
-    new_weekly_articles_summary: batch.new_weekly_articles_summary,
-    new_yearly_articles_summary: batch.new_yearly_articles_summary,
-    pertinent_articles_summary: batch.pertinent_articles_summary,
-    disruptive_articles_summary: batch.disruptive_articles_summary,
+    new_weekly_articles: shown.new_weekly_articles.entries,
+    new_yearly_articles: shown.new_yearly_articles.entries,
+    pertinent_articles: shown.pertinent_articles.entries,
+    disruptive_articles: shown.disruptive_articles.entries,
+    new_weekly_articles_summary: shown.new_weekly_articles.summary,
+    new_yearly_articles_summary: shown.new_yearly_articles.summary,
+    pertinent_articles_summary: shown.pertinent_articles.summary,
+    disruptive_articles_summary: shown.disruptive_articles.summary,
   };
 }
 
