@@ -13,7 +13,7 @@ export interface PageOptions {
   title: string;
   /** Every island the page renders; their chunks are announced in <head>. Empty: the page ships no JavaScript. */
   islands?: IslandName[];
-  status?: 200 | 400 | 404;
+  status?: 200 | 400 | 403 | 404 | 409;
   body: ReactNode;
 }
 

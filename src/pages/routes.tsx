@@ -19,6 +19,8 @@ import { readUnsubscribeToken } from "../suggestions/digest.ts";
 import { setWeeklyDigest } from "../suggestions/service.ts";
 import { verifyUnsubscribeToken } from "../email/list-unsubscribe.ts";
 import { setShareEmails } from "../shares/service.ts";
+import { dataExportState } from "../privacy/data-export.ts";
+import { DataExportPage, downloadPageStatus } from "../privacy/download-page.tsx";
 import { ShareUnsubscribePage } from "../shares/unsubscribe-page.tsx";
 import { loginPathFor, safeNextPath } from "../../islands/lib/next-path.ts";
 import { PricingPage, pricingOf } from "./pricing-page.tsx";
@@ -171,8 +173,25 @@ export function pagesRoutes(deps: AppDeps) {
       ),
     });
 
-  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"])
+  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions", "/my-data/:id"])
     app.use(path, requireSession);
+
+  // The "Download my data" e-mail's link (src/privacy/data-export.ts): signed out, requireSession sends the browser
+  // through /login and back here.
+  app.get("/my-data/:id", async (c) => {
+    const id = c.req.param("id");
+    const state = await dataExportState(deps.db, c.get("user").id, id, new Date());
+    return renderPage(c, {
+      title: "Your data",
+      status: downloadPageStatus(state),
+      islands: [...APP_LAYOUT_ISLANDS],
+      body: (
+        <AppLayout user={c.get("user")} site={site}>
+          <DataExportPage exportId={id} state={state} />
+        </AppLayout>
+      ),
+    });
+  });
 
   app.get("/home", (c) => appPage(c, "Home", <HomePage user={c.get("user")} />));
   app.get("/dashboard", (c) => {
