@@ -26,7 +26,18 @@ export const topBar = style({
   "@media": { [md]: { display: "flex" } },
 });
 
-export const headerActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm });
+export const headerActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm, minWidth: 0 });
+
+/** "Signed in as …" in the public header: one line, cut with "…" when the name is long (a phone's width). */
+export const signedInAs = style({
+  minWidth: 0,
+  maxWidth: "32ch",
+  overflow: "hidden",
+  whiteSpace: "nowrap",
+  textOverflow: "ellipsis",
+  fontSize: vars.fontSize.sm,
+  color: vars.color.muted,
+});
 
 /** The small-screen stand-in of the top bar (docs/product.md hides the top bar below the medium breakpoint). */
 export const compactBar = style({
