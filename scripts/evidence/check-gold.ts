@@ -48,7 +48,10 @@ const squash = (s: string) => s.replace(/\s+/g, " ").trim();
  * words ("Sixty-one percent").
  */
 function readable(value: number, span: string): boolean {
-  const s = span.replace(/[−–]/g, "-").replace(/·/g, ".").replace(/(\d)[,\u2009\u202f ](?=\d{3}\b)/gu, "$1");
+  const s = span
+    .replace(/[−–]/g, "-")
+    .replace(/·/g, ".")
+    .replace(/(\d)[,\u2009\u202f ](?=\d{3}\b)/gu, "$1");
   const abs = Math.abs(value);
   for (const m of s.matchAll(/\d*\.?\d+/gu)) {
     const read = Number(m[0]);
@@ -104,7 +107,11 @@ for (const r of records) {
     if (sum !== r.participants) say(r.pmid, `arms ${r.participants_arms.join(" + ")} = ${sum} ≠ ${r.participants}`);
     if (r.participants_basis !== "arms") say(r.pmid, "participants_arms set but basis is not 'arms'");
     for (const n of r.participants_arms) {
-      if (r.participants_text && !readable(n, r.participants_text) && !/\ban equal number\b/iu.test(r.participants_text)) {
+      if (
+        r.participants_text &&
+        !readable(n, r.participants_text) &&
+        !/\ban equal number\b/iu.test(r.participants_text)
+      ) {
         say(r.pmid, `arm ${n} not readable in participants_text`);
       }
     }
