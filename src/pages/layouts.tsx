@@ -5,6 +5,7 @@ import { NavMenus } from "../../islands/nav/NavMenus.tsx";
 import { Island } from "./island.tsx";
 import { ManageCookiesButton, ThemeToggle } from "./consent.tsx";
 import * as s from "./pages.css.ts";
+import { visuallyHidden } from "../../islands/lib/visually-hidden.css.ts";
 
 /** What every page shows about the site itself: the support contact and the publisher. */
 export interface Site {
@@ -222,11 +223,12 @@ export function PublicLayout({
           <ThemeToggle />
           {viewer ? (
             <>
-              <span className={s.signedInAs} data-testid="signed-in-as" title={viewer.name}>
+              <span className={s.signedInAs} data-testid="signed-in-as" title={viewer.name} aria-hidden="true">
                 {`Signed in as ${viewer.name}`}
               </span>
-              <a href="/home" className={s.button.outline}>
+              <a href="/home" className={s.button.outline} data-testid="signed-in-home">
                 Home
+                <span className={visuallyHidden}>{` (signed in as ${viewer.name})`}</span>
               </a>
             </>
           ) : headerLink ? (
