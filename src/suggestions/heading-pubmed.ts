@@ -15,6 +15,7 @@
  *   index's wording. Never throws.
  */
 import type { AppDeps } from "../deps.ts";
+import type { Section, SectionEntry } from "./sections.ts";
 import type { EutilsClient } from "../../search/pubmed/eutils.ts";
 import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
 
@@ -70,4 +71,34 @@ export async function askPubmedAboutHeadings(
     }
   }
   return true;
+}
+
+/**
+ * The sections chosen with the MeSH headings that Potentially Disruptive names checked against PubMed (see the module
+ * comment): `choose` is called with PubMed's counts so far, the headings its disruptive entries name and
+ * PubMed has not answered for are asked about, and so on until every named heading is answered, MAX_HEADING_QUESTIONS
+ * are, PubMed fails or PUBMED_FETCH_BUDGET_MS runs out (a heading PubMed contradicts leaves room for the next flagged
+ * article, whose heading may be new). Never throws for PubMed's sake.
+ */
+export async function chooseCheckingHeadings(
+  deps: Pick<AppDeps, "db" | "config">,
+  pubmed: Pick<EutilsClient, "esearch">,
+  choose: (counts: ReadonlyMap<string, number>) => Record<Section, SectionEntry[]>,
+): Promise<Record<Section, SectionEntry[]>> {
+  const counts = new Map<string, number>();
+  const signal = AbortSignal.timeout(deps.config.PUBMED_FETCH_BUDGET_MS);
+  let sections = choose(counts);
+  while (counts.size < MAX_HEADING_QUESTIONS) {
+    const unasked = sections.disruptive_articles.flatMap((e) =>
+      e.novelty && !counts.has(e.novelty.heading) ? [e.novelty] : [],
+    );
+    if (unasked.length === 0) break;
+    const answered = await askPubmedAboutHeadings(deps, pubmed, unasked, counts, {
+      signal,
+      log: (line) => console.warn(line),
+    });
+    sections = choose(counts);
+    if (!answered) break;
+  }
+  return sections;
 }

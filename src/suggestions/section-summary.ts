@@ -5,9 +5,23 @@
  * blank line, an optional bold label ("**Overview.**"), "- " bullet lines under a bold heading line ("**Key
  * findings**"), a case-report line ("**Case reports.** A case report describes: title [5]; title [6].") and citations
  * in the one citation grammar (src/reviews/citation-grammar.ts). A language model's summary has the same shape, or
- * plain sentences that each end in a citation. Pure.
+ * plain sentences that each end in a citation. Pure, but for `summarizeByPart`, which calls the summarizer it is given.
  */
-import { formatCitation, splitCitations, type CitationPiece } from "../reviews/citation-grammar.ts";
+import {
+  citedNumbers,
+  formatCitation,
+  mapCitations,
+  splitCitations,
+  type CitationPiece,
+} from "../reviews/citation-grammar.ts";
+import {
+  EXTRACTIVE_DEFAULTS,
+  type Summarizer,
+  type SummaryArticle,
+  type SummaryResult,
+} from "../reviews/summary/types.ts";
+import type { Profile } from "./profile.ts";
+import { matchReason, type SectionEntry } from "./sections.ts";
 
 /** One sentence of a line: its text and citations, ending with a citation and its punctuation. */
 type Sentence = CitationPiece[];
@@ -182,4 +196,50 @@ export function withoutArticles<E extends { pmid: number }>(
     summary: summary === null ? null : withoutCitations(summary, (n) => renumbered.get(n) ?? null),
     entries: kept,
   };
+}
+
+/**
+ * Pertinent For You's summary as one paragraph per part of the profile (an interest, a liked article, the liked
+ * articles together; issue 35: one paragraph mixing unrelated interests read as nonsense): each part's articles (the
+ * entries its why-line names, sections.ts `matchReason`) are summarised on their own, with that part's text as the
+ * query, cut to its share of the sentences (`partSentences`) and laid out as one paragraph under a bold label that
+ * names it, in the order the parts first appear in the section. Citations are numbered across the paragraphs
+ * (`citedPmids[n - 1]` is [n]); the caller renumbers them by first use. A part whose summary is null is left out;
+ * null when every part's is.
+ * @param entries The section's entries, best first; `articles` the summarizer's input for them (any order).
+ */
+export async function summarizeByPart(
+  summarizer: Summarizer,
+  profile: Pick<Profile, "sources" | "topic">,
+  entries: readonly SectionEntry[],
+  articles: readonly SummaryArticle[],
+): Promise<SummaryResult> {
+  const byPmid = new Map(articles.map((a) => [a.pmid, a]));
+  const parts = new Map<string, SummaryArticle[]>();
+  for (const e of entries) {
+    const article = byPmid.get(e.pmid);
+    if (article) parts.set(e.reason, [...(parts.get(e.reason) ?? []), article]);
+  }
+  const sourceOf = new Map(profile.sources.map((source) => [matchReason(source), source]));
+  const share = partSentences(parts.size);
+  const paragraphs: string[] = [];
+  const citedPmids: number[] = [];
+  for (const [reason, partArticles] of parts) {
+    const result = await summarizer.summarize(sourceOf.get(reason)?.text ?? profile.topic, partArticles);
+    if (result.summary === null) continue;
+    const offset = citedPmids.length;
+    const paragraph = mapCitations(asParagraph(result.summary, share), (numbers) => numbers.map((n) => n + offset));
+    if (citedNumbers(paragraph).length === 0) continue;
+    paragraphs.push(`${paragraphLabel(reason)} ${paragraph}`);
+    citedPmids.push(...result.citedPmids);
+  }
+  return paragraphs.length === 0 ? { summary: null, citedPmids: [] } : { summary: paragraphs.join("\n\n"), citedPmids };
+}
+
+/**
+ * Sentences one part of the profile gets in Pertinent For You's summary: a review summary's length
+ * (EXTRACTIVE_DEFAULTS.maxSentences) shared among the parts, at least 2 each (a finding and what backs or qualifies it).
+ */
+export function partSentences(parts: number): number {
+  return Math.max(2, Math.floor(EXTRACTIVE_DEFAULTS.maxSentences / Math.max(1, parts)));
 }

@@ -3,17 +3,11 @@ import { ApiError } from "../http/errors.ts";
 import { hasActiveReviewAccess } from "../subscriptions/service.ts";
 import { renumberByFirstUse } from "../reviews/citation-order.ts";
 import { extractiveSummarizer } from "../reviews/summary/extractive.ts";
-import {
-  EXTRACTIVE_DEFAULTS,
-  type Summarizer,
-  type SummaryArticle,
-  type SummaryResult,
-} from "../reviews/summary/types.ts";
-import { citedNumbers, mapCitations } from "../reviews/citation-grammar.ts";
+import type { Summarizer } from "../reviews/summary/types.ts";
 import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
 import * as preferences from "../users/preferences.ts";
-import { buildProfile, type Profile } from "./profile.ts";
+import { buildProfile } from "./profile.ts";
 import { ensureMeshStats, readHeadingStats } from "./disruption.ts";
 import { readCdIndexes } from "./cd-index.ts";
 import {
@@ -21,7 +15,6 @@ import {
   SECTIONS,
   candidatePmidsToRead,
   chooseSections,
-  matchReason,
   retrieveCandidates,
   type CandidateArticle,
   type Section,
@@ -30,11 +23,10 @@ import {
 import { siteOrigin, unsubscribeToken } from "./digest.ts";
 import { weeklyDigestEmail } from "./emails.ts";
 import { isoWeek } from "./week.ts";
-import { asParagraph, paragraphLabel, withoutArticles } from "./section-summary.ts";
+import { summarizeByPart, withoutArticles } from "./section-summary.ts";
 import { fetchNewThisWeek, type WeeklyPubmedClient } from "./pubmed-new.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";
-import type { EutilsClient } from "../../search/pubmed/eutils.ts";
-import { askPubmedAboutHeadings, MAX_HEADING_QUESTIONS } from "./heading-pubmed.ts";
+import { chooseCheckingHeadings } from "./heading-pubmed.ts";
 import * as repo from "./repository.ts";
 import type { SuggestedArticle, WeeklySuggestions } from "./schemas.ts";
 
@@ -69,82 +61,6 @@ export function orderSectionByCitations<E extends { pmid: number }>(
 }
 
 /**
- * Pertinent For You's summary as one paragraph per part of the profile (an interest, a liked article, the liked
- * articles together; issue 35: one paragraph mixing unrelated interests read as nonsense): each part's articles (the
- * entries its why-line names, sections.ts `matchReason`) are summarised on their own, with that part's text as the
- * query, cut to its share of the sentences (`partSentences`) and laid out as one paragraph under a bold label that
- * names it, in the order the parts first appear in the section. Citations are numbered across the paragraphs
- * (`citedPmids[n - 1]` is [n]); the caller renumbers them by first use. A part whose summary is null is left out;
- * null when every part's is.
- * @param entries The section's entries, best first; `articles` the summarizer's input for them (any order).
- */
-export async function summarizeByPart(
-  summarizer: Summarizer,
-  profile: Pick<Profile, "sources" | "topic">,
-  entries: readonly SectionEntry[],
-  articles: readonly SummaryArticle[],
-): Promise<SummaryResult> {
-  const byPmid = new Map(articles.map((a) => [a.pmid, a]));
-  const parts = new Map<string, SummaryArticle[]>();
-  for (const e of entries) {
-    const article = byPmid.get(e.pmid);
-    if (article) parts.set(e.reason, [...(parts.get(e.reason) ?? []), article]);
-  }
-  const sourceOf = new Map(profile.sources.map((source) => [matchReason(source), source]));
-  const share = partSentences(parts.size);
-  const paragraphs: string[] = [];
-  const citedPmids: number[] = [];
-  for (const [reason, partArticles] of parts) {
-    const result = await summarizer.summarize(sourceOf.get(reason)?.text ?? profile.topic, partArticles);
-    if (result.summary === null) continue;
-    const offset = citedPmids.length;
-    const paragraph = mapCitations(asParagraph(result.summary, share), (numbers) => numbers.map((n) => n + offset));
-    if (citedNumbers(paragraph).length === 0) continue;
-    paragraphs.push(`${paragraphLabel(reason)} ${paragraph}`);
-    citedPmids.push(...result.citedPmids);
-  }
-  return paragraphs.length === 0 ? { summary: null, citedPmids: [] } : { summary: paragraphs.join("\n\n"), citedPmids };
-}
-
-/**
- * Sentences one part of the profile gets in Pertinent For You's summary: a review summary's length
- * (EXTRACTIVE_DEFAULTS.maxSentences) shared among the parts, at least 2 each (a finding and what backs or qualifies it).
- */
-export function partSentences(parts: number): number {
-  return Math.max(2, Math.floor(EXTRACTIVE_DEFAULTS.maxSentences / Math.max(1, parts)));
-}
-
-/**
- * The sections chosen with the MeSH headings that Potentially Disruptive names checked against PubMed
- * (heading-pubmed.ts): `choose` is called with PubMed's counts so far, the headings its disruptive entries name and
- * PubMed has not answered for are asked about, and so on until every named heading is answered, MAX_HEADING_QUESTIONS
- * are, PubMed fails or PUBMED_FETCH_BUDGET_MS runs out (a heading PubMed contradicts leaves room for the next flagged
- * article, whose heading may be new). Never throws for PubMed's sake.
- */
-async function chooseCheckingHeadings(
-  deps: Pick<AppDeps, "db" | "config">,
-  pubmed: Pick<EutilsClient, "esearch">,
-  choose: (counts: ReadonlyMap<string, number>) => Record<Section, SectionEntry[]>,
-): Promise<Record<Section, SectionEntry[]>> {
-  const counts = new Map<string, number>();
-  const signal = AbortSignal.timeout(deps.config.PUBMED_FETCH_BUDGET_MS);
-  let sections = choose(counts);
-  while (counts.size < MAX_HEADING_QUESTIONS) {
-    const unasked = sections.disruptive_articles.flatMap((e) =>
-      e.novelty && !counts.has(e.novelty.heading) ? [e.novelty] : [],
-    );
-    if (unasked.length === 0) break;
-    const answered = await askPubmedAboutHeadings(deps, pubmed, unasked, counts, {
-      signal,
-      log: (line) => console.warn(line),
-    });
-    sections = choose(counts);
-    if (!answered) break;
-  }
-  return sections;
-}
-
-/**
  * Computes and stores `userId`'s suggestions for the ISO week of `now` (or `week`), then queues the week's digest
  * unless it was queued before or the user turned it off.
  * - Idempotent: a week that already has a batch is left as it is unless `replace` (interests edited: recompute).
@@ -152,9 +68,12 @@ async function chooseCheckingHeadings(
  *   nothing, so the page keeps saying that suggestions are being prepared.
  * - The batch and its digest job are written in one transaction: a crash leaves neither or both, and the job retries.
  * - Where PubMed on demand is on, PubMed's new records on the user's interests are fetched first (pubmed-new.ts), so
- *   that they rank with the rest; PubMed failing or slow never fails the week. `opts.pubmed` overrides the
+ *   that they rank with the rest, and the MeSH headings Potentially Disruptive names are checked against PubMed's
+ *   counts (heading-pubmed.ts); PubMed failing or slow never fails the week. `opts.pubmed` overrides the
  *   configuration: a client (tests pass one for a stand-in) or null (no PubMed); by default a client is built from the
  *   configuration when PUBMED_ON_DEMAND is on.
+ * - Pertinent For You's summary is one paragraph per part of the profile (`summarizeByPart`); the other sections'
+ *   summaries take the whole profile as their topic.
  */
 export async function computeWeeklySuggestions(
   deps: Pick<AppDeps, "db" | "search" | "jobs" | "config" | "secretKey">,
@@ -290,7 +209,8 @@ export async function computeWeeklySuggestions(
 }
 
 /**
- * The user's latest batch in docs/product.md §3's shape.
+ * The user's latest batch in docs/product.md §3's shape, without the articles the user has liked since it was written
+ * (and the summary sentences quoting only them; section-summary.ts `withoutArticles`).
  * @throws ApiError 403 without access to suggestions; 404 SUGGESTIONS_NOT_READY before the first batch.
  */
 export async function latestSuggestions(deps: Pick<AppDeps, "db">, userId: string): Promise<WeeklySuggestions> {
