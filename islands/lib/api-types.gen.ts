@@ -300,7 +300,10 @@ export interface paths {
     post: operations["postPrivacyDataExport"];
   };
   "/privacy/data-export/{id}": {
-    /** Download my data */
+    /**
+     * Download my data
+     * @description The file of one of the signed-in user's exports. Another account's export is refused with 403 (its link was sent to that account). A browser navigating here without a session is sent to the download page (/my-data/{id}), which leads through the login page.
+     */
     get: operations["getPrivacyDataExportById"];
   };
   "/health": {
@@ -3386,7 +3389,10 @@ export interface operations {
       };
     };
   };
-  /** Download my data */
+  /**
+   * Download my data
+   * @description The file of one of the signed-in user's exports. Another account's export is refused with 403 (its link was sent to that account). A browser navigating here without a session is sent to the download page (/my-data/{id}), which leads through the login page.
+   */
   getPrivacyDataExportById: {
     parameters: {
       path: {
@@ -3400,8 +3406,18 @@ export interface operations {
           "application/json": string;
         };
       };
+      /** @description A browser without a session: to the download page, which asks to log in first */
+      302: {
+        content: never;
+      };
       /** @description Unauthorized: no valid access token (bearer header or session cookie) */
       401: {
+        content: {
+          "application/json": components["schemas"]["HTTPError"];
+        };
+      };
+      /** @description Forbidden: not allowed for this user, or a cross-site write */
+      403: {
         content: {
           "application/json": components["schemas"]["HTTPError"];
         };

@@ -5,10 +5,19 @@
  * toasts asked for meanwhile show, in order, once it has loaded.
  */
 
-/** One toast as islands ask for it; `action` only with kind "info" (a button such as Undo). */
+/**
+ * One toast as islands ask for it; `action` only with kind "info" (a button such as Undo). `form` names the form the
+ * toast reports on: a success of that form dismisses the form's earlier toasts (issue 35: "Incorrect password" stayed
+ * beside "Password updated successfully.").
+ */
 export type ToastRequest =
-  | { kind: "success" | "error"; message: string; action?: undefined }
-  | { kind: "info"; message: string; action?: { label: string; run: () => void } };
+  | { kind: "success" | "error"; message: string; action?: undefined; form?: string }
+  | { kind: "info"; message: string; action?: { label: string; run: () => void }; form?: string };
+
+/** Options of a toast: the form it reports on (see ToastRequest). */
+export interface ToastOptions {
+  form?: string;
+}
 
 // The region's `present` once loaded; one load per page, started by the first toast.
 let region: Promise<(request: ToastRequest) => void> | null = null;
@@ -27,26 +36,26 @@ function show(request: ToastRequest): void {
 
 /**
  * Shows a success toast titled 'Success!' with `message`. The same message shown again replaces the toast
- * on screen instead of stacking a copy.
+ * on screen instead of stacking a copy. With `opts.form`, the toasts that form showed before (its errors) go.
  */
-export function showSuccess(message: string): void {
-  show({ kind: "success", message });
+export function showSuccess(message: string, opts: ToastOptions = {}): void {
+  show({ kind: "success", message, form: opts.form });
 }
 
 /**
  * Shows an error toast titled 'Something went wrong!' with `message`. Repeats of the same message replace
  * the one on screen, so a failure that happens twice does not fill the corner.
  */
-export function showError(message: string): void {
-  show({ kind: "error", message });
+export function showError(message: string, opts: ToastOptions = {}): void {
+  show({ kind: "error", message, form: opts.form });
 }
 
 /**
  * Shows a neutral notice without a title, for outcomes that are neither a success nor a failure
  * ('No changes detected.').
  */
-export function showInfo(message: string): void {
-  show({ kind: "info", message });
+export function showInfo(message: string, opts: ToastOptions = {}): void {
+  show({ kind: "info", message, form: opts.form });
 }
 
 /**

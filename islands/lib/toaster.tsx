@@ -39,25 +39,38 @@ const DEFAULT_TOP = 64;
 // holds one entry per distinct message.
 const actions = new Map<string, { label: string; run: () => void }>();
 
+// The toasts each form showed, by form name, so that the form's success can dismiss its earlier ones.
+const formToasts = new Map<string, Set<string>>();
+
 /**
  * Puts one toast on screen. The same message shown again replaces the toast on screen (and its action) instead of
- * stacking a copy, so a failure that happens twice does not fill the corner.
+ * stacking a copy, so a failure that happens twice does not fill the corner. A success of a form (`request.form`)
+ * first dismisses the toasts that form showed before: what it said of a failed attempt no longer holds.
  */
 export function present(request: ToastRequest): void {
-  const { kind, message } = request;
-  if (kind === "success") toast.success(message, { id: `success:${message}`, duration: SUCCESS_MS });
+  const { kind, message, form } = request;
+  const id = `${kind === "info" && request.action ? "action" : kind}:${message}`;
+  if (form !== undefined) {
+    const earlier = formToasts.get(form) ?? new Set<string>();
+    if (kind === "success") {
+      for (const old of earlier) if (old !== id) toast.dismiss(old);
+      earlier.clear();
+    }
+    earlier.add(id);
+    formToasts.set(form, earlier);
+  }
+  if (kind === "success") toast.success(message, { id, duration: SUCCESS_MS });
   else if (kind === "error") {
     toast.error(message, {
-      id: `error:${message}`,
+      id,
       duration: ERROR_MS,
       // An error interrupts: screen readers announce it at once, success waits for a pause.
       ariaProps: { role: "alert", "aria-live": "assertive" },
     });
   } else if (request.action) {
-    const id = `action:${message}`;
     actions.set(id, request.action);
     toast(message, { id, duration: ACTION_MS });
-  } else toast(message, { id: `info:${message}`, duration: SUCCESS_MS });
+  } else toast(message, { id, duration: SUCCESS_MS });
 }
 
 /**

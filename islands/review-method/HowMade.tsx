@@ -43,11 +43,20 @@ const n = (x: number) => x.toLocaleString("en-US");
 /** The panel's content: a definition list of the flow, then what the query was read as. */
 export function HowMade({ report, engine }: HowMadeProps) {
   const { counts: c, query: q } = report;
+  // "All Relevant Articles" lists the relevant articles, then the partial matches: its count is their sum, said here
+  // beside the relevant ones so the two numbers on the page do not seem to disagree (issue 35: 86 beside 63).
+  const listed = c.relevant + c.partial;
   const rows: [number, string][] = [
     [c.matched, "articles in the index address every concept of the topic"],
     [c.screened, "best matches retrieved and re-ranked"],
     ...(c.after_filters !== null ? ([[c.after_filters, "pass the filters"]] as [number, string][]) : []),
-    [c.relevant, "kept as relevant"],
+    [c.relevant, "kept as relevant: they address every concept"],
+    [
+      listed,
+      c.partial > 0
+        ? `listed under All Relevant Articles: these ${n(c.relevant)}, then ${n(c.partial)} partial ${c.partial === 1 ? "match" : "matches"} (some concepts only, never cited)`
+        : "listed under All Relevant Articles",
+    ],
     [
       c.summarized,
       `best-ranked read for the summary${c.retracted_excluded > 0 ? ` (${c.retracted_excluded} retracted, left out)` : ""}`,
@@ -65,11 +74,6 @@ export function HowMade({ report, engine }: HowMadeProps) {
           </li>
         ))}
       </ol>
-      {c.partial > 0 ? (
-        <p
-          className={css.text}
-        >{`${n(c.partial)} partial matches (some concepts only) are listed after the relevant articles and never cited.`}</p>
-      ) : null}
       {q.pubmed_syntax ? (
         // A PubMed search strategy is evaluated as written: every term of it, not concepts of our own.
         <p
@@ -102,7 +106,7 @@ export function HowMade({ report, engine }: HowMadeProps) {
       ) : null}
       <p className={css.text}>{`Filters: ${report.filters.length > 0 ? report.filters.join("; ") : "none"}.`}</p>
       <p className={css.text}>
-        {`Corpus: ${n(report.corpus.records)} PubMed records${updated ? `, last updated ${updated}` : ""}. Summary: ${engine ?? "extractive"}.`}
+        {`Corpus: ${n(report.corpus.records)} articles (distinct PubMed records, one per PMID)${updated ? `, last updated ${updated}` : ""}. Summary: ${engine ?? "extractive"}.`}
       </p>
     </div>
   );
@@ -119,8 +123,8 @@ export function noArticlesReason(report: SearchReport | null): string | null {
   if (p?.note) return p.note;
   if (p && p.total === 0) return "PubMed has no records for this topic either.";
   if (p && p.total !== null)
-    return `PubMed found ${p.total.toLocaleString("en-US")} records; none of the ${p.considered.toLocaleString("en-US")} best, now in the index of ${records} records, addresses every part of the topic.`;
-  return `The index holds ${records} PubMed records, and none addresses every part of the topic.`;
+    return `PubMed found ${p.total.toLocaleString("en-US")} records; none of the ${p.considered.toLocaleString("en-US")} best, now in the index of ${records} articles, addresses every part of the topic.`;
+  return `The index holds ${records} articles, and none addresses every part of the topic.`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { filterQuery } from "./filter-values.ts";
 import { DESIGNS } from "./FilterFields.tsx";
-import { DESIGN_INFO, STUDY_DESIGNS } from "../../src/articles/evidence.ts";
+import { DESIGN_INFO, RECORD_DESIGNS } from "../../src/articles/evidence.ts";
 
 describe("review filters in the topic form", () => {
   test("only the filters set go out, as the start call reads them", () => {
@@ -20,7 +20,8 @@ describe("review filters in the topic form", () => {
   });
 
   test("the designs offered are the server's, with the server's labels, strongest first", () => {
-    expect(DESIGNS.map(([code]) => code)).toEqual(STUDY_DESIGNS.filter((d) => d !== "opinion"));
+    // The filter reads the design a record states (RECORD_DESIGNS: a case series is read from the abstract only).
+    expect(DESIGNS.map(([code]) => code)).toEqual(RECORD_DESIGNS.filter((d) => d !== "opinion"));
     for (const [code, label] of DESIGNS) expect(label).toBe(DESIGN_INFO[code as keyof typeof DESIGN_INFO].label);
   });
 });

@@ -96,6 +96,8 @@ export interface AllRelevantArticlesProps {
   /** Articles in the index covering the whole topic, and the topic's concepts, for the caption. */
   matching?: number | null;
   concepts?: readonly string[];
+  /** Of the listed articles, those covering the whole topic (the search report's "kept as relevant"). */
+  relevant?: number | null;
 }
 
 /** 'All Relevant Articles': every article the search kept, six per page fetched from the server. */
@@ -107,8 +109,9 @@ export function AllRelevantArticles({
   loading,
   matching,
   concepts = [],
+  relevant,
 }: AllRelevantArticlesProps) {
-  const caption = relevantListCaption(total, matching, concepts);
+  const caption = relevantListCaption(total, matching, concepts, relevant);
   return (
     <Section title="All Relevant Articles" count={total} defaultOpen={false} testId="all-articles">
       {caption ? (

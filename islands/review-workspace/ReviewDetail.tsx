@@ -12,7 +12,9 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { showError, showSuccess } from "../lib/toast.tsx";
-import { detailOr, reviewTitle } from "./messages.ts";
+import { detailOr, reviewTitle, statusOf } from "./messages.ts";
+import { isPubmedSyntax } from "../../search/pubmed/query-syntax/parse.ts";
+import { topicLimit, topicTooLongMessage } from "../../src/rules/review-topic.ts";
 import { DETAIL_MSG, detailsBanner, noArticlesText, startBanner } from "./detail-messages.ts";
 import {
   awaitsTopic,
@@ -41,6 +43,12 @@ import { useStatusStream } from "./status-stream.ts";
 import { isInProgress, POLL_INTERVAL_MS, showsSpinner, statusLabel } from "./status.ts";
 import * as css from "./ReviewWorkspace.css.ts";
 
+/** What was typed into a review's topic form and not yet submitted. */
+export interface ReviewDraft {
+  topic: string;
+  filters: FilterValues;
+}
+
 /** Props of {@link ReviewDetail}. */
 export interface ReviewDetailProps {
   id: string;
@@ -50,18 +58,55 @@ export interface ReviewDetailProps {
   showBanner: (message: string) => void;
   /** Shows the error banner only if it is not already up. */
   showBannerIfNone: (message: string) => void;
+  /** Closes the error banner: the topic form offers it while the banner keeps the form disabled. */
+  dismissBanner?: () => void;
+  /**
+   * The topic and filters typed here earlier and not submitted, which the workspace keeps while another review is
+   * shown (issue 35: the typed topic was lost on switching to another review and back).
+   */
+  draft?: ReviewDraft;
+  /** Told of every change to the topic or filters, and with undefined once the topic is submitted. */
+  onDraftChange?: (draft: ReviewDraft | undefined) => void;
 }
 
+const count = (n: number) => n.toLocaleString("en-US");
+
 /** The detail pane of the review `id`. Key it by id so that selecting another review starts afresh. */
-export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: ReviewDetailProps) {
+export function ReviewDetail({
+  id,
+  bannerShown,
+  showBanner,
+  showBannerIfNone,
+  dismissBanner,
+  draft,
+  onDraftChange,
+}: ReviewDetailProps) {
   const qc = useQueryClient();
   const mainKey = reviewKeys.details(id, 0);
   const [ftsPage, setFtsPage] = useState(0);
   const lastGoodFtsPage = useRef(0);
-  const [topic, setTopic] = useState("");
+  const [topic, setTopicState] = useState(draft?.topic ?? "");
   const [topicError, setTopicError] = useState<string | null>(null);
-  const [filters, setFilters] = useState<FilterValues>({});
-  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [filters, setFiltersState] = useState<FilterValues>(draft?.filters ?? {});
+  const setTopic = (value: string) => {
+    setTopicState(value);
+    onDraftChange?.({ topic: value, filters });
+  };
+  const setFilters = (value: FilterValues) => {
+    setFiltersState(value);
+    onDraftChange?.({ topic, filters: value });
+  };
+  const topicInput = useRef<HTMLInputElement>(null);
+  // Set when the user closes the banner from the topic form: the input, enabled again, then takes focus.
+  const focusTopicWhenUnlocked = useRef(false);
+  useEffect(() => {
+    if (!bannerShown && focusTopicWhenUnlocked.current) {
+      focusTopicWhenUnlocked.current = false;
+      topicInput.current?.focus();
+    }
+  }, [bannerShown]);
+  // Open when filters were set before: what applies to the next submit stays in view.
+  const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(filterQuery(draft?.filters ?? {})).length > 0);
   const [howMadeOpen, setHowMadeOpen] = useState(false);
   // Set once the review has been seen in progress during this visit (submitted here, or opened while the
   // server worked on it): only then is a completion "just now" and its summary revealed progressively. It is
@@ -107,6 +152,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
         (d) => d && { ...d, status: review?.status ?? d.status, user_query: review?.user_query ?? query },
       );
       showSuccess(DETAIL_MSG.started);
+      onDraftChange?.(undefined);
       void qc.invalidateQueries({ queryKey: reviewKeys.history() });
     },
     onError: (err, _query, context) => {
@@ -115,8 +161,12 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
       focusNext.current = null;
       if (context?.previousDetails) qc.setQueryData(mainKey, context.previousDetails);
       if (context?.previousHistory) qc.setQueryData(reviewKeys.history(), context.previousHistory);
-      showError(detailOr(err, DETAIL_MSG.startProcessFailed));
-      showBanner(startBanner(err));
+      // Each failure is said once, in one place (issue 35: the box and a toast said it twice). A topic the server
+      // refused (422) is the topic's error, under the field like an empty topic's: the form stays usable and the error
+      // clears as the topic is edited. Any other failure is the banner's, which keeps the form disabled until closed
+      // (docs/product.md §5), and the form says so and offers to close it.
+      if (statusOf(err) === 422) setTopicError(detailOr(err, DETAIL_MSG.startProcessFailed));
+      else showBanner(startBanner(err));
     },
   });
 
@@ -216,12 +266,24 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
     );
   }
 
+  // The limit shown as the user types is the server's (src/rules/review-topic.ts): 500 characters for a plain topic,
+  // 2,000 for a search strategy in PubMed's syntax, counted on the trimmed topic as the server counts it.
+  const query = topic.trim();
+  const strategy = isPubmedSyntax(query);
+  const limit = topicLimit(strategy);
+  const tooLong = query.length > limit ? topicTooLongMessage(strategy) : null;
+  const fieldError = topicError ?? tooLong;
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (start.isPending || bannerShown) return;
-    const query = topic.trim();
     if (!query) {
       setTopicError(DETAIL_MSG.topicEmpty);
+      return;
+    }
+    if (tooLong) {
+      // Refused here, with the server's own message, rather than sent to be refused.
+      topicInput.current?.focus();
       return;
     }
     focusNext.current = "status";
@@ -242,6 +304,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
         <form className={css.topicForm} onSubmit={submit} noValidate data-testid="review-topic-form">
           <div className={css.topicRow}>
             <input
+              ref={topicInput}
               className={css.topicInput}
               type="text"
               name="user_query"
@@ -253,8 +316,8 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
                 setTopicError(null);
               }}
               disabled={bannerShown || start.isPending}
-              aria-invalid={topicError ? true : undefined}
-              aria-describedby={topicError ? `${id}-topic-error` : undefined}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={`${id}-topic-count${fieldError ? ` ${id}-topic-error` : ""}${bannerShown ? ` ${id}-topic-locked` : ""}`}
               autoComplete="off"
               // Shown right after the user pressed New Review or picked a waiting review: typing is next.
               // biome-ignore lint/a11y/noAutofocus: shown on New Review: typing is next
@@ -270,12 +333,39 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               Submit Review
             </button>
           </div>
-          {topicError ? (
+          <p
+            id={`${id}-topic-count`}
+            className={tooLong ? css.topicCountOver : css.topicCount}
+            data-testid="review-topic-count"
+            data-over={tooLong ? "true" : "false"}
+          >
+            {`${count(query.length)} / ${count(limit)} characters${strategy ? " (a search strategy in PubMed's syntax)" : ""}`}
+          </p>
+          {fieldError ? (
             <p id={`${id}-topic-error`} className={css.fieldError} role="alert" data-testid="review-topic-error">
-              {topicError}
+              {fieldError}
             </p>
           ) : null}
-          <details className={css.filtersDisclosure} onToggle={(e) => setFiltersOpen(e.currentTarget.open)}>
+          {bannerShown ? (
+            <p id={`${id}-topic-locked`} className={css.lockedNote} data-testid="review-topic-locked">
+              The topic can be edited again once the error above is closed.{" "}
+              <button
+                type="button"
+                className={css.linkButton}
+                onClick={() => {
+                  focusTopicWhenUnlocked.current = true;
+                  dismissBanner?.();
+                }}
+              >
+                Close the error and edit the topic
+              </button>
+            </p>
+          ) : null}
+          <details
+            className={css.filtersDisclosure}
+            open={filtersOpen}
+            onToggle={(e) => setFiltersOpen(e.currentTarget.open)}
+          >
             <summary data-testid="review-filters-toggle">Filters (optional)</summary>
             {filtersOpen ? (
               <Suspense fallback={null}>
@@ -376,6 +466,7 @@ export function ReviewDetail({ id, bannerShown, showBanner, showBannerIfNone }: 
               total={ftsData.fts_articles_total_count}
               matching={data.matching_articles_count}
               concepts={data.topic_concepts}
+              relevant={data.search_report?.counts.relevant}
               page={ftsPage}
               onPageChange={setFtsPage}
               loading={ftsPage > 0 && ftsQuery.isPlaceholderData}

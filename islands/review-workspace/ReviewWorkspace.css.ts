@@ -301,6 +301,13 @@ export const topicInput = style({
 
 export const fieldError = style({ margin: 0, color: vars.color.danger, fontSize: vars.fontSize.sm });
 
+/** The topic's length against its limit, shown as the user types (issue 35). */
+export const topicCount = style({ margin: 0, color: vars.color.muted, fontSize: vars.fontSize.sm });
+export const topicCountOver = style([topicCount, { color: vars.color.danger, fontWeight: 600 }]);
+
+/** Says why the topic form is disabled while the error banner is up, with a button closing it. */
+export const lockedNote = style({ margin: 0, color: vars.color.text, fontSize: vars.fontSize.sm });
+
 export const conversation = style({ display: "flex", flexDirection: "column", gap: vars.space.sm });
 
 const bubble = style({

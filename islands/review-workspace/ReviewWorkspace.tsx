@@ -51,6 +51,7 @@ import {
   type ReviewSummary,
 } from "./queries.ts";
 import { ReviewSidebar } from "./ReviewSidebar.tsx";
+import type { ReviewDraft } from "./ReviewDetail.tsx";
 import * as css from "./ReviewWorkspace.css.ts";
 
 /**
@@ -73,6 +74,8 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  // Topics typed and not submitted, by review: kept while another review is shown (issue 35), for this page's life.
+  const drafts = useRef(new Map<string, ReviewDraft>());
   // Warm the detail chunk once hydrated (see loadDetail); a failure here is retried by the lazy import on selection.
   useEffect(() => {
     loadDetail().catch(() => {});
@@ -167,6 +170,11 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
 
   const showBanner = useCallback((message: string) => setBanner(message), []);
   const showBannerIfNone = useCallback((message: string) => setBanner((current) => current ?? message), []);
+  const dismissBanner = useCallback(() => setBanner(null), []);
+  const keepDraft = useCallback((id: string, draft: ReviewDraft | undefined) => {
+    if (draft && (draft.topic || Object.keys(draft.filters).length > 0)) drafts.current.set(id, draft);
+    else drafts.current.delete(id);
+  }, []);
 
   return (
     <div className={css.workspace} data-testid="review-workspace" ref={rootRef}>
@@ -186,7 +194,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
         deleting={remove.isPending}
       />
       <section className={css.main} aria-label="Review details">
-        {banner ? <ErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
+        {banner ? <ErrorBanner message={banner} onDismiss={dismissBanner} /> : null}
         {selectedId ? (
           <Suspense
             fallback={
@@ -201,6 +209,9 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
               bannerShown={banner !== null}
               showBanner={showBanner}
               showBannerIfNone={showBannerIfNone}
+              dismissBanner={dismissBanner}
+              draft={drafts.current.get(selectedId)}
+              onDraftChange={(draft) => keepDraft(selectedId, draft)}
             />
           </Suspense>
         ) : (

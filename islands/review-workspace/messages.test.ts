@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ApiRequestError } from "../lib/api.ts";
 import { detailsBanner, noArticlesText, relevantListCaption, startBanner } from "./detail-messages.ts";
-import { deleteBanner, detailOr, reviewTitle } from "./messages.ts";
+import { corpusText, deleteBanner, detailOr, reviewTitle } from "./messages.ts";
 
 const apiError = (status: number, detail: string | null) =>
   new ApiRequestError(status, detail, detail ? { detail } : null);
@@ -63,6 +63,21 @@ describe("the caption of All Relevant Articles", () => {
     );
     expect(relevantListCaption(2, 1, ["x"])).toBe(
       "1 article addresses all of: x; the other 1 listed is a partial match, addressing only some of it.",
+    );
+  });
+  test("with the review's own count of relevant articles, says how many of the listed ones address the whole topic", () => {
+    // Issue 35: 86 listed, 63 of them relevant (so "kept as relevant" in How this review was made), 500 in the index.
+    expect(relevantListCaption(86, 500, ["spinal", "fusion"], 63)).toBe(
+      "63 articles address all of: spinal, fusion (the best of the 500 in the index that do); the other 23 listed are partial matches, addressing only some of it.",
+    );
+    expect(relevantListCaption(86, 63, ["spinal", "fusion"], 63)).toBe(
+      "63 articles address all of: spinal, fusion; the other 23 listed are partial matches, addressing only some of it.",
+    );
+    expect(relevantListCaption(40, 40, ["x"], 40)).toBe("All 40 address all of: x.");
+  });
+  test("the corpus line says what it counts: articles, one per PMID", () => {
+    expect(corpusText({ records: 2869, approximate: false, lastUpdated: null })).toBe(
+      "The index holds 2,869 articles (distinct PubMed records, one per PMID).",
     );
   });
   test("says nothing for reviews made before the count existed", () => {

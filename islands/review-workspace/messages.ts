@@ -31,13 +31,15 @@ export const MSG = {
 const count = (n: number) => n.toLocaleString("en-US");
 
 /**
- * "The index holds 3,453 PubMed records, last updated Nov 24, 2026." (issue 8): said where no review is selected,
- * so that a small corpus explains an empty answer.
+ * "The index holds 2,869 articles (distinct PubMed records, one per PMID), last updated Nov 24, 2026." (issue 8): said
+ * where no review is selected, so that a small corpus explains an empty answer. It counts rows of `articles`, one per
+ * PMID, which is fewer than the records read from files that repeat a record (issue 35: the bundled sample's 3,453
+ * records are 2,869 articles), so it says what it counts.
  */
 export function corpusText(corpus: { records: number; approximate: boolean; lastUpdated: string | null }): string {
-  const n = `${corpus.approximate ? "about " : ""}${count(corpus.records)} PubMed ${corpus.records === 1 ? "record" : "records"}`;
+  const n = `${corpus.approximate ? "about " : ""}${count(corpus.records)} ${corpus.records === 1 ? "article" : "articles"}`;
   const when = corpus.lastUpdated ? `, last updated ${formatDate(corpus.lastUpdated)}` : "";
-  return `The index holds ${n}${when}.`;
+  return `The index holds ${n} (distinct PubMed records, one per PMID)${when}.`;
 }
 
 /** 'Created: {date}' for a history entry. */

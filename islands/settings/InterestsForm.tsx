@@ -36,21 +36,21 @@ export function InterestsForm({ user, slots, onDone }: { user: CurrentUserData; 
     const entries = NAMES.map((name) => form.values[name] ?? "");
     const description = joinInterests(entries);
     if (description.length > INTERESTS_TOTAL_MAX) {
-      showError(TOTAL_TOO_LONG);
+      showError(TOTAL_TOO_LONG, { form: "interests" });
       return;
     }
     if (sameInterests(entries, user.description)) {
-      showInfo("No changes detected.");
+      showInfo("No changes detected.", { form: "interests" });
       onDone();
       return;
     }
     setSubmitting(true);
     try {
       await updateMe(queryClient, { description });
-      showSuccess("Main interests updated successfully.");
+      showSuccess("Main interests updated successfully.", { form: "interests" });
       onDone();
     } catch (err) {
-      showError(errorMessage(err));
+      showError(errorMessage(err), { form: "interests" });
       setSubmitting(false);
     }
   };

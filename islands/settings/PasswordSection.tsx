@@ -22,14 +22,22 @@ function StrengthSlot() {
 
 const EMPTY: ChangePasswordValues = { current_password: "", new_password: "", confirm_password: "" };
 
+/** Said before a change (issue 35: the other sessions were signed out without a word). */
+export const SIGNS_OUT_ELSEWHERE =
+  "Saving a new password signs you out of LitReview in every other browser and device; this one stays signed in.";
+/** Said after a change, until the form is used again. */
+export const SIGNED_OUT_ELSEWHERE = "Your password was changed. Every other browser and device has been signed out.";
+
 /**
  * Password (docs/product.md §2, §5): Current Password, New Password (with the strength meter), Confirm Password, Save
  * and Cancel. Rules show on blur; Save stays disabled until the form is valid and while it is being sent. The API ends
- * every other session and answers with a fresh token, which replaces the stored one so this tab stays signed in.
+ * every other session and answers with a fresh token, which replaces the stored one so this tab stays signed in: the
+ * section says so before (SIGNS_OUT_ELSEWHERE) and after a change (SIGNED_OUT_ELSEWHERE).
  */
 export function PasswordSection({ hydrated }: { hydrated: boolean }) {
   // A new key remounts the form: Cancel and a successful change both start from empty fields.
   const [generation, setGeneration] = useState(0);
+  const [changed, setChanged] = useState(false);
   return (
     <section className={s.card} aria-labelledby="password-title">
       <div className={s.cardHeader}>
@@ -37,12 +45,34 @@ export function PasswordSection({ hydrated }: { hydrated: boolean }) {
           Password
         </h2>
       </div>
-      <PasswordForm key={generation} hydrated={hydrated} onReset={() => setGeneration((g) => g + 1)} />
+      <p className={s.hint} id="password-sessions-hint">
+        {SIGNS_OUT_ELSEWHERE}
+      </p>
+      <p className={s.statusLine} role="status" data-testid="password-changed">
+        {changed ? SIGNED_OUT_ELSEWHERE : ""}
+      </p>
+      <PasswordForm
+        key={generation}
+        hydrated={hydrated}
+        onEdit={() => setChanged(false)}
+        onReset={(succeeded) => {
+          setChanged(succeeded);
+          setGeneration((g) => g + 1);
+        }}
+      />
     </section>
   );
 }
 
-function PasswordForm({ hydrated, onReset }: { hydrated: boolean; onReset: () => void }) {
+function PasswordForm({
+  hydrated,
+  onEdit,
+  onReset,
+}: {
+  hydrated: boolean;
+  onEdit: () => void;
+  onReset: (succeeded: boolean) => void;
+}) {
   const form = useForm<ChangePasswordValues>(changePasswordRules, EMPTY);
   const [submitting, setSubmitting] = useState(false);
 
@@ -52,12 +82,19 @@ function PasswordForm({ hydrated, onReset }: { hydrated: boolean; onReset: () =>
     setSubmitting(true);
     // The request and its toasts load on the first submit (docs/decisions/0043-first-paint-javascript.md).
     const { changePassword } = await import("./on-demand.ts");
-    if (await changePassword(form.values)) onReset();
+    if (await changePassword(form.values)) onReset(true);
     else setSubmitting(false);
   };
 
   return (
-    <form className={s.form} onSubmit={onSubmit} noValidate aria-label="Change password">
+    <form
+      className={s.form}
+      onSubmit={onSubmit}
+      onInput={onEdit}
+      noValidate
+      aria-label="Change password"
+      aria-describedby="password-sessions-hint"
+    >
       <TextField
         label="Current Password"
         type="password"
@@ -88,7 +125,12 @@ function PasswordForm({ hydrated, onReset }: { hydrated: boolean; onReset: () =>
         <button type="submit" className={s.button.primary} disabled={!hydrated || !form.isValid || submitting}>
           {submitting ? "Saving…" : "Save"}
         </button>
-        <button type="button" className={s.button.secondary} onClick={onReset} disabled={!hydrated || submitting}>
+        <button
+          type="button"
+          className={s.button.secondary}
+          onClick={() => onReset(false)}
+          disabled={!hydrated || submitting}
+        >
           Cancel
         </button>
       </div>

@@ -22,17 +22,17 @@ export function ProfileForm({ user, onDone }: { user: CurrentUserData; onDone: (
     if (!canSave || !form.validateAll()) return;
     const changes = profileChanges(user, form.values);
     if (Object.keys(changes).length === 0) {
-      showInfo("No changes detected.");
+      showInfo("No changes detected.", { form: "profile" });
       onDone();
       return;
     }
     setSubmitting(true);
     try {
       await updateMe(queryClient, changes);
-      showSuccess("User updated successfully.");
+      showSuccess("User updated successfully.", { form: "profile" });
       onDone();
     } catch (err) {
-      showError(errorMessage(err));
+      showError(errorMessage(err), { form: "profile" });
       setSubmitting(false);
     }
   };

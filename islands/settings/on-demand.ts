@@ -12,16 +12,17 @@ import type { ChangePasswordValues } from "../auth/rules.ts";
 /**
  * PATCH /users/me/password. The API ends every other session and answers with a fresh token, which replaces the
  * stored one so this tab stays signed in, even for a request of this tab that the server refuses meanwhile for the old
- * token (`apiRenewingToken`). Shows the success toast, or the server's message in the error toast.
+ * token (`apiRenewingToken`). Shows the success toast, which dismisses the form's earlier error toasts ("Incorrect
+ * password" from an earlier attempt no longer holds), or the server's message in the error toast.
  * @returns whether the password was changed.
  */
 export async function changePassword(values: ChangePasswordValues): Promise<boolean> {
   try {
     await apiRenewingToken("PATCH", "/users/me/password", { body: values });
-    showSuccess("Password updated successfully.");
+    showSuccess("Password updated successfully.", { form: "password" });
     return true;
   } catch (err) {
-    showError(errorMessage(err));
+    showError(errorMessage(err), { form: "password" });
     return false;
   }
 }

@@ -32,6 +32,14 @@ export const cardTitle = style({
 
 export const hint = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.muted, fontSize: vars.fontSize.sm });
 
+/** A live status line that takes no room while it says nothing. */
+export const statusLine = style({
+  margin: 0,
+  color: vars.color.text,
+  fontSize: vars.fontSize.sm,
+  selectors: { "&:not(:empty)": { marginBottom: vars.space.md } },
+});
+
 export const fieldList = style({
   display: "grid",
   gridTemplateColumns: "1fr",

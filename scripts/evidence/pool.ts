@@ -30,7 +30,8 @@ const batchSize = Number(arg("batch-size", "40"));
 const out = arg("out", "/tmp/evidence-pool");
 const clinical = process.argv.includes("--clinical");
 const prefix = arg("prefix", "");
-const PEOPLE = /\b\d[\d,]*\s+(?:[a-z-]+\s+){0,3}(?:patients|participants|subjects|women|men|children|cases|volunteers)\b/iu;
+const PEOPLE =
+  /\b\d[\d,]*\s+(?:[a-z-]+\s+){0,3}(?:patients|participants|subjects|women|men|children|cases|volunteers)\b/iu;
 
 /** FNV-1a 32-bit of a string (Fowler, Noll & Vo). */
 function fnv(s: string): number {
@@ -48,7 +49,9 @@ export function goldSplitOf(pmid: number): "train" | "test" {
 }
 
 const labelled = new Set<number>();
-for (const f of readdirSync(join(ROOT, "tests/fixtures")).filter((f) => f.startsWith("evidence-gold") && f.endsWith(".json"))) {
+for (const f of readdirSync(join(ROOT, "tests/fixtures")).filter(
+  (f) => f.startsWith("evidence-gold") && f.endsWith(".json"),
+)) {
   const data = (await Bun.file(join(ROOT, "tests/fixtures", f)).json()) as { articles: { pmid: number }[] };
   for (const a of data.articles) labelled.add(a.pmid);
 }

@@ -1,10 +1,11 @@
-import type { ReactNode } from "react";
+import { createContext, use, type ReactNode } from "react";
 import type { CurrentUser } from "../auth/middleware.ts";
 import type { Config } from "../config.ts";
 import { NavMenus } from "../../islands/nav/NavMenus.tsx";
 import { Island } from "./island.tsx";
 import { ManageCookiesButton, ThemeToggle } from "./consent.tsx";
 import * as s from "./pages.css.ts";
+import { visuallyHidden } from "../../islands/lib/visually-hidden.css.ts";
 
 /** What every page shows about the site itself: the support contact and the publisher. */
 export interface Site {
@@ -27,9 +28,9 @@ export const MIGRATION_NOTICE =
   "This application is under migration and development: older features will be reimplemented progressively, performance may be affected and some data may be missing.";
 
 /**
- * The migration banner (docs/product.md §1). On a phone it can fold to one line, as the visitor chooses: the page
- * script keeps the choice (localStorage `banner_collapsed`, <html data-banner-collapsed>) and the button's
- * aria-expanded; the stylesheet shows the button and the folded line only below the medium breakpoint.
+ * The migration banner (docs/product.md §1). On a phone it is folded to one line until the visitor unfolds it (issue
+ * 35): the page script keeps the choice (localStorage `banner_collapsed`, <html data-banner-collapsed>) and the
+ * button's aria-expanded; the stylesheet shows the button and the folded line only below the medium breakpoint.
  */
 export function MigrationBanner() {
   return (
@@ -41,7 +42,7 @@ export function MigrationBanner() {
         type="button"
         className={s.bannerToggle}
         data-action="toggle-banner"
-        aria-expanded="true"
+        aria-expanded="false"
         aria-controls="migration-notice"
       >
         <span className={s.bannerWhenOpen}>Show less</span>
@@ -184,9 +185,24 @@ export function AppLayout({
   );
 }
 
+/** Who is looking at a public page, when signed in (the session cookie names an active account). */
+export interface Viewer {
+  /** The name the app's user menu shows: the full name, else the e-mail address. */
+  name: string;
+}
+
+/** The viewer of the page being rendered (src/pages/render.tsx provides it; null for a visitor). */
+export const ViewerContext = createContext<Viewer | null>(null);
+
+/** The Viewer of a signed-in user. */
+export function viewerOf(user: Pick<CurrentUser, "full_name" | "email">): Viewer {
+  return { name: user.full_name?.trim() || user.email };
+}
+
 /**
  * Layout of public pages: a header with the logo, the theme toggle and a login link, the page, the footer and the help
- * button.
+ * button. A signed-in viewer (ViewerContext) sees who is signed in and a link back to /home instead of the login link
+ * (issue 35: /privacy, /pricing and the legal pages showed "Log In" to a signed-in user).
  */
 export function PublicLayout({
   site,
@@ -197,6 +213,7 @@ export function PublicLayout({
   children: ReactNode;
   headerLink?: boolean;
 }) {
+  const viewer = use(ViewerContext);
   return (
     <div className={s.publicShell}>
       <SkipLink />
@@ -204,7 +221,17 @@ export function PublicLayout({
         <Logo />
         <div className={s.headerActions}>
           <ThemeToggle />
-          {headerLink ? (
+          {viewer ? (
+            <>
+              <span className={s.signedInAs} data-testid="signed-in-as" title={viewer.name} aria-hidden="true">
+                {`Signed in as ${viewer.name}`}
+              </span>
+              <a href="/home" className={s.button.outline} data-testid="signed-in-home">
+                Home
+                <span className={visuallyHidden}>{` (signed in as ${viewer.name})`}</span>
+              </a>
+            </>
+          ) : headerLink ? (
             <a href="/login" className={s.button.outline}>
               Log In
             </a>

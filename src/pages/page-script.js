@@ -7,9 +7,12 @@
 //    becomes <html data-consent="accepted|refused">, or "unset" when there is none or it is older than six months.
 //    The stylesheet shows the banner while it is "unset" (no answer counts as refusal: nothing that needs consent
 //    is set meanwhile) or while <html data-consent-open> is present (reopened by "Manage cookies").
-// 4. The migration banner of signed-in pages folds to one line on a phone: the choice is stored under localStorage
-//    "banner_collapsed" ("true") and becomes <html data-banner-collapsed> before the first paint; a button with
-//    data-action="toggle-banner" switches it (docs/decisions/0036-first-hour.md).
+// 4. The migration banner of signed-in pages folds to one line on a phone: folded unless the visitor unfolded it (issue
+//    35: unfolded, banner and top bar took 183 of a phone's 844 px on every page). The choice is stored under
+//    localStorage "banner_collapsed" ("false" once unfolded, "true" once folded again) and becomes
+//    <html data-banner-collapsed> before the first paint; a button with data-action="toggle-banner" switches it
+//    (docs/decisions/0036-first-hour.md). The stylesheet folds it only below the medium breakpoint, so the attribute
+//    changes nothing on a wider screen.
 // 5. Session restore: logged in, for the product, means a token stored under localStorage "access_token"; the server
 //    pages read the HttpOnly session cookie, which a browser drops when it restarts. On a page the server shows only
 //    to visitors (the account forms, /landing), a stored token is exchanged for the cookie (POST
@@ -56,7 +59,7 @@
   root.setAttribute("data-theme", read(THEME_KEY) === "dark" ? "dark" : "light");
   root.setAttribute("data-consent", storedChoice());
   var BANNER_KEY = "banner_collapsed";
-  if (read(BANNER_KEY) === "true") root.setAttribute("data-banner-collapsed", "");
+  if (read(BANNER_KEY) !== "false") root.setAttribute("data-banner-collapsed", "");
 
   var TOKEN_KEY = "access_token";
   var VISITOR_PAGES = ["/login", "/signup", "/recover-password", "/reset-password", "/landing"];

@@ -26,7 +26,23 @@ export const topBar = style({
   "@media": { [md]: { display: "flex" } },
 });
 
-export const headerActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm });
+export const headerActions = style({ display: "flex", alignItems: "center", gap: vars.space.sm, minWidth: 0 });
+
+/**
+ * "Signed in as …" in the public header: one line, cut with "…" when the name is long. Below 480 px there is no room
+ * beside the logo, the theme toggle and Home, whose own text says it to screen readers (src/pages/layouts.tsx).
+ */
+export const signedInAs = style({
+  display: "none",
+  minWidth: 0,
+  maxWidth: "32ch",
+  overflow: "hidden",
+  whiteSpace: "nowrap",
+  textOverflow: "ellipsis",
+  fontSize: vars.fontSize.sm,
+  color: vars.color.muted,
+  "@media": { "screen and (min-width: 480px)": { display: "inline" } },
+});
 
 /** The small-screen stand-in of the top bar (docs/product.md hides the top bar below the medium breakpoint). */
 export const compactBar = style({
@@ -44,6 +60,7 @@ export const compactBar = style({
 export const iconButton = style({
   display: "inline-grid",
   placeItems: "center",
+  flexShrink: 0,
   width: 40,
   height: 40,
   padding: 0,

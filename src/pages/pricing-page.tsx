@@ -32,10 +32,10 @@ export async function pricingOf(config: Config): Promise<Pricing> {
 
 /**
  * /pricing: the plan cards of the settings page (Plus, Pro, Max, billed annually), read-only: no button starts a
- * checkout here; a visitor signs up (which starts the free Plus trial) and subscribes from the settings page.
- * Server-rendered without script.
+ * checkout here; a visitor signs up (which starts the free Plus trial) and subscribes from the settings page, where a
+ * signed-in user is sent instead (`signedIn`). Server-rendered without script.
  */
-export function PricingPage({ site, pricing }: { site: Site; pricing: Pricing }) {
+export function PricingPage({ site, pricing, signedIn = false }: { site: Site; pricing: Pricing; signedIn?: boolean }) {
   return (
     <PublicLayout site={site}>
       <div className={s.container}>
@@ -62,12 +62,20 @@ export function PricingPage({ site, pricing }: { site: Site; pricing: Pricing })
           ))}
         </ul>
         <div className={`${s.ctaActions} ${p.pricingActions}`}>
-          <a href="/signup" className={s.button.primary}>
-            Start Your Free Trial
-          </a>
-          <a href="/login" className={s.button.outline}>
-            Log In
-          </a>
+          {signedIn ? (
+            <a href="/settings?tab=subscription" className={s.button.primary}>
+              Your Subscription
+            </a>
+          ) : (
+            <>
+              <a href="/signup" className={s.button.primary}>
+                Start Your Free Trial
+              </a>
+              <a href="/login" className={s.button.outline}>
+                Log In
+              </a>
+            </>
+          )}
         </div>
       </div>
     </PublicLayout>

@@ -7,14 +7,17 @@ import { Document } from "./document.tsx";
 import { PageContext, type PageContextValue } from "./island.tsx";
 import { loadManifest, scriptsFor } from "./manifest.ts";
 import { cspNonce } from "../http/security.ts";
+import { ViewerContext, type Viewer } from "./layouts.tsx";
 
 export interface PageOptions {
   /** Text of <title> (the app name is appended). */
   title: string;
   /** Every island the page renders; their chunks are announced in <head>. Empty: the page ships no JavaScript. */
   islands?: IslandName[];
-  status?: 200 | 400 | 404;
+  status?: 200 | 400 | 403 | 404 | 409;
   body: ReactNode;
+  /** The signed-in user looking at a public page (its header then says so), or null/absent for a visitor. */
+  viewer?: Viewer | null;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function renderPage(c: Context, opts: PageOptions): Promise<Respons
   const stream = await renderToReadableStream(
     <PageContext value={page}>
       <Document title={opts.title} manifest={manifest} scripts={scriptsFor(manifest, islands)} nonce={nonce}>
-        {opts.body}
+        <ViewerContext value={opts.viewer ?? null}>{opts.body}</ViewerContext>
       </Document>
     </PageContext>,
     {

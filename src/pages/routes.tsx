@@ -10,7 +10,7 @@ import { renderPage } from "./render.tsx";
 import { corpusStats, embeddedSizeWarning } from "../articles/corpus.ts";
 import type { ReviewWorkspaceProps } from "../../islands/review-workspace/ReviewWorkspace.tsx";
 import { serveAsset } from "./assets.ts";
-import { APP_LAYOUT_ISLANDS, AppLayout, siteOf } from "./layouts.tsx";
+import { APP_LAYOUT_ISLANDS, AppLayout, siteOf, viewerOf } from "./layouts.tsx";
 import { founderOf, LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
 import { LEGAL_PAGES_EN, LegalPageEnglish } from "./legal-english.tsx";
 import { AUTH_PAGES, AuthPage } from "./auth-pages.tsx";
@@ -19,6 +19,8 @@ import { readUnsubscribeToken } from "../suggestions/digest.ts";
 import { setWeeklyDigest } from "../suggestions/service.ts";
 import { verifyUnsubscribeToken } from "../email/list-unsubscribe.ts";
 import { setShareEmails } from "../shares/service.ts";
+import { dataExportState } from "../privacy/data-export.ts";
+import { DataExportPage, downloadPageStatus } from "../privacy/download-page.tsx";
 import { ShareUnsubscribePage } from "../shares/unsubscribe-page.tsx";
 import { loginPathFor, safeNextPath } from "../../islands/lib/next-path.ts";
 import { PricingPage, pricingOf } from "./pricing-page.tsx";
@@ -70,6 +72,15 @@ export function pagesRoutes(deps: AppDeps) {
   app.get("/favicon.svg", favicon);
   app.get("/favicon.ico", favicon);
 
+  /**
+   * Who is looking at a public page: signed in (the header then says so and links to /home instead of "Log In"), or
+   * null for a visitor. Costs the session's one indexed read, and nothing without a session cookie.
+   */
+  const viewer = async (c: Context) => {
+    const user = await resolveUser(deps, c);
+    return user ? viewerOf(user) : null;
+  };
+
   app.get("/", async (c) => {
     const user = await resolveUser(deps, c);
     return c.redirect(`${user ? "/home" : "/landing"}${queryOf(c)}`, 302);
@@ -82,21 +93,31 @@ export function pagesRoutes(deps: AppDeps) {
     return renderPage(c, {
       title: "Research tools for biomedical scientists",
       body: <LandingPage site={site} founder={founder} heldRecords={held} />,
+      viewer: await viewer(c),
     });
   });
   for (const page of ["privacy", "legal", "cookies"] as const) {
-    app.get(`/${page}`, (c) =>
-      renderPage(c, { title: LEGAL_PAGES[page].title, body: <LegalPage page={page} site={site} /> }),
+    app.get(`/${page}`, async (c) =>
+      renderPage(c, {
+        title: LEGAL_PAGES[page].title,
+        body: <LegalPage page={page} site={site} />,
+        viewer: await viewer(c),
+      }),
     );
-    app.get(`/${page}/en`, (c) =>
-      renderPage(c, { title: LEGAL_PAGES_EN[page].title, body: <LegalPageEnglish page={page} site={site} /> }),
+    app.get(`/${page}/en`, async (c) =>
+      renderPage(c, {
+        title: LEGAL_PAGES_EN[page].title,
+        body: <LegalPageEnglish page={page} site={site} />,
+        viewer: await viewer(c),
+      }),
     );
   }
 
   // The plans without signing in: the prices come from the same source as the settings page, with its fallbacks.
   app.get("/pricing", async (c) => {
-    const body = <PricingPage site={site} pricing={await pricingOf(deps.config)} />;
-    return renderPage(c, { title: "Pricing", body });
+    const signedIn = await viewer(c);
+    const body = <PricingPage site={site} pricing={await pricingOf(deps.config)} signedIn={signedIn !== null} />;
+    return renderPage(c, { title: "Pricing", body, viewer: signedIn });
   });
 
   // The weekly digest's unsubscribe link (RFC 8058): GET asks to confirm, POST (the button, or a mail client's
@@ -171,8 +192,25 @@ export function pagesRoutes(deps: AppDeps) {
       ),
     });
 
-  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions"])
+  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions", "/my-data/:id"])
     app.use(path, requireSession);
+
+  // The "Download my data" e-mail's link (src/privacy/data-export.ts): signed out, requireSession sends the browser
+  // through /login and back here.
+  app.get("/my-data/:id", async (c) => {
+    const id = c.req.param("id");
+    const state = await dataExportState(deps.db, c.get("user").id, id, new Date());
+    return renderPage(c, {
+      title: "Your data",
+      status: downloadPageStatus(state),
+      islands: [...APP_LAYOUT_ISLANDS],
+      body: (
+        <AppLayout user={c.get("user")} site={site}>
+          <DataExportPage exportId={id} state={state} />
+        </AppLayout>
+      ),
+    });
+  });
 
   app.get("/home", (c) => appPage(c, "Home", <HomePage user={c.get("user")} />));
   app.get("/dashboard", (c) => {
@@ -222,7 +260,12 @@ export function pagesRoutes(deps: AppDeps) {
     // Unknown API paths stay JSON, in the API's error shape. This catch-all is the one place they are answered: a
     // sub-app's own notFound never runs once it is mounted with app.route (Hono answers from the root's routes).
     if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return apiNotFound(c);
-    return renderPage(c, { title: "Page not found", status: 404, body: <NotFoundPage site={site} /> });
+    return renderPage(c, {
+      title: "Page not found",
+      status: 404,
+      body: <NotFoundPage site={site} />,
+      viewer: await viewer(c),
+    });
   });
 
   app.onError((err, c) => {

@@ -162,7 +162,7 @@ export async function produceDataExport(
     .select("email")
     .where("id", "=", row.user_id)
     .executeTakeFirstOrThrow();
-  const link = `${siteOrigin(deps.config)}/api/v1/privacy/data-export/${exportId}`;
+  const link = `${siteOrigin(deps.config)}${dataExportPagePath(exportId)}`;
   await deps.db.transaction().execute(async (trx) => {
     const done = await trx
       .updateTable("data_exports")
@@ -186,21 +186,76 @@ export async function produceDataExport(
   deps.jobs.wake?.();
 }
 
+/** The page the e-mail links to (src/pages/routes.tsx): signed out, it leads through the login page and back. */
+export function dataExportPagePath(exportId: string): string {
+  return `/my-data/${exportId}`;
+}
+
+/** The file itself, for the page's download link. */
+export function dataExportFilePath(exportId: string): string {
+  return `/api/v1/privacy/data-export/${exportId}`;
+}
+
+/** What a download link leads to for the signed-in user who opened it. */
+export type DataExportState =
+  | { state: "ready"; expiresAt: Date }
+  | { state: "preparing" }
+  /** Expired, failed, pruned, or never existed. */
+  | { state: "expired" }
+  /** The export exists and is not the signed-in user's: the link was sent to another account (issue 35). */
+  | { state: "another-account" };
+
+export const DATA_EXPORT_EXPIRED = "This download link has expired. Ask for your data again from your settings.";
+export const DATA_EXPORT_PREPARING =
+  "Your data is still being prepared. The e-mail with the link arrives when it is ready.";
+export const DATA_EXPORT_OTHER_ACCOUNT =
+  "This download link belongs to another account. Sign in as the account the e-mail was sent to.";
+
+/** Whether `id` can be an export's id (a UUID): anything else names no export, without asking the database. */
+export function isExportId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+}
+
 /**
- * The export's file for its owner.
- * @throws ApiError 404 when it does not exist, belongs to someone else or has expired; 409 while it is being prepared.
+ * What the export `exportId` is to `userId` at `now`. Saying that a link belongs to another account tells its opener
+ * only that the random id exists, never whose it is or what it holds.
  */
-export async function readDataExport(db: Database, userId: string, exportId: string, now: Date): Promise<string> {
+export async function dataExportState(
+  db: Database,
+  userId: string,
+  exportId: string,
+  now: Date,
+): Promise<DataExportState> {
+  if (!isExportId(exportId)) return { state: "expired" };
   const row = await db
     .selectFrom("data_exports")
-    .select(["status", sql<string>`content::text`.as("content"), "expires_at"])
+    .select(["user_id", "status", "expires_at"])
+    .where("id", "=", exportId)
+    .executeTakeFirst();
+  if (!row) return { state: "expired" };
+  if (row.user_id !== userId) return { state: "another-account" };
+  if (new Date(row.expires_at) <= now || row.status === "failed") return { state: "expired" };
+  if (row.status !== "ready") return { state: "preparing" };
+  return { state: "ready", expiresAt: new Date(row.expires_at) };
+}
+
+/**
+ * The export's file for its owner.
+ * @throws ApiError 403 DATA_EXPORT_OTHER_ACCOUNT when it is another account's; 404 DATA_EXPORT_EXPIRED when it does
+ *   not exist or has expired; 409 DATA_EXPORT_PREPARING while it is being prepared.
+ */
+export async function readDataExport(db: Database, userId: string, exportId: string, now: Date): Promise<string> {
+  const state = await dataExportState(db, userId, exportId, now);
+  if (state.state === "another-account") throw new ApiError(403, DATA_EXPORT_OTHER_ACCOUNT);
+  if (state.state === "expired") throw new ApiError(404, DATA_EXPORT_EXPIRED);
+  if (state.state === "preparing") throw new ApiError(409, DATA_EXPORT_PREPARING);
+  const row = await db
+    .selectFrom("data_exports")
+    .select(sql<string>`content::text`.as("content"))
     .where("id", "=", exportId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!row || new Date(row.expires_at) <= now || row.status === "failed")
-    throw new ApiError(404, "This download link has expired. Ask for your data again from your settings.");
-  if (row.status !== "ready")
-    throw new ApiError(409, "Your data is still being prepared. The e-mail with the link arrives when it is ready.");
+  if (!row) throw new ApiError(404, DATA_EXPORT_EXPIRED);
   return row.content;
 }
 

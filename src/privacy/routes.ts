@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
-import { requireUser, type AuthEnv } from "../auth/middleware.ts";
+import { requireUser, resolveUser, type AuthEnv } from "../auth/middleware.ts";
 import { SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
-import { readDataExport, requestDataExport } from "./data-export.ts";
+import { dataExportPagePath, isExportId, readDataExport, requestDataExport } from "./data-export.ts";
 
 const DataExportSchema = z
   .object({
@@ -38,18 +39,36 @@ export function privacyRoutes(deps: AppDeps) {
     return c.json({ ...row, message: created ? EXPORT_QUEUED : EXPORT_PENDING }, 202);
   });
 
+  /**
+   * A browser opening the file's address signed out (the link of an e-mail sent before links led to the download
+   * page) is sent to that page, which leads through the login page and back (issue 35: it answered raw JSON).
+   * A browser navigation says so in Sec-Fetch-Mode (Fetch Metadata) or, from an older browser, by accepting HTML;
+   * API clients get the 401 as before.
+   */
+  const signedOutBrowser: MiddlewareHandler<AuthEnv> = async (c, next) => {
+    const id = c.req.param("id") ?? "";
+    const navigation =
+      c.req.header("sec-fetch-mode") === "navigate" || /\btext\/html\b/.test(c.req.header("accept") ?? "");
+    if (navigation && isExportId(id) && !(await resolveUser(deps, c))) return c.redirect(dataExportPagePath(id), 302);
+    await next();
+  };
+
   const download = apiRoute({
     ...common,
+    middleware: [signedOutBrowser, requireUser(deps)],
     method: "get",
     path: "/data-export/{id}",
     summary: "Download my data",
+    description:
+      "The file of one of the signed-in user's exports. Another account's export is refused with 403 (its link was sent to that account). A browser navigating here without a session is sent to the download page (/my-data/{id}), which leads through the login page.",
     request: { params: z.object({ id: z.uuid({ error: "Not a valid export id" }) }) },
     responses: {
       200: {
         description: "The JSON file (account, interests, subscriptions, reviews, likes, shares)",
         content: { "application/json": { schema: z.string() } },
       },
-      ...errorResponses(404, 409),
+      302: { description: "A browser without a session: to the download page, which asks to log in first" },
+      ...errorResponses(403, 404, 409),
     },
   });
   app.openapi(download, async (c) => {

@@ -7,25 +7,23 @@ import { SearchReportSchema } from "./report.ts";
 import { STUDY_DESIGNS } from "../articles/evidence.ts";
 import { EFFECT_MEASURES, type EvidenceRow, NO_APPRAISAL } from "./evidence/types.ts";
 import { REVIEW_STATUSES } from "../db/column-types.ts";
+import {
+  EMPTY_TOPIC,
+  MAX_QUERY_LENGTH,
+  MAX_STRATEGY_LENGTH,
+  topicLimit,
+  topicTooLongMessage,
+} from "../rules/review-topic.ts";
 
 export { ArticlePublicSchema, type ArticlePublic } from "../articles/schemas.ts";
 
-/** Longest review topic accepted (a topic or a few keywords, not a document). */
-export const MAX_QUERY_LENGTH = 500;
-/**
- * Longest search strategy in PubMed's syntax accepted: researchers paste strategies of several hundred to a few
- * thousand characters; 2,000 keeps the start request's URL (the topic travels in the query string) well under the
- * 8 KB URL limit even when every character is percent-encoded.
- */
-export const MAX_STRATEGY_LENGTH = 2_000;
+export { MAX_QUERY_LENGTH, MAX_STRATEGY_LENGTH } from "../rules/review-topic.ts";
 
 /** Statuses in which the pipeline still has work to do. */
 export const PIPELINE_STATUSES = ["searching", "sorting", "summarizing"] as const;
 
 /** GET /history: `skip` (default 0) and `limit` (default 100, at most 1000), as every list of the API. */
 export const historyQuerySchema = paginationSchema;
-
-const EMPTY_TOPIC = "Review topic cannot be empty.";
 
 /**
  * Why a topic written in PubMed's search syntax cannot be read ("Search strategy: …"), or null when it can or is plain.
@@ -56,11 +54,9 @@ export const startQuerySchema = z
         // A plain topic is a few words; a search strategy in PubMed's syntax may be longer, and one that does not parse
         // is refused with the reason, rather than read as words.
         const strategy = isPubmedSyntax(topic);
-        const max = strategy ? MAX_STRATEGY_LENGTH : MAX_QUERY_LENGTH;
+        const max = topicLimit(strategy);
         if (topic.length > max) {
-          const message = strategy
-            ? `A search strategy must be at most ${max} characters.`
-            : `Review topic must be at most ${max} characters.`;
+          const message = topicTooLongMessage(strategy);
           ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, input: topic, message });
           return;
         }

@@ -9,7 +9,8 @@ import { allowLongStatements, type Database } from "../db/database.ts";
  * index: the earliest publication year of an article carrying it. An article is flagged when one of its headings was
  * at most NOVEL_AGE_YEARS old when it appeared; the youngest such heading is named in the card's why-line.
  *
- * Limits: the age is relative to what the index holds (a heading first indexed here in 2019 may be older in MEDLINE);
+ * Limits: the age is relative to what the index holds (a heading first indexed here in 2019 may be older in MEDLINE;
+ * where PubMed can be asked, heading-pubmed.ts checks the heading's first year against PubMed's counts);
  * headings first seen in the index's first CENSOR_YEARS years are ignored, since their real age is unknown (left
  * censoring); a heading needs MIN_HEADING_ARTICLES articles, so a one-off heading or a parsing slip is not a "new
  * concept". Novelty is not impact: the section says "potentially".
@@ -24,6 +25,16 @@ export const NOVEL_AGE_YEARS = 2;
 export const CENSOR_YEARS = 2;
 /** A heading must be carried by at least this many articles to count as a concept. */
 export const MIN_HEADING_ARTICLES = 3;
+
+/**
+ * PubMed's articles carrying a heading published before its first year in this index, at most this many, and the
+ * heading still counts as young in the literature (`askPubmedAboutHeadings`). Not zero: PubMed's publication date
+ * search "includes both print and electronic dates of publication" (PubMed Help, "Publication Date [DP]"), so the
+ * first articles of a heading, printed in its first year, are often published online in the year before; and NLM
+ * sometimes indexes a few older citations with a new heading. A heading PubMed has used for decades is listed hundreds
+ * or thousands of times before (the issue's "Pain Measurement", first indexed here in 1999).
+ */
+export const PUBMED_EARLIER_TOLERANCE = 5;
 
 /** What the signal knows of one heading. */
 export interface HeadingStats {
@@ -100,15 +111,19 @@ export async function readHeadingStats(
 /**
  * The novelty of an article (its publication year and MeSH headings), or null when none of its headings is young
  * enough or qualifies (see the module comment). Pure.
+ * @param notYoung headings known not to be young in the literature (PubMed lists them long before their first year
+ *   here): never named.
  */
 export function noveltyOf(
   article: { publication_year: number | null; mesh_terms: readonly string[] },
   stats: ReadonlyMap<string, HeadingStats>,
   earliestYear: number | null,
+  notYoung: ReadonlySet<string> = new Set(),
 ): Novelty | null {
   if (article.publication_year === null || earliestYear === null) return null;
   let best: Novelty | null = null;
   for (const heading of article.mesh_terms) {
+    if (notYoung.has(heading)) continue;
     const s = stats.get(heading);
     if (!s || s.df < MIN_HEADING_ARTICLES || s.firstYear <= earliestYear + CENSOR_YEARS) continue;
     const age = article.publication_year - s.firstYear;

@@ -35,6 +35,21 @@ export async function readLikedPmids(db: Database, userId: string): Promise<numb
   );
 }
 
+/**
+ * Which of `pmids` the user has liked (a batch is written once a week; what the user liked since must not be
+ * suggested back). One indexed read of the user's likes among at most a batch's PMIDs.
+ */
+export async function likedAmong(db: Database, userId: string, pmids: readonly number[]): Promise<Set<number>> {
+  if (pmids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("likes")
+    .select("article_pmid")
+    .where("user_id", "=", userId)
+    .where(sql<boolean>`article_pmid = ANY(${[...new Set(pmids)]}::integer[])`)
+    .execute();
+  return new Set(rows.map((r) => r.article_pmid));
+}
+
 /** PMIDs suggested to the user in other weeks' batches of the last RESUGGEST_AFTER_DAYS days before `now`. */
 export async function recentlySuggested(db: Database, userId: string, week: string, now: Date): Promise<number[]> {
   const since = new Date(now.getTime() - RESUGGEST_AFTER_DAYS * 86_400_000);

@@ -8,7 +8,7 @@
 import type { SearchIndex } from "../../search/search-index.ts";
 import { fuseRankings, type FusedCandidate } from "./fusion.ts";
 import type { Profile, ProfileSource } from "./profile.ts";
-import { noveltyOf, type HeadingStats } from "./disruption.ts";
+import { noveltyOf, PUBMED_EARLIER_TOLERANCE, type HeadingStats } from "./disruption.ts";
 import { isDisruptiveByCitations, type CdIndex } from "./cd-index.ts";
 import { rankedSources } from "./source-cache.ts";
 import { pickCovering, sourceHeads } from "./coverage.ts";
@@ -47,7 +47,15 @@ export interface SectionEntry {
   pmid: number;
   reason: string;
   signal: "interest" | "like" | "likes" | "cd_index" | "mesh_novelty";
+  /** For the MeSH novelty signal: the heading named and its first year in the index (what PubMed is asked about). */
+  novelty?: { heading: string; firstYear: number };
 }
+
+/**
+ * What PubMed said of headings the MeSH novelty signal named (disruption.ts `askPubmedAboutHeadings`): by heading, how
+ * many PubMed articles carry it published before its first year in the index. A heading absent was not asked.
+ */
+export type PubmedHeadingCounts = ReadonlyMap<string, number>;
 
 /** Candidates of a profile: fused over any date, and over the publication years the "new" sections look at. */
 export interface Candidates {
@@ -163,6 +171,20 @@ export function citationReason(cd: CdIndex): string {
   return `Cited without its references by ${cd.citeOnlyIt} of the ${many} in the index citing it or its references (CD index ${cd.cdIndex.toFixed(2)})`;
 }
 
+/**
+ * The why-line of an article the MeSH novelty signal flags. With PubMed's count of articles carrying the heading
+ * published before its first year here (`earlier`), the claim is PubMed's; without it (PubMed not asked, or not
+ * answering), it is said of what it was measured on: this library's index, which may hold only part of the heading's
+ * literature (issue 35: on a small index a 1999 paper was "among the first" with a heading PubMed has used for decades).
+ */
+export function noveltyReason(novelty: { heading: string; firstYear: number }, earlier?: number): string {
+  const heading = `the MeSH heading "${novelty.heading}"`;
+  if (earlier === undefined)
+    return `Among the first articles in this library's index with ${heading} (first indexed here in ${novelty.firstYear})`;
+  const before = earlier === 0 ? "none" : `only ${earlier}`;
+  return `Among the first articles in PubMed with ${heading}: PubMed lists ${before} published before ${novelty.firstYear}`;
+}
+
 /** Whether a YYYY-MM-DD date lies within the 7 days up to `now` (UTC days, inclusive). */
 export function inLastWeek(date: string | null, now: Date): boolean {
   if (!date) return false;
@@ -190,7 +212,9 @@ export function newSince(a: Pick<CandidateArticle, "entrez_date" | "publication_
  * - New This Year: publication year = the current calendar year.
  * - Potentially Disruptive: among the DISRUPTIVE_POOL best matches of any date, those a disruption signal flags:
  *   first those the citation signal flags (CD index, cd-index.ts; highest first), then those the MeSH novelty signal
- *   flags (disruption.ts; youngest heading first), each then by match. The why-line names the signal that fired.
+ *   flags (disruption.ts; youngest heading first), each then by match. The why-line names the signal that fired. A
+ *   heading PubMed lists more than PUBMED_EARLIER_TOLERANCE times before its first year here (`signals.pubmed`) is
+ *   not young, and flags nothing.
  * - Pertinent For You: the best matches of any date.
  * New This Week, New This Year and Pertinent For You give each interest, and the likes, a quota before filling by
  * score, interleaved (coverage.ts), so that one part of the profile cannot take a whole section.
@@ -202,6 +226,8 @@ export function chooseSections(
     stats: ReadonlyMap<string, HeadingStats>;
     earliestYear: number | null;
     cdIndexes: ReadonlyMap<number, CdIndex>;
+    /** PubMed's counts for the headings asked about; without them the why-line speaks of this index only. */
+    pubmed?: PubmedHeadingCounts;
   },
   now: Date,
 ): Record<Section, SectionEntry[]> {
@@ -222,6 +248,10 @@ export function chooseSections(
   const new_weekly_articles = pick(candidates.recent, (a) => inLastWeek(newSince(a), now));
   const new_yearly_articles = pick(candidates.recent, (a) => a.publication_year === year);
 
+  // Headings PubMed lists too often before their first year here: not young in the literature, so not novel.
+  const contradicted = new Set(
+    [...(signals.pubmed ?? [])].filter(([, earlier]) => earlier > PUBMED_EARLIER_TOLERANCE).map(([h]) => h),
+  );
   const flagged: { pmid: number; signalRank: number; order: number; rank: number; entry: SectionEntry }[] = [];
   candidates.anyDate.slice(0, DISRUPTIVE_POOL).forEach((c, rank) => {
     const a = articles.get(c.pmid);
@@ -237,15 +267,20 @@ export function chooseSections(
       });
       return;
     }
-    const novelty = noveltyOf(a, signals.stats, signals.earliestYear);
+    const novelty = noveltyOf(a, signals.stats, signals.earliestYear, contradicted);
     if (novelty) {
-      const reason = `Among the first articles in the index with the MeSH heading "${novelty.heading}" (first indexed in ${novelty.firstYear})`;
+      const earlier = signals.pubmed?.get(novelty.heading);
       flagged.push({
         pmid: c.pmid,
         signalRank: 1,
         order: novelty.ageYears,
         rank,
-        entry: { pmid: c.pmid, reason, signal: "mesh_novelty" },
+        entry: {
+          pmid: c.pmid,
+          reason: noveltyReason(novelty, earlier),
+          signal: "mesh_novelty",
+          novelty: { heading: novelty.heading, firstYear: novelty.firstYear },
+        },
       });
     }
   });

@@ -23,10 +23,12 @@ import {
 import { siteOrigin, unsubscribeToken } from "./digest.ts";
 import { weeklyDigestEmail } from "./emails.ts";
 import { isoWeek } from "./week.ts";
+import { summarizeByPart, withoutArticles } from "./section-summary.ts";
 import { fetchNewThisWeek, type WeeklyPubmedClient } from "./pubmed-new.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";
+import { chooseCheckingHeadings } from "./heading-pubmed.ts";
 import * as repo from "./repository.ts";
-import type { WeeklySuggestions } from "./schemas.ts";
+import type { SuggestedArticle, WeeklySuggestions } from "./schemas.ts";
 
 /**
  * The detail of GET /suggestions/weekly/latest before the user's first batch (the page shows 'Suggestions Preparing').
@@ -66,9 +68,12 @@ export function orderSectionByCitations<E extends { pmid: number }>(
  *   nothing, so the page keeps saying that suggestions are being prepared.
  * - The batch and its digest job are written in one transaction: a crash leaves neither or both, and the job retries.
  * - Where PubMed on demand is on, PubMed's new records on the user's interests are fetched first (pubmed-new.ts), so
- *   that they rank with the rest; PubMed failing or slow never fails the week. `opts.pubmed` overrides the
+ *   that they rank with the rest, and the MeSH headings Potentially Disruptive names are checked against PubMed's
+ *   counts (heading-pubmed.ts); PubMed failing or slow never fails the week. `opts.pubmed` overrides the
  *   configuration: a client (tests pass one for a stand-in) or null (no PubMed); by default a client is built from the
  *   configuration when PUBMED_ON_DEMAND is on.
+ * - Pertinent For You's summary is one paragraph per part of the profile (`summarizeByPart`); the other sections'
+ *   summaries take the whole profile as their topic.
  */
 export async function computeWeeklySuggestions(
   deps: Pick<AppDeps, "db" | "search" | "jobs" | "config" | "secretKey">,
@@ -123,7 +128,12 @@ export async function computeWeeklySuggestions(
     ),
     readCdIndexes(deps.db, [...poolPmids]),
   ]);
-  const sections = chooseSections(candidates, articles, { ...meshStats, cdIndexes }, now);
+  const signals = { ...meshStats, cdIndexes };
+  const sections = pubmed
+    ? await chooseCheckingHeadings(deps, pubmed, (counts) =>
+        chooseSections(candidates, articles, { ...signals, pubmed: counts }, now),
+      )
+    : chooseSections(candidates, articles, signals, now);
 
   const summarizer = opts.summarizer ?? extractiveSummarizer;
   const summaries = {} as Record<Section, string | null>;
@@ -141,10 +151,14 @@ export async function computeWeeklySuggestions(
       summaries[section] = null;
       continue;
     }
-    const result = await summarizer.summarize(
-      profile.topic,
-      chosen.map((a) => ({ ...a, abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [] })),
-    );
+    const inputs = chosen.map((a) => ({
+      ...a,
+      abstract_sections: Array.isArray(a.abstract_sections) ? a.abstract_sections : [],
+    }));
+    const result =
+      section === "pertinent_articles"
+        ? await summarizeByPart(summarizer, profile, sections[section], inputs)
+        : await summarizer.summarize(profile.topic, inputs);
     if (result.summary === null) {
       summaries[section] = null;
       continue;
@@ -195,7 +209,8 @@ export async function computeWeeklySuggestions(
 }
 
 /**
- * The user's latest batch in docs/product.md §3's shape.
+ * The user's latest batch in docs/product.md §3's shape, without the articles the user has liked since it was written
+ * (and the summary sentences quoting only them; section-summary.ts `withoutArticles`).
  * @throws ApiError 403 without access to suggestions; 404 SUGGESTIONS_NOT_READY before the first batch.
  */
 export async function latestSuggestions(deps: Pick<AppDeps, "db">, userId: string): Promise<WeeklySuggestions> {
@@ -203,18 +218,27 @@ export async function latestSuggestions(deps: Pick<AppDeps, "db">, userId: strin
   const latest = await repo.latestBatch(deps.db, userId);
   if (!latest) throw new ApiError(404, SUGGESTIONS_NOT_READY);
   const { batch, sections } = latest;
+  // The batch was written when the week's run chose it, without what the user liked then; what they liked since is
+  // left out now, with the summary's sentences quoting it (issue 35: no section suggests a liked article).
+  const liked = await repo.likedAmong(
+    deps.db,
+    userId,
+    SECTIONS.flatMap((s) => (sections[s] ?? []).map((a) => a.pmid)),
+  );
+  const shown = {} as Record<Section, ReturnType<typeof withoutArticles<SuggestedArticle>>>;
+  for (const s of SECTIONS) shown[s] = withoutArticles(batch[`${s}_summary`], sections[s] ?? [], liked);
   return {
     id: batch.id,
     week: batch.week,
     created_at: new Date(batch.created_at).toISOString(),
-    new_weekly_articles: sections.new_weekly_articles ?? [],
-    new_yearly_articles: sections.new_yearly_articles ?? [],
-    pertinent_articles: sections.pertinent_articles ?? [],
-    disruptive_articles: sections.disruptive_articles ?? [],
-    new_weekly_articles_summary: batch.new_weekly_articles_summary,
-    new_yearly_articles_summary: batch.new_yearly_articles_summary,
-    pertinent_articles_summary: batch.pertinent_articles_summary,
-    disruptive_articles_summary: batch.disruptive_articles_summary,
+    new_weekly_articles: shown.new_weekly_articles.entries,
+    new_yearly_articles: shown.new_yearly_articles.entries,
+    pertinent_articles: shown.pertinent_articles.entries,
+    disruptive_articles: shown.disruptive_articles.entries,
+    new_weekly_articles_summary: shown.new_weekly_articles.summary,
+    new_yearly_articles_summary: shown.new_yearly_articles.summary,
+    pertinent_articles_summary: shown.pertinent_articles.summary,
+    disruptive_articles_summary: shown.disruptive_articles.summary,
   };
 }
 

@@ -95,8 +95,9 @@ test("like and unlike from a review: every card of the article follows, and the 
     await expect(b).toHaveAttribute("aria-pressed", "true");
     await expect(b).toHaveText("Unlike");
   }
+  // The title is the heading's button; a cited card's heading also holds its citation number (issue 35 item 6).
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
-  const title = (await firstCited.locator("h3").innerText()).trim();
+  const title = (await firstCited.locator("h3 button").innerText()).trim();
 
   await page.goto("/dashboard");
   await islandsReady(page);
@@ -157,8 +158,9 @@ test("share with a colleague found by name: they get the e-mail, see it under Re
   const card = page.getByTestId("cited-articles").getByTestId("article-card").first();
   await expect(card).toBeVisible({ timeout: 20_000 });
   const pmid = (await card.getAttribute("data-pmid"))!;
+  // The title is the heading's button; a cited card's heading also holds its citation number (issue 35 item 6).
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
-  const title = (await card.locator("h3").innerText()).trim();
+  const title = (await card.locator("h3 button").innerText()).trim();
 
   await card.getByTestId("share-button").click();
   const popover = page.getByTestId("share-popover").filter({ visible: true });

@@ -60,9 +60,12 @@ test("a literature review from topic to cited summary, then deleted", async ({ p
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
   const citedCount = Number((await cited.getByTestId("cited-articles-count").innerText()).replace(/\D/g, ""));
   expect(citedCount).toBeGreaterThan(2);
+  // The title is the heading's button; the heading also holds the card's citation number, "[1]" (issue 35 item 6).
+  const firstCited = cited.getByTestId("article-card").first();
+  await expect(firstCited.getByTestId("article-citation-number")).toHaveText("[1]");
   const firstCitedTitle =
     // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(): the rendered text
-    (await cited.getByTestId("article-card").first().locator("h3, h4").first().innerText()).trim();
+    (await firstCited.locator("h3 button").first().innerText()).trim();
 
   // Hovering [1] shows the preview card of the first cited article; clicking opens its full abstract.
   const ref1 = summary.locator('[data-testid="citation-ref"][data-ref="1"]').first();

@@ -173,9 +173,23 @@ for (const backend of APP_BACKENDS) {
       await t.runJobs();
       const mail = mailsTo(owner.user.email).find((m) => m.includes("Your data is ready to download"));
       expect(mail).toBeDefined();
-      const link = /https?:\/\/\S+\/api\/v1\/privacy\/data-export\/[0-9a-f-]{36}/.exec(mail!)?.[0];
+      // The e-mail links to the download page, which a browser can open signed out (issue 35).
+      const link = /https?:\/\/\S+\/my-data\/[0-9a-f-]{36}/.exec(mail!)?.[0];
       expect(link).toBeDefined();
-      const path = new URL(link!).pathname;
+      const page = new URL(link!).pathname;
+      expect(page).toBe(`/my-data/${body.id}`);
+      const path = `/api/v1/privacy/data-export/${body.id}`;
+      const signedOut = await t.app.request(page);
+      expect(signedOut.status).toBe(302);
+      expect(signedOut.headers.get("location")).toBe(`/login?next=${encodeURIComponent(page)}`);
+      const ownPage = await t.app.request(page, { headers: { cookie: `access_token=${owner.token}` } });
+      expect(ownPage.status).toBe(200);
+      expect(await ownPage.text()).toContain(`href="${path}"`);
+      const otherPage = await t.app.request(page, { headers: { cookie: `access_token=${other.token}` } });
+      expect(otherPage.status).toBe(403);
+      const otherText = await otherPage.text();
+      expect(otherText).toContain("This download link belongs to another account.");
+      expect(otherText).not.toContain("expired");
 
       const file = await t.app.request(path, { headers: owner.headers });
       expect(file.status).toBe(200);
@@ -193,8 +207,21 @@ for (const backend of APP_BACKENDS) {
       for (const key of ["subscriptions", "shares_sent", "shares_received"])
         expect(Array.isArray(data[key])).toBe(true);
 
-      expect((await t.app.request(path, { headers: other.headers })).status).toBe(404);
+      // Another account is told the link is not theirs, not that it expired.
+      const foreign = await t.app.request(path, { headers: other.headers });
+      expect(foreign.status).toBe(403);
+      expect(await foreign.json()).toEqual({
+        detail: "This download link belongs to another account. Sign in as the account the e-mail was sent to.",
+      });
+      expect(await (await t.app.request(path, { headers: other.headers })).text()).not.toContain("expired");
+      // Signed out: an API client gets the 401; a browser opening an older e-mail's link to the file is sent to the
+      // download page (and from there through the login), not shown raw JSON.
       expect((await t.app.request(path)).status).toBe(401);
+      const browser = await t.app.request(path, {
+        headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8", "sec-fetch-mode": "navigate" },
+      });
+      expect(browser.status).toBe(302);
+      expect(browser.headers.get("location")).toBe(page);
       await t.db
         .updateTable("data_exports")
         .set({ expires_at: addDays(new Date(), -1) })

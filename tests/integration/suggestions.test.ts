@@ -10,6 +10,8 @@ import { USER_JOB } from "../../src/suggestions/queueing.ts";
 import { isoWeek } from "../../src/suggestions/week.ts";
 import { grantPlan } from "../../src/subscriptions/operator.ts";
 import type { Summarizer } from "../../src/reviews/summary/types.ts";
+import { citedNumbers } from "../../src/reviews/citation-grammar.ts";
+import { inFirstUseOrder } from "../../src/reviews/citation-order.ts";
 
 // Weekly suggestions on PGlite and PostgreSQL with a fixed clock: seeded articles with chosen dates and MeSH
 // headings make each section's expected content known; then exclusion, idempotence, crash resume, the digest (once,
@@ -121,6 +123,8 @@ interface Latest {
   disruptive_articles_summary: string | null;
 }
 const SECTIONS = ["new_weekly_articles", "new_yearly_articles", "pertinent_articles", "disruptive_articles"] as const;
+/** The citation numbers of a summary, in order of appearance. */
+const citedIn = (summary: string | null) => (summary === null ? [] : citedNumbers(summary));
 
 for (const backend of APP_BACKENDS) {
   describe(`weekly suggestions (${backend})`, () => {
@@ -173,8 +177,9 @@ for (const backend of APP_BACKENDS) {
       );
       expect(body.disruptive_articles.find((a) => a.pmid === 91000004)).toMatchObject({
         signal: "mesh_novelty",
+        // PubMed is not asked here (PUBMED_ON_DEMAND off): the claim is said of this index (issue 35).
         reason:
-          'Among the first articles in the index with the MeSH heading "Sepsis Phenotypes" (first indexed in 2019)',
+          'Among the first articles in this library\'s index with the MeSH heading "Sepsis Phenotypes" (first indexed here in 2019)',
       });
       // Each summary cites only its own section's articles: [n] ≤ the section's size.
       for (const s of SECTIONS) {
@@ -184,6 +189,59 @@ for (const backend of APP_BACKENDS) {
         expect(cited.length).toBeGreaterThan(0);
         for (const n of cited) expect(n).toBeLessThanOrEqual(body[s].length);
       }
+    });
+
+    test("an article liked after the week's batch was written is no longer suggested, nor quoted in its section's summary", async () => {
+      const u = await t.signup({ description: "sepsis" });
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
+      const before = (await (await latest(u)).json()) as Latest;
+      // Issue 35: two of Potentially Disruptive's articles liked, and the first article Pertinent For You's summary cites.
+      const disruptive = before.disruptive_articles.map((a) => a.pmid);
+      expect(disruptive.length).toBeGreaterThanOrEqual(3);
+      const firstCited = before.pertinent_articles[citedIn(before.pertinent_articles_summary)[0]! - 1]!.pmid;
+      const liked = new Set([disruptive[0]!, disruptive[1]!, firstCited]);
+      for (const pmid of liked) await like(u, pmid);
+
+      const after = (await (await latest(u)).json()) as Latest;
+      for (const s of SECTIONS) for (const a of after[s]) expect(liked.has(a.pmid)).toBe(false);
+      expect(after.disruptive_articles.map((a) => a.pmid)).toEqual(disruptive.filter((p) => !liked.has(p)));
+      // Each summary still cites what it cited, less the liked articles, and [n] is still the section's n-th article.
+      const citedArticles = (body: Latest, s: (typeof SECTIONS)[number]) =>
+        citedIn(body[`${s}_summary`])
+          .map((n) => body[s][n - 1]?.pmid)
+          .sort();
+      for (const s of SECTIONS) {
+        expect(new Set(citedArticles(after, s))).toEqual(
+          new Set(citedArticles(before, s).filter((p) => p !== undefined && !liked.has(p))),
+        );
+        for (const n of citedIn(after[`${s}_summary`])) expect(n).toBeLessThanOrEqual(after[s].length);
+      }
+      expect(before.pertinent_articles_summary).not.toEqual(after.pertinent_articles_summary);
+      // Unliked, it is suggested again.
+      await t.app.request(`/api/v1/likes/${firstCited}`, { method: "DELETE", headers: u.headers });
+      expect(((await (await latest(u)).json()) as Latest).pertinent_articles.map((a) => a.pmid)).toContain(firstCited);
+    });
+
+    test("Pertinent For You's summary: one paragraph per interest, each citing only that interest's articles", async () => {
+      const u = await t.signup({ description: "sepsis, hip fracture surgery" });
+      expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
+      const body = (await (await latest(u)).json()) as Latest;
+      const reasons = new Set(body.pertinent_articles.map((a) => a.reason));
+      expect(reasons).toEqual(
+        new Set(['Matches your interest "sepsis"', 'Matches your interest "hip fracture surgery"']),
+      );
+      const summary = body.pertinent_articles_summary!;
+      const paragraphs = summary.split("\n\n");
+      expect(paragraphs).toHaveLength(2);
+      for (const paragraph of paragraphs) {
+        const label = /^\*\*(.+)\.\*\* \S/.exec(paragraph)?.[1];
+        expect(reasons.has(label!)).toBe(true);
+        expect(paragraph).not.toContain("\n");
+        const cited = citedIn(paragraph);
+        expect(cited.length).toBeGreaterThan(0);
+        for (const n of cited) expect(body.pertinent_articles[n - 1]!.reason).toBe(label!);
+      }
+      expect(inFirstUseOrder(summary)).toBe(true);
     });
 
     test("idempotent per week: a rerun changes nothing and the digest goes out once, with one-click unsubscribe headers", async () => {
