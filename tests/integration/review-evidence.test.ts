@@ -27,6 +27,7 @@ interface Article {
 interface Details {
   status: string;
   summary: string | null;
+  evidence_table: { pmid: number; design: string | null; duplicate_pmids: number[] }[] | null;
   articles_refs: Article[];
   fts_articles_refs: (Article & { covers_topic: boolean })[];
   filters: string[];
@@ -127,16 +128,18 @@ for (const backend of APP_BACKENDS) {
       }
     });
 
-    test("every article carries its study design and subjects, as its record gives them", async () => {
+    test("every article carries its study design (the evidence table's where it read one) and subjects", async () => {
       const d = await review(`user_query=${encodeURIComponent("antibiotic treatment of vertebral osteomyelitis")}`);
       expect(d.status).toBe("complete");
-      for (const a of d.fts_articles_refs) {
+      const table = new Map((d.evidence_table ?? []).map((r) => [r.pmid, r.design]));
+      for (const a of [...d.fts_articles_refs, ...d.articles_refs]) {
         const row = await t.db
           .selectFrom("articles")
           .select(["publication_types", "mesh_terms"])
           .where("pmid", "=", a.pmid)
           .executeTakeFirstOrThrow();
-        expect(a.study_design).toBe(studyDesign(row.publication_types, row.mesh_terms));
+        // One design per study on one page (issue 35 item 6): a cited study's is the one the table read.
+        expect(a.study_design).toBe(table.get(a.pmid) ?? studyDesign(row.publication_types, row.mesh_terms));
         expect(a.subjects === "humans" || a.subjects === "humans_and_animals").toBe(row.mesh_terms.includes("Humans"));
       }
       expect(d.fts_articles_refs.some((a) => a.study_design !== null)).toBe(true);

@@ -142,7 +142,7 @@ for (const backend of APP_BACKENDS) {
       const disruptive = body.disruptive_articles.map((a) => a.pmid);
       expect(disruptive).toEqual(expect.arrayContaining([92000104, 92000105, 92000106]));
       expect(body.disruptive_articles.find((a) => a.pmid === 92000105)!.reason).toBe(
-        'Among the first articles in the index with the MeSH heading "Enhanced Recovery After Surgery" (first indexed in 2021)',
+        'Among the first articles in this library\'s index with the MeSH heading "Enhanced Recovery After Surgery" (first indexed here in 2021)',
       );
       expect((await t.db.selectFrom("mesh_heading_stats").select("heading").execute()).length).toBeGreaterThan(0);
       const all = Object.values(body).filter(Array.isArray).flat() as Suggested[];
