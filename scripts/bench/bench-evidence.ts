@@ -63,6 +63,7 @@ import { groupDuplicateRecords } from "../../src/reviews/evidence/duplicates.ts"
 import type { SummaryArticle } from "../../src/reviews/summary/types.ts";
 import { studyDesign } from "../../src/articles/evidence.ts";
 import { inFirstUseOrder } from "../../src/reviews/citation-order.ts";
+import { tokenize } from "../../src/reviews/evidence/tokens.ts";
 import { STUDY_DESIGNS } from "../../src/articles/evidence.ts";
 import { NON_TOPICAL_EXTRA, NON_TOPICAL_HEADINGS } from "./mesh-headings.ts";
 
@@ -204,8 +205,11 @@ function quotedSentences(summary: string): Quoted[] {
     const text = block.replace(/^\*\*[^*]+\*\*\s*/u, "").replace(/^- /gmu, "");
     for (const line of text.split("\n")) {
       const re = /(.+?) \[(\d+(?:, \d+)*)\][.!?](?= |$)/gu;
-      for (let m = re.exec(line); m !== null; m = re.exec(line))
-        out.push({ body: (m[1] ?? "").trim(), numbers: (m[2] ?? "").split(", ").map(Number) });
+      for (let m = re.exec(line); m !== null; m = re.exec(line)) {
+        // A stated limitation is quoted inside the product's own words: the quote is what is judged.
+        const body = (m[1] ?? "").trim().replace(/^The same abstract states a limitation: “(.*)”$/u, "$1");
+        out.push({ body, numbers: (m[2] ?? "").split(", ").map(Number) });
+      }
     }
   }
   return out;
@@ -384,11 +388,10 @@ function openingTotalsRight(summary: string, table: readonly EvidenceRowLike[]):
       if (!r.same_cohort.some((c) => counted.has(c))) n += r.participants ?? 0;
       counted.add(r.citation);
     }
-    const expected = stated.length === 0 ? "n not stated" : `n = ${n.toLocaleString("en-US")}`;
-    const clause = new RegExp(
-      `\\b${rows.length} [^(]*\\((${expected.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")})[;)]`,
-      "u",
-    );
+    // "(n = 510)", "(n = 96 in 1 study; n not stated for 3 studies)", "(n not stated)".
+    const some = stated.length < rows.length ? ` in ${stated.length} stud(?:y|ies)` : "";
+    const expected = stated.length === 0 ? "n not stated" : `n = ${n.toLocaleString("en-US")}${some}`;
+    const clause = new RegExp(`\\b${rows.length} [^(]*\\(${expected}[;)]`, "u");
     if (!clause.test(opening)) return false;
   }
   return true;
@@ -445,7 +448,11 @@ for (const { topic, headings } of [...topics, ...clinical]) {
   if (r.summary && table.length > 0) {
     totals.openings++;
     if (openingTotalsRight(r.summary, table)) totals.openingsTotalsRight++;
-    else if (values.verbose) console.log(`  opening totals differ from the table: ${topic}`);
+    else if (values.verbose) {
+      const opening = r.summary.split("\n\n").find((b) => b.startsWith("**The evidence.**")) ?? "";
+      const rows = table.map((x) => `[${x.citation}] ${x.design} n=${x.participants}${x.same_cohort.length ? ` same cohort as ${x.same_cohort}` : ""}`);
+      console.log(`  opening totals differ from the table: ${topic}\n    ${opening.slice(0, 300)}\n    ${rows.join("; ")}`);
+    }
   }
   for (const row of table) {
     if (row.participants === null) continue;

@@ -18,8 +18,10 @@ export interface ParticipantCandidate {
   value: number;
   /** The group sizes added up, in the order stated; null for a single count. */
   arms: number[] | null;
-  /** Index of the sentence it was read in. */
+  /** Index of the sentence it was read in (the first, when its groups are stated in two). */
   sentence: number;
+  /** Index of the last sentence it was read in, when its groups are stated in two sentences. */
+  lastSentence?: number;
   /** Character offsets, in the sentence, of each number read (one for a count, one per arm). */
   spans: [number, number][];
   features: string[];
@@ -475,7 +477,14 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
     const ratio = Math.min(x.t.value, y.t.value) / Math.max(x.t.value, y.t.value);
     f.push(`arms_ratio:${ratio >= 0.5 ? "similar" : ratio >= 0.2 ? "unequal" : "far"}`);
     if (valueSet.has(value)) f.push("arms_total_stated");
-    out.push({ value, arms: [x.t.value, y.t.value], sentence: x.s.index, spans: [[x.t.start, x.t.end]], features: f });
+    out.push({
+      value,
+      arms: [x.t.value, y.t.value],
+      sentence: x.s.index,
+      lastSentence: y.s.index,
+      spans: [[x.t.start, x.t.end]],
+      features: f,
+    });
   }
   // How many counts of people the abstract states elsewhere: one alone is likelier the study's than one of several.
   const peopleTotal = peopleCounts.length;

@@ -22,7 +22,7 @@ export interface ParticipantsReading {
   value: number;
   /** The group sizes added up, in the order stated; null when the abstract states the count as one number. */
   arms: number[] | null;
-  /** The verbatim sentence the count was read from. */
+  /** The verbatim sentence the count was read from (both sentences, when its groups are stated in two). */
   text: string;
   /** Character offsets, within `text`, of each number read. */
   spans: [number, number][];
@@ -73,5 +73,10 @@ export function readParticipants(
   const c = candidates[best] as (typeof candidates)[number];
   const probability = mass.get(key(c)) as number;
   if (probability < threshold) return null;
-  return { value: c.value, arms: c.arms, text: view.sentences[c.sentence]?.text ?? "", spans: c.spans, probability };
+  // Groups stated in two sentences come with both.
+  const text = view.sentences
+    .slice(c.sentence, (c.lastSentence ?? c.sentence) + 1)
+    .map((s) => s.text)
+    .join(" ");
+  return { value: c.value, arms: c.arms, text, spans: c.spans, probability };
 }
