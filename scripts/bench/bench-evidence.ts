@@ -450,8 +450,13 @@ for (const { topic, headings } of [...topics, ...clinical]) {
     if (openingTotalsRight(r.summary, table)) totals.openingsTotalsRight++;
     else if (values.verbose) {
       const opening = r.summary.split("\n\n").find((b) => b.startsWith("**The evidence.**")) ?? "";
-      const rows = table.map((x) => `[${x.citation}] ${x.design} n=${x.participants}${x.same_cohort.length ? ` same cohort as ${x.same_cohort}` : ""}`);
-      console.log(`  opening totals differ from the table: ${topic}\n    ${opening.slice(0, 300)}\n    ${rows.join("; ")}`);
+      const rows = table.map(
+        (x) =>
+          `[${x.citation}] ${x.design} n=${x.participants}${x.same_cohort.length ? ` same cohort as ${x.same_cohort}` : ""}`,
+      );
+      console.log(
+        `  opening totals differ from the table: ${topic}\n    ${opening.slice(0, 300)}\n    ${rows.join("; ")}`,
+      );
     }
   }
   for (const row of table) {
@@ -459,17 +464,15 @@ for (const { topic, headings } of [...topics, ...clinical]) {
     totals.rowsWithParticipants++;
     const source = row.participants_text ?? "";
     const arms = row.participants_arms ?? [row.participants];
-    const written = (x: number) => [
-      String(x),
-      x.toLocaleString("en-US"),
-      x.toLocaleString("en-US").replace(/,/gu, " "),
-    ];
-    if (
-      arms.every((x) => written(x).some((w) => source.includes(w))) ||
-      /[a-z]+-?[a-z]* (?:patients|participants)/iu.test(source)
-    ) {
-      totals.participantsInSource++;
-    }
+    // Every number read must be written in the source (digits or words); one person described individually
+    // ("a 45-year-old woman") states the 1 of a case report.
+    const stated = new Set(tokenize(source).flatMap((x) => (x.kind === "number" ? [x.value] : [])));
+    const onePerson =
+      row.participants === 1 &&
+      /\b(?:a|an|one)\s+(?:[\w-]+\s+){0,3}?(?:man|woman|boy|girl|patient|child|infant)\b/iu.test(source);
+    if (arms.every((x) => stated.has(x)) || onePerson) totals.participantsInSource++;
+    else if (values.verbose)
+      console.log(`  participants ${arms.join(" + ")} not in their source: ${source.slice(0, 120)}`);
   }
   if (/\b(?:versus|vs\.?|compared with)\b/iu.test(topic) && r.summary) {
     totals.comparative++;
