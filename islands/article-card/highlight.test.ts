@@ -26,3 +26,8 @@ describe("passages marked in an abstract", () => {
     });
   });
 });
+
+test("a number is marked wherever it stands alone, not inside another number", () => {
+  const runs = markPassages("26 surgery and 29 conservative; 126 others; 26.5 mm", ["26", "29"]);
+  expect(runs.filter((r) => r.marked).map((r) => r.text)).toEqual(["26", "29"]);
+});

@@ -26,9 +26,14 @@ function loosePattern(needle: string): string {
 export function markPassages(text: string, passages: readonly (string | null | undefined)[]): Run[] {
   const ranges: [number, number][] = [];
   for (const p of passages) {
-    if (!p || p.trim().length < 3) continue;
-    const m = new RegExp(loosePattern(p), "u").exec(text);
-    if (m) ranges.push([m.index, m.index + m[0].length]);
+    if (!p || p.trim() === "") continue;
+    // A passage of a few characters (a number) is marked where it stands alone, every time; a longer one once.
+    const short = p.trim().length < 3 || /^[\d.,·−-]+$/u.test(p.trim());
+    const pattern = short ? `(?<![\\p{L}\\p{N}.])${loosePattern(p)}(?![\\p{N}]|[.,·]\\p{N})` : loosePattern(p);
+    const re = new RegExp(pattern, short ? "gu" : "u");
+    for (const m of short ? text.matchAll(re) : [re.exec(text)]) {
+      if (m) ranges.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+    }
   }
   ranges.sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];

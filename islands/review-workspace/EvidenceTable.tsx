@@ -14,6 +14,7 @@ import { Fragment, useState, type ComponentType, type ReactNode } from "react";
 import { DESIGN_INFO } from "../../src/articles/evidence.ts";
 import { appraisalPhrases, effectPhrase, participantsPhrase } from "../../src/reviews/evidence/phrases.ts";
 import { markPassages } from "../article-card/highlight.ts";
+import { tokenize } from "../../src/reviews/evidence/tokens.ts";
 import type { EvidenceRow } from "../../src/reviews/evidence/types.ts";
 import type { Article } from "../article-card/types.ts";
 import * as css from "./EvidenceTable.css.ts";
@@ -127,17 +128,17 @@ export function EvidenceTable({ reviewId, rows, refs, Citation, Dialog }: Eviden
 function Sourced({
   label,
   source,
-  mark,
+  marks,
   testId,
 }: {
   label: string;
   source: string | null;
-  mark?: string;
+  marks: readonly string[];
   testId: string;
 }) {
   const [open, setOpen] = useState(false);
   if (!source) return <span className={css.number}>{label}</span>;
-  const runs = markPassages(source, [mark]);
+  const runs = markPassages(source, marks);
   return (
     <>
       <button
@@ -162,10 +163,12 @@ function Sourced({
   );
 }
 
-/** The source span of an effect to mark in its sentence: the numbers' run, from the first value on. */
-function effectMark(text: string, value: number): string | undefined {
-  const at = text.search(new RegExp(`${String(Math.abs(value)).replace(".", "[.·]")}`, "u"));
-  return at < 0 ? undefined : text.slice(Math.max(0, at - (value < 0 ? 1 : 0)));
+/** The numbers of `values` as `text` writes them ("Forty-eight", "1,532", "0.40"), to mark in it. */
+function writtenNumbers(text: string, values: readonly (number | null)[]): string[] {
+  const wanted = values.filter((v): v is number => v !== null).map(Math.abs);
+  return tokenize(text)
+    .filter((t) => t.kind === "number" && wanted.some((v) => Math.abs(t.value - v) < 1e-9))
+    .map((t) => t.text);
 }
 
 function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: ReactNode }) {
@@ -197,7 +200,12 @@ function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: React
       </th>
       <td className={css.numberCell} data-label="Participants">
         {participants ? (
-          <Sourced label={participants} source={row.participants_text} testId="evidence-participants" />
+          <Sourced
+            label={participants}
+            source={row.participants_text}
+            marks={writtenNumbers(row.participants_text ?? "", row.participants_arms ?? [row.participants])}
+            testId="evidence-participants"
+          />
         ) : (
           notStated
         )}
@@ -229,7 +237,7 @@ function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: React
                 <Sourced
                   label={effectPhrase(e)}
                   source={e.text}
-                  mark={effectMark(e.text, e.value)}
+                  marks={writtenNumbers(e.text, [e.value, e.compared_value, e.ci_low, e.ci_high, e.p_value])}
                   testId="evidence-effect"
                 />
               </li>

@@ -274,7 +274,8 @@ function trainEffects(): void {
   const judged = ts.filter((t) => effectsAt(perAbstract, t).kept >= MIN_ANSWERS);
   let threshold = judged.find((t) => effectsAt(perAbstract, t).precision >= TARGET_PRECISION) ?? judged[0] ?? 1;
   if (effectsAt(perAbstract, threshold).precision < TARGET_PRECISION) {
-    for (const t of judged) if (effectsAt(perAbstract, t).precision > effectsAt(perAbstract, threshold).precision) threshold = t;
+    for (const t of judged)
+      if (effectsAt(perAbstract, t).precision > effectsAt(perAbstract, threshold).precision) threshold = t;
   }
   // Keep the threshold at least 0.5: below it the model itself says a candidate is more likely wrong than right.
   threshold = Math.max(threshold, 0.5);
