@@ -68,9 +68,10 @@ describe("structured abstracts", () => {
     expect(e.appraisal.follow_up).toBe("Median follow-up among survivors was 77 months (range, 1-115 months)");
   });
 
-  test("a record that names no design, whose abstract does not make the model sure of one, gets none (PMID 8219565)", () => {
+  test('a record that names no design: "a retrospective study" of one group is a case series, level 4 (PMID 8219565)', () => {
     const e = evidenceOf(8219565);
-    expect([e.design, e.design_source, e.evidence_level]).toEqual([null, null, null]);
+    expect([e.design, e.design_source, e.evidence_level]).toEqual(["case-series", "abstract", 4]);
+    expect([e.appraisal.timing, e.appraisal.comparison_group]).toEqual(["retrospective", false]);
     expect(e.participants).toBe(166);
     expect(e.effects).toEqual([]);
   });

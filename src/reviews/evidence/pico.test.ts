@@ -1,6 +1,6 @@
 /** PICO span rules on text quoted from the sample's abstracts (PMID in each test's name). */
-import { expect, test } from "bun:test";
-import { extractPico } from "./pico.ts";
+import { describe, expect, test } from "bun:test";
+import { extractPico, plausibleArms } from "./pico.ts";
 
 /** The spans of `text`, each checked to be verbatim. */
 function picoOf(text: string) {
@@ -102,4 +102,22 @@ test(
 test("text without cues gives nulls (PMID 12942121)", () => {
   expect(picoOf("Patients with tumours bearing high LDH-5 expression had a poor prognosis.").intervention).toBeNull();
   expect(extractPico("")).toEqual({ population: null, intervention: null, comparator: null, outcome: null });
+});
+
+describe("arms that are fragments are no arms (issue 33)", () => {
+  test("before / after, across / within, a clause cut after a participle: rejected", () => {
+    expect(plausibleArms("before", "after surgery")).toBe(false);
+    expect(plausibleArms("across", "within treatment groups")).toBe(false);
+    expect(plausibleArms("life associated", "operating")).toBe(false);
+  });
+
+  test("two treatments: kept", () => {
+    expect(plausibleArms("thoracic pedicle screws", "laminar and pedicle hooks")).toBe(true);
+    expect(plausibleArms("surgery", "conservative treatment")).toBe(true);
+  });
+
+  test("a sentence comparing before and after gives no intervention nor comparator", () => {
+    const pico = extractPico("We aimed to compare pain before with pain after surgery in 40 patients. RESULTS: Pain fell.");
+    expect([pico.intervention, pico.comparator]).toEqual([null, null]);
+  });
 });

@@ -98,6 +98,36 @@ function clean(span: string | undefined): string | null {
   return t;
 }
 
+// Words that name when or where, not what: an arm made only of them, or opening with one of time, is no arm ("before"
+// / "after surgery" compare one group over time; "across" / "within treatment groups" are prepositions).
+const NOT_ARM_WORDS = new Set(
+  ("before after during across within between among pre post prior following preoperative postoperative baseline " +
+    "group groups arm arms patients subjects participants the a an of in on at to and or with without both either " +
+    "each other all")
+    .split(" "),
+);
+const TIME_OPENER = /^(?:before|after|during|pre|post|prior|following|across|within|between|among)\b/iu;
+const BEFORE_AFTER = /\b(?:before|after|pre-?operative(?:ly)?|post-?operative(?:ly)?|baseline)\b/iu;
+// A clause cut mid-way ("life associated", "pain related") ends in a participle that needs its object.
+const DANGLING_END = /\b(?:associated|related|based|compared|operating|undergoing|receiving|treated|used)$/iu;
+
+/**
+ * Whether two spans read as a comparison of two treatments or exposures (issue 33: "before" / "after surgery",
+ * "life associated" / "operating", "across" / "within treatment groups" were shown as arms): each names something
+ * (a word of four letters or more that is not a word of time, place or grouping), neither opens with a word of time or
+ * place, and neither is a clause cut after a participle.
+ */
+export function plausibleArms(intervention: string, comparator: string): boolean {
+  for (const arm of [intervention, comparator]) {
+    const words = arm.toLowerCase().match(/[\p{L}][\p{L}-]*/gu) ?? [];
+    if (!words.some((w) => w.length >= 4 && !NOT_ARM_WORDS.has(w))) return false;
+    if (TIME_OPENER.test(arm.trim()) || DANGLING_END.test(arm.trim())) return false;
+  }
+  // The same thing at two times ("pain before" / "pain after surgery") is a before-after comparison, not two arms.
+  const times = [intervention, comparator].filter((arm) => BEFORE_AFTER.test(arm)).length;
+  return times === 0;
+}
+
 /**
  * Population, intervention, comparator and outcome spans of an abstract.
  *
@@ -119,8 +149,13 @@ export function extractPico(text: string): PicoSpans {
   const head = text.slice(0, results ? results.index : half < 0 ? text.length : half + 1);
   const arms = RANDOMIZED_TO.exec(head) ?? COMPARE.exec(head) ?? versusArms(head);
   if (arms) {
-    out.intervention = clean(arms[1]);
-    out.comparator = out.intervention === null ? null : clean(arms[2]);
+    const intervention = clean(arms[1]);
+    const comparator = intervention === null ? null : clean(arms[2]);
+    // Fragments are no arms: nothing rather than a wrong pair.
+    if (intervention !== null && comparator !== null && plausibleArms(intervention, comparator)) {
+      out.intervention = intervention;
+      out.comparator = comparator;
+    }
   } else {
     const addOn = WITH_WITHOUT.exec(head);
     if (addOn) {
