@@ -196,6 +196,8 @@ const records = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM article
 interface Quoted {
   body: string;
   numbers: number[];
+  /** A stated limitation quoted after a recommendation: part of the appraisal, not a key finding. */
+  limitation: boolean;
 }
 /** The quoted sentences of the "Overview" and "Key findings" blocks (not the opening in the product's own words). */
 function quotedSentences(summary: string): Quoted[] {
@@ -207,8 +209,9 @@ function quotedSentences(summary: string): Quoted[] {
       const re = /(.+?) \[(\d+(?:, \d+)*)\][.!?](?= |$)/gu;
       for (let m = re.exec(line); m !== null; m = re.exec(line)) {
         // A stated limitation is quoted inside the product's own words: the quote is what is judged.
-        const body = (m[1] ?? "").trim().replace(/^The same abstract states a limitation: “(.*)”$/u, "$1");
-        out.push({ body, numbers: (m[2] ?? "").split(", ").map(Number) });
+        const raw = (m[1] ?? "").trim();
+        const limitation = /^The same abstract states a limitation: “(.*)”$/u.exec(raw);
+        out.push({ body: limitation?.[1] ?? raw, numbers: (m[2] ?? "").split(", ").map(Number), limitation: !!limitation });
       }
     }
   }
@@ -506,7 +509,7 @@ for (const { topic, headings } of [...topics, ...clinical]) {
     const pmid = r.cited[(q.numbers[0] ?? 0) - 1] ?? -1;
     const source = byPmid.get(pmid);
     if (!source) continue;
-    dumped.push({ topic, pmid, sentence: q.body });
+    if (!q.limitation) dumped.push({ topic, pmid, sentence: q.body });
     if (q.numbers.some((n) => design(r.cited[n - 1] ?? -1) === "case-report")) totals.caseReportsQuoted++;
     const text = new Set(words(`${source.title ?? ""} ${source.abstract ?? ""}`));
     if (words(q.body).every((w) => text.has(w))) faithful++;
