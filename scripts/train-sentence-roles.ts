@@ -13,6 +13,7 @@
  * hash) is never read here beyond being set aside; scripts/bench/bench-sentence-roles.ts evaluates on it.
  */
 import { writeFileSync } from "node:fs";
+import { mulberry32 } from "../src/reviews/evidence/model/train.ts";
 import { join } from "node:path";
 import {
   loadLabelledAbstracts,
@@ -40,18 +41,6 @@ const EPOCHS = Number(process.env.EPOCHS ?? 12);
 /** A feature seen in fewer training sentences than this is left out (keeps the shipped file small). */
 const MIN_COUNT = Number(process.env.MIN_COUNT ?? 3);
 const SEED = 20171127;
-
-/** mulberry32: a small seeded PRNG, so the shuffles are the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Example {
   features: number[][];

@@ -63,6 +63,7 @@ import { groupDuplicateRecords } from "../../src/reviews/evidence/duplicates.ts"
 import type { SummaryArticle } from "../../src/reviews/summary/types.ts";
 import { studyDesign } from "../../src/articles/evidence.ts";
 import { inFirstUseOrder } from "../../src/reviews/citation-order.ts";
+import { PRIMARY_DESIGNS } from "../../src/reviews/evidence/certainty.ts";
 import { tokenize } from "../../src/reviews/evidence/tokens.ts";
 import { STUDY_DESIGNS } from "../../src/articles/evidence.ts";
 import { NON_TOPICAL_EXTRA, NON_TOPICAL_HEADINGS } from "./mesh-headings.ts";
@@ -211,7 +212,11 @@ function quotedSentences(summary: string): Quoted[] {
         // A stated limitation is quoted inside the product's own words: the quote is what is judged.
         const raw = (m[1] ?? "").trim();
         const limitation = /^The same abstract states a limitation: “(.*)”$/u.exec(raw);
-        out.push({ body: limitation?.[1] ?? raw, numbers: (m[2] ?? "").split(", ").map(Number), limitation: !!limitation });
+        out.push({
+          body: limitation?.[1] ?? raw,
+          numbers: (m[2] ?? "").split(", ").map(Number),
+          limitation: !!limitation,
+        });
       }
     }
   }
@@ -363,16 +368,6 @@ interface EvidenceRowLike {
   participants_arms: number[] | null;
   participants_text: string | null;
 }
-const PRIMARY = new Set([
-  "rct",
-  "clinical-trial",
-  "cohort",
-  "case-control",
-  "cross-sectional",
-  "observational",
-  "case-series",
-  "case-report",
-]);
 
 /**
  * Whether the opening's count sentence states, for every design, the sum of the participants its rows read (each
@@ -444,7 +439,7 @@ for (const { topic, headings } of [...topics, ...clinical]) {
     else if (values.verbose) console.log(`  out of citation order: ${topic}`);
   }
   const table = r.table ?? [];
-  if (r.summary && table.filter((x) => x.design !== null && PRIMARY.has(x.design)).length >= 2) {
+  if (r.summary && table.filter((x) => x.design !== null && PRIMARY_DESIGNS.has(x.design)).length >= 2) {
     totals.bodiesOfEvidence++;
     if (r.summary.includes("Certainty of the evidence")) totals.certaintyStated++;
   }

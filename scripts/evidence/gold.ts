@@ -4,21 +4,7 @@
  */
 
 /** Designs a labeller may give: the product's study designs plus a case series and "other" (lab, animal, methods…). */
-export const GOLD_DESIGNS = [
-  "meta-analysis",
-  "systematic-review",
-  "rct",
-  "clinical-trial",
-  "cohort",
-  "case-control",
-  "cross-sectional",
-  "case-series",
-  "case-report",
-  "review",
-  "guideline",
-  "opinion",
-  "other",
-] as const;
+export const GOLD_DESIGNS = STUDY_CLASSES.design;
 export type GoldDesign = (typeof GOLD_DESIGNS)[number];
 
 /** Effect measures of the gold set: the extractor's, plus both groups' means or medians. */
@@ -36,7 +22,8 @@ export const MEASURES = [
 ] as const;
 export type GoldMeasure = (typeof MEASURES)[number];
 
-import type { EffectMeasure } from "../../src/reviews/evidence/types.ts";
+import type { EffectMeasure, StudyAppraisal } from "../../src/reviews/evidence/types.ts";
+import { STUDY_CLASSES } from "../../src/reviews/evidence/study/classify.ts";
 
 /** The product's name of a gold measure code ("odds_ratio" → "odds ratio"). */
 export function measureName(code: GoldMeasure): EffectMeasure {
@@ -57,14 +44,8 @@ export interface GoldEffect {
   text: string;
 }
 
-export interface GoldAppraisal {
-  randomised: boolean | null;
-  comparison_group: boolean | null;
-  timing: "prospective" | "retrospective" | null;
-  blinding: "double-blind" | "single-blind" | "assessor-blind" | "open-label" | null;
-  follow_up: string | null;
-  loss_to_follow_up: string | null;
-}
+/** The appraisal items a labeller gives: the product's (StudyAppraisal). */
+export type GoldAppraisal = StudyAppraisal;
 
 export interface GoldRecord {
   pmid: number;

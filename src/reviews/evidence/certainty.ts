@@ -23,7 +23,7 @@ const LEVELS: readonly Certainty[] = ["high", "moderate", "low", "very low"];
 export const OPTIMAL_INFORMATION_SIZE = 400;
 
 /** Primary studies: reviews, guidelines and opinion are not a body of evidence of their own here. */
-const PRIMARY = new Set([
+export const PRIMARY_DESIGNS: ReadonlySet<string> = new Set([
   "rct",
   "clinical-trial",
   "cohort",
@@ -48,7 +48,7 @@ export interface CertaintyRating {
  * (one study is rated by its own appraisal, nothing is a body of evidence).
  */
 export function rateCertainty(rows: readonly EvidenceRow[]): CertaintyRating | null {
-  const studies = rows.filter((r) => r.design !== null && PRIMARY.has(r.design));
+  const studies = rows.filter((r) => r.design !== null && PRIMARY_DESIGNS.has(r.design));
   if (studies.length < 2) return null;
   const trials = studies.filter((r) => r.design === "rct");
   const randomised = trials.length > 0;

@@ -117,7 +117,9 @@ describe("arms that are fragments are no arms (issue 33)", () => {
   });
 
   test("a sentence comparing before and after gives no intervention nor comparator", () => {
-    const pico = extractPico("We aimed to compare pain before with pain after surgery in 40 patients. RESULTS: Pain fell.");
+    const pico = extractPico(
+      "We aimed to compare pain before with pain after surgery in 40 patients. RESULTS: Pain fell.",
+    );
     expect([pico.intervention, pico.comparator]).toEqual([null, null]);
   });
 });

@@ -101,10 +101,11 @@ function clean(span: string | undefined): string | null {
 // Words that name when or where, not what: an arm made only of them, or opening with one of time, is no arm ("before"
 // / "after surgery" compare one group over time; "across" / "within treatment groups" are prepositions).
 const NOT_ARM_WORDS = new Set(
-  ("before after during across within between among pre post prior following preoperative postoperative baseline " +
+  (
+    "before after during across within between among pre post prior following preoperative postoperative baseline " +
     "group groups arm arms patients subjects participants the a an of in on at to and or with without both either " +
-    "each other all")
-    .split(" "),
+    "each other all"
+  ).split(" "),
 );
 const TIME_OPENER = /^(?:before|after|during|pre|post|prior|following|across|within|between|among)\b/iu;
 const BEFORE_AFTER = /\b(?:before|after|pre-?operative(?:ly)?|post-?operative(?:ly)?|baseline)\b/iu;

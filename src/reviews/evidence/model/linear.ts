@@ -130,13 +130,19 @@ export function choiceProbabilities(
   candidates: readonly (readonly string[])[],
   none: readonly string[],
 ): number[] {
-  const scores = [none, ...candidates].map((fs) => {
-    const unique = new Set(fs);
-    const x = featureValue(unique.size);
-    let z = 0;
-    for (const f of unique) z += model.weights.get(f) ?? 0;
-    return x * z;
-  });
+  return softmax([none, ...candidates].map((fs) => linearScore(model.weights, fs)));
+}
+
+/** w·x of one alternative (no bias), x_f = 1/√n over its distinct features. */
+export function linearScore(weights: ReadonlyMap<string, number>, features: Iterable<string>): number {
+  const unique = new Set(features);
+  let z = 0;
+  for (const f of unique) z += weights.get(f) ?? 0;
+  return featureValue(unique.size) * z;
+}
+
+/** The softmax of scores (probabilities summing to 1), guarded against overflow. */
+export function softmax(scores: readonly number[]): number[] {
   const max = Math.max(...scores);
   const exp = scores.map((s) => Math.exp(s - max));
   const sum = exp.reduce((a, b) => a + b, 0);

@@ -5,7 +5,7 @@
  * (scripts/evidence/train.ts) and the tests, never by the product at run time.
  */
 import type { BinaryModel, MulticlassModel } from "./linear.ts";
-import { featureValue, sigmoid } from "./linear.ts";
+import { featureValue, linearScore, sigmoid, softmax } from "./linear.ts";
 
 /** One training example: its features and its label (binary: 0/1; multiclass: the class index). */
 export interface Example {
@@ -200,16 +200,7 @@ export function trainChoice(examples: readonly ChoiceExample[], options: Partial
   for (let epoch = 0; epoch < o.epochs; epoch++) {
     for (const i of shuffled(prepared.length, random)) {
       const { items, right } = prepared[i] as (typeof prepared)[number];
-      const scores = items.map((fs) => {
-        const x = featureValue(fs.length);
-        let z = 0;
-        for (const f of fs) z += weights.get(f) ?? 0;
-        return x * z;
-      });
-      const max = Math.max(...scores);
-      const exp = scores.map((s) => Math.exp(s - max));
-      const sum = exp.reduce((a, b) => a + b, 0);
-      const p = exp.map((e) => e / sum);
+      const p = softmax(items.map((fs) => linearScore(weights, fs)));
       const rightMass = right.reduce((a, k) => a + (p[k] as number), 0);
       const grads = new Map<string, number>();
       items.forEach((fs, k) => {
