@@ -826,6 +826,13 @@ export interface components {
       follow_up: string | null;
       /** @description The clause stating losses to follow-up or drop-outs, verbatim; null when none */
       loss_to_follow_up: string | null;
+      /** @description For each item read, the abstract's sentence that states it in its words (verbatim); absent when none does */
+      sources: {
+        randomised?: string;
+        comparison_group?: string;
+        timing?: string;
+        blinding?: string;
+      };
     };
     EffectEstimate: {
       /**

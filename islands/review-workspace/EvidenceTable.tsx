@@ -12,7 +12,7 @@
  */
 import { Fragment, useState, type ComponentType, type ReactNode } from "react";
 import { DESIGN_INFO } from "../../src/articles/evidence.ts";
-import { appraisalPhrases, effectPhrase, participantsPhrase } from "../../src/reviews/evidence/phrases.ts";
+import { appraisalItems, effectPhrase, participantsPhrase } from "../../src/reviews/evidence/phrases.ts";
 import { markPassages } from "../article-card/highlight.ts";
 import { tokenize } from "../../src/reviews/evidence/tokens.ts";
 import type { EvidenceRow } from "../../src/reviews/evidence/types.ts";
@@ -173,7 +173,7 @@ function writtenNumbers(text: string, values: readonly (number | null)[]): strin
 
 function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: ReactNode }) {
   const { design, level } = designText(row);
-  const appraisal = appraisalPhrases(row.appraisal);
+  const appraisal = appraisalItems(row.appraisal);
   const participants = participantsPhrase(row);
   return (
     <tr data-testid="evidence-row" data-pmid={row.pmid}>
@@ -185,8 +185,13 @@ function EvidenceTableRow({ row, citation }: { row: EvidenceRow; citation: React
         {appraisal.length > 0 ? (
           <span className={css.chips} data-testid="evidence-appraisal">
             {appraisal.map((a) => (
-              <span key={a} className={css.chip}>
-                {a}
+              <span key={a.item} className={css.chip}>
+                <Sourced
+                  label={a.label}
+                  source={row.appraisal.sources?.[a.item] ?? null}
+                  marks={[]}
+                  testId="evidence-appraisal-item"
+                />
               </span>
             ))}
           </span>

@@ -189,6 +189,15 @@ export const StudyAppraisalSchema = z
       z.string().nullable(),
       "The clause stating losses to follow-up or drop-outs, verbatim; null when none",
     ),
+    sources: described(
+      z.object({
+        randomised: z.string().optional(),
+        comparison_group: z.string().optional(),
+        timing: z.string().optional(),
+        blinding: z.string().optional(),
+      }),
+      "For each item read, the abstract's sentence that states it in its words (verbatim); absent when none does",
+    ),
   })
   .openapi("StudyAppraisal");
 
@@ -264,12 +273,14 @@ function upgradeStoredRow(row: unknown): unknown {
           : e,
       )
     : r.effects;
+  const appraisal =
+    r.appraisal && typeof r.appraisal === "object" ? { sources: {}, ...(r.appraisal as object) } : NO_APPRAISAL;
   return {
     participants_arms: null,
     participants_text: null,
-    appraisal: NO_APPRAISAL,
     same_cohort: [],
     ...r,
+    appraisal,
     effects,
   };
 }

@@ -128,6 +128,26 @@ for (const backend of APP_BACKENDS) {
       }
     });
 
+    test("an organism's name is not the disease: Klebsiella pneumoniae papers are partial matches for pneumonia (issue 37)", async () => {
+      const d = await review(`user_query=${encodeURIComponent("pneumonia")}`);
+      expect(d.status).toBe("complete");
+      const klebsiella = [16156161, 10368722]; // an epidural abscess and an osteomyelitis from Klebsiella pneumoniae
+      for (const pmid of klebsiella) {
+        const listed = d.fts_articles_refs.find((a) => a.pmid === pmid);
+        if (listed) expect(listed.covers_topic).toBe(false);
+        expect(d.articles_refs.map((a) => a.pmid)).not.toContain(pmid);
+      }
+    });
+
+    test("chemoradiotherapy is chemoradiation: the record that says 'concurrent chemoradiation' is cited (issue 37)", async () => {
+      const d = await review(
+        `user_query=${encodeURIComponent("concurrent chemoradiotherapy nasopharyngeal carcinoma")}`,
+      );
+      expect(d.status).toBe("complete");
+      // PMID 17786785: "… concurrent chemoradiation …" (3-year disease-free survival 82% vs 40%).
+      expect(d.articles_refs.map((a) => a.pmid)).toContain(17786785);
+    });
+
     test("every article carries its study design (the evidence table's where it read one) and subjects", async () => {
       const d = await review(`user_query=${encodeURIComponent("antibiotic treatment of vertebral osteomyelitis")}`);
       expect(d.status).toBe("complete");

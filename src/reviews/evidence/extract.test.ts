@@ -44,6 +44,8 @@ describe("structured abstracts", () => {
     const e = evidenceOf(17059514);
     expect([e.design, e.evidence_level, e.participants]).toEqual(["rct", 2, 51]);
     expect(e.appraisal.randomised).toBe(true);
+    // The appraisal's source: the sentence of the abstract that weighs most for "randomised".
+    expect(e.appraisal.sources.randomised).toMatch(/random/iu);
     expect(e.appraisal.follow_up).toBe("after a mean follow-up of 11.9 months");
     expect(e.result).toBe(
       "The relapse rate in the half elemental diet group was significantly lower [34.6% vs. 64.0%; multivariate " +

@@ -158,7 +158,12 @@ export function extractEvidence(article: SummaryArticle): StudyEvidence {
         : null,
     follow_up: followUp.follow_up,
     loss_to_follow_up: followUp.loss_to_follow_up,
+    sources: {},
   };
+  for (const item of ["randomised", "comparison_group", "timing", "blinding"] as const) {
+    const source = answers[item].source;
+    if (appraisal[item] !== null && source) appraisal.sources[item] = source;
+  }
   return {
     pmid: article.pmid,
     design,

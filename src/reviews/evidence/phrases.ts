@@ -44,15 +44,24 @@ export function participantsPhrase(e: Pick<StudyEvidence, "participants" | "part
   return arms && arms.length > 1 ? `${n} (${arms.map((a) => a.toLocaleString("en-US")).join(" + ")})` : n;
 }
 
+/** One appraisal item the abstract states, as a short label, with the item it answers. */
+export interface AppraisalItem {
+  item: "randomised" | "comparison_group" | "timing" | "blinding";
+  label: string;
+}
+
 /**
  * The appraisal items an abstract states, as short labels in a fixed order (randomisation, comparison group, timing,
  * blinding): "Randomized", "No comparison group", "Retrospective", "Double-blind". Items not told are left out.
  */
-export function appraisalPhrases(a: StudyAppraisal): string[] {
-  const out: string[] = [];
-  if (a.randomised !== null) out.push(a.randomised ? "Randomized" : "Not randomized");
-  if (a.comparison_group !== null) out.push(a.comparison_group ? "Comparison group" : "No comparison group");
-  if (a.timing !== null) out.push(a.timing === "prospective" ? "Prospective" : "Retrospective");
+export function appraisalItems(a: StudyAppraisal): AppraisalItem[] {
+  const out: AppraisalItem[] = [];
+  if (a.randomised !== null) out.push({ item: "randomised", label: a.randomised ? "Randomized" : "Not randomized" });
+  if (a.comparison_group !== null) {
+    out.push({ item: "comparison_group", label: a.comparison_group ? "Comparison group" : "No comparison group" });
+  }
+  if (a.timing !== null)
+    out.push({ item: "timing", label: a.timing === "prospective" ? "Prospective" : "Retrospective" });
   if (a.blinding !== null) {
     const labels = {
       "double-blind": "Double-blind",
@@ -60,7 +69,12 @@ export function appraisalPhrases(a: StudyAppraisal): string[] {
       "assessor-blind": "Assessor-blinded",
       "open-label": "Open-label",
     } as const;
-    out.push(labels[a.blinding]);
+    out.push({ item: "blinding", label: labels[a.blinding] });
   }
   return out;
+}
+
+/** The labels of appraisalItems. */
+export function appraisalPhrases(a: StudyAppraisal): string[] {
+  return appraisalItems(a).map((x) => x.label);
 }

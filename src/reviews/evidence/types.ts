@@ -64,6 +64,12 @@ export interface StudyAppraisal {
   follow_up: string | null;
   /** The verbatim clause stating losses to follow-up or drop-outs (or that all completed), or null. */
   loss_to_follow_up: string | null;
+  /**
+   * For each item read (randomised, comparison group, timing, blinding), the abstract's sentence that states it in its
+   * words ("randomly assigned", "retrospective", "double-blind"): its source; absent when no sentence does (a "no", or
+   * an item read from the record's publication types).
+   */
+  sources: Partial<Record<"randomised" | "comparison_group" | "timing" | "blinding", string>>;
 }
 
 /** The appraisal of a study whose abstract tells none of it. */
@@ -74,6 +80,7 @@ export const NO_APPRAISAL: StudyAppraisal = {
   blinding: null,
   follow_up: null,
   loss_to_follow_up: null,
+  sources: {},
 };
 
 /** What the extractor reads from one article's abstract (src/reviews/evidence/extract.ts). */

@@ -59,6 +59,33 @@ export interface StudyAnswer {
   probability: number;
   /** Whether the probability reaches the model's minimum for showing the answer. */
   sure: boolean;
+  /** The abstract's sentence that states the answer in its own words (STATED_BY), or null when none does. */
+  source: string | null;
+}
+
+/**
+ * The words that state each appraisal answer in an abstract (the convention's own words for it): the source of an
+ * answer is the first sentence that says so. "No" answers have no such words (an abstract rarely says it did not
+ * randomise): they have no source, and neither has an answer read only from the record's types.
+ */
+const STATED_BY: Partial<Record<StudyQuestion, Record<string, RegExp>>> = {
+  randomised: { yes: /\brandom(?:i[sz]ed|i[sz]ation|ly)\b/iu },
+  comparison_group: { yes: /\b(?:compar\w*|versus|vs\.?|control(?:s|led)?|groups?|arms?)\b/iu },
+  timing: { prospective: /\bprospective(?:ly)?\b/iu, retrospective: /\bretrospective(?:ly)?\b/iu },
+  blinding: {
+    "double-blind": /\bdouble[- ]?blind(?:ed)?\b/iu,
+    "single-blind": /\bsingle[- ]?blind(?:ed)?\b/iu,
+    "assessor-blind":
+      /\b(?:assessor|evaluator|observer|outcome)s?[- ]?(?:blind(?:ed)?|masked)\b|\bblinded (?:assessor|evaluator|observer)s?\b/iu,
+    "open-label": /\bopen[- ]label\b/iu,
+  },
+};
+
+/** The first sentence of the view that states answer `label` to question `q` in its words; null when none does. */
+function sourceSentence(view: AbstractView, q: StudyQuestion, label: string): string | null {
+  const words = STATED_BY[q]?.[label];
+  if (!words) return null;
+  return view.sentences.find((s) => words.test(s.text))?.text ?? null;
 }
 
 type Loaded = Record<StudyQuestion, { model: MulticlassModel; minimum: number }>;
@@ -86,7 +113,9 @@ export function classifyStudy(
   for (const q of STUDY_QUESTIONS) {
     const { model, minimum } = models[q];
     const best = bestClass(model, features);
-    out[q] = { ...best, sure: best.probability >= minimum };
+    const sure = best.probability >= minimum;
+    const source = sure ? sourceSentence(view, q, best.label) : null;
+    out[q] = { ...best, sure, source };
   }
   return out;
 }
