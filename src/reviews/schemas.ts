@@ -1,4 +1,9 @@
-import { isPubmedSyntax, parsePubmedQuery, PubmedQuerySyntaxError } from "../../search/pubmed/query-syntax.ts";
+import {
+  checkStrategyLimits,
+  isPubmedSyntax,
+  parsePubmedQuery,
+  PubmedQuerySyntaxError,
+} from "../../search/pubmed/query-syntax.ts";
 import { z } from "@hono/zod-openapi";
 import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
 import { ArticlePublicSchema } from "../articles/schemas.ts";
@@ -28,12 +33,14 @@ export const historyQuerySchema = paginationSchema;
 const EMPTY_TOPIC = "Review topic cannot be empty.";
 
 /**
- * Why a topic written in PubMed's search syntax cannot be read ("Search strategy: …"), or null when it can or is plain.
+ * Why a topic written in PubMed's search syntax cannot be read, or is beyond what a strategy may hold (its terms,
+ * nesting and characters, search/pubmed/query-syntax/limits.ts): "Search strategy: …"; null when it can be read or is
+ * plain.
  */
 function pubmedSyntaxError(topic: string): string | null {
   if (!isPubmedSyntax(topic)) return null;
   try {
-    parsePubmedQuery(topic);
+    checkStrategyLimits(topic, parsePubmedQuery(topic));
     return null;
   } catch (err) {
     if (err instanceof PubmedQuerySyntaxError)

@@ -1,0 +1,60 @@
+/**
+ * The syntax index stored with each article (migration 2026_11_29_0101_syntax_index): `syntax_sources`, the record's
+ * sources normalised into words (sources.ts, in SOURCES order), and `syntax_words`, the tsvector of their distinct
+ * words, which the SQL evaluation (evaluate.ts `pubmedQuerySql`) reads instead of folding and normalising text at query
+ * time. The ingest writes both with every record it inserts or changes (search/ingest.ts); `fillSyntaxIndex` computes
+ * them for rows written otherwise (rows ingested before the migration, rows inserted directly).
+ */
+import { sql } from "kysely";
+import type { Database } from "../../../src/db/database.ts";
+import { indexedWords, SOURCES, sourceText } from "./sources.ts";
+import type { PubmedQueryRecord } from "./types.ts";
+
+/** A record's syntax index, as stored. */
+export interface SyntaxIndex {
+  /** The normalised sources, in SOURCES order. */
+  sources: string[];
+  /** Their distinct words as the index keeps them (sources.ts indexedWords). */
+  words: string[];
+}
+
+/** The syntax index of a record (pure; about 20 µs for a record with a 1,300-character abstract). */
+export function syntaxIndexOf(record: PubmedQueryRecord): SyntaxIndex {
+  const sources = SOURCES.map((s) => sourceText(record, s));
+  return { sources, words: indexedWords(sources) };
+}
+
+/** Rows filled per statement by `fillSyntaxIndex`: about 10 ms of the embedded database's time each. */
+export const FILL_BATCH = 200;
+
+/**
+ * Computes the syntax index of every article that lacks it, FILL_BATCH rows per statement, in PMID order. A row whose
+ * content changes meanwhile (a concurrent ingest writes its own index) is left to that write. Between batches it waits
+ * for the event loop's next turn, so that on the embedded database (one connection) other requests get their turn.
+ * @param opts.maxRows stop after this many rows (default: all).
+ * @returns the number of rows filled.
+ * @throws database errors (batches before the failure stay filled).
+ */
+export async function fillSyntaxIndex(db: Database, opts: { maxRows?: number } = {}): Promise<number> {
+  const maxRows = opts.maxRows ?? Number.POSITIVE_INFINITY;
+  let filled = 0;
+  let after = 0;
+  while (filled < maxRows) {
+    const { rows } = await sql<PubmedQueryRecord & { pmid: number; content_hash: string }>`
+      SELECT pmid, title, abstract, authors, journal, mesh_terms, mesh_major_terms, keywords, publication_types,
+             language, publication_date, publication_year, content_hash
+      FROM articles WHERE syntax_words IS NULL AND pmid > ${after}
+      ORDER BY pmid LIMIT ${Math.min(FILL_BATCH, maxRows - filled)}`.execute(db);
+    if (rows.length === 0) break;
+    after = Number(rows.at(-1)!.pmid);
+    const payload = rows.map((r) => ({ pmid: Number(r.pmid), content_hash: r.content_hash, ...syntaxIndexOf(r) }));
+    await sql`
+      UPDATE articles AS a SET syntax_sources = x.sources, syntax_words = array_to_tsvector(x.words)
+      FROM jsonb_to_recordset(${JSON.stringify(payload)}::text::jsonb)
+        AS x(pmid integer, content_hash text, sources text[], words text[])
+      WHERE a.pmid = x.pmid AND a.content_hash = x.content_hash AND a.syntax_words IS NULL`.execute(db);
+    filled += rows.length;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return filled;
+}
