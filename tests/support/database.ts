@@ -151,10 +151,10 @@ export async function createTestDatabase(
     if (opts.fromScratch) {
       const handle = openPglite();
       await migrateToLatest(handle.db);
-      return { db: handle.db, kind: handle.kind, close: handle.close };
+      return { db: handle.db, kind: handle.kind, embedded: handle.embedded, close: handle.close };
     }
-    const { db, kind, close } = openPglite(await migratedPgliteSnapshot());
-    return { db, kind, close };
+    const { db, kind, embedded, close } = openPglite(await migratedPgliteSnapshot());
+    return { db, kind, embedded, close };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
