@@ -7,16 +7,23 @@ import { sql, type Kysely } from "kysely";
 // in JavaScript at ingest, the same code the in-memory evaluation runs) and the set of those words:
 // - articles.syntax_sources: the normalised sources, in a fixed order (title, abstract, authors, journal, journal as
 //   [ta] reads it, MeSH, major MeSH, keywords, publication types, language);
-// - articles.syntax_words: a tsvector of their distinct words, as lexemes taken literally (array_to_tsvector), with a
-//   GIN index: a strategy's candidate rows are those holding its words.
+// - articles.syntax_words: a tsvector of their distinct words, as lexemes taken literally (array_to_tsvector): a
+//   strategy's candidate rows are those holding its words. On a PostgreSQL server a GIN index finds them in one
+//   statement. The embedded engine (PGlite) gets no such index: there a strategy walks the table in slices of bounded
+//   time (the engine has one connection and no statement time-out) and reads each row's words in passing, so the
+//   index would never be read, and keeping it up to date cost the ingest a quarter of the database's CPU time
+//   (docs/benchmarks.md, "Hardening, fourth round"). A database moved from the embedded engine to a server needs
+//   `CREATE INDEX articles_syntax_words_idx ON articles USING gin (syntax_words)` (docs/scaling.md).
 // Rows ingested before this migration have neither (NULL); the application fills them in batches (the partial index
-// finds them) before it evaluates a strategy, and at start-up.
+// finds them) before it evaluates a strategy.
 
 /** Adds the columns and their indexes. */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE articles ADD COLUMN syntax_sources text[]`.execute(db);
   await sql`ALTER TABLE articles ADD COLUMN syntax_words tsvector`.execute(db);
-  await sql`CREATE INDEX articles_syntax_words_idx ON articles USING gin (syntax_words)`.execute(db);
+  const { rows } = await sql<{ embedded: boolean }>`SELECT version() LIKE '%wasm32%' AS embedded`.execute(db);
+  if (!rows[0]?.embedded)
+    await sql`CREATE INDEX articles_syntax_words_idx ON articles USING gin (syntax_words)`.execute(db);
   await sql`CREATE INDEX articles_syntax_missing_idx ON articles (pmid) WHERE syntax_words IS NULL`.execute(db);
   await sql`COMMENT ON COLUMN articles.syntax_sources IS ${sql.lit(
     "PubMed-syntax search: the texts normalised into case-folded words, in a fixed order (search/pubmed/query-syntax/sources.ts); null until computed.",

@@ -27,7 +27,7 @@ import {
   type ParseEvent,
   type ParseFileOptions,
 } from "./pubmed/parser.ts";
-import { syntaxIndexOf } from "./pubmed/query-syntax/stored.ts";
+import { syntaxIndexOf, syntaxWordsSql } from "./pubmed/query-syntax/stored.ts";
 
 export interface IngestDeps {
   db: Database;
@@ -422,7 +422,7 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
            coalesce(reference_pmids, '{}'), entrez_date, coalesce(mesh_major_terms, '{}'), volume, issue, medline_pages,
            start_page, end_page, elocation_pii, journal_iso_abbreviation, journal_medline_ta, issn, epub_date,
            coalesce(author_list, '[]'::jsonb), book_publisher, book_publisher_place, book_title, coalesce(record_kind, 'article'),
-           content_hash, syntax_sources, array_to_tsvector(syntax_words)
+           content_hash, syntax_sources, ${syntaxWordsSql(sql`syntax_sources`, sql`syntax_words`)}
     FROM input
     ON CONFLICT (pmid) DO UPDATE SET
       title = excluded.title, authors = excluded.authors, abstract = excluded.abstract,

@@ -831,5 +831,26 @@ for (const backend of LAYER_BACKENDS) {
         await handle.db.deleteFrom("articles").where("pmid", "=", 2_000_000_009).execute();
       }
     });
+
+    test("a word longer than the index keeps is found whole, as a prefix, and not by a longer one", async () => {
+      const long = `acgt${"tgca".repeat(30)}`;
+      const abstract = `sequence ${long} end`;
+      const r = record({ title: "Long word", abstract, publication_year: 2020 });
+      await handle.db
+        .insertInto("articles")
+        .values({ pmid: 2_000_000_010, title: r.title, abstract, abstract_sections: "[]", content_hash: "long" })
+        .execute();
+      try {
+        await fillSyntaxIndex(handle.db);
+        for (const query of [`${long}[ab]`, `${long.slice(0, 90)}*[ab]`, `${long}x[ab]`, `${long.slice(0, 90)}[ab]`]) {
+          const node = parsePubmedQuery(query);
+          const found = (await inSql(node)).includes(2_000_000_010);
+          expect(found, query).toBe(matchesRecord(node, r));
+        }
+        expect(matchesRecord(parsePubmedQuery(`${long}[ab]`), r)).toBe(true);
+      } finally {
+        await handle.db.deleteFrom("articles").where("pmid", "=", 2_000_000_010).execute();
+      }
+    });
   });
 }

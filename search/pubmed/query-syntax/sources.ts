@@ -86,20 +86,38 @@ export function indexedWord(word: string): string {
 }
 
 /**
+ * Whether the plain reading of the sources' words (every distinct run between spaces and "|", as stored.ts's SQL
+ * derives it) is not the index entry: a word longer than INDEXED_WORD_CHARS, or more bytes than MAX_INDEXED_BYTES
+ * could be (UTF-16 code units × 3 bounds the UTF-8 bytes). Rare; then `indexedWords` gives the entry.
+ */
+export function needsIndexedWords(sources: readonly string[]): boolean {
+  let units = 0;
+  for (const text of sources) {
+    units += text.length;
+    if (LONG_WORD.test(text)) return true;
+  }
+  // Each word is at least one unit: at most `units` words of 6 bytes of overhead each.
+  return units * 9 > MAX_INDEXED_BYTES;
+}
+
+const LONG_WORD = new RegExp(`[^ |]{${INDEXED_WORD_CHARS + 1},}`);
+
+/**
  * The distinct words of normalised sources, as the index keeps them (INDEXED_WORD_CHARS), or [OVERFLOW_WORD] when they
  * exceed MAX_INDEXED_BYTES. Every word a term can match in any source is in it.
  */
 export function indexedWords(sources: readonly string[]): string[] {
-  const words = new Set<string>();
+  // Words are separated by spaces, list items by "|" (see Source).
+  const words = new Set(sources.join(" ").split(/[ |]+/));
+  words.delete("");
+  // UTF-16 code units × 3 bounds a word's UTF-8 bytes (a surrogate pair, 2 units, is 4 bytes); 6 for its entry.
   let bytes = 0;
-  for (const text of sources)
-    for (const word of text.split(/[ |]+/)) {
-      if (word === "") continue;
-      const kept = indexedWord(word);
-      if (words.has(kept)) continue;
-      words.add(kept);
-      bytes += Buffer.byteLength(kept) + 6;
-      if (bytes > MAX_INDEXED_BYTES) return [OVERFLOW_WORD];
-    }
-  return [...words];
+  const kept: string[] = [];
+  for (const word of words) {
+    const w = word.length > INDEXED_WORD_CHARS ? indexedWord(word) : word;
+    bytes += w.length * 3 + 6;
+    if (bytes > MAX_INDEXED_BYTES) return [OVERFLOW_WORD];
+    kept.push(w);
+  }
+  return kept;
 }

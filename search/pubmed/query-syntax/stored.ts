@@ -5,23 +5,36 @@
  * time. The ingest writes both with every record it inserts or changes (search/ingest.ts); `fillSyntaxIndex` computes
  * them for rows written otherwise (rows ingested before the migration, rows inserted directly).
  */
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../../../src/db/database.ts";
-import { indexedWords, SOURCES, sourceText } from "./sources.ts";
+import { indexedWords, needsIndexedWords, SOURCES, sourceText } from "./sources.ts";
 import type { PubmedQueryRecord } from "./types.ts";
 
-/** A record's syntax index, as stored. */
+/** A record's syntax index, as the ingest sends it. */
 export interface SyntaxIndex {
   /** The normalised sources, in SOURCES order. */
   sources: string[];
-  /** Their distinct words as the index keeps them (sources.ts indexedWords). */
-  words: string[];
+  /**
+   * Their distinct words as the index keeps them (sources.ts indexedWords) when that is not simply every run between
+   * spaces and "|" (a word too long, a record too large); null otherwise, and `syntaxWordsSql` derives them.
+   */
+  words: string[] | null;
 }
 
-/** The syntax index of a record (pure; about 20 µs for a record with a 1,300-character abstract). */
+/** The syntax index of a record (pure; about 40 µs for a record with a 1,200-character abstract). */
 export function syntaxIndexOf(record: PubmedQueryRecord): SyntaxIndex {
   const sources = SOURCES.map((s) => sourceText(record, s));
-  return { sources, words: indexedWords(sources) };
+  return { sources, words: needsIndexedWords(sources) ? indexedWords(sources) : null };
+}
+
+/**
+ * The `syntax_words` tsvector of a row: the `words` given, else every distinct run of the `sources` between spaces and
+ * "|", taken literally as lexemes (what sources.ts indexedWords gives when needsIndexedWords is false). Computed by the
+ * database from the sources it stores anyway, which costs the ingest less than building and sending the list.
+ */
+export function syntaxWordsSql(sources: RawBuilder<unknown>, words: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`coalesce(array_to_tsvector(${words}),
+    array_to_tsvector(array_remove(string_to_array(translate(array_to_string(${sources}, ' '), '|', ' '), ' '), '')))`;
 }
 
 /** Rows filled per statement by `fillSyntaxIndex`: about 10 ms of the embedded database's time each. */
@@ -49,7 +62,7 @@ export async function fillSyntaxIndex(db: Database, opts: { maxRows?: number } =
     after = Number(rows.at(-1)!.pmid);
     const payload = rows.map((r) => ({ pmid: Number(r.pmid), content_hash: r.content_hash, ...syntaxIndexOf(r) }));
     await sql`
-      UPDATE articles AS a SET syntax_sources = x.sources, syntax_words = array_to_tsvector(x.words)
+      UPDATE articles AS a SET syntax_sources = x.sources, syntax_words = ${syntaxWordsSql(sql`x.sources`, sql`x.words`)}
       FROM jsonb_to_recordset(${JSON.stringify(payload)}::text::jsonb)
         AS x(pmid integer, content_hash text, sources text[], words text[])
       WHERE a.pmid = x.pmid AND a.content_hash = x.content_hash AND a.syntax_words IS NULL`.execute(db);
