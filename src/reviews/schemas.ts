@@ -1,6 +1,9 @@
 import {
   checkStrategyLimits,
   isPubmedSyntax,
+  MAX_STRATEGY_DEPTH,
+  MAX_STRATEGY_DISTINCT_CHARACTERS,
+  MAX_STRATEGY_TERMS,
   parsePubmedQuery,
   PubmedQuerySyntaxError,
 } from "../../search/pubmed/query-syntax.ts";
@@ -77,7 +80,8 @@ export const startQuerySchema = z
       .openapi({
         description:
           `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes. ` +
-          `A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to ${MAX_STRATEGY_LENGTH} characters, is evaluated as PubMed does.`,
+          `A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to ${MAX_STRATEGY_LENGTH} characters, ` +
+          `${MAX_STRATEGY_TERMS} terms, ${MAX_STRATEGY_DEPTH} levels of nesting and ${MAX_STRATEGY_DISTINCT_CHARACTERS} different characters (not counting case), is evaluated as PubMed does.`,
         example: "risk factors for nasopharyngeal carcinoma",
         maxLength: MAX_STRATEGY_LENGTH,
       }),
