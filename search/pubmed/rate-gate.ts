@@ -137,7 +137,7 @@ export class DatabaseRateGate implements RateGate {
    */
   private takeKeySlot(keyRow: string): Promise<{ waitMs: number } | { keyWaitMs: number }> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`INSERT INTO ncbi_rate_gate (name, next_slot_at) VALUES (${keyRow}, '-infinity') ON CONFLICT (name) DO NOTHING`.execute(
+      await sql`INSERT INTO ncbi_rate_gate (name, next_slot_at) VALUES (${keyRow}, 'epoch') ON CONFLICT (name) DO NOTHING`.execute(
         trx,
       );
       const { rows } = await sql<{ wait_ms: number | string }>`
