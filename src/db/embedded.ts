@@ -111,8 +111,9 @@ export class EmbeddedEngine {
   }
 
   /**
-   * Runs one statement. @throws PostgreSQL's error as PGlite raises it, or EmbeddedEngineStopped when the engine stopped
-   *   during it (it has been reopened when the data folder is on disk).
+   * Runs one statement. @throws PostgreSQL's error as PGlite raises it; EmbeddedEngineStopped when the engine stopped
+   *   during it and has been reopened; the engine's own error when it stopped and could not be (in memory, or never
+   *   opened).
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
     await this.takeTurn();
@@ -123,8 +124,7 @@ export class EmbeddedEngine {
         ? { numAffectedRows: BigInt(result.affectedRows), rows: result.rows }
         : { rows: result.rows };
     } catch (err) {
-      if (!isEngineStop(err)) throw err;
-      await this.reopen(engine, err);
+      if (!isEngineStop(err) || !(await this.reopen(engine, err))) throw err;
       throw new EmbeddedEngineStopped(
         "The embedded database stopped during this statement and was reopened; the statement did not complete.",
         { cause: err },
@@ -132,15 +132,21 @@ export class EmbeddedEngine {
     }
   }
 
-  /** Replaces a stopped engine by a new one on the same data folder (once, whatever the number of callers). */
-  private async reopen(stopped: PGlite, err: unknown): Promise<void> {
-    if (stopped !== this.pglite) return;
+  /**
+   * Replaces a stopped engine by a new one on the same data folder (once, whatever the number of callers).
+   * @returns whether the engine now in place is a new one (false: in memory, or the stopped one never opened).
+   */
+  private async reopen(stopped: PGlite, err: unknown): Promise<boolean> {
+    if (stopped !== this.pglite) return true;
+    // An engine that never opened (its folder in use by another process, a damaged folder) is not reopened: the
+    // failure is the caller's to report.
+    if (!stopped.ready) return false;
     const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     if (this.opts.dataDir.includes("://")) {
       this.log(
         `embedded database: the engine stopped during a statement (${why}); an in-memory database cannot be reopened`,
       );
-      return;
+      return false;
     }
     this.log(`embedded database: the engine stopped during a statement (${why}); reopening ${this.opts.dataDir}`);
     const started = this.now();
@@ -154,6 +160,7 @@ export class EmbeddedEngine {
       `embedded database: reopened in ${Math.round(this.now() - started)} ms; committed transactions are kept, ` +
         "the interrupted statement (and any transaction it was part of) failed",
     );
+    return true;
   }
 
   async close(): Promise<void> {
