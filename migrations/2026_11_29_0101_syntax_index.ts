@@ -15,7 +15,7 @@ import { sql, type Kysely } from "kysely";
 //   (docs/benchmarks.md, "Hardening, fourth round"). A database moved from the embedded engine to a server needs
 //   `CREATE INDEX articles_syntax_words_idx ON articles USING gin (syntax_words)` (docs/scaling.md).
 // Rows ingested before this migration have neither (NULL); the application fills them in batches (the partial index
-// finds them) before it evaluates a strategy.
+// finds them) at start-up and before it evaluates a strategy.
 
 /** Adds the columns and their indexes. */
 export async function up(db: Kysely<any>): Promise<void> {

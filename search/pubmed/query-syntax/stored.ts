@@ -48,14 +48,18 @@ export const FILL_BATCH = 50;
  * content changes meanwhile (a concurrent ingest writes its own index) is left to that write. Between batches it waits
  * for the event loop's next turn, so that on the embedded database (one connection) other requests get their turn.
  * @param opts.maxRows stop after this many rows (default: all).
+ * @param opts.signal stop between two batches once it aborts (the server's shutdown).
  * @returns the number of rows filled.
  * @throws database errors (batches before the failure stay filled).
  */
-export async function fillSyntaxIndex(db: Database, opts: { maxRows?: number } = {}): Promise<number> {
+export async function fillSyntaxIndex(
+  db: Database,
+  opts: { maxRows?: number; signal?: AbortSignal } = {},
+): Promise<number> {
   const maxRows = opts.maxRows ?? Number.POSITIVE_INFINITY;
   let filled = 0;
   let after = 0;
-  while (filled < maxRows) {
+  while (filled < maxRows && !opts.signal?.aborted) {
     const { rows } = await sql<PubmedQueryRecord & { pmid: number; content_hash: string }>`
       SELECT pmid, title, abstract, authors, journal, mesh_terms, mesh_major_terms, keywords, publication_types,
              language, publication_date, publication_year, content_hash
