@@ -10,25 +10,27 @@ import { PubmedQuerySyntaxError, type PubmedQueryNode } from "./types.ts";
 import { foldCase } from "./words.ts";
 
 /**
- * Most terms (words, phrases, tagged terms, dates) in one strategy. Published PubMed strategies of systematic reviews
- * run from a dozen to a few dozen terms per concept; 100 is above what fits the 2,000-character limit at a realistic
- * 20 characters a term. Evaluation cost grows linearly with it.
+ * Most terms (words, phrases, tagged terms, dates) in one strategy: our choice, a strategy of several concepts with
+ * a few dozen synonyms each, and about what the 2,000-character limit holds at 20 characters a term (`child*[tiab] OR `
+ * is 16). The evaluation's cost per article grows linearly with it; at 100, the costliest strategy the limits allow
+ * takes 0.6–0.8 s over the sample on the embedded database (docs/benchmarks.md, "Hardening, fourth round").
  */
 export const MAX_STRATEGY_TERMS = 100;
 
 /**
- * Deepest nesting of AND, OR and NOT. Parentheses nest, and so does each switch of operator outside them, since
- * PubMed reads operators left to right (`a OR b AND c` is `(a OR b) AND c`); a run of one operator (`a OR b OR c`,
- * `a NOT b NOT c`) is one level. Real strategies group terms by concept, two or three levels deep.
+ * Deepest nesting of AND, OR and NOT: our choice, well above a strategy that groups synonyms by concept (two or three
+ * levels), and low enough to keep the SQL condition shallow (the embedded engine's stack is small). Parentheses nest,
+ * and so does each switch of operator outside them, since PubMed reads operators left to right (`a OR b AND c` is
+ * `(a OR b) AND c`); a run of one operator (`a OR b OR c`, `a NOT b NOT c`) is one level.
  */
 export const MAX_STRATEGY_DEPTH = 10;
 
 /**
- * Most different characters in one strategy, not counting case or white space: an English strategy uses about 50
- * (letters, digits, brackets, quotes, the asterisk), one mixing Latin, accented and Greek letters well under 100. Since
- * issue 34 no cost depends on it (case is folded once per text, whatever the query's letters); it refuses, with a
- * clear message, input that is not a search strategy (the probe of hundreds of distinct letters) should a later change
- * bring back work per distinct character.
+ * Most different characters in one strategy, not counting case or white space: our choice. English text has 26
+ * letters, 10 digits and a dozen signs (the benchmark's typical strategy uses 24 in all); adding the Greek alphabet and
+ * accented letters stays under 100. Since issue 34 no cost depends on it (case is folded once per text, whatever the
+ * query's letters); it refuses, with a clear message, input that is not a search strategy (the probe of hundreds of
+ * distinct letters), should a later change bring back work per distinct character.
  */
 export const MAX_STRATEGY_DISTINCT_CHARACTERS = 120;
 

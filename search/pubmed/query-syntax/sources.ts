@@ -64,15 +64,16 @@ export function sourceText(record: PubmedQueryRecord, source: Source): string {
 
 /**
  * Longest word the word index keeps whole, in characters: a longer word is indexed by its first INDEXED_WORD_CHARS
- * characters, and a query's longer word is looked up as a prefix of that length. PostgreSQL's limit on a lexeme is
- * 2,047 bytes; 64 characters (at most 256 bytes) keeps every entry small.
+ * characters, and a query's longer word is looked up as a prefix of that length. PostgreSQL refuses a lexeme of 2 KB
+ * or more (https://www.postgresql.org/docs/current/textsearch-limitations.html); 64 characters (at most 256 bytes)
+ * keeps every entry small.
  */
 export const INDEXED_WORD_CHARS = 64;
 
 /**
- * Most bytes of words one record's index entry holds. PostgreSQL refuses a tsvector of 1 MB or more; a record with more
- * words than this (say tens of thousands of distinct author names) is indexed as "holds every word" (OVERFLOW_WORD)
- * instead, so that no query misses it: its sources are still read exactly.
+ * Most bytes of words one record's index entry holds. PostgreSQL refuses a tsvector of 1 MB or more (same page); a
+ * record with more words than this (say tens of thousands of distinct author names) is indexed as "holds every word"
+ * (OVERFLOW_WORD) instead, so that no query misses it: its sources are still read exactly.
  */
 export const MAX_INDEXED_BYTES = 256 * 1024;
 
