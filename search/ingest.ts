@@ -27,6 +27,7 @@ import {
   type ParseEvent,
   type ParseFileOptions,
 } from "./pubmed/parser.ts";
+import { syntaxIndexOf, syntaxWordsSql } from "./pubmed/query-syntax/stored.ts";
 
 export interface IngestDeps {
   db: Database;
@@ -381,7 +382,8 @@ const COLUMNS = `
   language text, publication_types text[], mesh_terms text[], keywords text[], retraction_notice_pmid integer, reference_pmids integer[],
   entrez_date date, mesh_major_terms text[], volume text, issue text, medline_pages text, start_page text, end_page text,
   elocation_pii text, journal_iso_abbreviation text, journal_medline_ta text, issn text, epub_date date, author_list jsonb,
-  book_publisher text, book_publisher_place text, book_title text, record_kind text, content_hash text`;
+  book_publisher text, book_publisher_place text, book_title text, record_kind text, content_hash text,
+  syntax_sources text[], syntax_words text[]`;
 
 /**
  * Upserts one batch; adds the inserted and updated rows to `counts`.
@@ -393,7 +395,13 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
   // One statement cannot update a row twice: within a batch the last version of a PMID wins, as it would in sequence.
   const byPmid = new Map<number, ParsedArticle>();
   for (const a of batch) byPmid.set(a.pmid, a);
-  const payload = JSON.stringify([...byPmid.values()]);
+  // Each record travels with its syntax index (search/pubmed/query-syntax/stored.ts), computed here in JavaScript.
+  const payload = JSON.stringify(
+    [...byPmid.values()].map((a) => {
+      const { sources, words } = syntaxIndexOf(a);
+      return { ...a, syntax_sources: sources, syntax_words: words };
+    }),
+  );
   // The commit need not wait for the disk: a crash loses at most the last few batches, which ingesting the file again
   // restores, and the run ends with the index's synchronous refresh, which makes every earlier commit durable.
   const changed = await deps.db.transaction().execute(async (trx) => {
@@ -406,14 +414,15 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
                           doi, pmc_id, full_text_link, pdf_free_link, language, publication_types, mesh_terms, keywords,
                           retraction_notice_pmid, reference_pmids, entrez_date, mesh_major_terms, volume, issue, medline_pages,
                           start_page, end_page, elocation_pii, journal_iso_abbreviation, journal_medline_ta, issn, epub_date,
-                          author_list, book_publisher, book_publisher_place, book_title, record_kind, content_hash)
+                          author_list, book_publisher, book_publisher_place, book_title, record_kind, content_hash,
+                          syntax_sources, syntax_words)
     SELECT pmid, title, authors, abstract, coalesce(abstract_sections, '[]'::jsonb), journal, publication_date,
            publication_date_precision, publication_year, doi, pmc_id, full_text_link, pdf_free_link, language,
            coalesce(publication_types, '{}'), coalesce(mesh_terms, '{}'), coalesce(keywords, '{}'), retraction_notice_pmid,
            coalesce(reference_pmids, '{}'), entrez_date, coalesce(mesh_major_terms, '{}'), volume, issue, medline_pages,
            start_page, end_page, elocation_pii, journal_iso_abbreviation, journal_medline_ta, issn, epub_date,
            coalesce(author_list, '[]'::jsonb), book_publisher, book_publisher_place, book_title, coalesce(record_kind, 'article'),
-           content_hash
+           content_hash, syntax_sources, ${syntaxWordsSql(sql`syntax_sources`, sql`syntax_words`)}
     FROM input
     ON CONFLICT (pmid) DO UPDATE SET
       title = excluded.title, authors = excluded.authors, abstract = excluded.abstract,
@@ -431,7 +440,8 @@ async function upsertBatch(deps: IngestDeps, batch: ParsedArticle[], counts: Bat
       issn = excluded.issn, epub_date = excluded.epub_date, author_list = excluded.author_list,
       book_publisher = excluded.book_publisher, book_publisher_place = excluded.book_publisher_place,
       book_title = excluded.book_title, record_kind = excluded.record_kind,
-      content_hash = excluded.content_hash, updated_at = now()
+      content_hash = excluded.content_hash, syntax_sources = excluded.syntax_sources,
+      syntax_words = excluded.syntax_words, updated_at = now()
     WHERE articles.content_hash IS DISTINCT FROM excluded.content_hash
     RETURNING pmid, (xmax = 0) AS inserted`.execute(trx);
   });

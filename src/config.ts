@@ -116,6 +116,11 @@ const baseSchema = z.object({
   /** Records one user's reviews may fetch from PubMed per UTC day. */
   PUBMED_USER_DAILY_RECORDS: z.coerce.number().int().min(0).default(2_000),
   /**
+   * PubMed look-ups (esearch requests sent to NCBI; an answer from the cache is free) one user's reviews and weekly
+   * suggestions may make per UTC day. 100: a researcher's working day of distinct topics; 0 turns look-ups off.
+   */
+  PUBMED_USER_DAILY_SEARCHES: z.coerce.number().int().min(0).default(100),
+  /**
    * An OpenAI-compatible chat API (vLLM, Ollama, llama.cpp…, ending in /v1): summaries by a language model, verified.
    */
   LLM_BASE_URL: z.string().url().optional(),

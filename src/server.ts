@@ -15,6 +15,7 @@ import { seedSampleIfEmpty } from "./seed.ts";
 import { startReviewChangeFeed } from "./reviews/events.ts";
 import { ensureFirstSuperuser } from "./users/service.ts";
 import { claimEmbeddedLock } from "./db/embedded-lock.ts";
+import { fillSyntaxIndex } from "../search/pubmed/query-syntax.ts";
 
 async function main() {
   // The server's start-up rules (SECRET_KEY with DATABASE_URL, PUBLIC_URL, the Stripe webhook secret…) are the
@@ -65,6 +66,20 @@ async function main() {
   const worker = config.WORKER === "off" ? null : startWorker(deps, jobHandlers(deps), { concurrency });
   // Schedules only enqueue jobs, so they run where jobs run.
   const scheduler = config.WORKER === "off" ? null : startSchedules(deps, applicationSchedules(deps));
+  // Rows ingested before the strategies' word index existed get it in the background, in small batches, so that the
+  // first PubMed-syntax review does not have to (docs/decisions/0048-bounded-strategy-evaluation.md).
+  let stopping = false;
+  const stopFilling = new AbortController();
+  const filling =
+    config.WORKER === "off"
+      ? Promise.resolve()
+      : fillSyntaxIndex(handle.db, { signal: stopFilling.signal })
+          .then((n) => {
+            if (n > 0) console.error(`the search-strategy word index of ${n} older articles is filled`);
+          })
+          .catch((err) => {
+            if (!stopping) console.error("filling the search-strategy word index stopped:", err);
+          });
   const server =
     config.WORKER === "only"
       ? null
@@ -83,7 +98,6 @@ async function main() {
       : `LitReview worker running (${where})`,
   );
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -91,6 +105,8 @@ async function main() {
     await server?.stop();
     scheduler?.stop();
     await worker?.stop();
+    stopFilling.abort();
+    await filling;
     await reviewFeed.close();
     await handle.close();
     releaseEmbedded();

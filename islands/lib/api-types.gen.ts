@@ -2234,7 +2234,7 @@ export interface operations {
   postLiteratureReviewStartByLitReviewId: {
     parameters: {
       query: {
-        /** @description The topic or keywords, 1 to 500 characters after trimming. "quoted phrases" rank higher; -word excludes. A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to 2000 characters, is evaluated as PubMed does. */
+        /** @description The topic or keywords, 1 to 500 characters after trimming. "quoted phrases" rank higher; -word excludes. A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to 2000 characters, 100 terms, 10 levels of nesting and 120 different characters (not counting case), is evaluated as PubMed does. */
         user_query: string;
         /** @description Earliest publication year, inclusive: four digits */
         year_from?: string;

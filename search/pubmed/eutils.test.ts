@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import type { DatabaseHandle } from "../../src/db/database.ts";
-import { createTestDatabase } from "../../tests/support/database.ts";
+import { createTestDatabase, LAYER_BACKENDS } from "../../tests/support/database.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../../tests/support/eutils-stand-in.ts";
 import { PUBMEDQA_PMIDS } from "../../tests/support/pubmed-records.ts";
 import { PostgresSearchIndex } from "../postgres-index.ts";
@@ -351,3 +351,55 @@ describe("fetchRecords with a batch cut off", () => {
     expect(aborted).toBeInstanceOf(DOMException);
   });
 });
+
+for (const backend of LAYER_BACKENDS) {
+  describe(`the rate gate's fair share between users (${backend})`, () => {
+    let gateDb: DatabaseHandle;
+    beforeAll(async () => {
+      gateDb = await createTestDatabase(backend);
+    });
+    afterAll(async () => {
+      await gateDb?.close();
+    });
+
+    test("fair share: a user with three requests waiting does not take the slots of a user with one", async () => {
+      // Issue 34: each of one user's concurrent reviews took its own slots, so three reviews took three slots for every
+      // one of another user's. With a fairness key a user holds one pending slot at a time: the slots alternate.
+      const order: string[] = [];
+      const requester = async (who: string, times: number) => {
+        const gate = new DatabaseRateGate(gateDb.db, { name: "fair-test", requestsPerSecond: 40, fairnessKey: who });
+        for (let i = 0; i < times; i++) {
+          await gate.acquire();
+          order.push(who);
+        }
+      };
+      await Promise.all([
+        requester("user:a", 4),
+        requester("user:a", 4),
+        requester("user:a", 4),
+        requester("user:b", 4),
+      ]);
+      expect(order).toHaveLength(16);
+      // b's four slots come among the first eight (every other slot), not one in four (its place without a key).
+      expect(order.slice(0, 8).filter((w) => w === "user:b").length).toBeGreaterThanOrEqual(3);
+      // The key's row says when its last slot was; the budget's row is the budget's alone.
+      const { rows } = await sql<{
+        name: string;
+      }>`SELECT name FROM ncbi_rate_gate WHERE name LIKE 'fair-test%' ORDER BY name`.execute(gateDb.db);
+      expect(rows.map((r) => r.name)).toEqual(["fair-test", "fair-test user:a", "fair-test user:b"]);
+    });
+
+    test("a key alone still gets every slot, at the full rate", async () => {
+      const gate = new DatabaseRateGate(gateDb.db, {
+        name: "alone-test",
+        requestsPerSecond: 20,
+        fairnessKey: "user:c",
+      });
+      const start = performance.now();
+      await Promise.all(Array.from({ length: 4 }, () => gate.acquire()));
+      // Four slots 55 ms apart: the last one about 165 ms after the start, not a second later. A waiter wakes at its key's
+      // slot and takes the next one, so a busy machine may add a little per slot.
+      expect(performance.now() - start).toBeLessThan(165 + 4 * 100);
+    });
+  });
+}

@@ -7,7 +7,12 @@ import { LAYER_BACKENDS, createTestDatabase } from "../../tests/support/database
 import { ingestFiles } from "../ingest.ts";
 import { PostgresSearchIndex } from "../postgres-index.ts";
 import { parsePubmedFile, type ParsedArticle } from "./parser.ts";
+import { foldCase } from "./query-syntax/words.ts";
+import { distinctCharacters, nestingDepth, termCount } from "./query-syntax/limits.ts";
+import { indexedWords, INDEXED_WORD_CHARS, OVERFLOW_WORD } from "./query-syntax/sources.ts";
 import {
+  checkStrategyLimits,
+  fillSyntaxIndex,
   isPubmedSyntax,
   LANGUAGE_CODES,
   matchesRecord,
@@ -417,6 +422,96 @@ describe("matchesRecord", () => {
   });
 });
 
+describe("case folding (issue 34: once per text, whatever the query)", () => {
+  /** Characters linked by single-character lower- or upper-casing, closed transitively: the documented classes. */
+  function linkedClasses(): Map<number, number> {
+    const parent = new Map<number, number>();
+    const find = (x: number): number => {
+      while (parent.has(x) && parent.get(x) !== x) x = parent.get(x)!;
+      return x;
+    };
+    const union = (a: number, b: number) => {
+      const [ra, rb] = [find(a), find(b)];
+      if (ra !== rb) parent.set(Math.max(ra, rb), Math.min(ra, rb));
+      if (!parent.has(Math.min(ra, rb))) parent.set(Math.min(ra, rb), Math.min(ra, rb));
+    };
+    for (let cp = 0; cp <= 0x1ffff; cp++) {
+      if (cp >= 0xd800 && cp < 0xe000) continue;
+      const ch = String.fromCodePoint(cp);
+      for (const other of [ch.toLowerCase(), ch.toUpperCase()])
+        if ([...other].length === 1 && other !== ch) union(cp, other.codePointAt(0)!);
+    }
+    const root = new Map<number, number>();
+    for (const cp of parent.keys()) root.set(cp, find(cp));
+    return root;
+  }
+
+  test("two characters fold alike exactly when they are case-linked (İ aside, which folds to i)", () => {
+    const root = linkedClasses();
+    const byFold = new Map<string, number>();
+    for (let cp = 0; cp <= 0x1ffff; cp++) {
+      if (cp >= 0xd800 && cp < 0xe000) continue;
+      const ch = String.fromCodePoint(cp);
+      const folded = foldCase(ch);
+      expect([...folded]).toHaveLength(1);
+      // Folding is idempotent and keeps a character a word character or not.
+      expect(foldCase(folded)).toBe(folded);
+      expect(/[\p{L}\p{M}\p{N}]/u.test(folded)).toBe(/[\p{L}\p{M}\p{N}]/u.test(ch));
+      const cls = cp === 0x130 ? root.get(0x69)! : (root.get(cp) ?? cp);
+      const seen = byFold.get(folded);
+      if (seen === undefined) byFold.set(folded, cls);
+      else expect(seen).toBe(cls);
+    }
+  });
+
+  test("a text folds to its letters' usual lower case, mixed scripts at once", () => {
+    expect(foldCase("ΟΔΟΣ οδος İstanbul ſtudy Kelvin K µm Ⅲ ǅ")).toBe("οδοσ οδοσ istanbul study kelvin k μm ⅲ ǆ");
+    expect(foldCase("Straße STRASSE ẞ")).toBe("straße strasse ß");
+    expect(foldCase("plain ASCII")).toBe("plain ascii");
+  });
+});
+
+describe("strategy limits", () => {
+  const parse = (q: string) => parsePubmedQuery(q);
+
+  test("terms, nesting (runs of one operator are one level) and distinct characters are counted as documented", () => {
+    expect(termCount(parse("a1 OR b1 OR c1 NOT d1"))).toBe(4);
+    expect(termCount(parse('"heart failure"[tiab] AND 2010:2020[dp]'))).toBe(2);
+    expect(nestingDepth(parse("asthma"))).toBe(0);
+    expect(nestingDepth(parse("a1 OR b1 OR c1"))).toBe(1);
+    expect(nestingDepth(parse("a1 NOT b1 NOT c1 NOT d1"))).toBe(1);
+    expect(nestingDepth(parse("a1 OR b1 AND c1 OR d1"))).toBe(3);
+    expect(nestingDepth(parse("(a1 OR b1) AND (c1 OR (d1 NOT e1))"))).toBe(3);
+    expect(distinctCharacters("Asthma ASTHMA")).toBe(5);
+    expect(distinctCharacters("ΣΗΨΗ σηψη ς")).toBe(3);
+  });
+
+  test("past a limit, a PubmedQuerySyntaxError that says which and by how much", () => {
+    const many = Array.from({ length: 101 }, (_, i) => `w${i}`).join(" OR ");
+    expect(() => checkStrategyLimits(many, parse(many))).toThrow("It has 101 terms; at most 100 are allowed.");
+    const deep = "a1 OR b1 AND c1 OR d1 AND e1 OR f1 AND g1 OR h1 AND i1 OR j1 AND k1 OR l1";
+    expect(() => checkStrategyLimits(deep, parse(deep))).toThrow(/^Its operators are nested 11 levels deep/);
+    const letters =
+      "αβγδεζηθικλμνξοπρστυφχψωабвгдежзийклмнопрстуфхцчшщъыьэюяàáâãäåæçèéêëìíîïñòóôõöøùúûüýþÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįĵķĸĺļľŀłńņň";
+    expect(() => checkStrategyLimits(`${letters}[tiab]`, parse(`${letters}[tiab]`))).toThrow(
+      /^It uses 1\d\d different characters \(not counting upper and lower case\); at most 120 are allowed\.$/,
+    );
+    expect(() => checkStrategyLimits("asthma[tiab] OR copd", parse("asthma[tiab] OR copd"))).not.toThrow();
+  });
+});
+
+describe("the word index of a record", () => {
+  test("distinct words of every source; long words cut to a prefix; too many bytes give the catch-all entry", () => {
+    expect(indexedWords([" asthma in children ", "| asthma | child |"]).sort()).toEqual(
+      ["asthma", "child", "children", "in"].sort(),
+    );
+    const long = "x".repeat(INDEXED_WORD_CHARS + 10);
+    expect(indexedWords([` ${long} `])).toEqual(["x".repeat(INDEXED_WORD_CHARS)]);
+    const huge = Array.from({ length: 60_000 }, (_, i) => `w${i}`).join(" ");
+    expect(indexedWords([` ${huge} `])).toEqual([OVERFLOW_WORD]);
+  });
+});
+
 /** The articles of the files as ingest leaves them: in file order, a DeleteCitation removing its PMIDs. */
 async function sampleRecords(): Promise<Map<number, PubmedQueryRecord>> {
   const records = new Map<number, PubmedQueryRecord>();
@@ -640,6 +735,8 @@ for (const backend of LAYER_BACKENDS) {
       handle = await createTestDatabase(backend);
       await ingestFiles({ db: handle.db, search: new PostgresSearchIndex(handle.db) }, FILES);
       await insertEdgeRows(handle.db);
+      // Rows inserted directly lack the syntax index the ingest writes.
+      expect(await fillSyntaxIndex(handle.db)).toBe(EDGE_ROWS.length);
       records = await sampleRecords();
       for (const [pmid, r] of EDGE_ROWS) records.set(pmid, r);
       // While the ingest path does not write mesh_major_terms yet, read the stored ones: both sides must see one
@@ -707,6 +804,53 @@ for (const backend of LAYER_BACKENDS) {
       );
       // The generated queries are not all trivially empty or full.
       expect(nonEmpty).toBeGreaterThan(runs / 4);
+    });
+
+    test("a record whose words exceed the index entry is still found, through the catch-all entry", async () => {
+      const abstract = Array.from({ length: 60_000 }, (_, i) => `w${i}`).join(" ");
+      const big = record({ title: "Overflowing", abstract, publication_year: 2020 });
+      await handle.db
+        .insertInto("articles")
+        .values({
+          pmid: 2_000_000_009,
+          title: big.title,
+          abstract,
+          abstract_sections: "[]",
+          publication_year: 2020,
+          content_hash: "big",
+        })
+        .execute();
+      try {
+        await fillSyntaxIndex(handle.db);
+        for (const query of ["w59999[ab]", '"w7 w8"[tiab]', "w5999*[ab] NOT zz9zz[ti]", '"w8 w7"[ab]']) {
+          const node = parsePubmedQuery(query);
+          const found = (await inSql(node)).includes(2_000_000_009);
+          expect(found, query).toBe(matchesRecord(node, big));
+        }
+      } finally {
+        await handle.db.deleteFrom("articles").where("pmid", "=", 2_000_000_009).execute();
+      }
+    });
+
+    test("a word longer than the index keeps is found whole, as a prefix, and not by a longer one", async () => {
+      const long = `acgt${"tgca".repeat(30)}`;
+      const abstract = `sequence ${long} end`;
+      const r = record({ title: "Long word", abstract, publication_year: 2020 });
+      await handle.db
+        .insertInto("articles")
+        .values({ pmid: 2_000_000_010, title: r.title, abstract, abstract_sections: "[]", content_hash: "long" })
+        .execute();
+      try {
+        await fillSyntaxIndex(handle.db);
+        for (const query of [`${long}[ab]`, `${long.slice(0, 90)}*[ab]`, `${long}x[ab]`, `${long.slice(0, 90)}[ab]`]) {
+          const node = parsePubmedQuery(query);
+          const found = (await inSql(node)).includes(2_000_000_010);
+          expect(found, query).toBe(matchesRecord(node, r));
+        }
+        expect(matchesRecord(parsePubmedQuery(`${long}[ab]`), r)).toBe(true);
+      } finally {
+        await handle.db.deleteFrom("articles").where("pmid", "=", 2_000_000_010).execute();
+      }
     });
   });
 }

@@ -9,7 +9,9 @@
  *
  * This file is the public entry; the parts are in search/pubmed/query-syntax/: types.ts (the query tree, the record,
  * the error), fields.ts (field tags, language codes), parse.ts (recognising and parsing), words.ts (words and case
- * folding), evaluate.ts (the shared plan, `matchesRecord` and `pubmedQuerySql`) and translate.ts.
+ * folding), sources.ts (the normalised texts terms are looked for in), stored.ts (their copies kept with each article),
+ * evaluate.ts (the shared plan, `matchesRecord` and `pubmedQuerySql`), limits.ts (what a user's strategy may hold) and
+ * translate.ts.
  *
  * Syntax, as PubMed's help describes it (https://pubmed.ncbi.nlm.nih.gov/help/, sections "Search field descriptions
  * and tags", "Combining search terms with Boolean operators", "Truncation" and "Phrase searching"; the older PubMed
@@ -35,11 +37,11 @@
  * matches every letter linked to it by single-character upper- or lower-casing ("É" = "é", "Σ" = "σ" = "ς", "µ" = "μ",
  * "Ⅲ" = "ⅲ"; "ı", "İ", "ſ" and the Kelvin sign fold to "i", "i", "s", "k"). Nothing else is equated: accents are kept
  * ("cafe" is not "café"), text is compared code point by code point (the query is put in NFC, as PubMed's XML is).
- * Both evaluations use the same explicit sets of characters, never a locale: in JavaScript a `u` regex of the word
- * class and a map of the case pairs; in PostgreSQL `lower(… COLLATE "C")` (ASCII letters only, in any locale),
- * `translate()` with the query's non-ASCII case pairs and `regexp_replace()` with the same bracket expression.
- * PostgreSQL's `\m`, `\M`, `~*`, `lower()` and `[[:alpha:]]` were not usable: they classify and fold non-ASCII letters
- * by the database's locale (in the "C" locale, not at all), which JavaScript cannot reproduce.
+ * Texts are folded and split into words in JavaScript only (a `u` regex of the word class, the case classes of
+ * every character at once), never by a database locale: the SQL evaluation reads the normalised texts stored with each
+ * article at ingest (query-syntax/stored.ts). PostgreSQL's `\m`, `\M`, `~*`, `lower()` and `[[:alpha:]]` classify and
+ * fold non-ASCII letters by the database's locale (in the "C" locale, not at all), which JavaScript cannot reproduce;
+ * and folding in SQL at query time cost a scan of every text per distinct letter of the query (issue 34).
  *
  * Fields, on the columns we store (PubmedQueryRecord):
  *  - [ti] title, [ab] abstract, [tiab] both; [ot] keywords; [tw] title, abstract, MeSH headings and keywords;
@@ -70,6 +72,13 @@
 export { FIELD_TAGS, LANGUAGE_CODES } from "./query-syntax/fields.ts";
 export { isPubmedSyntax, MAX_PUBMED_QUERY_CHARS, parsePubmedQuery } from "./query-syntax/parse.ts";
 export { matchesRecord, pubmedQuerySql } from "./query-syntax/evaluate.ts";
+export {
+  checkStrategyLimits,
+  MAX_STRATEGY_DEPTH,
+  MAX_STRATEGY_DISTINCT_CHARACTERS,
+  MAX_STRATEGY_TERMS,
+} from "./query-syntax/limits.ts";
+export { fillSyntaxIndex, syntaxIndexOf } from "./query-syntax/stored.ts";
 export { pubmedQueryWords, translatePubmedQuery } from "./query-syntax/translate.ts";
 export {
   PubmedQuerySyntaxError,

@@ -24,6 +24,14 @@
  * through within one second, which NCBI's sliding count (and our stand-in's) rejects. A slot schedule is the small
  * thing that fits; it is one statement.
  *
+ * Fair share between users (issue 34): one user's concurrent reviews must not take the whole budget from the others.
+ * A caller may name a fairness key (the user: "user:<id>"); the key then holds at most one slot not yet reached. A
+ * second request of the same key waits until the first one's slot has come, then takes the next free slot, behind any
+ * slot other keys took meanwhile. So with n keys waiting, each gets every n-th slot, as a round robin (the same rule as
+ * the job queue's claims, docs/decisions/0034-fair-claims-and-stream-push.md), and a key alone still gets every slot.
+ * The key's row in `ncbi_rate_gate` ("<name> <key>") holds its pending slot; the key's row and then the budget's row are
+ * locked in one short transaction, always in that order.
+ *
  * Margins: slots are spaced 10 % wider than 1/rate (SPACING_MARGIN), so any rate + 1 consecutive slots span 1.1 s and
  * a request may start up to ~100 ms late (timer lateness, a busy event loop, the database's reply) without a sliding
  * one-second window ever seeing more than `rate` of them. A waiter that wakes more than LATE_MS after its slot gives
@@ -64,6 +72,11 @@ export interface DatabaseRateGateOptions {
   requestsPerSecond: number;
   /** Waits `ms` or until `signal` aborts (default: a timer); tests may replace it. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The requester whose share of the budget this gate draws on (e.g. "user:<id>"): at most one slot of the key is
+   * pending at a time (see the module comment). Unset: no share, as the operator's command-line tools.
+   */
+  fairnessKey?: string;
 }
 
 /**
@@ -76,6 +89,8 @@ export class DatabaseRateGate implements RateGate {
   readonly requestsPerSecond: number;
   /** Milliseconds between two slots. */
   readonly spacingMs: number;
+  /** The key's row in `ncbi_rate_gate`, or null without a fairness key. */
+  readonly keyRow: string | null;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   /** @throws RangeError when requestsPerSecond is not a positive finite number. */
@@ -89,23 +104,56 @@ export class DatabaseRateGate implements RateGate {
     this.name = opts.name ?? "eutils";
     this.requestsPerSecond = opts.requestsPerSecond;
     this.spacingMs = (1000 / opts.requestsPerSecond) * (1 + SPACING_MARGIN);
+    this.keyRow = opts.fairnessKey ? `${this.name} ${opts.fairnessKey}` : null;
     this.sleep = opts.sleep ?? abortableSleep;
   }
 
-  /** Takes the next slot of the shared schedule and waits for it. @throws the signal's reason on abort. */
+  /**
+   * Takes the next slot of the shared schedule and waits for it; with a fairness key, first waits until the key's
+   * pending slot (if any) has come. @throws the signal's reason on abort.
+   */
   async acquire(signal?: AbortSignal): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
+    let reslots = 0;
+    for (;;) {
       signal?.throwIfAborted();
-      const waitMs = await this.takeSlot();
-      const due = performance.now() + waitMs;
-      if (waitMs > 0) await this.sleep(waitMs, signal);
+      const taken =
+        this.keyRow === null ? { waitMs: await this.takeSlot(this.db) } : await this.takeKeySlot(this.keyRow);
+      if ("keyWaitMs" in taken) {
+        // Another request of this key holds a slot still to come: after it, this one takes the next free slot.
+        await this.sleep(taken.keyWaitMs, signal);
+        continue;
+      }
+      const due = performance.now() + taken.waitMs;
+      if (taken.waitMs > 0) await this.sleep(taken.waitMs, signal);
       signal?.throwIfAborted();
-      if (performance.now() - due <= LATE_MS || attempt >= MAX_RESLOTS) return;
+      if (performance.now() - due <= LATE_MS || reslots >= MAX_RESLOTS) return;
+      reslots++;
     }
   }
 
+  /**
+   * With a fairness key: in one transaction, locks the key's row; if its pending slot is still to come, @returns how
+   * long until it (keyWaitMs); else reserves the next slot, records it as the key's pending one and @returns the wait.
+   */
+  private takeKeySlot(keyRow: string): Promise<{ waitMs: number } | { keyWaitMs: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO ncbi_rate_gate (name, next_slot_at) VALUES (${keyRow}, 'epoch') ON CONFLICT (name) DO NOTHING`.execute(
+        trx,
+      );
+      const { rows } = await sql<{ wait_ms: number | string }>`
+        SELECT (extract(epoch FROM (next_slot_at - clock_timestamp())) * 1000)::float8 AS wait_ms
+        FROM ncbi_rate_gate WHERE name = ${keyRow} FOR UPDATE`.execute(trx);
+      const keyWaitMs = Number(rows[0]?.wait_ms ?? Number.NEGATIVE_INFINITY);
+      if (keyWaitMs > 0) return { keyWaitMs };
+      const waitMs = await this.takeSlot(trx);
+      await sql`UPDATE ncbi_rate_gate SET next_slot_at = clock_timestamp() + make_interval(secs => ${waitMs / 1000}::float8)
+        WHERE name = ${keyRow}`.execute(trx);
+      return { waitMs };
+    });
+  }
+
   /** Reserves the next slot; @returns milliseconds from now (the database's now) until it, ≥ 0. */
-  private async takeSlot(): Promise<number> {
+  private async takeSlot(db: Database): Promise<number> {
     const spacing = this.spacingMs / 1000;
     const { rows } = await sql<{ wait_ms: number | string }>`
       INSERT INTO ncbi_rate_gate AS g (name, next_slot_at)
@@ -113,10 +161,21 @@ export class DatabaseRateGate implements RateGate {
       ON CONFLICT (name) DO UPDATE
         SET next_slot_at = greatest(g.next_slot_at, clock_timestamp()) + make_interval(secs => ${spacing}::float8)
       RETURNING (extract(epoch FROM (g.next_slot_at - make_interval(secs => ${spacing}::float8) - clock_timestamp())) * 1000)::float8 AS wait_ms`.execute(
-      this.db,
+      db,
     );
     return Math.max(0, Number(rows[0]?.wait_ms ?? 0));
   }
+}
+
+/**
+ * Removes the rows of fairness keys (rows named "<budget> <key>") whose pending slot passed more than an hour ago:
+ * such a row only says "no slot pending", which its absence says too.
+ * @returns rows removed.
+ */
+export async function pruneRateGateKeys(db: Database): Promise<number> {
+  const result = await sql`
+    DELETE FROM ncbi_rate_gate WHERE name LIKE '% %' AND next_slot_at < now() - interval '1 hour'`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /**

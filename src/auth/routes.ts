@@ -75,7 +75,7 @@ export function loginRoutes(deps: AppDeps) {
     if (!user.is_active) throw new ApiError(400, "Inactive user");
     await recordLoginSuccess(deps.db, user.id, account, client);
     const token = await issueAccessToken(deps, user);
-    setSessionCookie(c, token);
+    setSessionCookie(c, deps.config, token);
     return c.json({ access_token: token, token_type: "bearer" } satisfies TokenResponse, 200);
   });
 
@@ -96,14 +96,14 @@ export function loginRoutes(deps: AppDeps) {
     const token = parseBearer(c.req.header("authorization"));
     const user = token ? await resolveUser(deps, c) : null;
     if (!token || !user) throw credentialsRefused();
-    setSessionCookie(c, token);
+    setSessionCookie(c, deps.config, token);
     return c.json({ message: "Session restored" }, 200);
   });
 
   // No authentication needed: a client with an expired token must still be able to get rid of it.
   app.openapi(logout, async (c) => {
     await revokeRequestToken(deps, c);
-    clearSessionCookie(c);
+    clearSessionCookie(c, deps.config);
     return c.json({ message: "Logged out" }, 200);
   });
 

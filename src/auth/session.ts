@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
+import type { Config } from "../config.ts";
 import { sql } from "kysely";
 import { SESSION_COOKIE, readClaims } from "./middleware.ts";
 import { createAccessToken } from "./tokens.ts";
@@ -21,27 +22,37 @@ export function issueAccessToken(deps: AppDeps, user: { id: string; token_versio
 }
 
 /**
- * Whether the browser reached us over https: the request URL itself, or the scheme a reverse proxy reports.
- * Trusting X-Forwarded-Proto here is harmless: at worst it adds the Secure flag to a cookie.
+ * Whether this request reached us over https: its URL, or the scheme a TLS-terminating reverse proxy reports in
+ * X-Forwarded-Proto. Trusting that header is harmless where it is used: at worst a plain-http client that forges it
+ * gets a Secure cookie or an HSTS header, which its browser then ignores or keeps to itself.
  */
-function isHttps(c: Context): boolean {
+export function requestIsHttps(c: Context): boolean {
   if (new URL(c.req.url).protocol === "https:") return true;
   return c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
 /**
- * Sets the session cookie that lets server-rendered pages know who is asking: HttpOnly (scripts cannot read it),
- * SameSite=Lax (not sent on cross-site form posts), Path=/, Secure over https. It has no Max-Age, so it lasts
- * for the browser session (docs/product.md §9: cookies last for the session); the token inside still expires on its
- * own.
+ * Whether the session cookie is sent with Secure: the site's address (PUBLIC_URL) is https, or this request came over
+ * https. Behind a proxy that terminates TLS without saying so, the request looks like plain http, but the browser is
+ * on https (issue 34: the cookie lacked Secure there).
  */
-export function setSessionCookie(c: Context, token: string): void {
-  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/", secure: isHttps(c) });
+function secureCookie(c: Context, config: Pick<Config, "PUBLIC_URL">): boolean {
+  return requestIsHttps(c) || (config.PUBLIC_URL?.toLowerCase().startsWith("https:") ?? false);
+}
+
+/**
+ * Sets the session cookie that lets server-rendered pages know who is asking: HttpOnly (scripts cannot read it),
+ * SameSite=Lax (not sent on cross-site form posts), Path=/, Secure when the site is https (`secureCookie`). It has no
+ * Max-Age, so it lasts for the browser session (docs/product.md §9: cookies last for the session); the token inside
+ * still expires on its own.
+ */
+export function setSessionCookie(c: Context, config: Pick<Config, "PUBLIC_URL">, token: string): void {
+  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/", secure: secureCookie(c, config) });
 }
 
 /** Removes the session cookie (same name, path and flags as when it was set). */
-export function clearSessionCookie(c: Context): void {
-  deleteCookie(c, SESSION_COOKIE, { httpOnly: true, sameSite: "Lax", path: "/", secure: isHttps(c) });
+export function clearSessionCookie(c: Context, config: Pick<Config, "PUBLIC_URL">): void {
+  deleteCookie(c, SESSION_COOKIE, { httpOnly: true, sameSite: "Lax", path: "/", secure: secureCookie(c, config) });
 }
 
 // Revocations are kept until the token would have expired; expired ones are removed now and then.

@@ -1,6 +1,6 @@
 import { Kysely, sql } from "kysely";
 import { PGlite } from "@electric-sql/pglite";
-import { PGliteDialect } from "kysely-pglite-dialect";
+import { EmbeddedDialect, EmbeddedEngine } from "./embedded.ts";
 import { PostgresPoolDialect } from "./postgres-driver.ts";
 import postgres from "postgres";
 import { mkdirSync } from "node:fs";
@@ -12,15 +12,11 @@ export interface DatabaseHandle {
   db: Database;
   /** "pglite" (embedded, in-process) or "postgres" (a server through postgres.js). */
   kind: "pglite" | "postgres";
+  /** The embedded engine (PGlite only): reopened after a stop, see src/db/embedded.ts. */
+  embedded?: EmbeddedEngine;
   close(): Promise<void>;
 }
 
-/**
- * Opens the database: postgres.js against `databaseUrl` when given, else embedded PGlite in `dataDir`
- * (`"memory://"` keeps it in memory, for tests). `timeouts` (default SETUP_TIMEOUTS) apply to PostgreSQL: PGlite
- * has one in-process connection, on which no statement ever waits for another's lock.
- * Both speak the same SQL and run the same migrations.
- */
 /**
  * Time limits of a PostgreSQL connection, so that a request never hangs on a locked table or an unreachable server
  * but fails fast (and answers 503, src/http/errors.ts).
@@ -60,11 +56,20 @@ export const SETUP_TIMEOUTS: DatabaseTimeouts = { connectSeconds: 10, statementM
  */
 export const EMBEDDED_SETTINGS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"];
 
+/**
+ * Opens the database: postgres.js against `databaseUrl` when given, else embedded PGlite in `dataDir`
+ * (`"memory://"` keeps it in memory, for tests) through src/db/embedded.ts (turns for the event loop, reopening after
+ * a stop). `timeouts` (default SETUP_TIMEOUTS) apply to PostgreSQL: PGlite has one in-process connection, on which no
+ * statement ever waits for another's lock, and no statement time-out (its statements are bounded by construction).
+ * Both speak the same SQL and run the same migrations.
+ */
 export function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
   timeouts?: DatabaseTimeouts;
+  /** Where the embedded engine reports a stop and its reopening (default console.error). */
+  log?: (line: string) => void;
 }): DatabaseHandle {
   if (opts.databaseUrl) {
     const timeouts = opts.timeouts ?? SETUP_TIMEOUTS;
@@ -87,7 +92,11 @@ export function openDatabase(opts: {
     return { db, kind: "postgres", close: () => db.destroy() };
   }
   if (!opts.dataDir.startsWith("memory://")) mkdirSync(opts.dataDir, { recursive: true });
-  const pglite = new PGlite(opts.dataDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: "pglite", close: () => db.destroy() };
+  const embedded = new EmbeddedEngine({
+    dataDir: opts.dataDir,
+    options: { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] },
+    log: opts.log,
+  });
+  const db = new Kysely<DB>({ dialect: new EmbeddedDialect(embedded) });
+  return { db, kind: "pglite", embedded, close: () => db.destroy() };
 }

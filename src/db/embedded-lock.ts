@@ -63,10 +63,17 @@ export function embeddedHolder(dataDir: string, alive: (pid: number) => boolean 
   return pid !== null && pid !== process.pid && alive(pid) ? pid : null;
 }
 
-/** Whether an error is PGlite's WebAssembly abort ("Aborted()"), what a second process opening the folder meets. */
+/**
+ * Whether an error is PGlite's WebAssembly abort ("Aborted()"), what a second process opening the folder meets, or
+ * has one as its cause (src/db/embedded.ts wraps an engine's stop).
+ */
 export function isEmbeddedAbort(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : String(err);
-  return /\bAborted\(/.test(message);
+  for (let e = err, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/\bAborted\(/.test(message)) return true;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return false;
 }
 
 /** What to tell someone whose tool met the embedded database open in the server (`pid` when known). */

@@ -117,6 +117,14 @@ export interface Articles {
    */
   retraction_notice_pmid: number | null;
   start_page: string | null;
+  /**
+   * PubMed-syntax search: the texts normalised into case-folded words, in a fixed order (search/pubmed/query-syntax/sources.ts); null until computed.
+   */
+  syntax_sources: string[] | null;
+  /**
+   * PubMed-syntax search: the distinct words of syntax_sources, as literal lexemes; null until computed.
+   */
+  syntax_words: string | null;
   title: string | null;
   updated_at: Generated<Timestamp>;
   volume: string | null;
@@ -300,6 +308,10 @@ export interface PubmedFetchUsage {
    */
   day: string;
   records: Generated<number>;
+  /**
+   * esearch requests sent to NCBI for the user that UTC day (answers from the cache not counted).
+   */
+  searches: Generated<number>;
   user_id: string;
 }
 

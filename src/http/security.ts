@@ -5,13 +5,15 @@ import { NONCE, secureHeaders, type SecureHeadersVariables } from "hono/secure-h
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 import type { Config } from "../config.ts";
 import { SESSION_COOKIE, parseBearer } from "../auth/middleware.ts";
+import { requestIsHttps } from "../auth/session.ts";
 import { isApiDocsPath } from "./api-docs.ts";
 
 /**
  * HTTP security of every response (docs/decisions/0007-csp-and-csrf.md):
  * - `securityHeaders`: Content-Security-Policy, framing, sniffing, referrer and isolation headers, through hono's
- *   secure-headers middleware. Pages get a per-request script nonce for their one inline script; API responses,
- *   which are never rendered as pages, get a policy that allows nothing.
+ *   secure-headers middleware, and Strict-Transport-Security on answers sent over https only. Pages get a
+ *   per-request script nonce for their one inline script; API responses, which are never rendered as pages, get a
+ *   policy that allows nothing.
  * - `sameOriginMutations`: refuses cross-site writes to the API that would ride on the session cookie.
  */
 
@@ -29,8 +31,14 @@ function originOf(url: string | undefined): string | null {
   }
 }
 
+/** Strict-Transport-Security as hono's secure-headers writes it by default (180 days, subdomains included). */
+export const HSTS = "max-age=15552000; includeSubDomains";
+
 /** Headers shared by pages and API answers. */
 const COMMON: Partial<SecureHeadersOptions> = {
+  // Set below, only over https: RFC 6797 §7.2, "An HSTS Host MUST NOT include the STS header field in HTTP responses
+  // conveyed over non-secure transport" (issue 34: it was sent over plain http too).
+  strictTransportSecurity: false,
   // A same-origin or cross-origin referrer carries at most the origin: never the path and query of a page
   // (a reset link's token). "no-referrer" is not used because it also turns the Origin header of same-origin
   // POSTs into "null", which the cross-site check below would then refuse.
@@ -67,10 +75,12 @@ export function securityHeaders(config: Config): MiddlewareHandler {
     contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
   });
   // The API reference (/api/docs) is a page: it loads its scripts and styles from this origin.
-  return (c, next) =>
-    (c.req.path === "/api" || c.req.path.startsWith("/api/")) && !isApiDocsPath(c.req.path)
-      ? api(c, next)
-      : pages(c, next);
+  return async (c, next) => {
+    const headers =
+      (c.req.path === "/api" || c.req.path.startsWith("/api/")) && !isApiDocsPath(c.req.path) ? api : pages;
+    await headers(c, next);
+    if (requestIsHttps(c)) c.header("Strict-Transport-Security", HSTS);
+  };
 }
 
 /** The CSP nonce of this request's page (set by `securityHeaders`), or undefined outside it (e.g. unit tests). */

@@ -30,17 +30,20 @@ export function eutilsRequestsPerSecond(config: EutilsConfig): number {
  * `db` (ncbi_rate_gate row "eutils") at NCBI's 3 requests a second, or 10 with an API key (eutilsRequestsPerSecond),
  * shared by every process that opens the same database (search/pubmed/rate-gate.ts).
  * @param opts.log receives the client's retry and failure lines (none by default).
+ * @param opts.userId the user the requests are made for: her requests share the budget fairly with other users' (one
+ *   pending slot at a time, the gate's fairness key "user:<id>"). Unset for the operator's tools.
  */
 export function eutilsClientFor(
   config: EutilsConfig,
   db: Database,
-  opts: { log?: (line: string) => void } = {},
+  opts: { log?: (line: string) => void; userId?: string } = {},
 ): EutilsClient {
+  const fairnessKey = opts.userId === undefined ? undefined : `user:${opts.userId}`;
   return new EutilsClient({
     baseUrl: config.PUBMED_EUTILS_URL,
     apiKey: config.NCBI_API_KEY,
     email: config.NCBI_EMAIL,
-    gate: new DatabaseRateGate(db, { requestsPerSecond: eutilsRequestsPerSecond(config) }),
+    gate: new DatabaseRateGate(db, { requestsPerSecond: eutilsRequestsPerSecond(config), fairnessKey }),
     log: opts.log,
   });
 }

@@ -21,6 +21,14 @@ export interface CachedSearch {
   cached: boolean;
 }
 
+/** A look-up refused because the requester's allowance of look-ups is spent (the `reserve` of cachedEsearch). */
+export class SearchAllowanceSpent extends Error {
+  constructor() {
+    super("the daily allowance of PubMed look-ups is used up");
+    this.name = "SearchAllowanceSpent";
+  }
+}
+
 /** The cache key of an esearch: a purpose ("review", "weekly:2026-W48"…) and the request's parameters. */
 export function searchCacheKey(purpose: string, params: Record<string, unknown>): string {
   const sorted = Object.keys(params)
@@ -31,7 +39,9 @@ export function searchCacheKey(purpose: string, params: Record<string, unknown>)
 
 /**
  * The answer of `client.esearch(params)`, from the cache when one younger than `maxAgeMs` is there under `key`.
- * A fresh answer replaces the cached one. @throws what esearch throws (EutilsError, an abort).
+ * A fresh answer replaces the cached one. Before asking PubMed (never for a cached answer), `reserve` is called, when
+ * given: the requester's allowance of look-ups (src/pubmed/usage.ts reserveSearch).
+ * @throws SearchAllowanceSpent when `reserve` refuses; what esearch throws (EutilsError, an abort).
  */
 export async function cachedEsearch(
   db: Database,
@@ -40,6 +50,7 @@ export async function cachedEsearch(
   maxAgeMs: number,
   params: Parameters<EutilsClient["esearch"]>[0],
   signal?: AbortSignal,
+  reserve?: () => Promise<boolean>,
 ): Promise<CachedSearch> {
   const hit = await db
     .selectFrom("pubmed_search_cache")
@@ -56,6 +67,7 @@ export async function cachedEsearch(
       cached: true,
     };
   }
+  if (reserve && !(await reserve())) throw new SearchAllowanceSpent();
   const answer: EsearchResult = await client.esearch(params, signal);
   const row = await db
     .insertInto("pubmed_search_cache")

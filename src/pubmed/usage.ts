@@ -3,9 +3,11 @@ import type { Database } from "../db/database.ts";
 import { fetchRecords, heldPmids, type FetchRecordsDeps } from "../../search/pubmed/fetch-records.ts";
 
 /**
- * The per-user daily budget of records fetched from PubMed (pubmed_fetch_usage, one row per user and UTC day).
- * A fetch reserves what it may take before it asks NCBI and gives back what it did not fetch, so concurrent reviews of
- * one user can never pass the budget together: the reservation is one UPDATE on a locked row.
+ * The per-user daily budgets of PubMed (pubmed_fetch_usage, one row per user and UTC day): records fetched, and
+ * look-ups (esearch requests) sent. A fetch reserves what it may take before it asks NCBI and gives back what it did
+ * not fetch, so concurrent reviews of one user can never pass the budget together: the reservation is one UPDATE on a
+ * locked row. A look-up takes one unit of its budget in one statement before it is sent (issue 34: look-ups were not
+ * counted, so a user past the records budget could still spend the deployment's requests with distinct topics).
  */
 
 /** The UTC day of the database's clock, as the budget counts it. */
@@ -36,6 +38,27 @@ export async function reserveFetchBudget(
       );
     return granted;
   });
+}
+
+/**
+ * Takes one look-up of the user's allowance for today (`dailyLimit` a day), in one atomic statement.
+ * @returns whether it was granted (false once the allowance is spent, or when it is 0).
+ */
+export async function reserveSearch(db: Database, userId: string, dailyLimit: number): Promise<boolean> {
+  if (dailyLimit <= 0) return false;
+  const { rows } = await sql<{ searches: number }>`
+    INSERT INTO pubmed_fetch_usage AS u (user_id, day, records, searches) VALUES (${userId}, ${TODAY}, 0, 1)
+    ON CONFLICT (user_id, day) DO UPDATE SET searches = u.searches + 1 WHERE u.searches < ${dailyLimit}
+    RETURNING searches`.execute(db);
+  return rows.length > 0;
+}
+
+/** Look-ups sent to PubMed for the user today. */
+export async function searchesToday(db: Database, userId: string): Promise<number> {
+  const row = await sql<{
+    searches: number;
+  }>`SELECT searches FROM pubmed_fetch_usage WHERE user_id = ${userId} AND day = ${TODAY}`.execute(db);
+  return Number(row.rows[0]?.searches ?? 0);
 }
 
 /** Gives back `unused` records of a reservation made today (a fetch that took fewer than it reserved). */

@@ -3,8 +3,8 @@ import type { RecordDesign } from "../articles/evidence.ts";
 import type { ReviewFilters } from "./filters.ts";
 import type { PubmedReport } from "./report.ts";
 import { eutilsClientFor } from "../pubmed/client.ts";
-import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
-import { fetchWithinAllowance } from "../pubmed/usage.ts";
+import { cachedEsearch, SearchAllowanceSpent, searchCacheKey } from "../pubmed/search-cache.ts";
+import { fetchWithinAllowance, reserveSearch } from "../pubmed/usage.ts";
 import { heldPmids } from "../../search/pubmed/fetch-records.ts";
 import { corpusStats, embeddedSizeWarning, forgetCorpusStats } from "../articles/corpus.ts";
 
@@ -89,6 +89,10 @@ export interface PubmedStepResult {
 /** What the step reports as it works, for the review's progress line. */
 export type ProgressReporter = (line: string | null) => Promise<void>;
 
+/** The report's note when the user's look-ups for the day are spent (PUBMED_USER_DAILY_SEARCHES). */
+export const SEARCHES_SPENT_NOTE =
+  "Your daily allowance of PubMed searches is used up, so this review uses the local index only.";
+
 /** The text with its first letter in upper case. */
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -97,8 +101,9 @@ const records = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "record
 
 /**
  * Asks PubMed for `topic` (with the review's filters) and fetches the best records the index lacks, within the
- * configuration's record cap, the user's daily budget and the time budget (PUBMED_FETCH_BUDGET_MS, for the whole
- * step). Never throws for PubMed's sake: an error or the budget ends the step with `outcome` "error" or "timeout" and
+ * configuration's record cap, the user's daily budgets (look-ups: PUBMED_USER_DAILY_SEARCHES, taken only when the
+ * answer is not in the cache; records: PUBMED_USER_DAILY_RECORDS) and the time budget (PUBMED_FETCH_BUDGET_MS, for the
+ * whole step). The user's requests share NCBI's rate fairly with other users' (src/pubmed/client.ts). Never throws for PubMed's sake: an error or the budget ends the step with `outcome` "error" or "timeout" and
  * the records fetched before it stay. @throws only database errors of the step's own writes.
  */
 export async function runPubmedStep(
@@ -124,7 +129,10 @@ export async function runPubmedStep(
     note: null,
   };
   const signal = AbortSignal.timeout(config.PUBMED_FETCH_BUDGET_MS);
-  const client = eutilsClientFor(config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`) });
+  const client = eutilsClientFor(config, deps.db, {
+    log: (line) => console.warn(`pubmed: ${line}`),
+    userId: review.user_id,
+  });
   let matchedPmids: number[] = [];
   try {
     await progress("Searching PubMed for this topic…");
@@ -136,6 +144,7 @@ export async function runPubmedStep(
       REVIEW_SEARCH_CACHE_MS,
       { term, retmax: max, sort: "relevance" },
       signal,
+      () => reserveSearch(deps.db, review.user_id, config.PUBMED_USER_DAILY_SEARCHES),
     );
     report.query_translation = answer.queryTranslation;
     report.total = answer.total;
@@ -170,6 +179,11 @@ export async function runPubmedStep(
       report.note = `${capitalised(records(report.failed))} could not be fetched from PubMed or read; the review uses the others.`;
     }
   } catch (err) {
+    if (err instanceof SearchAllowanceSpent) {
+      report.outcome = "budget";
+      report.note = SEARCHES_SPENT_NOTE;
+      return { report, matchedPmids };
+    }
     const timedOut = signal.aborted;
     report.outcome = timedOut ? "timeout" : "error";
     const partly = report.fetched > 0 ? ` after ${records(report.fetched)}` : "";

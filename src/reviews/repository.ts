@@ -16,8 +16,11 @@ export type ReviewRow = Omit<Selectable<LiteratureReviewsTable>, "created_at" | 
   created_at: Date;
   updated_at: Date;
 };
-/** An article as reviews read it: every column but its reference list, which only the disruption signal reads. */
-export type ArticleRow = Omit<Selectable<ArticlesTable>, "reference_pmids">;
+/**
+ * An article as reviews read it: every column but its reference list, which only the disruption signal reads, and its
+ * syntax index (search/pubmed/query-syntax/stored.ts), which only the strategy evaluation reads, in SQL.
+ */
+export type ArticleRow = Omit<Selectable<ArticlesTable>, "reference_pmids" | "syntax_sources" | "syntax_words">;
 
 /** One entry of a review's ranked list, as the pipeline stores it. */
 export interface RankedEntry {

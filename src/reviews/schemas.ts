@@ -1,4 +1,12 @@
-import { isPubmedSyntax, parsePubmedQuery, PubmedQuerySyntaxError } from "../../search/pubmed/query-syntax.ts";
+import {
+  checkStrategyLimits,
+  isPubmedSyntax,
+  MAX_STRATEGY_DEPTH,
+  MAX_STRATEGY_DISTINCT_CHARACTERS,
+  MAX_STRATEGY_TERMS,
+  parsePubmedQuery,
+  PubmedQuerySyntaxError,
+} from "../../search/pubmed/query-syntax.ts";
 import { z } from "@hono/zod-openapi";
 import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
 import { ArticlePublicSchema } from "../articles/schemas.ts";
@@ -26,12 +34,14 @@ export const PIPELINE_STATUSES = ["searching", "sorting", "summarizing"] as cons
 export const historyQuerySchema = paginationSchema;
 
 /**
- * Why a topic written in PubMed's search syntax cannot be read ("Search strategy: …"), or null when it can or is plain.
+ * Why a topic written in PubMed's search syntax cannot be read, or is beyond what a strategy may hold (its terms,
+ * nesting and characters, search/pubmed/query-syntax/limits.ts): "Search strategy: …"; null when it can be read or is
+ * plain.
  */
 function pubmedSyntaxError(topic: string): string | null {
   if (!isPubmedSyntax(topic)) return null;
   try {
-    parsePubmedQuery(topic);
+    checkStrategyLimits(topic, parsePubmedQuery(topic));
     return null;
   } catch (err) {
     if (err instanceof PubmedQuerySyntaxError)
@@ -66,7 +76,8 @@ export const startQuerySchema = z
       .openapi({
         description:
           `The topic or keywords, 1 to ${MAX_QUERY_LENGTH} characters after trimming. "quoted phrases" rank higher; -word excludes. ` +
-          `A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to ${MAX_STRATEGY_LENGTH} characters, is evaluated as PubMed does.`,
+          `A search strategy in PubMed's syntax (field tags such as [tiab] or [mh], AND/OR/NOT with parentheses, word*), up to ${MAX_STRATEGY_LENGTH} characters, ` +
+          `${MAX_STRATEGY_TERMS} terms, ${MAX_STRATEGY_DEPTH} levels of nesting and ${MAX_STRATEGY_DISTINCT_CHARACTERS} different characters (not counting case), is evaluated as PubMed does.`,
         example: "risk factors for nasopharyngeal carcinoma",
         maxLength: MAX_STRATEGY_LENGTH,
       }),

@@ -2,8 +2,8 @@ import type { AppDeps } from "../deps.ts";
 import type { EutilsClient } from "../../search/pubmed/eutils.ts";
 import { heldPmids } from "../../search/pubmed/fetch-records.ts";
 import { isPubmedSyntax } from "../../search/pubmed/query-syntax.ts";
-import { cachedEsearch, searchCacheKey } from "../pubmed/search-cache.ts";
-import { fetchWithinAllowance } from "../pubmed/usage.ts";
+import { cachedEsearch, SearchAllowanceSpent, searchCacheKey } from "../pubmed/search-cache.ts";
+import { fetchWithinAllowance, reserveSearch } from "../pubmed/usage.ts";
 import type { Profile } from "./profile.ts";
 
 /**
@@ -21,7 +21,9 @@ import type { Profile } from "./profile.ts";
  * - **Asked once.** Each answer is kept in pubmed_search_cache under the ISO week and the normalised term
  *   (`weeklySearchKey`), which every process of the deployment reads first: users sharing an interest cost one esearch
  *   a week, and the records it names are fetched by the first of them (the others find them held). Two jobs asking the
- *   same new term at the same moment may both miss the cache (no lock is held across a request to NCBI).
+ *   same new term at the same moment may both miss the cache (no lock is held across a request to NCBI). An esearch
+ *   sent (not one answered from the cache) takes one look-up of the user's daily allowance (PUBMED_USER_DAILY_SEARCHES,
+ *   shared with their reviews); once it is spent, the interests not asked yet are not asked this week.
  * - **What is fetched.** The PMIDs of the answers that `articles` lacks, best-ranked of each interest first, within the
  *   user's daily budget of fetched records (PUBMED_USER_DAILY_RECORDS, shared with their reviews), with `fetchRecords`
  *   (one efetch for up to 200 PMIDs; ingested and indexed through the ordinary ingest).
@@ -141,16 +143,28 @@ export async function fetchNewThisWeek(
   const window = weekWindow(opts.now);
   try {
     const answers: number[][] = [];
+    const reserve = () => reserveSearch(db, opts.userId, config.PUBMED_USER_DAILY_SEARCHES);
     for (const term of terms) {
       const params = { term, retmax: WEEKLY_RETMAX, sort: "relevance" as const, datetype: "edat" as const, ...window };
-      const answer = await cachedEsearch(
-        db,
-        client,
-        weeklySearchKey(opts.week, term),
-        WEEKLY_SEARCH_CACHE_MS,
-        params,
-        signal,
-      );
+      let answer: Awaited<ReturnType<typeof cachedEsearch>>;
+      try {
+        answer = await cachedEsearch(
+          db,
+          client,
+          weeklySearchKey(opts.week, term),
+          WEEKLY_SEARCH_CACHE_MS,
+          params,
+          signal,
+          reserve,
+        );
+      } catch (err) {
+        if (!(err instanceof SearchAllowanceSpent)) throw err;
+        result.outcome = "budget";
+        log(
+          `weekly suggestions: user ${opts.userId}'s daily allowance of PubMed look-ups is used up; ${terms.length - answers.length} interests not asked`,
+        );
+        break;
+      }
       if (!answer.cached) result.asked++;
       answers.push(answer.pmids.slice(0, WEEKLY_RETMAX));
     }

@@ -107,7 +107,7 @@ export async function computeWeeklySuggestions(
     opts.pubmed !== undefined
       ? opts.pubmed
       : deps.config.PUBMED_ON_DEMAND
-        ? eutilsClientFor(deps.config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`) })
+        ? eutilsClientFor(deps.config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`), userId })
         : null;
   if (pubmed) await fetchNewThisWeek(deps, pubmed, profile, { userId, week, now });
 

@@ -121,7 +121,7 @@ export function usersRoutes(deps: AppDeps) {
     const user = await users.changePassword(deps.db, me, c.req.valid("json"));
     await reset(deps.db, LIMITS.passwordCheckPerUser, me);
     const token = await issueAccessToken(deps, user);
-    setSessionCookie(c, token);
+    setSessionCookie(c, deps.config, token);
     return c.json(
       { message: "Password updated successfully", access_token: token, token_type: "bearer" as const },
       200,
@@ -139,7 +139,7 @@ export function usersRoutes(deps: AppDeps) {
   });
   app.openapi(deleteMe, async (c) => {
     await users.deleteUser(deps.db, c.get("user").id, c.get("user"));
-    clearSessionCookie(c);
+    clearSessionCookie(c, deps.config);
     return c.json({ message: "User deleted successfully" }, 200);
   });
 

@@ -110,5 +110,8 @@ describe("the server's record of the embedded database", () => {
   test("PGlite's abort is recognised, other errors are not", () => {
     expect(isEmbeddedAbort(new Error("Aborted(). Build with -sASSERTIONS for more info."))).toBe(true);
     expect(isEmbeddedAbort(new Error('relation "email_outbox" does not exist'))).toBe(false);
+    // The embedded driver's wrapping of an engine's stop keeps the abort as its cause.
+    const stopped = new Error("stopped", { cause: new Error("Aborted(). Build with -sASSERTIONS for more info.") });
+    expect(isEmbeddedAbort(stopped)).toBe(true);
   });
 });

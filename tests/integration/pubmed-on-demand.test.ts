@@ -10,7 +10,7 @@ import { ingestFiles } from "../../search/ingest.ts";
 import { matchesRecord, parsePubmedQuery } from "../../search/pubmed/query-syntax.ts";
 import { startWorker } from "../../src/jobs/worker.ts";
 import { jobHandlers } from "../../src/jobs/handlers.ts";
-import { fetchedToday } from "../../src/pubmed/usage.ts";
+import { fetchedToday, searchesToday } from "../../src/pubmed/usage.ts";
 import { PUBMED_PRUNE_JOB } from "../../src/pubmed/jobs.ts";
 import { applicationSchedules } from "../../src/jobs/schedules.ts";
 import { sql } from "kysely";
@@ -303,6 +303,38 @@ for (const backend of APP_BACKENDS) {
           "Your daily allowance of records fetched from PubMed is used up, so this review uses the local index only.",
         );
         expect(await fetchedToday(app.db, u.user.id)).toBe(3);
+      } finally {
+        await app.close();
+      }
+    });
+
+    test("look-ups count against a daily allowance of their own; a cached answer is free; past it nothing is sent", async () => {
+      // Records are not the limit here (the default 2,000): the look-ups are. The case: distinct topics, each a
+      // new esearch, once the records allowance no longer stops anything.
+      const app = await appWith({ PUBMED_USER_DAILY_SEARCHES: "2" });
+      const u = await app.signup();
+      const esearches = () => standIn.requests.filter((r) => r.path.endsWith("/esearch.fcgi")).length;
+      try {
+        const before = esearches();
+        expect((await review(app, u, "asthma")).search_report!.pubmed!.outcome).not.toBe("budget");
+        expect((await review(app, u, "dexamethasone prednisone")).search_report!.pubmed!.outcome).not.toBe("budget");
+        expect(esearches() - before).toBe(2);
+        expect(await searchesToday(app.db, u.user.id)).toBe(2);
+        // The same topic again: its answer is in the cache, so it costs no look-up.
+        expect((await review(app, u, "asthma")).search_report!.pubmed!.outcome).not.toBe("budget");
+        // A third distinct topic: the allowance is spent, nothing goes to PubMed, the review says why.
+        const spent = await review(app, u, "bronchiolitis infants");
+        expect(spent.status).not.toBe("error");
+        expect(spent.search_report!.pubmed!.outcome).toBe("budget");
+        expect(spent.search_report!.pubmed!.note).toBe(
+          "Your daily allowance of PubMed searches is used up, so this review uses the local index only.",
+        );
+        expect(esearches() - before).toBe(2);
+        expect(await searchesToday(app.db, u.user.id)).toBe(2);
+        // Another user's allowance is her own.
+        const other = await app.signup();
+        expect((await review(app, other, "bronchiolitis infants")).search_report!.pubmed!.outcome).not.toBe("budget");
+        expect(esearches() - before).toBe(3);
       } finally {
         await app.close();
       }

@@ -87,7 +87,8 @@ for (const backend of APP_BACKENDS) {
         expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
         expect(res.headers.get("x-frame-options")).toBe("DENY");
         expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
-        expect(res.headers.get("strict-transport-security")).toContain("max-age=");
+        // Asked over plain http: no Strict-Transport-Security (see "transport security" below).
+        expect(res.headers.get("strict-transport-security")).toBeNull();
         expect(directives(res.headers.get("content-security-policy")).get("frame-ancestors")).toEqual(["'none'"]);
         expect(res.headers.get("x-powered-by")).toBeNull();
       }
@@ -213,6 +214,65 @@ for (const backend of APP_BACKENDS) {
         body: JSON.stringify({ email: "script@example.org", full_name: "Script User", password: "long-enough-1" }),
       });
       expect(res.status).toBe(200);
+    });
+  });
+}
+
+// Issue 34: the session cookie's Secure flag when the site is https, and HSTS only over https.
+for (const backend of APP_BACKENDS) {
+  describe(`transport security (${backend})`, () => {
+    let https: TestApp;
+    let local: TestApp;
+    beforeAll(async () => {
+      // Behind a proxy that terminates TLS and does not say so (no X-Forwarded-Proto): the app sees http://.
+      https = await createTestApp(backend, { env: { PUBLIC_URL: "https://litreview.example.org" } });
+      local = await createTestApp(backend, { env: { PUBLIC_URL: "http://localhost:3000" } });
+    });
+    afterAll(async () => {
+      await https?.close();
+      await local?.close();
+    });
+
+    const loginCookie = async (t: TestApp, url: string, headers: Record<string, string> = {}) => {
+      const { user, password } = await t.signup();
+      const res = await t.app.request(url, {
+        method: "POST",
+        headers,
+        body: new URLSearchParams({ username: user.email, password }),
+      });
+      expect(res.status).toBe(200);
+      const cookie = res.headers.get("set-cookie");
+      expect(cookie).toStartWith("access_token=");
+      return cookie!;
+    };
+    const flags = (cookie: string) => cookie.split(";").map((p) => p.trim().toLowerCase());
+
+    test("the session cookie is Secure when PUBLIC_URL is https, whatever scheme the request reached the app by", async () => {
+      expect(flags(await loginCookie(https, "http://localhost/api/v1/login/access-token"))).toContain("secure");
+      expect(flags(await loginCookie(https, "https://litreview.example.org/api/v1/login/access-token"))).toContain(
+        "secure",
+      );
+    });
+
+    test("with a plain-http PUBLIC_URL (a local trial) the cookie is Secure only for a request that came over https", async () => {
+      expect(flags(await loginCookie(local, "http://localhost/api/v1/login/access-token"))).not.toContain("secure");
+      expect(
+        flags(await loginCookie(local, "http://localhost/api/v1/login/access-token", { "x-forwarded-proto": "https" })),
+      ).toContain("secure");
+      expect(flags(await loginCookie(local, "https://localhost/api/v1/login/access-token"))).toContain("secure");
+    });
+
+    test("Strict-Transport-Security only over https: never on a plain-http answer, page or API", async () => {
+      for (const path of ["/landing", "/api/v1/health", "/api/v1/users/me"]) {
+        for (const t of [https, local]) {
+          const plain = await t.app.request(`http://localhost${path}`);
+          expect(plain.headers.get("strict-transport-security"), path).toBeNull();
+          const secure = await t.app.request(`https://localhost${path}`);
+          expect(secure.headers.get("strict-transport-security"), path).toBe("max-age=15552000; includeSubDomains");
+          const proxied = await t.app.request(`http://localhost${path}`, { headers: { "x-forwarded-proto": "https" } });
+          expect(proxied.headers.get("strict-transport-security"), path).toBe("max-age=15552000; includeSubDomains");
+        }
+      }
     });
   });
 }

@@ -6,8 +6,10 @@ import { seedIndexedArticles } from "../support/articles.ts";
 import { startEutilsStandIn, type EutilsStandIn } from "../support/eutils-stand-in.ts";
 import { loadStandInRecords, PUBMEDQA_PMIDS, withEntrezDate } from "../support/pubmed-records.ts";
 import { computeWeeklySuggestions } from "../../src/suggestions/service.ts";
-import { WEEKLY_RETMAX, weeklySearchKey } from "../../src/suggestions/pubmed-new.ts";
-import { fetchedToday } from "../../src/pubmed/usage.ts";
+import { fetchNewThisWeek, WEEKLY_RETMAX, weeklySearchKey } from "../../src/suggestions/pubmed-new.ts";
+import { buildProfile } from "../../src/suggestions/profile.ts";
+import { eutilsClientFor } from "../../src/pubmed/client.ts";
+import { fetchedToday, searchesToday } from "../../src/pubmed/usage.ts";
 
 // New This Week from the Entrez date, and from PubMed (issue 19, point 5), on PGlite and PostgreSQL with a fixed
 // clock in 2013 and the E-utilities stand-in serving the PubMedQA records (which the test database does not hold).
@@ -184,6 +186,32 @@ for (const backend of APP_BACKENDS) {
       const pmids = await weekly(u);
       for (const pmid of [...LOCAL_NEW, ...BREAST]) expect(pmids).toContain(pmid);
       expect(pmids.sort()).toEqual((await weekly(first)).sort());
+    });
+
+    test("the week's look-ups count against the user's daily allowance; past it the other interests are not asked", async () => {
+      const u = await t.signup();
+      const deps = { ...t.deps, config: { ...t.deps.config, PUBMED_USER_DAILY_SEARCHES: 1 } };
+      const profile = buildProfile("pancreatitis, melanoma, glaucoma", [], NOW);
+      const asked = requests("esearch").length;
+      const lines: string[] = [];
+      const result = await fetchNewThisWeek(
+        deps,
+        eutilsClientFor(deps.config, deps.db, { userId: u.user.id }),
+        profile,
+        {
+          userId: u.user.id,
+          week: WEEK,
+          now: NOW,
+          log: (line) => lines.push(line),
+        },
+      );
+      expect(result.outcome).toBe("budget");
+      expect(result.asked).toBe(1);
+      expect(requests("esearch").length).toBe(asked + 1);
+      expect(await searchesToday(t.db, u.user.id)).toBe(1);
+      expect(lines.some((l) => l.includes("allowance of PubMed look-ups is used up; 2 interests not asked"))).toBe(
+        true,
+      );
     });
 
     test("PubMed unreachable: the week goes out within the budget; the failed question is not cached, so a later run asks it", async () => {

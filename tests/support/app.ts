@@ -2,7 +2,7 @@ import type { Insertable } from "kysely";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { AppDeps } from "../../src/deps.ts";
-import type { Database } from "../../src/db/database.ts";
+import type { Database, DatabaseHandle } from "../../src/db/database.ts";
 import type { SubscriptionsTable } from "../../src/db/types.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
 import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
@@ -34,6 +34,8 @@ export interface TestApp {
   db: Database;
   /** On PostgreSQL, the test database's address (another process can open it); undefined on in-memory PGlite. */
   databaseUrl?: string;
+  /** On PGlite, the embedded engine (src/db/embedded.ts): how often it was reopened. */
+  embedded?: DatabaseHandle["embedded"];
   /** Closes the database (and drops it on PostgreSQL). Call it in afterAll. */
   close(): Promise<void>;
   /** Creates a user directly in the database and signs a token for it. See SignupOptions for the defaults. */
@@ -194,5 +196,16 @@ export async function createTestApp(
 
   const runJobs = () => runJobsUntilIdle(deps, jobHandlers(deps));
 
-  return { backend, app, deps, db, databaseUrl: handle.url, close: () => handle.close(), signup, tokenFor, runJobs };
+  return {
+    backend,
+    app,
+    deps,
+    db,
+    databaseUrl: handle.url,
+    embedded: handle.embedded,
+    close: () => handle.close(),
+    signup,
+    tokenFor,
+    runJobs,
+  };
 }

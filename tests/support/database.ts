@@ -1,12 +1,12 @@
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import postgres from "postgres";
 import { EMBEDDED_SETTINGS, openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
+import { EmbeddedDialect, EmbeddedEngine } from "../../src/db/embedded.ts";
 import { migrateToLatest } from "../../src/db/migrator.ts";
 import type { DB } from "../../src/db/types.ts";
 
@@ -57,14 +57,14 @@ function migrationsHash(): string {
   return hash.digest("hex").slice(0, 12);
 }
 
-/** Opens in-memory PGlite like openDatabase does (same start parameters), from a data folder tarball if given. */
+/** Opens in-memory PGlite like openDatabase does (same driver and start parameters), from a tarball if given. */
 function openPglite(loadDataDir?: Blob | File): DatabaseHandle & { pglite: PGlite } {
-  const pglite = new PGlite("memory://", {
-    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
-    loadDataDir,
+  const embedded = new EmbeddedEngine({
+    dataDir: "memory://",
+    options: { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS], loadDataDir },
   });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: "pglite", pglite, close: () => db.destroy() };
+  const db = new Kysely<DB>({ dialect: new EmbeddedDialect(embedded) });
+  return { db, kind: "pglite", embedded, pglite: embedded.current, close: () => db.destroy() };
 }
 
 // PGlite's initdb and the migrations cost about 3 s of CPU per database; starting from the data folder of one
@@ -151,10 +151,10 @@ export async function createTestDatabase(
     if (opts.fromScratch) {
       const handle = openPglite();
       await migrateToLatest(handle.db);
-      return { db: handle.db, kind: handle.kind, close: handle.close };
+      return { db: handle.db, kind: handle.kind, embedded: handle.embedded, close: handle.close };
     }
-    const { db, kind, close } = openPglite(await migratedPgliteSnapshot());
-    return { db, kind, close };
+    const { db, kind, embedded, close } = openPglite(await migratedPgliteSnapshot());
+    return { db, kind, embedded, close };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");

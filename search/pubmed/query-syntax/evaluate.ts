@@ -1,77 +1,54 @@
 /**
  * Evaluation of a parsed query, two ways over one shared plan (`planOf`): in memory over one record (`matchesRecord`)
- * and as a SQL condition over the `articles` table (`pubmedQuerySql`). Both read the same plan, so they have exactly
- * the same semantics (described in search/pubmed/query-syntax.ts).
+ * and as a SQL condition over the `articles` table (`pubmedQuerySql`), which reads the normalised sources and words
+ * stored with each article (stored.ts). Both read the same plan and the same normalised texts (sources.ts), so they
+ * have exactly the same semantics (described in search/pubmed/query-syntax.ts).
  */
 import { sql, type RawBuilder } from "kysely";
 import { LANGUAGE_CODES } from "./fields.ts";
 import { parseDateRange } from "./parse.ts";
-import type { PubmedField, PubmedQueryNode, PubmedQueryRecord, PubmedQueryTerm } from "./types.ts";
 import {
-  foldFor,
-  JOURNAL_QUALIFIER,
-  JOURNAL_QUALIFIER_RE,
-  LEADING_THE,
-  LEADING_THE_RE,
-  nonWordPattern,
-  normalise,
-  normaliseList,
-  type Fold,
-} from "./words.ts";
+  FIELD_SOURCES,
+  indexedWord,
+  INDEXED_WORD_CHARS,
+  OVERFLOW_WORD,
+  SOURCES,
+  sourceText,
+  type Source,
+} from "./sources.ts";
+import type { PubmedField, PubmedQueryNode, PubmedQueryRecord, PubmedQueryTerm } from "./types.ts";
+import { normalise } from "./words.ts";
 
 // ---------------------------------------------------------------------------------------------------------------------
 // The evaluation plan, shared by matchesRecord and pubmedQuerySql
 
-/**
- * Normalised sources, each a string in which terms are looked for as substrings:
- *  ti, ab, jo: " words "; au, mh, mj, kw, pt: "| item words | … |"; la: "| code |";
- *  ta: "| journal words | journal words without its qualifier |", each without a leading "the".
- */
-type Source = "ti" | "ab" | "au" | "jo" | "ta" | "mh" | "mj" | "kw" | "pt" | "la";
-
-const FIELD_SOURCES: Readonly<Record<Exclude<PubmedField, "dp">, readonly Source[]>> = {
-  all: ["ti", "ab", "au", "jo", "mh", "kw"],
-  tiab: ["ti", "ab"],
-  ti: ["ti"],
-  ab: ["ab"],
-  tw: ["ti", "ab", "mh", "kw"],
-  ot: ["kw"],
-  mh: ["mh"],
-  majr: ["mj"],
-  au: ["au"],
-  ta: ["ta"],
-  pt: ["pt"],
-  la: ["la"],
-};
-
 type PlanNode =
-  | { kind: "find"; sources: readonly Source[]; needle: string }
+  | {
+      kind: "find";
+      field: Exclude<PubmedField, "dp">;
+      sources: readonly Source[];
+      needle: string;
+      words: string[];
+      lastIsPrefix: boolean;
+    }
   | { kind: "date"; from: string; to: string; fromYear: number; toYear: number }
   | { kind: "and" | "or"; children: PlanNode[] }
   | { kind: "not"; include: PlanNode; exclude: PlanNode };
 
 interface Plan {
-  fold: Fold;
   root: PlanNode;
+  /** The fields the query's terms search, and their sources. */
+  fields: Set<Exclude<PubmedField, "dp">>;
   sources: Set<Source>;
 }
 
 const plans = new WeakMap<PubmedQueryNode, Plan>();
 
-function termsOf(node: PubmedQueryNode, out: PubmedQueryTerm[] = []): PubmedQueryTerm[] {
-  if (node.kind === "term") out.push(node);
-  else if (node.kind === "not") {
-    termsOf(node.include, out);
-    termsOf(node.exclude, out);
-  } else for (const c of node.children) termsOf(c, out);
-  return out;
-}
-
 function planOf(node: PubmedQueryNode): Plan {
   const cached = plans.get(node);
   if (cached) return cached;
-  const fold = foldFor(termsOf(node));
   const sources = new Set<Source>();
+  const fields = new Set<Exclude<PubmedField, "dp">>();
   const build = (n: PubmedQueryNode): PlanNode => {
     if (n.kind === "and" || n.kind === "or") return { kind: n.kind, children: n.children.map(build) };
     if (n.kind === "not") return { kind: "not", include: build(n.include), exclude: build(n.exclude) };
@@ -80,21 +57,31 @@ function planOf(node: PubmedQueryNode): Plan {
       const [fromYear, toYear] = [Number(range.from.slice(0, 4)), Number(range.to.slice(0, 4))];
       return { kind: "date", from: range.from, to: range.to, fromYear, toYear };
     }
-    const plan = { kind: "find" as const, sources: FIELD_SOURCES[n.field], needle: needleOf(n, fold) };
+    const needle = needleOf(n);
+    const plan = {
+      kind: "find" as const,
+      field: n.field,
+      sources: FIELD_SOURCES[n.field],
+      needle,
+      words: needle.split(/[ |]+/).filter(Boolean),
+      // " child" (truncated), "| smith j" (an author's initials): the last word may be longer in the text.
+      lastIsPrefix: !/[ |]$/.test(needle),
+    };
     for (const s of plan.sources) sources.add(s);
+    fields.add(n.field);
     return plan;
   };
-  const plan = { fold, root: build(node), sources };
+  const plan = { root: build(node), fields, sources };
   plans.set(node, plan);
   return plan;
 }
 
 /** What a term looks for in its sources (see Source). */
-function needleOf(term: PubmedQueryTerm, fold: Fold): string {
+function needleOf(term: PubmedQueryTerm): string {
   let text = term.text;
   if (term.field === "mh" || term.field === "majr") text = text.split("/")[0]!;
   if (term.field === "la") text = LANGUAGE_CODES[text.trim().toLowerCase()] ?? text;
-  let words = normalise(text, fold).trim().split(" ").filter(Boolean);
+  let words = normalise(text).trim().split(" ").filter(Boolean);
   if (term.field === "ta" && words.length > 1 && words[0] === "the") words = words.slice(1);
   const joined = words.join(" ");
   switch (term.field) {
@@ -116,52 +103,13 @@ function needleOf(term: PubmedQueryTerm, fold: Fold): string {
 // ---------------------------------------------------------------------------------------------------------------------
 // In memory
 
-/** Normalised sources of records, per folding (records are immutable while they are searched). */
-const recordSources = new WeakMap<PubmedQueryRecord, { key: string; values: Partial<Record<Source, string>> }>();
+/** Normalised sources of records, computed on first use (records are immutable while they are searched). */
+const recordSources = new WeakMap<PubmedQueryRecord, Partial<Record<Source, string>>>();
 
-function sourceValue(record: PubmedQueryRecord, source: Source, fold: Fold): string {
-  let entry = recordSources.get(record);
-  if (!entry || entry.key !== fold.key) recordSources.set(record, (entry = { key: fold.key, values: {} }));
-  const known = entry.values[source];
-  if (known !== undefined) return known;
-  let value: string;
-  switch (source) {
-    case "ti":
-      value = normalise(record.title ?? "", fold);
-      break;
-    case "ab":
-      value = normalise(record.abstract ?? "", fold);
-      break;
-    case "jo":
-      value = normalise(record.journal ?? "", fold);
-      break;
-    case "au":
-      value = normaliseList(record.authors ? record.authors.split(", ") : [], fold);
-      break;
-    case "mh":
-      value = normaliseList(record.mesh_terms ?? [], fold);
-      break;
-    case "mj":
-      value = normaliseList(record.mesh_major_terms ?? [], fold);
-      break;
-    case "kw":
-      value = normaliseList(record.keywords ?? [], fold);
-      break;
-    case "pt":
-      value = normaliseList(record.publication_types ?? [], fold);
-      break;
-    case "la":
-      value = `|${normalise(record.language ?? "", fold)}|`;
-      break;
-    case "ta": {
-      const journal = record.journal ?? "";
-      const bare = (s: string) => normalise(s, fold).replace(LEADING_THE_RE, " ");
-      value = `|${bare(journal)}|${bare(journal.replace(JOURNAL_QUALIFIER_RE, ""))}|`;
-      break;
-    }
-  }
-  entry.values[source] = value;
-  return value;
+function sourceValue(record: PubmedQueryRecord, source: Source): string {
+  let values = recordSources.get(record);
+  if (!values) recordSources.set(record, (values = {}));
+  return (values[source] ??= sourceText(record, source));
 }
 
 /**
@@ -173,7 +121,7 @@ export function matchesRecord(node: PubmedQueryNode, record: PubmedQueryRecord):
   const evaluate = (n: PlanNode): boolean => {
     switch (n.kind) {
       case "find":
-        return n.sources.some((s) => sourceValue(record, s, plan.fold).includes(n.needle));
+        return n.sources.some((s) => sourceValue(record, s).includes(n.needle));
       case "date": {
         const date = record.publication_date?.slice(0, 10);
         if (date) return n.from <= date && date <= n.to;
@@ -195,92 +143,73 @@ export function matchesRecord(node: PubmedQueryNode, record: PubmedQueryRecord):
 // SQL
 
 /*
- * The SQL evaluates exactly what `matchesRecord` does, in two steps per term and source, so that the costly part runs
- * only on rows that can match:
- *  1. the source, case-folded, must contain each word of the term's needle as a substring (`strpos`): necessary,
- *     since the normalised source is the folded text with its non-word runs made single spaces;
- *  2. the normalised source (`regexp_replace` of the non-word runs) must contain the needle.
- * Folding, locale-free: `lower(x COLLATE "C")` lower-cases ASCII letters only, whatever the database's locale; then
- * `translate(…, fold_from, fold_to)` maps the non-ASCII characters of the folding (Fold.sqlFrom), only on texts that
- * hold one of them (a few `strpos`; translate() scans its list for every character of the text, about 20 ns a
- * character even for a one-character list, where lower() in "C" costs a tenth of that).
- * The subquery `r` holds the raw texts and the three parameters, `n` the folded texts; both are fenced by OFFSET 0 so
- * that each is computed once per row.
+ * The SQL reads what stored.ts keeps with each article: `syntax_sources`, the normalised sources (SOURCES order), and
+ * `syntax_words`, a tsvector of their distinct words (sources.ts indexedWords). Per term, in two steps:
+ *  1. the record's words must include the term's words (the last one as a prefix when it is truncated): a lookup in
+ *     the row's tsvector, necessary since the normalised sources are made of those words;
+ *  2. one of the term's sources must contain the needle, exactly as `matchesRecord` tests it: one `strpos` in the
+ *     field's sources joined by U+0001, which no needle holds, so that no match spans two sources.
+ * The whole query's words (AND and OR as the tree says; dates and the excluded side of a NOT ask nothing) come first as
+ * one `@@` test, which a GIN index on `syntax_words` can answer: the candidate set. Nothing is folded or normalised at
+ * query time, so the cost of a row is a few tsvector lookups per term and a substring search per term whose words it
+ * holds, whatever letters the query uses (issue 34).
  */
 
-/** Raw text of a prefilter column. */
-function rawSql(column: Source): RawBuilder<string> {
-  switch (column) {
-    case "ti":
-      return sql`coalesce(a.title, '')`;
-    case "ab":
-      return sql`coalesce(a.abstract, '')`;
-    case "jo":
-    case "ta":
-      return sql`coalesce(a.journal, '')`;
-    case "la":
-      return sql`coalesce(a.language, '')`;
-    case "au":
-      return sql`coalesce(a.authors, '')`;
-    default:
-      return sql`array_to_string(${LIST_ARRAYS[column]!}, '|')`;
-  }
+/** A tsquery operand: the lexeme quoted (tsquery input takes it as it is, no normalisation), `:*` for a prefix. */
+function lexeme(word: string, prefix: boolean): string {
+  const kept = indexedWord(word);
+  const quoted = `'${kept.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  return prefix || [...word].length > INDEXED_WORD_CHARS ? `${quoted}:*` : quoted;
 }
 
-/** `x` folded (see above) with the folding of `lists` (the subquery "r" or "n"), whose fold_from has `k` characters. */
-function foldSql(x: RawBuilder<unknown>, lists: "r" | "n", k: number): RawBuilder<string> {
-  const from = sql.ref(`${lists}.fold_from`);
-  const holds = Array.from({ length: k }, (_, i) => sql`strpos(${x}, substr(${from}, ${sql.lit(i + 1)}, 1)) > 0`);
-  return sql<string>`(CASE WHEN ${sql.join(holds, sql` OR `)}
-    THEN translate(lower(${x} COLLATE "C"), ${from}, ${sql.ref(`${lists}.fold_to`)}) ELSE lower(${x} COLLATE "C") END)`;
+/** What a find node asks of the word index, or null when it has no words. */
+function findWords(n: Extract<PlanNode, { kind: "find" }>): string | null {
+  if (n.words.length === 0) return null;
+  return n.words.map((w, i) => lexeme(w, n.lastIsPrefix && i === n.words.length - 1)).join(" & ");
 }
 
-/** An already folded text normalised as `normalise` does. */
-const normaliseSql = (folded: RawBuilder<unknown>) =>
-  sql<string>`(' ' || btrim(regexp_replace(${folded}, n.word_gaps, ' ', 'g'), ' ') || ' ')`;
+/** A record indexed as holding every word (sources.ts OVERFLOW_WORD) passes every word test. */
+const orOverflow = (query: string) => `(${query}) | ${lexeme(OVERFLOW_WORD, false)}`;
 
-/** The raw array of a list source. */
-const LIST_ARRAYS: Partial<Record<Source, RawBuilder<unknown>>> = {
-  au: sql`string_to_array(coalesce(a.authors, ''), ', ')`,
-  mh: sql`coalesce(a.mesh_terms, '{}')`,
-  mj: sql`coalesce(a.mesh_major_terms, '{}')`,
-  kw: sql`coalesce(a.keywords, '{}')`,
-  pt: sql`coalesce(a.publication_types, '{}')`,
-};
-
-/** Column of the subqueries holding the text a source is prefiltered on ("ta" uses the journal's). */
-const foldedColumn = (source: Source) => (source === "ta" ? "jo" : source);
-
-/** The normalised text of a source (see Source), computed from the folded column or the raw array. */
-function normalisedSql(source: Source, k: number): RawBuilder<string> {
-  switch (source) {
-    case "ti":
-    case "ab":
-    case "jo":
-      return normaliseSql(sql.ref(`n.${source}`));
-    case "la":
-      return sql<string>`('|' || ${normaliseSql(sql`n.la`)} || '|')`;
-    case "ta": {
-      const bare = (folded: RawBuilder<unknown>) => sql`regexp_replace(${normaliseSql(folded)}, ${LEADING_THE}, ' ')`;
-      return sql<string>`('|' || ${bare(sql`n.jo`)} || '|' || ${bare(sql`regexp_replace(n.jo, ${JOURNAL_QUALIFIER}, '')`)} || '|')`;
+/** The words a record must hold to match the (sub)query, as tsquery text; null when it asks nothing of them. */
+function candidateWords(n: PlanNode): string | null {
+  switch (n.kind) {
+    case "find":
+      return findWords(n);
+    case "date":
+      return null;
+    case "not":
+      return candidateWords(n.include);
+    case "and": {
+      const parts = n.children.map(candidateWords).filter((p): p is string => p !== null);
+      return parts.length === 0 ? null : parts.map((p) => `(${p})`).join(" & ");
     }
-    default: {
-      const item = normaliseSql(foldSql(sql`u.e`, "n", k));
-      return sql<string>`('|' || coalesce((SELECT string_agg(${item}, '|') FROM unnest(${LIST_ARRAYS[source]!}) AS u(e)), '') || '|')`;
+    case "or": {
+      const parts = n.children.map(candidateWords);
+      if (parts.some((p) => p === null)) return null;
+      return parts.map((p) => `(${p})`).join(" | ");
     }
   }
 }
 
-function conditionSql(n: PlanNode, k: number): RawBuilder<boolean> {
+/** The exclusions of a chain `a NOT b NOT c` as one flat list (`a AND NOT b AND NOT c`), so the SQL stays shallow. */
+function notChain(n: Extract<PlanNode, { kind: "not" }>): { include: PlanNode; excludes: PlanNode[] } {
+  const excludes: PlanNode[] = [];
+  let at: PlanNode = n;
+  while (at.kind === "not") {
+    excludes.unshift(at.exclude);
+    at = at.include;
+  }
+  return { include: at, excludes };
+}
+
+function conditionSql(n: PlanNode): RawBuilder<boolean> {
   switch (n.kind) {
     case "find": {
-      const words = [...new Set(n.needle.split(/[ |]+/).filter(Boolean))];
-      const perSource = n.sources.map((source) => {
-        const folded = sql.ref(`n.${foldedColumn(source)}`);
-        const prefilter = words.map((w) => sql`strpos(${folded}, ${w}) > 0`);
-        return sql`(${sql.join([...prefilter, sql`strpos(${normalisedSql(source, k)}, ${n.needle}) > 0`], sql` AND `)})`;
-      });
-      return sql<boolean>`(${sql.join(perSource, sql` OR `)})`;
+      const found = sql`strpos(n.${sql.raw(`f_${n.field}`)}, ${n.needle}) > 0`;
+      const words = findWords(n);
+      if (words === null) return sql<boolean>`(${found})`;
+      return sql<boolean>`(a.syntax_words @@ ${orOverflow(words)}::tsquery AND ${found})`;
     }
     case "date":
       return sql<boolean>`coalesce(CASE WHEN a.publication_date IS NOT NULL
@@ -289,34 +218,47 @@ function conditionSql(n: PlanNode, k: number): RawBuilder<boolean> {
     case "and":
     case "or":
       return sql<boolean>`(${sql.join(
-        n.children.map((c) => conditionSql(c, k)),
+        n.children.map((c) => conditionSql(c)),
         n.kind === "and" ? sql` AND ` : sql` OR `,
       )})`;
-    case "not":
-      return sql<boolean>`(${conditionSql(n.include, k)} AND NOT ${conditionSql(n.exclude, k)})`;
+    case "not": {
+      const { include, excludes } = notChain(n);
+      const parts = [conditionSql(include), ...excludes.map((e) => sql`NOT coalesce(${conditionSql(e)}, false)`)];
+      return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
+    }
   }
 }
 
 /**
  * The query as a condition on a row of `articles` aliased `a`, e.g.
- * `db.selectFrom("articles as a").select("a.pmid").where(pubmedQuerySql(node))`. Same semantics as `matchesRecord`, on
- * PGlite and PostgreSQL whatever the database's locale: no locale-dependent function or regex feature is used (see the
- * comment above). User text only ever travels as bound parameters. Cost: a case folding of each field the query
- * reads, per row (a few µs for a title and abstract), then, for the rows whose fields contain all of a term's words, a
- * normalisation of those fields (about 80 µs for an abstract). It reads every row it is applied to, so on a large table
- * apply it to a candidate set (e.g. the full-text index's matches) rather than to the whole table.
+ * `db.selectFrom("articles as a").select("a.pmid").where(pubmedQuerySql(node))`. Same semantics as `matchesRecord` on
+ * every row whose syntax index is stored (stored.ts; a row without it never matches: fill it first with
+ * `fillSyntaxIndex`), on PGlite and PostgreSQL whatever the database's locale (nothing locale-dependent is used). User
+ * text only travels as bound parameters. Cost per row: one `@@` test of the query's words (answerable by the GIN index
+ * on `syntax_words`), then, for a candidate, its sources unpacked once and per term a few tsvector lookups and a
+ * substring search in each source of the terms whose words it holds: linear in the stored text and the number of terms,
+ * independent of the letters used.
  */
 export function pubmedQuerySql(node: PubmedQueryNode): RawBuilder<boolean> {
   const plan = planOf(node);
-  const k = [...plan.fold.sqlFrom].length;
-  const condition = conditionSql(plan.root, k);
-  if (plan.sources.size === 0) return condition;
-  const columns = [...new Set([...plan.sources].map(foldedColumn))].sort();
-  const raw = columns.map((c) => sql`${rawSql(c)} AS ${sql.raw(c)}`);
-  const folded = columns.map((c) => sql`${foldSql(sql.ref(`r.${c}`), "r", k)} AS ${sql.raw(c)}`);
-  const params = sql`(SELECT ${plan.fold.sqlFrom}::text AS fold_from, ${plan.fold.sqlTo}::text AS fold_to,
-    ${nonWordPattern()}::text AS word_gaps) AS p`;
-  const r = sql`(SELECT ${sql.join(raw)}, p.fold_from, p.fold_to, p.word_gaps FROM ${params} OFFSET 0) AS r`;
-  const n = sql`(SELECT ${sql.join(folded)}, r.fold_from, r.fold_to, r.word_gaps FROM ${r} OFFSET 0) AS n`;
-  return sql<boolean>`EXISTS (SELECT 1 FROM ${n} WHERE ${condition})`;
+  const words = candidateWords(plan.root);
+  let condition = conditionSql(plan.root);
+  if (plan.sources.size > 0) {
+    // The sources the query reads, unpacked from the stored array once per row; then each field's text, its sources
+    // joined by a character no needle holds (U+0001), so that a term is one substring search whatever its field.
+    const unpacked = [...plan.sources].map(
+      (s) => sql`max(u.e) FILTER (WHERE u.i = ${sql.lit(SOURCES.indexOf(s) + 1)}) AS ${sql.raw(s)}`,
+    );
+    const fields = [...plan.fields].map((f) => {
+      const parts = FIELD_SOURCES[f].map((s) => sql`s.${sql.raw(s)}`);
+      return sql`${parts.length === 1 ? parts[0]! : sql`concat_ws(chr(1), ${sql.join(parts)})`} AS ${sql.raw(`f_${f}`)}`;
+    });
+    const s = sql`(SELECT ${sql.join(unpacked)} FROM unnest(a.syntax_sources) WITH ORDINALITY AS u(e, i)) AS s`;
+    // OFFSET 0 keeps the planner from pulling the subquery up and computing the fields again at every use.
+    const n = sql`(SELECT ${sql.join(fields)} FROM ${s} OFFSET 0) AS n`;
+    condition = sql<boolean>`EXISTS (SELECT 1 FROM ${n} WHERE ${condition})`;
+  }
+  // A row without its index never matches (not even a strategy of dates alone: one rule for every strategy).
+  if (words === null) return sql<boolean>`(a.syntax_words IS NOT NULL AND ${condition})`;
+  return sql<boolean>`(a.syntax_words @@ ${orOverflow(words)}::tsquery AND ${condition})`;
 }

@@ -1,15 +1,14 @@
 /**
- * Words and case, shared by both evaluations (search/pubmed/query-syntax/evaluate.ts): the word characters as one
- * bracket expression for JavaScript and PostgreSQL, the locale-free case foldings a query needs, the normalisation of
- * texts into words under a folding, and the journal-title patterns. The semantics are in search/pubmed/query-syntax.ts.
+ * Words and case, shared by both evaluations (search/pubmed/query-syntax/evaluate.ts): the word characters, the
+ * locale-free case folding, the normalisation of texts into words, and the journal-title patterns. Both evaluations
+ * read texts normalised here, in JavaScript: the in-memory one as it goes, the SQL one from the copies stored with each
+ * article (search/pubmed/query-syntax/stored.ts). The semantics are in search/pubmed/query-syntax.ts.
  */
-import type { PubmedQueryTerm } from "./types.ts";
 
 /**
- * The word characters as a bracket-expression body that means the same in a JavaScript `u` regex and a PostgreSQL
- * regex (literal characters and ranges only; none of them is special in either): Unicode L, M and N, with the
- * unassigned code points between two of them merged into the ranges. Planes 4 to 13 hold no characters and are left
- * out. Built once, on first use (about 40 ms).
+ * The word characters as the body of a JavaScript `u` regex bracket expression (literal characters and ranges only):
+ * Unicode L, M and N, with the unassigned code points between two of them merged into the ranges. Planes 4 to 13 hold
+ * no characters and are left out. Built once, on first use (about 40 ms).
  */
 let wordClass: string | null = null;
 function wordCharacters(): string {
@@ -46,40 +45,31 @@ let wordRuns: RegExp | null = null;
 function wordRunRegex(): RegExp {
   return (wordRuns ??= new RegExp(`[${wordCharacters()}]+`, "gu"));
 }
-/** The PostgreSQL pattern of a run of non-word characters. */
-export function nonWordPattern(): string {
-  return `[^${wordCharacters()}]+`;
-}
 
 /**
- * Characters outside ASCII that case-fold to an ASCII letter: "ı" and "K" (Kelvin sign) by simple case mapping,
- * "ſ" (long s), and "İ", whose lower case is "i" plus a combining dot (PostgreSQL's lower() in most locales gives "i").
+ * The case classes: characters linked by single-character lower- or upper-casing, closed transitively ("Σ", "σ", "ς";
+ * "K", "k" and the Kelvin sign; "S", "s" and "ſ"; "I", "i" and "ı"), each mapped to one representative, its usual
+ * lower-case letter. "İ", whose lower case is two characters ("i" and a combining dot), folds to "i" as PostgreSQL's
+ * lower() gives it in most locales. The folding is the whole of Unicode's case pairs at once, the same for every query,
+ * so that a text is folded once (`foldCase`) whatever the query (issue 34: the folding used to be built per query, one
+ * test per distinct letter of the query, and a query of 400 letters cost 400 scans of every text).
  */
-const ASCII_FOLDS: readonly [string, string][] = [
-  ["\u0130", "i"],
-  ["\u0131", "i"],
-  ["\u017F", "s"],
-  ["\u212A", "k"],
-];
-
-/** A case folding: each listed character → its class's representative. */
-export interface Fold {
-  /** Characters to replace, in a stable order. */
-  from: string[];
-  map: Map<string, string>;
-  /** Regex of the characters to replace (JavaScript, global). */
-  re: RegExp;
-  /** Identity of the folding, for caches. */
-  key: string;
-  /** The non-ASCII part (ASCII_FOLDS and case classes: member → representative), for the SQL's translate(). */
-  sqlFrom: string;
-  sqlTo: string;
+interface CaseTables {
+  /** Characters whose lower case is not one character, replaced before lower-casing (only "İ"). */
+  before: Map<string, string>;
+  beforeRe: RegExp;
+  /**
+   * Every character of a class but its representative; after lower-casing only a few can be left ("ς", "ı", "ſ",
+   * "ϐ"…).
+   */
+  after: Map<string, string>;
+  afterRe: RegExp;
 }
 
-let caseGraph: Map<number, number[]> | null = null;
-/** Links between characters by single-character lower- and upper-casing (built on first use, about 50 ms). */
-function caseLinks(): Map<number, number[]> {
-  if (caseGraph) return caseGraph;
+let caseTables: CaseTables | null = null;
+/** Built on first use (about 60 ms: every code point's case mappings). */
+function caseClasses(): CaseTables {
+  if (caseTables) return caseTables;
   const links = new Map<number, number[]>();
   const link = (a: number, b: number) => {
     if (a === b) return;
@@ -90,87 +80,76 @@ function caseLinks(): Map<number, number[]> {
     const cps = [...s];
     return cps.length === 1 ? cps[0]!.codePointAt(0)! : null;
   };
-  for (let cp = 0x80; cp <= 0x1ffff; cp++) {
+  const before = new Map<string, string>();
+  for (let cp = 0x41; cp <= 0x1ffff; cp++) {
     if (cp === 0xd800) cp = 0xe000;
     const ch = String.fromCodePoint(cp);
     const lower = single(ch.toLowerCase());
     const upper = single(ch.toUpperCase());
-    if (lower !== null) link(cp, lower);
+    if (lower === null) before.set(ch, "");
+    else link(cp, lower);
     if (upper !== null) link(cp, upper);
   }
-  return (caseGraph = links);
-}
-
-const BASE_FOLD = buildFold([]);
-
-/** The folding of ASCII letters (and ASCII_FOLDS) plus the case classes of the given non-ASCII characters. */
-function buildFold(extra: string[]): Fold {
-  const pairs = new Map<string, string>();
-  let sqlFrom = "";
-  let sqlTo = "";
-  for (let c = 65; c <= 90; c++) pairs.set(String.fromCharCode(c), String.fromCharCode(c + 32));
-  for (const [from, to] of ASCII_FOLDS) {
-    pairs.set(from, to);
-    sqlFrom += from;
-    sqlTo += to;
+  const representative = new Map<number, string>();
+  for (const start of links.keys()) {
+    if (representative.has(start)) continue;
+    const members = new Set([start]);
+    const stack = [start];
+    while (stack.length)
+      for (const next of links.get(stack.pop()!) ?? [])
+        if (!members.has(next)) {
+          members.add(next);
+          stack.push(next);
+        }
+    // The usual lower-case letter: the lower case of the upper case of the smallest member ("µ" → "Μ" → "μ"), unless
+    // that leaves the class ("ß" → "SS").
+    const smallest = String.fromCodePoint(Math.min(...members));
+    const lower = smallest.toLowerCase();
+    const upper = lower.toUpperCase();
+    const usual = single(upper) !== null ? upper.toLowerCase() : lower;
+    const rep = single(usual) !== null && members.has(single(usual)!) ? usual : lower;
+    for (const m of members) representative.set(m, rep);
   }
-  if (extra.length) {
-    const links = caseLinks();
-    for (const ch of extra) {
-      const start = ch.codePointAt(0)!;
-      const members = new Set([start]);
-      const stack = [start];
-      while (stack.length)
-        for (const next of links.get(stack.pop()!) ?? [])
-          if (!members.has(next)) {
-            members.add(next);
-            stack.push(next);
-          }
-      if (members.size < 2) continue;
-      if ([...members].some((m) => m < 0x80)) continue; // an ASCII class, already folded
-      const rep = String.fromCodePoint(Math.min(...members));
-      if (pairs.has(rep) || pairs.get(String.fromCodePoint(Math.max(...members))) === rep) continue; // seen
-      for (const m of [...members].sort((x, y) => x - y)) {
-        const member = String.fromCodePoint(m);
-        if (member === rep) continue;
-        pairs.set(member, rep);
-        sqlFrom += member;
-        sqlTo += rep;
-      }
-    }
+  // "İ" (and any other character whose lower case is several) folds as its class would, else as its own first letter.
+  for (const ch of before.keys()) before.set(ch, representative.get(ch.codePointAt(0)!) ?? [...ch.toLowerCase()][0]!);
+  const after = new Map<string, string>();
+  for (const [cp, rep] of representative) {
+    const ch = String.fromCodePoint(cp);
+    if (ch !== rep) after.set(ch, rep);
   }
-  const from = [...pairs.keys()].sort();
-  const escapeInClass = (c: string) => c.replace(/[\\\]^[-]/g, "\\$&");
-  return {
-    from,
-    map: pairs,
-    re: new RegExp(`[${from.map(escapeInClass).join("")}]`, "gu"),
-    key: from.join(""),
-    sqlFrom,
-    sqlTo,
-  };
+  const classOf = (chars: Iterable<string>) =>
+    new RegExp(`[${[...chars].map((c) => c.replace(/[\\\]^[-]/g, "\\$&")).join("")}]`, "gu");
+  caseTables = { before, beforeRe: classOf(before.keys()), after, afterRe: classOf(after.keys()) };
+  return caseTables;
 }
 
-/** The folding a query needs: ASCII, plus the case classes of the non-ASCII letters its terms contain. */
-export function foldFor(terms: PubmedQueryTerm[]): Fold {
-  const extra = new Set<string>();
-  for (const t of terms)
-    for (const ch of t.text) if (ch.codePointAt(0)! >= 0x80 && ch.toLowerCase() !== ch.toUpperCase()) extra.add(ch);
-  return extra.size ? buildFold([...extra].sort()) : BASE_FOLD;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * A text with every letter replaced by its case class's representative (see caseClasses): one native lower-casing,
+ * then a replacement of the few characters lower-casing leaves apart from their class ("ς" → "σ", "ı" → "i"). Cost:
+ * linear in the text, the same for every query. JavaScript's toLowerCase() is locale-free and maps one character to
+ * one except "İ" (replaced first) and "Σ", whose choice between "σ" and "ς" by position does not matter here (both
+ * are one class).
+ */
+export function foldCase(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  const t = caseClasses();
+  const lowered = text.replace(t.beforeRe, (c) => t.before.get(c) ?? c).toLowerCase();
+  return lowered.replace(t.afterRe, (c) => t.after.get(c) ?? c);
 }
 
-/** Words of a text under a folding, as " w1 w2 … " (two spaces when it has none). */
-export function normalise(text: string, fold: Fold): string {
-  const folded = text.replace(fold.re, (c) => fold.map.get(c) ?? c);
-  return ` ${(folded.match(wordRunRegex()) ?? []).join(" ")} `;
+/** The case-folded words of a text, as " w1 w2 … " (two spaces when it has none). */
+export function normalise(text: string): string {
+  return ` ${(foldCase(text).match(wordRunRegex()) ?? []).join(" ")} `;
 }
 
-/** Words of each item, as "| w1 w2 | w3 |" ("||" for no item). */
-export function normaliseList(items: readonly string[], fold: Fold): string {
-  return `|${items.map((i) => normalise(i, fold)).join("|")}|`;
+/** The case-folded words of each item, as "| w1 w2 | w3 |" ("||" for no item). */
+export function normaliseList(items: readonly string[]): string {
+  return `|${items.map((i) => normalise(i)).join("|")}|`;
 }
 
-/** A journal title's trailing qualifier: "Lancet (London, England)". The same pattern runs in PostgreSQL. */
+/** A journal title's trailing qualifier: "Lancet (London, England)". */
 export const JOURNAL_QUALIFIER = "\\([^()]*\\)[ \\t\\r\\n]*$";
 export const JOURNAL_QUALIFIER_RE = new RegExp(JOURNAL_QUALIFIER);
 export const LEADING_THE = "^ the ";
