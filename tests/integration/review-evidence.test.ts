@@ -206,7 +206,14 @@ for (const backend of APP_BACKENDS) {
         const year = Number(a.publication_date?.slice(0, 4));
         expect(year).toBeGreaterThanOrEqual(2000);
         expect(year).toBeLessThanOrEqual(2015);
-        expect(["observational", "cohort", "case-control", "review"]).toContain(a.study_design as string);
+        // The filter selects by the design the PubMed record names (a cited card shows the table's reading instead).
+        const row = await t.db
+          .selectFrom("articles")
+          .select(["publication_types", "mesh_terms"])
+          .where("pmid", "=", a.pmid)
+          .executeTakeFirstOrThrow();
+        const recordDesign = studyDesign(row.publication_types, row.mesh_terms);
+        expect(["observational", "cohort", "case-control", "review"]).toContain(recordDesign as string);
         expect(a.subjects === "humans" || a.subjects === "humans_and_animals").toBe(true);
       }
       expect(d.search_report?.counts.after_filters).toBe(d.search_report?.counts.relevant);
