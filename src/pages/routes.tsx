@@ -10,7 +10,7 @@ import { renderPage } from "./render.tsx";
 import { corpusStats, embeddedSizeWarning } from "../articles/corpus.ts";
 import type { ReviewWorkspaceProps } from "../../islands/review-workspace/ReviewWorkspace.tsx";
 import { serveAsset } from "./assets.ts";
-import { APP_LAYOUT_ISLANDS, AppLayout, siteOf, viewerOf } from "./layouts.tsx";
+import { APP_LAYOUT_ISLANDS, AppLayout, siteOf, viewerOf, type Site } from "./layouts.tsx";
 import { founderOf, LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
 import { LEGAL_PAGES_EN, LegalPageEnglish } from "./legal-english.tsx";
 import { AUTH_PAGES, AuthPage } from "./auth-pages.tsx";
@@ -27,6 +27,7 @@ import { PricingPage, pricingOf } from "./pricing-page.tsx";
 import { DashboardPage, HomePage, LiteraturePage, SettingsPage, SuggestionsPage, UpgradeGate } from "./app-pages.tsx";
 
 type PageEnv = { Variables: { user: CurrentUser } };
+type PagesApp = Hono<PageEnv>;
 
 /** The query string of the request, with its leading "?", or "" (redirects keep it, docs/product.md §2). */
 function queryOf(c: Context): string {
@@ -59,27 +60,49 @@ const FAVICON_SVG =
  *   of the French legal pages, which stay the governing texts.
  * - anything else outside /api is the 404 page, with status 404.
  * Also serves the built assets under /assets/ and the favicon.
+ *
+ * Each area registers its own routes below. The order of registration is Hono's order of matching: the session check
+ * comes before the pages it guards, and the 404 catch-all comes last.
  */
 export function pagesRoutes(deps: AppDeps) {
-  const app = new Hono<PageEnv>();
+  const app: PagesApp = new Hono<PageEnv>();
   const site = siteOf(deps.config);
-  const founder = founderOf(deps.config);
+  registerAssetRoutes(app);
+  registerPublicPages(app, deps, site);
+  registerUnsubscribePages(app, deps, site);
+  registerAuthPages(app, deps, site);
+  registerAccountPages(app, deps, site);
+  registerSubscriberPages(app, deps, site);
+  registerNotFoundPage(app, deps, site);
+  app.onError(pageError);
+  return app;
+}
 
+/** The built assets under /assets/ and the favicon under both names browsers ask for. */
+function registerAssetRoutes(app: PagesApp): void {
   app.get("/assets/:file", serveAsset);
   // Browsers ask for /favicon.ico on their own; both names answer with the same small SVG mark.
   const favicon = (c: Context) =>
     c.body(FAVICON_SVG, 200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" });
   app.get("/favicon.svg", favicon);
   app.get("/favicon.ico", favicon);
+}
 
-  /**
-   * Who is looking at a public page: signed in (the header then says so and links to /home instead of "Log In"), or
-   * null for a visitor. Costs the session's one indexed read, and nothing without a session cookie.
-   */
-  const viewer = async (c: Context) => {
+/**
+ * Who is looking at a public page: signed in (the header then says so and links to /home instead of "Log In"), or
+ * null for a visitor. Costs the session's one indexed read, and nothing without a session cookie.
+ */
+function viewerOfRequest(deps: AppDeps) {
+  return async (c: Context) => {
     const user = await resolveUser(deps, c);
     return user ? viewerOf(user) : null;
   };
+}
+
+/** `/` (to /home or /landing), the landing page, the legal pages in French and English, and the pricing page. */
+function registerPublicPages(app: PagesApp, deps: AppDeps, site: Site): void {
+  const founder = founderOf(deps.config);
+  const viewer = viewerOfRequest(deps);
 
   app.get("/", async (c) => {
     const user = await resolveUser(deps, c);
@@ -119,9 +142,14 @@ export function pagesRoutes(deps: AppDeps) {
     const body = <PricingPage site={site} pricing={await pricingOf(deps.config)} signedIn={signedIn !== null} />;
     return renderPage(c, { title: "Pricing", body, viewer: signedIn });
   });
+}
 
-  // The weekly digest's unsubscribe link (RFC 8058): GET asks to confirm, POST (the button, or a mail client's
-  // one-click "List-Unsubscribe=One-Click") unsubscribes. The signed token is the only credential; no session needed.
+/**
+ * The unsubscribe links of the e-mails: the signed token is the only credential; no session needed.
+ * The weekly digest's link follows RFC 8058: GET asks to confirm, POST (the button, or a mail client's one-click
+ * "List-Unsubscribe=One-Click") unsubscribes. The share notification e-mails' link works the same way.
+ */
+function registerUnsubscribePages(app: PagesApp, deps: AppDeps, site: Site): void {
   app.get("/unsubscribe", async (c) => {
     const token = c.req.query("token") ?? "";
     const userId = await readUnsubscribeToken(deps.secretKey, token);
@@ -156,7 +184,10 @@ export function pagesRoutes(deps: AppDeps) {
     const body = <ShareUnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} />;
     return renderPage(c, { title: "Shared articles", status: userId ? 200 : 400, body });
   });
+}
 
+/** /login, /signup, /recover-password, /reset-password: for visitors only; a signed-in user is sent on. */
+function registerAuthPages(app: PagesApp, deps: AppDeps, site: Site): void {
   for (const path of Object.keys(AUTH_PAGES) as (keyof typeof AUTH_PAGES)[]) {
     const page = AUTH_PAGES[path];
     app.get(path, async (c) => {
@@ -166,22 +197,14 @@ export function pagesRoutes(deps: AppDeps) {
     // The forms post through their island; a native submission (no script) just comes back to the form.
     app.post(path, (c) => c.redirect(`${path}${queryOf(c)}`, 303));
   }
+}
 
-  const requireSession: MiddlewareHandler<PageEnv> = async (c, next) => {
-    const user = await resolveUser(deps, c);
-    if (!user) return c.redirect(loginPathFor(`${c.req.path}${queryOf(c)}`), 302);
-    c.set("user", user);
-    await next();
-  };
+/** The paths that need a session: without one, the browser goes to /login and comes back here after logging in. */
+const SESSION_PATHS = ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions", "/my-data/:id"];
 
-  /** Renders a page of the authenticated layout; `islands` are the page's own, the layout's are added. */
-  const appPage = (
-    c: Context<PageEnv>,
-    title: string,
-    body: ReactNode,
-    islands: IslandName[] = [],
-    fullWidth = false,
-  ) =>
+/** Renders a page of the authenticated layout; `islands` are the page's own, the layout's are added. */
+function appPageOf(site: Site) {
+  return (c: Context<PageEnv>, title: string, body: ReactNode, islands: IslandName[] = [], fullWidth = false) =>
     renderPage(c, {
       title,
       islands: [...APP_LAYOUT_ISLANDS, ...islands],
@@ -191,9 +214,21 @@ export function pagesRoutes(deps: AppDeps) {
         </AppLayout>
       ),
     });
+}
 
-  for (const path of ["/home", "/dashboard", "/literature_management", "/settings", "/suggestions", "/my-data/:id"])
-    app.use(path, requireSession);
+/**
+ * The session check of SESSION_PATHS, then the signed-in pages open to every account: the data export's download
+ * page, /home, /dashboard and /settings.
+ */
+function registerAccountPages(app: PagesApp, deps: AppDeps, site: Site): void {
+  const requireSession: MiddlewareHandler<PageEnv> = async (c, next) => {
+    const user = await resolveUser(deps, c);
+    if (!user) return c.redirect(loginPathFor(`${c.req.path}${queryOf(c)}`), 302);
+    c.set("user", user);
+    await next();
+  };
+  for (const path of SESSION_PATHS) app.use(path, requireSession);
+  const appPage = appPageOf(site);
 
   // The "Download my data" e-mail's link (src/privacy/data-export.ts): signed out, requireSession sends the browser
   // through /login and back here.
@@ -228,6 +263,15 @@ export function pagesRoutes(deps: AppDeps) {
       : null;
     return appPage(c, "User Settings", <SettingsPage user={user} adminWarning={adminWarning} />, ["SettingsPanel"]);
   });
+}
+
+/**
+ * The signed-in pages that need an active Plus, Pro or Max subscription (docs/product.md §6): /suggestions and
+ * /literature_management; without one they show the upgrade notice. Registered after registerAccountPages, whose
+ * session check they rely on.
+ */
+function registerSubscriberPages(app: PagesApp, deps: AppDeps, site: Site): void {
+  const appPage = appPageOf(site);
 
   app.get("/suggestions", async (c) => {
     // Same rule as reviews: an active Plus, Pro or Max subscription (docs/product.md §6).
@@ -255,7 +299,11 @@ export function pagesRoutes(deps: AppDeps) {
       true,
     );
   });
+}
 
+/** The catch-all, registered last: the 404 page, or the API's JSON 404 for unknown paths under /api. */
+function registerNotFoundPage(app: PagesApp, deps: AppDeps, site: Site): void {
+  const viewer = viewerOfRequest(deps);
   app.all("*", async (c) => {
     // Unknown API paths stay JSON, in the API's error shape. This catch-all is the one place they are answered: a
     // sub-app's own notFound never runs once it is mounted with app.route (Hono answers from the root's routes).
@@ -267,23 +315,22 @@ export function pagesRoutes(deps: AppDeps) {
       viewer: await viewer(c),
     });
   });
+}
 
-  app.onError((err, c) => {
-    // A database that cannot answer now is not the visitor's fault and not a lost session: say so and retry.
-    if (isDatabaseUnavailable(err)) {
-      return c.html(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}"><title>Temporarily unavailable | LitReview</title></head><body><h1>Temporarily unavailable</h1><p>${SERVICE_UNAVAILABLE} This page reloads on its own.</p></body></html>`,
-        503,
-        { "Retry-After": String(RETRY_AFTER_SECONDS) },
-      );
-    }
-    const requestId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    console.error(`[${requestId}] page ${c.req.method} ${c.req.path} failed:`, err);
+/** The pages' error handler: a 503 page that reloads itself while the database is unavailable, else a 500 page. */
+function pageError(err: Error, c: Context<PageEnv>) {
+  // A database that cannot answer now is not the visitor's fault and not a lost session: say so and retry.
+  if (isDatabaseUnavailable(err)) {
     return c.html(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error | LitReview</title></head><body><h1>Something went wrong!</h1><p>An unexpected error occurred. Please try again.</p><p><a href="/">Go Back</a></p></body></html>`,
-      500,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}"><title>Temporarily unavailable | LitReview</title></head><body><h1>Temporarily unavailable</h1><p>${SERVICE_UNAVAILABLE} This page reloads on its own.</p></body></html>`,
+      503,
+      { "Retry-After": String(RETRY_AFTER_SECONDS) },
     );
-  });
-
-  return app;
+  }
+  const requestId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  console.error(`[${requestId}] page ${c.req.method} ${c.req.path} failed:`, err);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error | LitReview</title></head><body><h1>Something went wrong!</h1><p>An unexpected error occurred. Please try again.</p><p><a href="/">Go Back</a></p></body></html>`,
+    500,
+  );
 }
