@@ -4,15 +4,7 @@
  * ./toaster.tsx, loaded on the first toast of the page (issue 25; docs/decisions/0043-first-paint-javascript.md);
  * toasts asked for meanwhile show, in order, once it has loaded.
  */
-
-/**
- * One toast as islands ask for it; `action` only with kind "info" (a button such as Undo). `form` names the form the
- * toast reports on: a success of that form dismisses the form's earlier toasts (issue 35: "Incorrect password" stayed
- * beside "Password updated successfully.").
- */
-export type ToastRequest =
-  | { kind: "success" | "error"; message: string; action?: undefined; form?: string }
-  | { kind: "info"; message: string; action?: { label: string; run: () => void }; form?: string };
+import type { ToastRequest } from "./toast-request.ts";
 
 /** Options of a toast: the form it reports on (see ToastRequest). */
 export interface ToastOptions {

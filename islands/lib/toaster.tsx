@@ -16,12 +16,13 @@
  *
  * The toast store is module state: the page's client bundle shares this module between islands (one copy per page).
  */
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { createRoot } from "react-dom/client";
 import { toast, useToaster, type Toast } from "react-hot-toast/headless";
 import * as css from "./toast.css.ts";
-import { toastPlacement, type Box } from "./toast-placement.ts";
-import type { ToastRequest } from "./toast.tsx";
+import type { ToastRequest } from "./toast-request.ts";
+import { useToastPause } from "./toast-pause.ts";
+import { useStackTop } from "./toast-stack-top.ts";
 
 const SUCCESS_TITLE = "Success!";
 const ERROR_TITLE = "Something went wrong!";
@@ -32,8 +33,6 @@ const ERROR_MS = 8000;
 const ACTION_MS = 8000;
 /** At most this many toasts show at once (issue 24); a newer one dismisses the oldest. */
 export const MAX_TOASTS = 2;
-/** The stack's usual top, px: toast.css.ts `region`, below the top bar. */
-const DEFAULT_TOP = 64;
 
 // The button of a toast that offers one, by toast id: the toast store keeps only the message. Keyed by message, so it
 // holds one entry per distinct message.
@@ -85,19 +84,6 @@ export function mountToaster(): Promise<typeof present> {
   return new Promise((resolve) => createRoot(host).render(<Toasts onMounted={() => resolve(present)} />));
 }
 
-// The element the user last pressed or focused outside the toasts: the stack steps around it.
-let lastUsed: Element | null = null;
-
-/** What the stack must not cover: elements marked data-toast-avoid and the last used one (or its marked ancestor). */
-function obstacles(): Box[] {
-  const elements = [...document.querySelectorAll("[data-toast-avoid]")];
-  if (lastUsed?.isConnected) elements.push(lastUsed.closest("[data-toast-avoid]") ?? lastUsed);
-  // A large element (the page's main area, a focused summary panel) cannot be stepped around; it is not an obstacle.
-  return elements.map((e) => e.getBoundingClientRect()).filter((r) => r.height < window.innerHeight / 2);
-}
-
-type PauseReason = "hover" | "focus" | "hidden";
-
 /** The toast region; `onMounted` runs once it is in the document. Mounted once per page by mountToaster. */
 function Toasts({ onMounted }: { onMounted: () => void }) {
   const { toasts, handlers } = useToaster();
@@ -107,21 +93,6 @@ function Toasts({ onMounted }: { onMounted: () => void }) {
   const shownKey = shown.map((t) => `${t.id}:${t.createdAt}`).join(" ");
   const regionRef = useRef<HTMLElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
-  const [top, setTop] = useState<number | null>(null);
-  const reasons = useRef(new Set<PauseReason>());
-  // startPause/endPause change identity when the pause state changes; keep the latest in a ref for listeners.
-  const handlersRef = useRef(handlers);
-  handlersRef.current = handlers;
-
-  const setPaused = (reason: PauseReason, on: boolean) => {
-    const set = reasons.current;
-    const before = set.size > 0;
-    if (on) set.add(reason);
-    else set.delete(reason);
-    const after = set.size > 0;
-    if (after && !before) handlersRef.current.startPause();
-    if (!after && before) handlersRef.current.endPause();
-  };
 
   // Newest first: past MAX_TOASTS, the oldest go.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the ids shown, not on the array's identity
@@ -129,66 +100,12 @@ function Toasts({ onMounted }: { onMounted: () => void }) {
     for (const t of visible.slice(MAX_TOASTS)) toast.dismiss(t.id);
   }, [visible.map((t) => t.id).join(" ")]);
 
-  // The stack's place: measured before paint, again when the page scrolls or resizes or the user uses something else.
-  const place = () => {
-    const region = regionRef.current;
-    const list = listRef.current;
-    if (!region || !list || list.childElementCount === 0) {
-      setTop(null);
-      return;
-    }
-    const r = region.getBoundingClientRect();
-    const stack = { left: r.left, right: r.right, height: list.offsetHeight };
-    const p = toastPlacement(stack, obstacles(), window.innerHeight, DEFAULT_TOP);
-    setTop(p.top === DEFAULT_TOP ? null : p.top);
-  };
-  const placeRef = useRef(place);
-  placeRef.current = place;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: placed again when the toasts shown change (shownKey)
-  useLayoutEffect(() => place(), [shownKey]);
-  useEffect(() => {
-    let frame = 0;
-    const schedule = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => placeRef.current());
-    };
-    const onUse = (e: Event) => {
-      const t = e.target;
-      // Focus the page moved itself (tabindex -1: the status bubble, the summary, <main>) is not the user's doing.
-      const scripted = e.type === "focusin" && t instanceof Element && t.getAttribute("tabindex") === "-1";
-      if (t instanceof Element && !scripted && !regionRef.current?.contains(t)) lastUsed = t;
-      schedule();
-    };
-    // What the stack steps around may appear after the click (the query bubble once the review starts).
-    const observer = new MutationObserver(() => {
-      if (listRef.current?.childElementCount) schedule();
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    document.addEventListener("pointerdown", onUse, true);
-    document.addEventListener("focusin", onUse, true);
-    document.addEventListener("scroll", schedule, true);
-    window.addEventListener("resize", schedule);
-    return () => {
-      cancelAnimationFrame(frame);
-      observer.disconnect();
-      document.removeEventListener("pointerdown", onUse, true);
-      document.removeEventListener("focusin", onUse, true);
-      document.removeEventListener("scroll", schedule, true);
-      window.removeEventListener("resize", schedule);
-    };
-  }, []);
+  const top = useStackTop(regionRef, listRef, shownKey);
 
   // Once: mountToaster resolves its promise with the first call; later calls would do nothing.
   useEffect(() => onMounted(), [onMounted]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: setPaused touches refs only: one listener
-  useEffect(() => {
-    const onVisibility = () => setPaused("hidden", document.visibilityState === "hidden");
-    onVisibility();
-    document.addEventListener("visibilitychange", onVisibility);
-    return () => document.removeEventListener("visibilitychange", onVisibility);
-    // setPaused only touches refs, so one listener for the life of the region is right.
-  }, []);
+  const setPaused = useToastPause(handlers);
 
   return (
     <section
