@@ -3,8 +3,7 @@ import { ArticleCard } from "../article-card/ArticleCard.tsx";
 import { Pagination } from "../article-card/Pagination.tsx";
 import { clampPage, pageCount, pageSlice } from "../article-card/paging.ts";
 import { SocialActions } from "../social/SocialActions.tsx";
-// Types only: a value imported from Suggestions.tsx would move that island into a chunk shared with this one.
-import type { SectionKey, SuggestedArticle } from "./Suggestions.tsx";
+import type { SectionKey, SuggestedArticle } from "./suggestion-types.ts";
 import { visuallyHidden } from "../lib/visually-hidden.css.ts";
 import * as css from "./suggestions.css.ts";
 

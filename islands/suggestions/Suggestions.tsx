@@ -13,16 +13,8 @@ import { lazy, Suspense, useEffect } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api, ApiRequestError } from "../lib/api.ts";
 import { showError } from "../lib/toast.tsx";
-import type { components } from "../lib/api-types.gen.ts";
+import type { SectionKey } from "./suggestion-types.ts";
 import * as css from "./suggestions.css.ts";
-
-/** A suggested article: the article and why it was suggested. */
-export type SuggestedArticle = components["schemas"]["SuggestedArticle"];
-
-/** GET /suggestions/weekly/latest (docs/product.md §3). */
-export type WeeklySuggestions = components["schemas"]["WeeklySuggestions"];
-
-export type SectionKey = "new_weekly_articles" | "new_yearly_articles" | "pertinent_articles" | "disruptive_articles";
 
 /** The four sections in the page's order, with the product's titles and empty texts (§2). */
 export const SECTIONS: { key: SectionKey; title: string; empty: string }[] = [
@@ -87,6 +79,7 @@ const LOADING = (
   </div>
 );
 
+/** The /suggestions island (see the module's comment). Takes no props. */
 export function Suggestions() {
   const latest = useQuery({
     queryKey: SUGGESTIONS_KEY,
