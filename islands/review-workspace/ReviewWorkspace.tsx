@@ -36,22 +36,12 @@
  * gzip of JavaScript with React, react-dom and react-query already taking about 80 KB of it.
  */
 import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Icon } from "../article-card/icons.tsx";
-import { showError, showSuccess } from "../lib/toast.tsx";
-import { corpusText, MSG, deleteBanner, detailOr, statusOf } from "./messages.ts";
-import {
-  awaitsTopic,
-  createReview,
-  deleteReview,
-  emptyDetails,
-  fetchHistory,
-  reviewKeys,
-  type ReviewHistory,
-  type ReviewSummary,
-} from "./queries.ts";
+import { corpusText, MSG } from "./messages.ts";
+import { awaitsTopic } from "./queries.ts";
+import type { ReviewDraft } from "./review-draft.ts";
+import { useCreateReview, useDeleteReview, useReviewHistory } from "./review-history.ts";
 import { ReviewSidebar } from "./ReviewSidebar.tsx";
-import type { ReviewDraft } from "./ReviewDetail.tsx";
 import * as css from "./ReviewWorkspace.css.ts";
 
 /**
@@ -62,15 +52,14 @@ import * as css from "./ReviewWorkspace.css.ts";
 const loadDetail = () => import("./ReviewDetail.tsx");
 const ReviewDetail = lazy(() => loadDetail().then((m) => ({ default: m.ReviewDetail })));
 
-/** The whole literature review workspace island. Takes no props. */
 /** Props of {@link ReviewWorkspace}, given by the server. */
 export interface ReviewWorkspaceProps {
   /** What the reviews run on, shown while no review is selected so an empty answer is not taken for a broken tool. */
   corpus?: { records: number; approximate: boolean; lastUpdated: string | null };
 }
 
+/** The whole literature review workspace island: the history sidebar and the selected review or a placeholder. */
 export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
-  const qc = useQueryClient();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -81,13 +70,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
     loadDetail().catch(() => {});
   }, []);
 
-  const history = useQuery({ queryKey: reviewKeys.history(), queryFn: ({ signal }) => fetchHistory(signal) });
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per failure: errorUpdatedAt changes exactly then
-  useEffect(() => {
-    if (history.isError) showError(detailOr(history.error, MSG.loadReviewsFailed));
-    // One toast per failure: errorUpdatedAt changes exactly when a new error is recorded.
-  }, [history.errorUpdatedAt]);
+  const history = useReviewHistory();
 
   const select = (id: string) => {
     if (id === selectedId) {
@@ -99,26 +82,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
     setSelectedId(id);
   };
 
-  const create = useMutation({
-    mutationFn: createReview,
-    onSuccess: (review) => {
-      qc.setQueryData<ReviewHistory>(reviewKeys.history(), (h) =>
-        h
-          ? { data: [review, ...h.data.filter((r) => r.id !== review.id)], count: h.count + 1 }
-          : { data: [review], count: 1 },
-      );
-      // The new review is known in full, so its topic input shows without a round trip.
-      qc.setQueryData(reviewKeys.details(review.id, 0), emptyDetails(review));
-      void qc.invalidateQueries({ queryKey: reviewKeys.history() });
-      setBanner(null);
-      setSelectedId(review.id);
-      showSuccess(MSG.created);
-    },
-    onError: (err) => {
-      showError(detailOr(err, MSG.createFailed));
-      setBanner(MSG.createBanner);
-    },
-  });
+  const create = useCreateReview({ setSelectedId, setBanner });
 
   /**
    * New Review (issue 24): an untouched review (status initial, no topic) is selected instead of adding another
@@ -143,30 +107,7 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
     });
   };
 
-  const remove = useMutation({
-    mutationFn: (review: ReviewSummary) => deleteReview(review.id),
-    onMutate: async (review) => {
-      await qc.cancelQueries({ queryKey: reviewKeys.history() });
-      const previous = qc.getQueryData<ReviewHistory>(reviewKeys.history());
-      qc.setQueryData<ReviewHistory>(
-        reviewKeys.history(),
-        (h) => h && { data: h.data.filter((r) => r.id !== review.id), count: Math.max(0, h.count - 1) },
-      );
-      setSelectedId((id) => (id === review.id ? null : id));
-      return { previous };
-    },
-    onSuccess: (_result, review) => {
-      qc.removeQueries({ queryKey: reviewKeys.detailsOf(review.id) });
-      showSuccess(MSG.deleted);
-    },
-    onError: (err, _review, context) => {
-      if (context?.previous) qc.setQueryData(reviewKeys.history(), context.previous);
-      showError(detailOr(err, MSG.deleteFailed));
-      setBanner(deleteBanner(err));
-      // Gone or not ours: the list we show is out of date.
-      if (statusOf(err) === 404) void qc.invalidateQueries({ queryKey: reviewKeys.history() });
-    },
-  });
+  const remove = useDeleteReview({ setSelectedId, setBanner });
 
   const showBanner = useCallback((message: string) => setBanner(message), []);
   const showBannerIfNone = useCallback((message: string) => setBanner((current) => current ?? message), []);
@@ -215,16 +156,23 @@ export function ReviewWorkspace({ corpus }: ReviewWorkspaceProps = {}) {
             />
           </Suspense>
         ) : (
-          <div className={css.placeholder}>
-            <p data-testid="review-empty-selection">{MSG.noSelection}</p>
-            {corpus ? (
-              <p className={css.corpusNote} data-testid="review-corpus" suppressHydrationWarning>
-                {corpusText(corpus)}
-              </p>
-            ) : null}
-          </div>
+          <NoSelection corpus={corpus} />
         )}
       </section>
+    </div>
+  );
+}
+
+/** The placeholder while no review is selected, with what the reviews run on. */
+function NoSelection({ corpus }: ReviewWorkspaceProps) {
+  return (
+    <div className={css.placeholder}>
+      <p data-testid="review-empty-selection">{MSG.noSelection}</p>
+      {corpus ? (
+        <p className={css.corpusNote} data-testid="review-corpus" suppressHydrationWarning>
+          {corpusText(corpus)}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { isInProgress, isTerminal, showsSpinner, statusLabel } from "./status.ts";
+import { showsSpinner, statusLabel } from "./status-label.ts";
+import { isInProgress, isTerminal } from "./status.ts";
 
 describe("statusLabel", () => {
   test("shows the product's label for every known status", () => {
