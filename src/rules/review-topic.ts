@@ -1,6 +1,6 @@
 /**
  * Review topic limits and messages (docs/product.md §5, §9): a plain topic is a few words, a search strategy in
- * PubMed's syntax may be longer. Shared by the topic form (islands/review-workspace/ReviewDetail.tsx), which shows the
+ * PubMed's syntax may be longer. Shared by the topic form (islands/review-workspace/TopicForm.tsx), which shows the
  * limit as the user types and refuses an over-long topic before sending it, and the server's validation
  * (src/reviews/schemas.ts), so that both count and word it alike (issue 35: a 602-character topic was accepted by the
  * field and refused by the server). Lengths are counted as the server counts them: UTF-16 code units of the trimmed
