@@ -307,18 +307,38 @@ function contextFeatures(s: ViewSentence, i: number, prefix: string): string[] {
 
 const bucket = (n: number, top: number) => String(Math.min(n, top));
 
+/** A whole number of the abstract that can be a count of people: its sentence, its token index and the token. */
+interface Single {
+  s: ViewSentence;
+  i: number;
+  t: Token;
+}
+
 /**
- * The candidates of an abstract with their features.
- * @param view The abstract (abstract-view.ts).
- * @returns Single counts in reading order, then the sums of listed group sizes; [] when the abstract states no whole
- *   number.
+ * What every candidate's features are read against: the abstract's countable numbers, its counts (those of them that
+ * are not years) by value and by sentence, and the sums of counts stated together. Built once per abstract.
  */
-export function participantCandidates(view: AbstractView): ParticipantCandidate[] {
-  interface Single {
-    s: ViewSentence;
-    i: number;
-    t: Token;
-  }
+interface AbstractCounts {
+  /** Every countable number, years included, in reading order. */
+  singles: Single[];
+  /** The singles that are not years. */
+  counts: Single[];
+  /** Distinct count values, largest first. */
+  ranked: number[];
+  /** How often each count value occurs. */
+  occurrences: Map<number, number>;
+  /** The counts of each sentence, by sentence index. */
+  bySentence: Map<number, Single[]>;
+  /** Every count value. */
+  valueSet: Set<number>;
+  /** Sums of two or three counts of one sentence. */
+  sums: Set<number>;
+  /** Features of the sentence a candidate is read in (its role, position and words). */
+  common: (s: ViewSentence) => string[];
+}
+
+/** The abstract's countable numbers and what is derived from them once (AbstractCounts). */
+function abstractCounts(view: AbstractView): AbstractCounts {
   const singles: Single[] = [];
   for (const s of view.sentences) {
     s.tokens.forEach((t, i) => {
@@ -349,8 +369,23 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
     `last_sent:${s.index === s.count - 1}`,
     ...bagOf(s),
   ];
-  // Sums of two or three counts of one sentence: does this count equal the sum of others (a total stated with its
-  // parts), or is it a part of a total stated elsewhere?
+  return {
+    singles,
+    counts,
+    ranked,
+    occurrences,
+    bySentence,
+    valueSet: new Set(values),
+    sums: sumsOfStatedCounts(bySentence),
+    common,
+  };
+}
+
+/**
+ * Sums of two or three counts of one sentence: does a count equal the sum of others (a total stated with its parts),
+ * or is it a part of a total stated elsewhere?
+ */
+function sumsOfStatedCounts(bySentence: ReadonlyMap<number, Single[]>): Set<number> {
   const sums = new Set<number>();
   for (const group of bySentence.values()) {
     for (let a = 0; a < group.length; a++) {
@@ -362,53 +397,84 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
       }
     }
   }
-  const valueSet = new Set(values);
+  return sums;
+}
 
+/** Whether the first classed word after count `o` is a word for people. */
+const countsPeople = (o: Single) => classFeatures(o.s, o.i, "").includes("noun:PEOPLE");
+
+/** The ratio of the smallest to the largest group size, in three bands. */
+function ratioFeature(arms: readonly number[]): string {
+  // Groups of one sample are of like size; a count and its subset ("96 identified, and 63 met …") are not.
+  const ratio = Math.min(...arms) / Math.max(...arms);
+  return `arms_ratio:${ratio >= 0.5 ? "similar" : ratio >= 0.2 ? "unequal" : "far"}`;
+}
+
+/**
+ * The candidate of one count as written ("205 patients were included").
+ * @param first Whether it is the abstract's first count that is not a year.
+ */
+function singleCandidate(ac: AbstractCounts, c: Single, first: boolean): ParticipantCandidate {
+  const { s, i, t } = c;
+  const classes = classFeatures(s, i, "");
+  const f = [...contextFeatures(s, i, ""), ...classes, ...ac.common(s)];
+  // Pairs of what is counted with what is done to it, and where: "patients … randomized" is not "patients …
+  // analysed", and a count of people in the methods is not one in the results.
+  const noun = classes.find((x) => x.startsWith("noun:")) ?? "noun:none";
+  for (const x of classes)
+    if (x.startsWith("Rc:") || x.startsWith("Lc:") || x.startsWith("b1c:")) f.push(`${noun}&${x}`);
+  f.push(`${noun}&role:${s.role}`);
+  f.push(`mag:${Math.floor(Math.log2(t.value))}`);
+  if (t.words) f.push("in_words");
+  if (i === 0) f.push("sentence_start");
+  if (isYear(t)) f.push("year_like");
+  else f.push(...countRelationFeatures(ac, c, first));
+  return { value: t.value, arms: null, sentence: s.index, spans: [[t.start, t.end]], features: f };
+}
+
+/** Features of a count (not a year) against the abstract's other counts: rank, repeats, sums and lists. */
+function countRelationFeatures(ac: AbstractCounts, c: Single, first: boolean): string[] {
+  const { s, i, t } = c;
+  const f: string[] = [];
+  f.push(`rank:${bucket(ac.ranked.indexOf(t.value) + 1, 4)}`);
+  f.push(`repeat:${bucket(ac.occurrences.get(t.value) ?? 1, 3)}`);
+  if (first) f.push("first_count");
+  if (ac.sums.has(t.value)) f.push("sum_of_others");
+  const inSentence = ac.bySentence.get(s.index) ?? [];
+  const partner = inSentence.some(
+    (o) => o !== c && ac.valueSet.has(o.t.value + t.value) && o.t.value + t.value !== t.value,
+  );
+  if (partner) f.push("part_of_stated_total");
+  // A member of a list of counts in one sentence ("26 … and 29 …"): a group's size, unless the list is a total
+  // with its parts.
+  const partners = inSentence.filter((o) => o !== c && Math.abs(o.i - i) <= MAX_ARM_GAP);
+  if (partners.length > 0) {
+    f.push("list_member");
+    // Whether the other counts of the list count people too (groups of one sample) or something else.
+    f.push(partners.some(countsPeople) ? "list_of_people" : "list_of_other");
+    if (partners.every((o) => o.t.value < t.value)) f.push("list_largest");
+  }
+  const rankInSentence = inSentence.filter((o) => o.t.value > t.value).length;
+  f.push(`rank_s:${bucket(rankInSentence + 1, 3)}`);
+  f.push(`counts_s:${bucket(inSentence.length, 4)}`);
+  return f;
+}
+
+/** Single counts in reading order; "first_count" marks the first that is not a year. */
+function singleCandidates(ac: AbstractCounts): ParticipantCandidate[] {
   const out: ParticipantCandidate[] = [];
   let first = true;
-  for (const c of singles) {
-    const { s, i, t } = c;
-    const classes = classFeatures(s, i, "");
-    const f = [...contextFeatures(s, i, ""), ...classes, ...common(s)];
-    // Pairs of what is counted with what is done to it, and where: "patients … randomized" is not "patients …
-    // analysed", and a count of people in the methods is not one in the results.
-    const noun = classes.find((x) => x.startsWith("noun:")) ?? "noun:none";
-    for (const x of classes)
-      if (x.startsWith("Rc:") || x.startsWith("Lc:") || x.startsWith("b1c:")) f.push(`${noun}&${x}`);
-    f.push(`${noun}&role:${s.role}`);
-    f.push(`mag:${Math.floor(Math.log2(t.value))}`);
-    if (t.words) f.push("in_words");
-    if (i === 0) f.push("sentence_start");
-    if (isYear(t)) f.push("year_like");
-    else {
-      f.push(`rank:${bucket(ranked.indexOf(t.value) + 1, 4)}`);
-      f.push(`repeat:${bucket(occurrences.get(t.value) ?? 1, 3)}`);
-      if (first) f.push("first_count");
-      first = false;
-      if (sums.has(t.value)) f.push("sum_of_others");
-      const inSentence = bySentence.get(s.index) ?? [];
-      const partner = inSentence.some(
-        (o) => o !== c && valueSet.has(o.t.value + t.value) && o.t.value + t.value !== t.value,
-      );
-      if (partner) f.push("part_of_stated_total");
-      // A member of a list of counts in one sentence ("26 … and 29 …"): a group's size, unless the list is a total
-      // with its parts.
-      const partners = inSentence.filter((o) => o !== c && Math.abs(o.i - i) <= MAX_ARM_GAP);
-      if (partners.length > 0) {
-        f.push("list_member");
-        // Whether the other counts of the list count people too (groups of one sample) or something else.
-        const peopleNoun = (o: Single) => classFeatures(o.s, o.i, "").includes("noun:PEOPLE");
-        f.push(partners.some(peopleNoun) ? "list_of_people" : "list_of_other");
-        if (partners.every((o) => o.t.value < t.value)) f.push("list_largest");
-      }
-      const rankInSentence = inSentence.filter((o) => o.t.value > t.value).length;
-      f.push(`rank_s:${bucket(rankInSentence + 1, 3)}`);
-      f.push(`counts_s:${bucket(inSentence.length, 4)}`);
-    }
-    out.push({ value: t.value, arms: null, sentence: s.index, spans: [[t.start, t.end]], features: f });
+  for (const c of ac.singles) {
+    out.push(singleCandidate(ac, c, first));
+    if (!isYear(c.t)) first = false;
   }
-  // Group sizes listed in one sentence: runs of 2–4 counts close to each other.
-  for (const group of bySentence.values()) {
+  return out;
+}
+
+/** Group sizes listed in one sentence: runs of 2–4 counts close to each other, by sentence and start. */
+function listedGroupCandidates(ac: AbstractCounts): ParticipantCandidate[] {
+  const out: ParticipantCandidate[] = [];
+  for (const group of ac.bySentence.values()) {
     for (let a = 0; a < group.length; a++) {
       for (let k = 2; k <= 4 && a + k <= group.length; k++) {
         const run = group.slice(a, a + k);
@@ -417,66 +483,80 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
           if ((run[j] as Single).i - (run[j - 1] as Single).i > MAX_ARM_GAP) ok = false;
         }
         if (!ok) break;
-        const s = (run[0] as Single).s;
         const arms = run.map((r) => r.t.value);
         const value = arms.reduce((x, y) => x + y, 0);
         if (value > MAX_COUNT) continue;
-        const f = ["arms", `arms:${k}`, ...common(s).map((x) => `A${x}`)];
-        const firstI = (run[0] as Single).i;
-        const lastI = (run[run.length - 1] as Single).i;
-        for (let j = firstI + 1; j < lastI; j++) {
-          const tok = s.tokens[j] as Token;
-          if (tok.kind !== "number") f.push(`between:${tok.norm}`);
-        }
-        run.forEach((r, j) => {
-          f.push(`arm_a1:${word(s.tokens[r.i + 1])}`);
-          f.push(`arm_a2:${word(s.tokens[r.i + 2])}`);
-          f.push(`arm_b1:${word(s.tokens[r.i - 1])}`);
-          if (j > 0) f.push(`arm_join:${word(s.tokens[r.i - 1])}|${word(s.tokens[r.i - 2])}`);
-        });
-        for (const x of contextFeatures(s, firstI, "A")) f.push(x);
-        for (const x of classFeatures(s, lastI, "A")) f.push(x);
-        let people = 0;
-        run.forEach((r) => {
-          for (const x of classFeatures(s, r.i, "arm_")) if (x.startsWith("arm_noun:")) f.push(x);
-          if (classFeatures(s, r.i, "").includes("noun:PEOPLE")) people++;
-        });
-        f.push(`arms_people:${people === run.length ? "all" : people > 0 ? "some" : "none"}`);
-        f.push(`arms_mag:${Math.floor(Math.log2(value))}`);
-        // Groups of one sample are of like size; a count and its subset ("96 identified, and 63 met …") are not.
-        const ratio = Math.min(...arms) / Math.max(...arms);
-        f.push(`arms_ratio:${ratio >= 0.5 ? "similar" : ratio >= 0.2 ? "unequal" : "far"}`);
-        if (arms.every((x, j) => j === 0 || x <= (arms[j - 1] as number))) f.push("arms_descending");
-        if (valueSet.has(value)) f.push("arms_total_stated");
-        if (run.every((r) => r.t.value === arms[0])) f.push("arms_equal");
-        if (lastI + 1 < s.tokens.length && s.tokens[lastI + 1]?.text === ")") f.push("arms_end_paren");
-        if (run.length === group.length) f.push("arms_all_counts_of_sentence");
         out.push({
           value,
           arms,
-          sentence: s.index,
+          sentence: (run[0] as Single).s.index,
           spans: run.map((r) => [r.t.start, r.t.end] as [number, number]),
-          features: f,
+          features: listedGroupFeatures(ac, run, group.length),
         });
       }
     }
   }
-  // Groups of one sample stated in two sentences ("Thirty consecutive patients with AF underwent PVI … Twenty
-  // patients without AF served as controls."): the people counts of adjacent sentences, summed.
-  const peopleCounts = counts.filter((c) => classFeatures(c.s, c.i, "").includes("noun:PEOPLE"));
+  return out;
+}
+
+/**
+ * Features of a run of group sizes of one sentence: the words between and around them, what each counts, and how
+ * their sizes compare.
+ * @param sentenceCounts How many counts the sentence states in all.
+ */
+function listedGroupFeatures(ac: AbstractCounts, run: readonly Single[], sentenceCounts: number): string[] {
+  const s = (run[0] as Single).s;
+  const arms = run.map((r) => r.t.value);
+  const value = arms.reduce((x, y) => x + y, 0);
+  const f = ["arms", `arms:${run.length}`, ...ac.common(s).map((x) => `A${x}`)];
+  const firstI = (run[0] as Single).i;
+  const lastI = (run[run.length - 1] as Single).i;
+  for (let j = firstI + 1; j < lastI; j++) {
+    const tok = s.tokens[j] as Token;
+    if (tok.kind !== "number") f.push(`between:${tok.norm}`);
+  }
+  run.forEach((r, j) => {
+    f.push(`arm_a1:${word(s.tokens[r.i + 1])}`);
+    f.push(`arm_a2:${word(s.tokens[r.i + 2])}`);
+    f.push(`arm_b1:${word(s.tokens[r.i - 1])}`);
+    if (j > 0) f.push(`arm_join:${word(s.tokens[r.i - 1])}|${word(s.tokens[r.i - 2])}`);
+  });
+  for (const x of contextFeatures(s, firstI, "A")) f.push(x);
+  for (const x of classFeatures(s, lastI, "A")) f.push(x);
+  let people = 0;
+  run.forEach((r) => {
+    for (const x of classFeatures(s, r.i, "arm_")) if (x.startsWith("arm_noun:")) f.push(x);
+    if (countsPeople(r)) people++;
+  });
+  f.push(`arms_people:${people === run.length ? "all" : people > 0 ? "some" : "none"}`);
+  f.push(`arms_mag:${Math.floor(Math.log2(value))}`);
+  f.push(ratioFeature(arms));
+  if (arms.every((x, j) => j === 0 || x <= (arms[j - 1] as number))) f.push("arms_descending");
+  if (ac.valueSet.has(value)) f.push("arms_total_stated");
+  if (run.every((r) => r.t.value === arms[0])) f.push("arms_equal");
+  if (lastI + 1 < s.tokens.length && s.tokens[lastI + 1]?.text === ")") f.push("arms_end_paren");
+  if (run.length === sentenceCounts) f.push("arms_all_counts_of_sentence");
+  return f;
+}
+
+/**
+ * Groups of one sample stated in two sentences ("Thirty consecutive patients with AF underwent PVI … Twenty
+ * patients without AF served as controls."): the people counts of adjacent sentences, summed.
+ */
+function crossSentenceGroupCandidates(ac: AbstractCounts, peopleCounts: readonly Single[]): ParticipantCandidate[] {
+  const out: ParticipantCandidate[] = [];
   for (let a = 0; a + 1 < peopleCounts.length; a++) {
     const x = peopleCounts[a] as Single;
     const y = peopleCounts[a + 1] as Single;
     if (y.s.index !== x.s.index + 1) continue;
     const value = x.t.value + y.t.value;
     if (value > MAX_COUNT) continue;
-    const f = ["arms", "arms:2", "arms_cross_sentence", "arms_people:all", ...common(x.s).map((z) => `A${z}`)];
+    const f = ["arms", "arms:2", "arms_cross_sentence", "arms_people:all", ...ac.common(x.s).map((z) => `A${z}`)];
     for (const z of contextFeatures(x.s, x.i, "A")) f.push(z);
     for (const z of contextFeatures(y.s, y.i, "B")) f.push(z);
     for (const z of classFeatures(y.s, y.i, "B")) f.push(z);
-    const ratio = Math.min(x.t.value, y.t.value) / Math.max(x.t.value, y.t.value);
-    f.push(`arms_ratio:${ratio >= 0.5 ? "similar" : ratio >= 0.2 ? "unequal" : "far"}`);
-    if (valueSet.has(value)) f.push("arms_total_stated");
+    f.push(ratioFeature([x.t.value, y.t.value]));
+    if (ac.valueSet.has(value)) f.push("arms_total_stated");
     out.push({
       value,
       arms: [x.t.value, y.t.value],
@@ -486,6 +566,35 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
       features: f,
     });
   }
+  return out;
+}
+
+/** Marks the candidates the issue-21 rules would pick (rules.ts), with the strength of their verb, as a signal. */
+function markRulePick(view: AbstractView, candidates: readonly ParticipantCandidate[]): void {
+  const rule = extractParticipants(view.sentences.map((x) => x.text).join(" "));
+  if (!rule) return;
+  for (const c of candidates) {
+    const sentence = view.sentences[c.sentence]?.text ?? "";
+    if (c.value === rule.value && c.arms === null && (sentence.includes(rule.text) || rule.text.includes(sentence))) {
+      c.features.push("rule_pick", `rule_priority:${rule.priority}`);
+    }
+  }
+}
+
+/**
+ * The candidates of an abstract with their features.
+ * @param view The abstract (abstract-view.ts).
+ * @returns Single counts in reading order, then the sums of listed group sizes; [] when the abstract states no whole
+ *   number.
+ */
+export function participantCandidates(view: AbstractView): ParticipantCandidate[] {
+  const ac = abstractCounts(view);
+  const peopleCounts = ac.counts.filter(countsPeople);
+  const out = [
+    ...singleCandidates(ac),
+    ...listedGroupCandidates(ac),
+    ...crossSentenceGroupCandidates(ac, peopleCounts),
+  ];
   // How many counts of people the abstract states elsewhere: one alone is likelier the study's than one of several.
   const peopleTotal = peopleCounts.length;
   for (const c of out) if (c.arms === null) c.features.push(`people_counts:${bucket(peopleTotal, 5)}`);
@@ -493,16 +602,7 @@ export function participantCandidates(view: AbstractView): ParticipantCandidate[
   // presented …"): a case report's one participant, which no number states. Once per abstract, at its first mention.
   const one = singlePerson(view);
   if (one) out.push(one);
-  // The issue-21 rules' reading, as a signal: the candidate they would pick, with the strength of their verb.
-  const rule = extractParticipants(view.sentences.map((x) => x.text).join(" "));
-  if (rule) {
-    for (const c of out) {
-      const sentence = view.sentences[c.sentence]?.text ?? "";
-      if (c.value === rule.value && c.arms === null && (sentence.includes(rule.text) || rule.text.includes(sentence))) {
-        c.features.push("rule_pick", `rule_priority:${rule.priority}`);
-      }
-    }
-  }
+  markRulePick(view, out);
   return out;
 }
 
