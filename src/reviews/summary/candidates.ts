@@ -315,6 +315,115 @@ function sentencePenalty(text: string, words: string[]): number | null {
   return p;
 }
 
+/** An article read for its candidates: its sentences with their terms, and what its sentences share. */
+interface ReadArticle {
+  design: StudyDesign | null;
+  tier: number;
+  articleTerms: ArticleTerms;
+  sentences: { text: string; kind: SectionKind }[];
+  /** The terms of each sentence, acronyms of the article expanded. */
+  sentenceTerms: string[][];
+  /** Roles predicted for every sentence when some of the abstract is unlabelled; null otherwise. */
+  predicted: ReturnType<typeof classifySentenceRoles> | null;
+}
+
+/**
+ * Reads an article's sections into sentences and terms, and its design. The abbreviations it defines are added to
+ * `globalAbbreviations` unless an earlier article defined them.
+ */
+function readArticle(
+  article: SummaryArticle,
+  sections: readonly LabelledText[],
+  globalAbbreviations: Map<string, string>,
+): ReadArticle {
+  const fullText = sections.map((s) => s.text).join(" ");
+  // A record that names no design but whose abstract presents one case is a case report: named, never quoted.
+  const recordDesign = studyDesign(article.publication_types ?? [], article.mesh_terms ?? []);
+  const design = recordDesign ?? (CASE_REPORT_TEXT.test(fullText) ? "case-report" : null);
+  const abbreviations = findAbbreviations(`${article.title ?? ""} ${fullText}`);
+  const expansions = new Map<string, string[]>();
+  for (const [sf, lf] of abbreviations) {
+    expansions.set(sf, textTerms(lf));
+    if (!globalAbbreviations.has(sf)) globalAbbreviations.set(sf, lf);
+  }
+  const title = article.title ?? "";
+  const articleTerms: ArticleTerms = {
+    title: new Set(textTerms(title)),
+    abstract: new Set(),
+    scoped: NO_SCOPED_TERMS,
+  };
+  for (const [sf, terms] of expansions) if (title.includes(sf)) for (const t of terms) articleTerms.title.add(t);
+  const sentences: { text: string; kind: SectionKind }[] = [];
+  for (const s of sections) {
+    for (const text of splitSentences(s.text)) sentences.push({ text: withoutListMarker(text), kind: s.kind });
+  }
+  articleTerms.scoped = scopedArticleTerms(
+    title,
+    article.mesh_terms ?? [],
+    sentences.map((s) => s.text),
+  );
+  // Each sentence is tokenised once; the article's abstract terms are the
+  // union over all of its sentences, usable or not.
+  const sentenceTerms = sentences.map(({ text }) => {
+    const terms: string[] = [];
+    for (const raw of rawTokens(text)) {
+      termsOfToken(raw, terms);
+      const expanded = expansions.get(raw);
+      if (expanded) terms.push(...expanded);
+    }
+    for (const t of terms) articleTerms.abstract.add(t);
+    return terms;
+  });
+  // An abstract with unlabelled text has its sentences' roles predicted all at once (position and neighbours count).
+  const predicted = sentences.some((x) => x.kind === "UNLABELLED")
+    ? classifySentenceRoles(sentences.map((x) => x.text))
+    : null;
+  return { design, tier: designTier(design), articleTerms, sentences, sentenceTerms, predicted };
+}
+
+/** The usable sentences of a read article as candidates, with their prior score; `articleIndex` is its rank. */
+function sentenceCandidates(read: ReadArticle, articleIndex: number): Candidate[] {
+  const { design, tier, articleTerms, sentenceTerms, predicted } = read;
+  const candidates: Candidate[] = [];
+  read.sentences.forEach(({ text, kind }, index) => {
+    const words = text.split(" ");
+    const penalty = sentencePenalty(text, words);
+    if (penalty === null) return;
+    const terms = sentenceTerms[index] ?? [];
+    const tf = new Map<string, number>();
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    const role = sentenceRole(kind, text, kind === "UNLABELLED" ? (predicted?.[index] ?? null) : null);
+    // Aims and methods say what was done, not what was found: beyond their
+    // low section weight they give way to any finding of similar relevance.
+    const designPenalty = role.kind === "METHODS" || role.kind === "OBJECTIVE" ? DESIGN_PENALTY : 0;
+    const prior =
+      W_SECTION * role.weight -
+      designPenalty +
+      W_RANK * (1 / (1 + articleIndex / 8)) +
+      W_EVIDENCE * evidenceLevel(tier) -
+      penalty;
+    candidates.push({
+      article: articleIndex,
+      index,
+      text,
+      kind: role.kind,
+      tf,
+      length: terms.length,
+      score: prior, // relevance is added once document frequencies are known
+      relevance: 0,
+      articleRelevance: 0,
+      vectorIds: new Int32Array(0),
+      vectorWeights: new Float64Array(0),
+      articleTerms,
+      finding: role.finding,
+      design,
+      tier,
+      answers: false,
+    });
+  });
+  return candidates;
+}
+
 /** Builds the candidates of all articles (with features but no scores yet). */
 export function buildCandidates(articles: readonly SummaryArticle[]): {
   candidates: Candidate[];
@@ -330,85 +439,8 @@ export function buildCandidates(articles: readonly SummaryArticle[]): {
     if (isRetracted(article.publication_types ?? [], article.retraction_notice_pmid)) return;
     const sections = articleSections(article);
     if (sections.length === 0) return;
-    const fullText = sections.map((s) => s.text).join(" ");
-    // A record that names no design but whose abstract presents one case is a case report: named, never quoted.
-    const recordDesign = studyDesign(article.publication_types ?? [], article.mesh_terms ?? []);
-    const design = recordDesign ?? (CASE_REPORT_TEXT.test(fullText) ? "case-report" : null);
-    const tier = designTier(design);
-    const abbreviations = findAbbreviations(`${article.title ?? ""} ${fullText}`);
-    const expansions = new Map<string, string[]>();
-    for (const [sf, lf] of abbreviations) {
-      expansions.set(sf, textTerms(lf));
-      if (!globalAbbreviations.has(sf)) globalAbbreviations.set(sf, lf);
-    }
-    const title = article.title ?? "";
-    const articleTerms: ArticleTerms = {
-      title: new Set(textTerms(title)),
-      abstract: new Set(),
-      scoped: NO_SCOPED_TERMS,
-    };
-    for (const [sf, terms] of expansions) if (title.includes(sf)) for (const t of terms) articleTerms.title.add(t);
-    const sentences: { text: string; kind: SectionKind }[] = [];
-    for (const s of sections) {
-      for (const text of splitSentences(s.text)) sentences.push({ text: withoutListMarker(text), kind: s.kind });
-    }
-    articleTerms.scoped = scopedArticleTerms(
-      title,
-      article.mesh_terms ?? [],
-      sentences.map((s) => s.text),
-    );
-    // Each sentence is tokenised once; the article's abstract terms are the
-    // union over all of its sentences, usable or not.
-    const sentenceTerms = sentences.map(({ text }) => {
-      const terms: string[] = [];
-      for (const raw of rawTokens(text)) {
-        termsOfToken(raw, terms);
-        const expanded = expansions.get(raw);
-        if (expanded) terms.push(...expanded);
-      }
-      for (const t of terms) articleTerms.abstract.add(t);
-      return terms;
-    });
-    // An abstract with unlabelled text has its sentences' roles predicted all at once (position and neighbours count).
-    const predicted = sentences.some((x) => x.kind === "UNLABELLED")
-      ? classifySentenceRoles(sentences.map((x) => x.text))
-      : null;
-    sentences.forEach(({ text, kind }, index) => {
-      const words = text.split(" ");
-      const penalty = sentencePenalty(text, words);
-      if (penalty === null) return;
-      const terms = sentenceTerms[index] ?? [];
-      const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      const role = sentenceRole(kind, text, kind === "UNLABELLED" ? (predicted?.[index] ?? null) : null);
-      // Aims and methods say what was done, not what was found: beyond their
-      // low section weight they give way to any finding of similar relevance.
-      const designPenalty = role.kind === "METHODS" || role.kind === "OBJECTIVE" ? DESIGN_PENALTY : 0;
-      const prior =
-        W_SECTION * role.weight -
-        designPenalty +
-        W_RANK * (1 / (1 + articleIndex / 8)) +
-        W_EVIDENCE * evidenceLevel(tier) -
-        penalty;
-      candidates.push({
-        article: articleIndex,
-        index,
-        text,
-        kind: role.kind,
-        tf,
-        length: terms.length,
-        score: prior, // relevance is added once document frequencies are known
-        relevance: 0,
-        articleRelevance: 0,
-        vectorIds: new Int32Array(0),
-        vectorWeights: new Float64Array(0),
-        articleTerms,
-        finding: role.finding,
-        design,
-        tier,
-        answers: false,
-      });
-    });
+    const read = readArticle(article, sections, globalAbbreviations);
+    candidates.push(...sentenceCandidates(read, articleIndex));
   });
   return { candidates, abbreviations: globalAbbreviations };
 }
