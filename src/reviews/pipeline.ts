@@ -148,72 +148,132 @@ function relevant(covering: RankedCandidate[], partial: RankedCandidate[]): repo
   return kept;
 }
 
-/**
- * searching/sorting → summarizing (or no_articles_found): reads the topic as concepts, retrieves the articles that
- * cover all of them (exact count) and those that match only part of it, re-ranks both and stores the relevant ones,
- * covering first. Nothing covers the topic: no_articles_found, whatever shares a word with it (issue 8). Candidates
- * are not stored, so a run resumed in either status searches again; the ranked list is replaced, never appended to,
- * in the same transaction that moves the review on.
- * @returns whether there is something to summarise.
- */
-async function searchAndRank(
+/** How a review's topic is searched: a strategy in PubMed's syntax, or a plain topic read as concepts. */
+interface TopicSearch {
+  query: string;
+  /** The strategy when the query is written in PubMed's syntax; null for a plain topic. */
+  syntax: ReturnType<typeof pubmedSyntaxOf>;
+  filters: ReturnType<typeof storedFilters>;
+  years: { fromYear: number | undefined; toYear: number | undefined };
+  /** Whether the filters are read from the article rows after the search (more candidates are fetched). */
+  rowFilter: boolean;
+}
+
+/** The search of a review's stored query and filters. */
+function topicSearchOf(review: repo.ReviewRow, query: string): TopicSearch {
+  const filters = storedFilters(review.search_filters);
+  return {
+    query,
+    syntax: pubmedSyntaxOf(query),
+    filters,
+    years: { fromYear: filters?.year_from, toYear: filters?.year_to },
+    rowFilter: needsArticleFilter(filters),
+  };
+}
+
+/** The topic's concepts; a strategy in PubMed's syntax is matched exactly (no concepts of our own). */
+async function readTopic(deps: AppDeps, search: TopicSearch): Promise<TopicReading> {
+  return search.syntax ? { concepts: [], generic: [] } : await readTopicFromCorpus(deps, search.query);
+}
+
+/** The index's articles that cover the whole topic as `reading` reads it (or match the strategy), best first. */
+function localSearch(deps: AppDeps, search: TopicSearch, reading: TopicReading, limit: number): Promise<SearchResult> {
+  return search.syntax
+    ? searchPubmedSyntax(deps, search.syntax, { limit, ...search.years })
+    : deps.search.search(search.query, { limit, requireAll: reading.concepts, ...search.years });
+}
+
+/** What asking PubMed on demand gave: its report, the PMIDs it matched that the index holds, and the topic read anew. */
+interface PubmedOutcome {
+  report: PubmedReport | null;
+  matches: number[];
+  /** Why PubMed was not asked, said in "How this review was made" (issue 37 item 8); null when it was. */
+  notAsked: string | null;
+  reading: TopicReading;
+}
+
+/** PubMed on demand: a topic the local index covers thinly is first filled from PubMed (pubmed-step.ts). */
+async function consultPubmed(
   deps: AppDeps,
   review: repo.ReviewRow,
-  query: string,
-  steps: PipelineSteps,
-): Promise<boolean> {
+  search: TopicSearch,
+  initial: TopicReading,
+): Promise<PubmedOutcome> {
   const reviewId = review.id;
-  const filters = storedFilters(review.search_filters);
-  const years = { fromYear: filters?.year_from, toYear: filters?.year_to };
-  const rowFilter = needsArticleFilter(filters);
-  const syntax = pubmedSyntaxOf(query);
-  // A strategy in PubMed's syntax is matched exactly (no concepts of our own); a plain topic is read as concepts.
-  const readTopic = async (): Promise<TopicReading> =>
-    syntax ? { concepts: [], generic: [] } : await readTopicFromCorpus(deps, query);
-  const localSearch = (limit: number) =>
-    syntax
-      ? searchPubmedSyntax(deps, syntax, { limit, ...years })
-      : deps.search.search(query, { limit, requireAll: reading.concepts, ...years });
-  let reading = await readTopic();
-  // PubMed on demand: a topic the local index covers thinly is first filled from PubMed (pubmed-step.ts).
-  let pubmed: PubmedReport | null = null;
-  let pubmedMatches: number[] = [];
-  // Why PubMed was not asked, said in "How this review was made" (issue 37 item 8).
-  let pubmedNotAsked: string | null = null;
-  const held = deps.config.PUBMED_ON_DEMAND ? (await localSearch(1)).total : null;
-  if (held === null) pubmedNotAsked = "PubMed was not asked: PubMed on demand is turned off on this server.";
-  else if (held >= ON_DEMAND_THRESHOLD) {
-    pubmedNotAsked =
+  let reading = initial;
+  const held = deps.config.PUBMED_ON_DEMAND ? (await localSearch(deps, search, reading, 1)).total : null;
+  if (held === null) {
+    const notAsked = "PubMed was not asked: PubMed on demand is turned off on this server.";
+    return { report: null, matches: [], notAsked, reading };
+  }
+  if (held >= ON_DEMAND_THRESHOLD) {
+    const notAsked =
       `PubMed was not asked: the index already held ${held.toLocaleString("en-US")} articles that address every ` +
       `part of the topic (it asks PubMed when it holds fewer than ${ON_DEMAND_THRESHOLD}).`;
+    return { report: null, matches: [], notAsked, reading };
   }
-  if (held !== null && held < ON_DEMAND_THRESHOLD) {
-    const step = await runPubmedStep(deps, review, query, filters, async (line) => {
-      if (await repo.setReviewProgress(deps.db, reviewId, ["searching"], line)) announceReviewChange(reviewId);
-    });
-    pubmed = step.report;
-    // Only what the index holds now (a fetch cut short by the budget or the allowance leaves some out).
-    const inIndex = await heldPmids(deps.db, step.matchedPmids);
-    pubmedMatches = step.matchedPmids.filter((p) => inIndex.has(p));
-    // New records can teach the topic's abbreviations new long forms; PubMed's own reading of the topic lends its
-    // concepts the synonyms its automatic term mapping used (issue 37 item 7).
-    if (pubmed.fetched > 0) reading = await readTopic();
-    if (!syntax) reading = withPubmedTranslation(reading, pubmed.query_translation);
-  }
-  const limit = rowFilter ? FILTERED_CANDIDATE_LIMIT : CANDIDATE_LIMIT;
-  const local = await localSearch(limit);
-  const rankQuery = syntax ? syntaxRankingQuery(syntax) : query;
+  const step = await runPubmedStep(deps, review, search.query, search.filters, async (line) => {
+    if (await repo.setReviewProgress(deps.db, reviewId, ["searching"], line)) announceReviewChange(reviewId);
+  });
+  const pubmed = step.report;
+  // Only what the index holds now (a fetch cut short by the budget or the allowance leaves some out).
+  const inIndex = await heldPmids(deps.db, step.matchedPmids);
+  const matches = step.matchedPmids.filter((p) => inIndex.has(p));
+  // New records can teach the topic's abbreviations new long forms; PubMed's own reading of the topic lends its
+  // concepts the synonyms its automatic term mapping used (issue 37 item 7).
+  if (pubmed.fetched > 0) reading = await readTopic(deps, search);
+  if (!search.syntax) reading = withPubmedTranslation(reading, pubmed.query_translation);
+  return { report: pubmed, matches, notAsked: null, reading };
+}
+
+/** The candidates of a search: those that cover the topic, those that match part of it, and their article rows. */
+interface Retrieved {
+  /** The covering hits, PubMed's matches joined (withPubmedMatches). */
+  covering: SearchResult;
+  /** The best hits of a word search of the topic, covering it or not. */
+  any: SearchHit[];
+  articles: repo.ArticleRow[];
+  /** The query the candidates are ranked by. */
+  rankQuery: string;
+}
+
+/** Retrieves the covering hits and those of a plain word search, and reads the articles of both. */
+async function retrieveCandidates(
+  deps: AppDeps,
+  search: TopicSearch,
+  reading: TopicReading,
+  pubmedMatches: number[],
+): Promise<Retrieved> {
+  const limit = search.rowFilter ? FILTERED_CANDIDATE_LIMIT : CANDIDATE_LIMIT;
+  const local = await localSearch(deps, search, reading, limit);
+  const rankQuery = search.syntax ? syntaxRankingQuery(search.syntax) : search.query;
   const any =
     local.total > 0 || pubmedMatches.length > 0
-      ? await deps.search.search(rankQuery, { limit: CANDIDATE_LIMIT, ...years })
+      ? await deps.search.search(rankQuery, { limit: CANDIDATE_LIMIT, ...search.years })
       : { hits: [] };
   const covering = withPubmedMatches(local, pubmedMatches, any.hits, limit);
-  const coveringPmids = new Set(covering.hits.map((h) => h.pmid));
   const articles = await repo.findArticles(deps.db, [...new Set([...covering.hits, ...any.hits].map((h) => h.pmid))]);
+  return { covering, any: any.hits, articles, rankQuery };
+}
+
+/** The retrieved hits screened: which are stored, which pass the filters, which cover the topic and which only part. */
+interface Screened {
+  /** Covering hits whose article is stored. */
+  screened: SearchHit[];
+  /** Of those, the ones the filters pass. */
+  filtered: SearchHit[];
+  coveringHits: SearchHit[];
+  partialHits: SearchHit[];
+}
+
+/** Screens the retrieved hits (Screened); an article matched only through an organism's name covers nothing. */
+function screenCandidates(search: TopicSearch, reading: TopicReading, retrieved: Retrieved): Screened {
+  const { covering, any, articles } = retrieved;
+  const coveringPmids = new Set(covering.hits.map((h) => h.pmid));
   // Hits the index knows but the articles table no longer has (deleted meanwhile) are dropped, and so are those the
   // filters exclude.
   const stored = new Set(articles.map((a) => a.pmid));
-  const passing = new Set(articles.filter((a) => passesFilters(filters, a)).map((a) => a.pmid));
+  const passing = new Set(articles.filter((a) => passesFilters(search.filters, a)).map((a) => a.pmid));
   const screened = covering.hits.filter((h) => stored.has(h.pmid));
   const filtered = screened.filter((h) => passing.has(h.pmid));
   // An article the index matched on a concept only through an organism's name ("Klebsiella pneumoniae" for
@@ -225,49 +285,62 @@ async function searchAndRank(
     const text = [a.title, a.abstract, ...(a.mesh_terms ?? []), ...(a.keywords ?? [])].join(" \n ");
     return reading.concepts.some((c) => onlyAsOrganism(c, text));
   };
-  const truly = syntax ? filtered : filtered.filter((h) => !organismOnly(h.pmid));
+  const truly = search.syntax ? filtered : filtered.filter((h) => !organismOnly(h.pmid));
   const coveringHits = truly.slice(0, CANDIDATE_LIMIT);
   const asOrganisms = new Set(filtered.filter((h) => !truly.includes(h)).map((h) => h.pmid));
-  const partialHits = syntax
+  const partialHits = search.syntax
     ? []
     : [
         ...filtered.filter((h) => asOrganisms.has(h.pmid)),
-        ...any.hits.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid)),
+        ...any.filter((h) => passing.has(h.pmid) && !coveringPmids.has(h.pmid)),
       ];
-  if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
-  const ranked =
-    coveringHits.length > 0
-      ? relevant(
-          await steps.rank(rankQuery, coveringHits, articles),
-          partialHits.length > 0 ? await steps.rank(rankQuery, partialHits, articles) : [],
-        )
-      : [];
-  const found = ranked.some((r) => r.coversTopic);
-  const report: SearchReport = {
+  return { screened, filtered, coveringHits, partialHits };
+}
+
+/** The search's part of "How this review was made": how the topic was read, the filters and the counts. */
+async function searchReport(
+  deps: AppDeps,
+  search: TopicSearch,
+  reading: TopicReading,
+  pubmed: PubmedOutcome,
+  matched: number,
+  screening: Screened,
+  ranked: readonly repo.RankedEntry[],
+): Promise<SearchReport> {
+  const { syntax, query } = search;
+  return {
     query: syntax
       ? { concepts: [], generic_words: [], phrases: [], excluded: [], pubmed_syntax: translatePubmedQuery(syntax) }
       : { ...queryReading(query, reading), pubmed_syntax: null },
-    filters: describeFilters(filters),
+    filters: describeFilters(search.filters),
     counts: {
-      matched: covering.total,
-      screened: screened.length,
-      after_filters: rowFilter ? filtered.length : null,
+      matched,
+      screened: screening.screened.length,
+      after_filters: search.rowFilter ? screening.filtered.length : null,
       relevant: ranked.filter((r) => r.coversTopic).length,
       partial: ranked.filter((r) => !r.coversTopic).length,
       summarized: 0,
       retracted_excluded: 0,
       cited: 0,
     },
-    pubmed,
-    pubmed_not_asked: pubmed ? null : pubmedNotAsked,
+    pubmed: pubmed.report,
+    pubmed_not_asked: pubmed.report ? null : pubmed.notAsked,
     corpus: await corpusSnapshot(deps.db),
   };
+}
+
+/**
+ * Stores the search's outcome and moves the review on (summarizing when something covers the topic, else
+ * no_articles_found): the ranked list replaces the stored one in the same transaction.
+ */
+async function storeSearchOutcome(
+  deps: AppDeps,
+  reviewId: string,
+  found: boolean,
+  ranked: repo.RankedEntry[],
+  extra: { topic_concepts: TopicReading["concepts"]; matching_count: number; search_report: string },
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    const extra = {
-      topic_concepts: reading.concepts,
-      matching_count: covering.total,
-      search_report: JSON.stringify(report),
-    };
     if (!found) {
       await advanceOrStop(trx, reviewId, ["searching", "sorting"], "no_articles_found", {
         ...extra,
@@ -283,6 +356,45 @@ async function searchAndRank(
     await repo.replaceRankedArticles(trx, reviewId, found ? ranked : []);
   });
   announceReviewChange(reviewId);
+}
+
+/**
+ * searching/sorting → summarizing (or no_articles_found): reads the topic as concepts, retrieves the articles that
+ * cover all of them (exact count) and those that match only part of it, re-ranks both and stores the relevant ones,
+ * covering first. Nothing covers the topic: no_articles_found, whatever shares a word with it (issue 8). Candidates
+ * are not stored, so a run resumed in either status searches again; the ranked list is replaced, never appended to,
+ * in the same transaction that moves the review on.
+ * @returns whether there is something to summarise.
+ */
+async function searchAndRank(
+  deps: AppDeps,
+  review: repo.ReviewRow,
+  query: string,
+  steps: PipelineSteps,
+): Promise<boolean> {
+  const reviewId = review.id;
+  const search = topicSearchOf(review, query);
+  const pubmed = await consultPubmed(deps, review, search, await readTopic(deps, search));
+  const { reading } = pubmed;
+  const retrieved = await retrieveCandidates(deps, search, reading, pubmed.matches);
+  const screening = screenCandidates(search, reading, retrieved);
+  const { coveringHits, partialHits } = screening;
+  const { rankQuery, articles, covering } = retrieved;
+  if (coveringHits.length > 0) await advanceOrStop(deps.db, reviewId, ["searching", "sorting"], "sorting");
+  const ranked =
+    coveringHits.length > 0
+      ? relevant(
+          await steps.rank(rankQuery, coveringHits, articles),
+          partialHits.length > 0 ? await steps.rank(rankQuery, partialHits, articles) : [],
+        )
+      : [];
+  const found = ranked.some((r) => r.coversTopic);
+  const report = await searchReport(deps, search, reading, pubmed, covering.total, screening, ranked);
+  await storeSearchOutcome(deps, reviewId, found, ranked, {
+    topic_concepts: reading.concepts,
+    matching_count: covering.total,
+    search_report: JSON.stringify(report),
+  });
   return found;
 }
 
