@@ -1,4 +1,5 @@
-import { z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import {
@@ -39,6 +40,10 @@ const PasswordChangedSchema = z
   })
   .openapi("PasswordChanged");
 
+type UsersApp = OpenAPIHono<AuthEnv>;
+
+const tags = ["users"];
+
 /**
  * /api/v1/users: signup, the signed-in user's own account (me, profile, password, deletion), user search for
  * sharing, and account management for superusers (list, create, read, update, delete).
@@ -46,8 +51,18 @@ const PasswordChangedSchema = z
 export function usersRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
   const signedIn = requireUser(deps);
-  const tags = ["users"];
+  registerSignup(app, deps);
+  registerOwnProfile(app, deps, signedIn);
+  registerPasswordChange(app, deps, signedIn);
+  registerOwnAccountDeletion(app, deps, signedIn);
+  registerUserSearch(app, deps, signedIn);
+  registerAccountList(app, deps, signedIn);
+  registerAccountById(app, deps, signedIn);
+  return app;
+}
 
+/** POST /signup: a new account with its trial, limited per client. */
+function registerSignup(app: UsersApp, deps: AppDeps): void {
   const signup = apiRoute({
     method: "post",
     path: "/signup",
@@ -67,7 +82,10 @@ export function usersRoutes(deps: AppDeps) {
       );
     return c.json(toUserPublic(await users.signup(deps.db, c.req.valid("json"))), 200);
   });
+}
 
+/** GET and PATCH /me: the signed-in user's account, its profile and interests. */
+function registerOwnProfile(app: UsersApp, deps: AppDeps, signedIn: MiddlewareHandler<AuthEnv>): void {
   const readMe = apiRoute({
     method: "get",
     path: "/me",
@@ -98,7 +116,10 @@ export function usersRoutes(deps: AppDeps) {
       await enqueueUserSuggestions(deps, before.id, { replace: true });
     return c.json(toUserPublic(updated), 200);
   });
+}
 
+/** PATCH /me/password: a new password, checked against the current one. */
+function registerPasswordChange(app: UsersApp, deps: AppDeps, signedIn: MiddlewareHandler<AuthEnv>): void {
   // The password change ends every other session (token_version is bumped). This session continues with the
   // fresh token returned here, which is also set as the session cookie; a client that ignores it logs in again.
   const changePassword = apiRoute({
@@ -127,7 +148,10 @@ export function usersRoutes(deps: AppDeps) {
       200,
     );
   });
+}
 
+/** DELETE /me: the signed-in user deletes their own account. */
+function registerOwnAccountDeletion(app: UsersApp, deps: AppDeps, signedIn: MiddlewareHandler<AuthEnv>): void {
   const deleteMe = apiRoute({
     method: "delete",
     path: "/me",
@@ -142,7 +166,10 @@ export function usersRoutes(deps: AppDeps) {
     clearSessionCookie(c, deps.config);
     return c.json({ message: "User deleted successfully" }, 200);
   });
+}
 
+/** GET /search: colleagues to share with. */
+function registerUserSearch(app: UsersApp, deps: AppDeps, signedIn: MiddlewareHandler<AuthEnv>): void {
   const search = apiRoute({
     method: "get",
     path: "/search",
@@ -164,7 +191,10 @@ export function usersRoutes(deps: AppDeps) {
     if (q.trim()) assertAllowed(await hit(deps.db, LIMITS.userSearchPerUser, me.id));
     return c.json(await users.searchUsers(deps.db, q, me.id, skip, limit), 200);
   });
+}
 
+/** GET and POST /: every account, and creating one (superusers). */
+function registerAccountList(app: UsersApp, deps: AppDeps, signedIn: MiddlewareHandler<AuthEnv>): void {
   const list = apiRoute({
     method: "get",
     path: "/",
@@ -200,7 +230,10 @@ export function usersRoutes(deps: AppDeps) {
     if (created.description && !created.is_superuser) await enqueueUserSuggestions(deps, created.id);
     return c.json(toUserPublic(created), 200);
   });
+}
 
+/** GET, PATCH and DELETE /{user_id}: one account (one's own to read; any for superusers). */
+function registerAccountById(app: UsersApp, deps: AppDeps, signedIn: MiddlewareHandler<AuthEnv>): void {
   const readOne = apiRoute({
     method: "get",
     path: "/{user_id}",
@@ -249,6 +282,4 @@ export function usersRoutes(deps: AppDeps) {
     await users.deleteUser(deps.db, c.req.valid("param").user_id, c.get("user"));
     return c.json({ message: "User deleted successfully" }, 200);
   });
-
-  return app;
 }
