@@ -1,6 +1,6 @@
 import { normalizeFilters } from "./filters.ts";
-import { z } from "@hono/zod-openapi";
-import { streamSSE } from "hono/streaming";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import type { AppDeps } from "../deps.ts";
 import { MAX_STREAMS_PER_USER, acquireStreamSlot, statusKey, watchReview } from "./status-streams.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
@@ -17,14 +17,33 @@ import {
   startQuerySchema,
 } from "./schemas.ts";
 
+/** An app of this module's routes. */
+type ReviewsApi = OpenAPIHono<AuthEnv>;
+
+/** What every route here declares: its tag, a bearer token, and the signed-in user it needs. */
+function routeDefaults(deps: AppDeps) {
+  return { tags: ["literature_review"], security: SIGNED_IN, middleware: [requireUser(deps)] };
+}
+type RouteDefaults = ReturnType<typeof routeDefaults>;
+
 /**
  * /api/v1/literature_review (docs/product.md §7): create, history, start, status, details, delete. Every call needs a
  * signed-in user and sees only that user's reviews; only start requires a review subscription (see service.ts).
  */
 export function reviewsRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
-  const common = { tags: ["literature_review"], security: SIGNED_IN, middleware: [requireUser(deps)] };
+  const common = routeDefaults(deps);
+  // Registered in this order, which is the order of the API document.
+  registerCreateAndHistory(app, deps, common);
+  registerStart(app, deps, common);
+  registerStatusAndDetails(app, deps, common);
+  registerStatusEvents(app, deps, common);
+  registerDelete(app, deps, common);
+  return app;
+}
 
+/** POST /create and GET /history: a new empty review, and the user's reviews. */
+function registerCreateAndHistory(app: ReviewsApi, deps: AppDeps, common: RouteDefaults): void {
   const create = apiRoute({
     ...common,
     method: "post",
@@ -47,7 +66,10 @@ export function reviewsRoutes(deps: AppDeps) {
     const { skip, limit } = c.req.valid("query");
     return c.json(await reviews.listReviews(deps, c.get("user").id, skip, limit), 200);
   });
+}
 
+/** POST /start/{lit_review_id}: gives a review its topic and queues its pipeline (needs a review subscription). */
+function registerStart(app: ReviewsApi, deps: AppDeps, common: RouteDefaults): void {
   const start = apiRoute({
     ...common,
     // The subscription is checked before the topic: someone without access learns that first.
@@ -77,7 +99,10 @@ export function reviewsRoutes(deps: AppDeps) {
     );
     return c.json(review, 200);
   });
+}
 
+/** GET /status/{lit_review_id} and GET /details/{lit_review_id}: a review's status, and the review itself. */
+function registerStatusAndDetails(app: ReviewsApi, deps: AppDeps, common: RouteDefaults): void {
   const status = apiRoute({
     ...common,
     method: "get",
@@ -105,7 +130,10 @@ export function reviewsRoutes(deps: AppDeps) {
       200,
     );
   });
+}
 
+/** GET /events/{lit_review_id}: a review's status as server-sent events, until a terminal status. */
+function registerStatusEvents(app: ReviewsApi, deps: AppDeps, common: RouteDefaults): void {
   const events = apiRoute({
     ...common,
     method: "get",
@@ -129,61 +157,12 @@ export function reviewsRoutes(deps: AppDeps) {
     await reviews.reviewStatus(deps, userId, id);
     // At most MAX_STREAMS_PER_USER open at once (429), so one user cannot hold thousands of them.
     const release = acquireStreamSlot(userId);
-    return streamSSE(c, async (stream) => {
-      // Woken by an announced change or the shared re-read (status-streams.ts); no timer of its own reads the review.
-      let changed = true;
-      let wake: (() => void) | null = null;
-      let aborted = false;
-      const watch = watchReview(
-        deps.db,
-        id,
-        () => {
-          changed = true;
-          wake?.();
-        },
-        deps.config.REVIEW_STREAM_SWEEP_MS,
-      );
-      stream.onAbort(() => {
-        aborted = true;
-        wake?.();
-      });
-      const deadline = Date.now() + reviews.STREAM_MAX_MS;
-      let last = "";
-      try {
-        while (!aborted && Date.now() < deadline) {
-          if (changed) {
-            changed = false;
-            const status = await reviews.reviewStatus(deps, userId, id).catch(() => null);
-            if (!status) break; // deleted meanwhile, or the database is unavailable: the client falls back to polling
-            const key = statusKey(status);
-            if (key !== last) {
-              await stream.writeSSE({ event: "status", data: JSON.stringify(status) });
-              last = key;
-              watch.seen(key);
-            }
-            if (reviews.isTerminal(status.status)) break;
-          } else {
-            // A quiet stream: a comment line keeps proxies and the server's idle timer from closing it.
-            await stream.write(": keep-alive\n\n");
-          }
-          if (changed || aborted) continue;
-          await new Promise<void>((resolve) => {
-            const quiet = Math.min(reviews.STREAM_HEARTBEAT_MS, Math.max(0, deadline - Date.now()));
-            const timer = setTimeout(resolve, quiet);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = null;
-        }
-      } finally {
-        watch.close();
-        release();
-      }
-    });
+    return streamSSE(c, (stream) => streamStatus(stream, deps, userId, id, release));
   });
+}
 
+/** DELETE /delete/{lit_review_id}. */
+function registerDelete(app: ReviewsApi, deps: AppDeps, common: RouteDefaults): void {
   const remove = apiRoute({
     ...common,
     method: "delete",
@@ -196,6 +175,68 @@ export function reviewsRoutes(deps: AppDeps) {
     await reviews.deleteReview(deps, c.get("user").id, c.req.valid("param").lit_review_id);
     return c.json({ message: reviews.REVIEW_DELETED }, 200);
   });
+}
 
-  return app;
+/**
+ * Writes a `status` event at once and each time the review's stored status changes, keep-alive comments in between,
+ * until a terminal status, the client leaving or STREAM_MAX_MS; then gives the user's stream slot back (`release`).
+ */
+async function streamStatus(
+  stream: SSEStreamingApi,
+  deps: AppDeps,
+  userId: string,
+  id: string,
+  release: () => void,
+): Promise<void> {
+  // Woken by an announced change or the shared re-read (status-streams.ts); no timer of its own reads the review.
+  let changed = true;
+  let wake: (() => void) | null = null;
+  let aborted = false;
+  const watch = watchReview(
+    deps.db,
+    id,
+    () => {
+      changed = true;
+      wake?.();
+    },
+    deps.config.REVIEW_STREAM_SWEEP_MS,
+  );
+  stream.onAbort(() => {
+    aborted = true;
+    wake?.();
+  });
+  const deadline = Date.now() + reviews.STREAM_MAX_MS;
+  let last = "";
+  try {
+    while (!aborted && Date.now() < deadline) {
+      if (changed) {
+        changed = false;
+        const status = await reviews.reviewStatus(deps, userId, id).catch(() => null);
+        if (!status) break; // deleted meanwhile, or the database is unavailable: the client falls back to polling
+        const key = statusKey(status);
+        if (key !== last) {
+          await stream.writeSSE({ event: "status", data: JSON.stringify(status) });
+          last = key;
+          watch.seen(key);
+        }
+        if (reviews.isTerminal(status.status)) break;
+      } else {
+        // A quiet stream: a comment line keeps proxies and the server's idle timer from closing it.
+        await stream.write(": keep-alive\n\n");
+      }
+      if (changed || aborted) continue;
+      await new Promise<void>((resolve) => {
+        const quiet = Math.min(reviews.STREAM_HEARTBEAT_MS, Math.max(0, deadline - Date.now()));
+        const timer = setTimeout(resolve, quiet);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  } finally {
+    watch.close();
+    release();
+  }
 }
