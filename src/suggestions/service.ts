@@ -7,7 +7,7 @@ import type { Summarizer } from "../reviews/summary/types.ts";
 import { enqueueEmail } from "../email/jobs.ts";
 import { isUniqueViolation } from "../users/repository.ts";
 import * as preferences from "../users/preferences.ts";
-import { buildProfile } from "./profile.ts";
+import { buildProfile, type Profile } from "./profile.ts";
 import { ensureMeshStats, readHeadingStats } from "./disruption.ts";
 import { readCdIndexes } from "./cd-index.ts";
 import {
@@ -76,7 +76,7 @@ export function orderSectionByCitations<E extends { pmid: number }>(
  *   summaries take the whole profile as their topic.
  */
 export async function computeWeeklySuggestions(
-  deps: Pick<AppDeps, "db" | "search" | "jobs" | "config" | "secretKey">,
+  deps: WeeklyDeps,
   userId: string,
   opts: {
     now?: Date;
@@ -103,14 +103,49 @@ export async function computeWeeklySuggestions(
   if (profile.sources.length === 0) return "empty-profile";
   const exclude = new Set([...likedPmids, ...recent]);
 
-  const pubmed =
-    opts.pubmed !== undefined
-      ? opts.pubmed
-      : deps.config.PUBMED_ON_DEMAND
-        ? eutilsClientFor(deps.config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`), userId })
-        : null;
+  const pubmed = weeklyPubmedClient(deps, userId, opts.pubmed);
   if (pubmed) await fetchNewThisWeek(deps, pubmed, profile, { userId, week, now });
+  const { sections, articles } = await chooseWeeksSections(deps, profile, exclude, pubmed, now);
+  const summaries = await summarizeSections(deps, opts.summarizer ?? extractiveSummarizer, profile, sections);
 
+  const withDigest = opts.sendDigest !== false && user.weekly_digest && SECTIONS.some((s) => sections[s].length > 0);
+  const message = withDigest ? await digestMessage(deps, { user, userId, week, sections, articles }) : null;
+  return storeWeek(deps, { userId, week, sections, summaries, message, replace: opts.replace, now });
+}
+
+/** What computing a user's week reads and writes through. */
+type WeeklyDeps = Pick<AppDeps, "db" | "search" | "jobs" | "config" | "secretKey">;
+
+/** The articles of each section, in the order the page lists them. */
+type WeekSections = Record<Section, SectionEntry[]>;
+
+/**
+ * The PubMed client of a run: the caller's (`given`: a client, or null for none) when given, else one built from the
+ * configuration when PUBMED_ON_DEMAND is on.
+ */
+function weeklyPubmedClient(
+  deps: WeeklyDeps,
+  userId: string,
+  given: WeeklyPubmedClient | null | undefined,
+): WeeklyPubmedClient | null {
+  if (given !== undefined) return given;
+  return deps.config.PUBMED_ON_DEMAND
+    ? eutilsClientFor(deps.config, deps.db, { log: (line) => console.warn(`pubmed: ${line}`), userId })
+    : null;
+}
+
+/**
+ * The week's candidates for `profile` (without `exclude`), read and ranked into the four sections, with the
+ * articles read for them. With a PubMed client, the headings Potentially Disruptive names are checked against
+ * PubMed's counts.
+ */
+async function chooseWeeksSections(
+  deps: WeeklyDeps,
+  profile: Profile,
+  exclude: ReadonlySet<number>,
+  pubmed: WeeklyPubmedClient | null,
+  now: Date,
+): Promise<{ sections: WeekSections; articles: Map<number, CandidateArticle> }> {
   // "New this week" may reach back into last year in the first days of January, and forward into next year: a record
   // entered PubMed this week often carries the date of a journal issue still to come.
   const weekAgoYear = new Date(now.getTime() - 7 * 86_400_000).getUTCFullYear();
@@ -134,8 +169,19 @@ export async function computeWeeklySuggestions(
         chooseSections(candidates, articles, { ...signals, pubmed: counts }, now),
       )
     : chooseSections(candidates, articles, signals, now);
+  return { sections, articles };
+}
 
-  const summarizer = opts.summarizer ?? extractiveSummarizer;
+/**
+ * Each section's summary (null for an empty section or when the summarizer declines), its citations numbered by
+ * first use. Reorders each summarized section of `sections` in place to match (orderSectionByCitations).
+ */
+async function summarizeSections(
+  deps: WeeklyDeps,
+  summarizer: Summarizer,
+  profile: Profile,
+  sections: WeekSections,
+): Promise<Record<Section, string | null>> {
   const summaries = {} as Record<Section, string | null>;
   const full = new Map(
     (
@@ -167,30 +213,60 @@ export async function computeWeeklySuggestions(
     sections[section] = ordered.entries;
     summaries[section] = ordered.summary;
   }
+  return summaries;
+}
 
+/** The week's digest email to `user`: each section's articles with their titles, and an unsubscribe link. */
+async function digestMessage(
+  deps: WeeklyDeps,
+  run: {
+    user: { email: string; full_name: string | null };
+    userId: string;
+    week: string;
+    sections: WeekSections;
+    articles: ReadonlyMap<number, CandidateArticle>;
+  },
+) {
+  const { user, userId, sections, articles } = run;
   const digestArticles = (entries: SectionEntry[]) =>
     entries.map((e) => ({ ...e, title: articles.get(e.pmid)?.title ?? null }));
-  const withDigest = opts.sendDigest !== false && user.weekly_digest && SECTIONS.some((s) => sections[s].length > 0);
-  const message = withDigest
-    ? weeklyDigestEmail({
-        to: user.email,
-        name: user.full_name || user.email,
-        week,
-        sections: Object.fromEntries(SECTIONS.map((s) => [s, digestArticles(sections[s])])) as Record<
-          Section,
-          ReturnType<typeof digestArticles>
-        >,
-        origin: siteOrigin(deps.config),
-        unsubscribeUrl: `${siteOrigin(deps.config)}/unsubscribe?token=${encodeURIComponent(await unsubscribeToken(deps.secretKey, userId))}`,
-        supportEmail: deps.config.SUPPORT_EMAIL,
-      })
-    : null;
+  return weeklyDigestEmail({
+    to: user.email,
+    name: user.full_name || user.email,
+    week: run.week,
+    sections: Object.fromEntries(SECTIONS.map((s) => [s, digestArticles(sections[s])])) as Record<
+      Section,
+      ReturnType<typeof digestArticles>
+    >,
+    origin: siteOrigin(deps.config),
+    unsubscribeUrl: `${siteOrigin(deps.config)}/unsubscribe?token=${encodeURIComponent(await unsubscribeToken(deps.secretKey, userId))}`,
+    supportEmail: deps.config.SUPPORT_EMAIL,
+  });
+}
 
+/**
+ * Stores the week's batch and, with a message whose digest was not queued before, queues the digest in the same
+ * transaction: a crash leaves neither or both.
+ * @returns "exists" when another run stored the week first (without `replace`), else "computed".
+ */
+async function storeWeek(
+  deps: WeeklyDeps,
+  run: {
+    userId: string;
+    week: string;
+    sections: WeekSections;
+    summaries: Record<Section, string | null>;
+    message: ReturnType<typeof weeklyDigestEmail> | null;
+    replace: boolean | undefined;
+    now: Date;
+  },
+): Promise<WeeklyOutcome> {
+  const { userId, sections, summaries, message, now } = run;
   try {
     const queued = await deps.db.transaction().execute(async (trx) => {
-      if (!opts.replace && (await repo.findBatch(trx, userId, week))) return "exists" as const;
-      const id = await repo.replaceBatch(trx, { userId, week, sections, summaries });
-      const batch = await repo.findBatch(trx, userId, week);
+      if (!run.replace && (await repo.findBatch(trx, userId, run.week))) return "exists" as const;
+      const id = await repo.replaceBatch(trx, { userId, week: run.week, sections, summaries });
+      const batch = await repo.findBatch(trx, userId, run.week);
       if (message && !batch?.digest_queued_at) {
         await enqueueEmail(deps, message, { db: trx });
         await repo.markDigestQueued(trx, id, now);
