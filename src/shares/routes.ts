@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import {
@@ -22,14 +22,31 @@ import {
   shareRequestSchema,
 } from "./schemas.ts";
 
+/** An app of this module's routes. */
+type SharesApi = OpenAPIHono<AuthEnv>;
+
+/** What every route here declares: its tag, a bearer token, and the signed-in user it needs. */
+function routeDefaults(deps: AppDeps) {
+  return { tags: ["shares"], security: SIGNED_IN, middleware: [requireUser(deps)] };
+}
+type RouteDefaults = ReturnType<typeof routeDefaults>;
+
 /**
  * /api/v1/shares (docs/product.md §7): share an article with a colleague by e-mail; list and delete the shares one
  * received.
  */
 export function sharesRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
-  const common = { tags: ["shares"], security: SIGNED_IN, middleware: [requireUser(deps)] };
+  const common = routeDefaults(deps);
+  // Registered in this order, which is the order of the API document.
+  registerReceivedShares(app, deps, common);
+  registerSharing(app, deps, common);
+  registerShareEmailSetting(app, deps, common);
+  return app;
+}
 
+/** GET /received, GET /received/ids and DELETE /received/{share_id}: the shares the caller received. */
+function registerReceivedShares(app: SharesApi, deps: AppDeps, common: RouteDefaults): void {
   const received = apiRoute({
     ...common,
     method: "get",
@@ -71,7 +88,10 @@ export function sharesRoutes(deps: AppDeps) {
     await shares.deleteReceivedShare(deps, c.get("user").id, c.req.valid("param").share_id);
     return c.json({ message: "Share deleted" }, 200);
   });
+}
 
+/** POST /{article_pmid}: shares an article with a colleague, or invites the address to join. */
+function registerSharing(app: SharesApi, deps: AppDeps, common: RouteDefaults): void {
   const share = apiRoute({
     ...common,
     method: "post",
@@ -93,7 +113,10 @@ export function sharesRoutes(deps: AppDeps) {
       200,
     );
   });
+}
 
+/** GET and PUT /email-setting: whether the caller is e-mailed about shares. */
+function registerShareEmailSetting(app: SharesApi, deps: AppDeps, common: RouteDefaults): void {
   const readSetting = apiRoute({
     ...common,
     method: "get",
@@ -119,6 +142,4 @@ export function sharesRoutes(deps: AppDeps) {
     await shares.setShareEmails(deps, c.get("user").id, share_emails);
     return c.json({ share_emails }, 200);
   });
-
-  return app;
 }
