@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { type OpenAPIHono, createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { credentialsRefused, requireUser, resolveUserWith, type AuthEnv } from "../auth/middleware.ts";
 import { SIGNED_IN, apiRoute, createApi, errorResponses, jsonBody, jsonContent } from "../http/openapi.ts";
@@ -16,14 +16,29 @@ import {
   WebhookAckSchema,
 } from "./schemas.ts";
 
+/** An app of this module's routes. */
+type SubscriptionsApi = OpenAPIHono<AuthEnv>;
+
+/** What the routes that change a subscription declare: their tag, a bearer token, and the signed-in user. */
+function signedInDefaults(deps: AppDeps) {
+  return { tags: ["subscriptions"], security: SIGNED_IN, middleware: [requireUser(deps)] };
+}
+
 /**
  * /api/v1/subscriptions (docs/product.md §7): the signed-in user's subscription, the plans' prices, checkout, cancel,
  * and Stripe's webhook. docs/decisions/0018-billing-with-stripe.md explains the billing model.
  */
 export function subscriptionsRoutes(deps: AppDeps) {
   const app = createApi<AuthEnv>();
-  const signedIn = { tags: ["subscriptions"], security: SIGNED_IN, middleware: [requireUser(deps)] };
+  // Registered in this order, which is the order of the API document.
+  registerSubscriptionReads(app, deps);
+  registerSubscriptionChanges(app, deps, signedInDefaults(deps));
+  registerStripeWebhook(app, deps);
+  return app;
+}
 
+/** GET /me and GET /prices: the caller's subscription, and the plans' prices (public). */
+function registerSubscriptionReads(app: SubscriptionsApi, deps: AppDeps): void {
   const me = apiRoute({
     tags: ["subscriptions"],
     security: SIGNED_IN,
@@ -55,7 +70,14 @@ export function subscriptionsRoutes(deps: AppDeps) {
     },
   });
   app.openapi(prices, async (c) => c.json(await readPrices(deps.config), 200));
+}
 
+/** POST /checkout and POST /cancel: paying for a plan, and ending it at the period's end. */
+function registerSubscriptionChanges(
+  app: SubscriptionsApi,
+  deps: AppDeps,
+  signedIn: ReturnType<typeof signedInDefaults>,
+): void {
   const checkout = apiRoute({
     ...signedIn,
     method: "post",
@@ -90,7 +112,10 @@ export function subscriptionsRoutes(deps: AppDeps) {
     },
   });
   app.openapi(cancel, async (c) => c.json(await cancelAtPeriodEnd(deps, c.get("user").id), 200));
+}
 
+/** POST /webhook: Stripe's events, verified on the raw body. */
+function registerStripeWebhook(app: SubscriptionsApi, deps: AppDeps): void {
   // Declared with createRoute, not apiRoute: the body must reach the handler untouched (no validator may parse and
   // re-encode it, or the signature no longer matches), so it is described here but not validated by a schema.
   const webhook = createRoute({
@@ -123,6 +148,4 @@ export function subscriptionsRoutes(deps: AppDeps) {
     await handleStripeEvent(deps, event);
     return c.json({ received: true as const }, 200);
   });
-
-  return app;
 }
