@@ -1,5 +1,5 @@
-import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { SIGNED_IN, apiRoute, createApi, errorResponses } from "../http/openapi.ts";
@@ -91,6 +91,19 @@ function attachment(c: Context, body: ReadableStream<Uint8Array>, format: Export
   return c.body(body, 200, headers);
 }
 
+/** An app of this module's routes. */
+type ExportApi = OpenAPIHono<AuthEnv>;
+
+/** What the export routes share: the declaration every route makes (tag, token, signed-in user) and the clock. */
+interface ExportContext {
+  deps: AppDeps;
+  common: { tags: string[]; security: typeof SIGNED_IN; middleware: MiddlewareHandler<AuthEnv>[] };
+  /** The time stamped in a file's name. */
+  now: () => Date;
+  /** The caller's review (404 for another user's). */
+  ownReview: (userId: string, id: string) => ReturnType<typeof reviewOf>;
+}
+
 /**
  * /api/v1/export (issue 13): a user's liked articles and a review's cited or relevant articles as RIS, BibTeX,
  * CSL-JSON or MEDLINE (.nbib) for Zotero, EndNote and Mendeley, and a review's summary with Vancouver references.
@@ -98,10 +111,22 @@ function attachment(c: Context, body: ReadableStream<Uint8Array>, format: Export
  * batches that give the event loop back (src/export/stream.ts), at most MAX_EXPORT_RECORDS records per file (issue 22).
  */
 export function exportRoutes(deps: AppDeps, options: { now?: () => Date } = {}) {
-  const now = options.now ?? (() => new Date());
   const app = createApi<AuthEnv>();
-  const common = { tags: ["export"], security: SIGNED_IN, middleware: [requireUser(deps)] };
+  const ctx: ExportContext = {
+    deps,
+    common: { tags: ["export"], security: SIGNED_IN, middleware: [requireUser(deps)] },
+    now: options.now ?? (() => new Date()),
+    ownReview: (userId, id) => reviewOf(deps.db, userId, id),
+  };
+  // Registered in this order, which is the order of the API document.
+  registerReferenceExports(app, ctx);
+  registerReviewTextExports(app, ctx);
+  return app;
+}
 
+/** GET /likes and GET /reviews/{lit_review_id}: reference files of the caller's likes and of a review's lists. */
+function registerReferenceExports(app: ExportApi, ctx: ExportContext): void {
+  const { deps, common, now, ownReview } = ctx;
   const likes = apiRoute({
     ...common,
     method: "get",
@@ -119,8 +144,6 @@ export function exportRoutes(deps: AppDeps, options: { now?: () => Date } = {}) 
     const body = await referenceStream(likedBatches(deps.db, userId, window), format);
     return attachment(c, body, format, exportFileName({ likes: true }, format, now()), total) as never;
   });
-
-  const ownReview = (userId: string, id: string) => reviewOf(deps.db, userId, id);
 
   const reviewList = apiRoute({
     ...common,
@@ -140,7 +163,11 @@ export function exportRoutes(deps: AppDeps, options: { now?: () => Date } = {}) 
     const body = await referenceStream(reviewListBatches(deps.db, lit_review_id, list, { skip, limit }), format);
     return attachment(c, body, format, fileName, total) as never;
   });
+}
 
+/** GET /reviews/{lit_review_id}/summary and /evidence: a review's summary as text and its evidence table as CSV. */
+function registerReviewTextExports(app: ExportApi, ctx: ExportContext): void {
+  const { deps, common, now, ownReview } = ctx;
   const summary = apiRoute({
     ...common,
     method: "get",
@@ -193,6 +220,4 @@ export function exportRoutes(deps: AppDeps, options: { now?: () => Date } = {}) 
     };
     return c.body(evidenceCsv(rows), 200, headers) as never;
   });
-
-  return app;
 }
