@@ -14,6 +14,10 @@ import { importCircles, LAYERS, layerOf, pointsUp } from "../tests/support/layer
 const ROOT = resolve(import.meta.dir, "..");
 const DIRS = ["src", "islands", "search"];
 
+// The limit of biome.json's noExcessiveLinesPerFunction. Diagnostics at or under it are dropped, so that the count
+// stays comparable on an older commit whose configuration left the rule at its default (a lower limit).
+const MAX_LINES = 80;
+
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
 
 /** Every non-test .ts/.tsx file under `dir` (repository-relative, "/" separated), node_modules excluded. */
@@ -49,7 +53,7 @@ function upwardImports(edges: Edge[]): Edge[] {
   return edges.filter((e) => pointsUp(e.file, e.target));
 }
 
-/** The linter's "function too long" diagnostics for the non-test files of `dirs`, as "file:line (n lines)". */
+/** The linter's "function too long" diagnostics (over MAX_LINES) for the non-test files of `dirs`, as "file:line (n lines)". */
 function longFunctions(dirs: string[]): string[] {
   const biome = join(ROOT, "node_modules/.bin/biome");
   const args = ["lint", "--only=complexity/noExcessiveLinesPerFunction", "--max-diagnostics=none", "--reporter=github"];
@@ -60,7 +64,7 @@ function longFunctions(dirs: string[]): string[] {
     const m = /noExcessiveLinesPerFunction,file=([^,]+),line=(\d+),.*too many lines \((\d+)\)/.exec(line);
     if (!m) continue;
     const file = m[1]!.startsWith(ROOT) ? m[1]!.slice(ROOT.length + 1) : m[1]!;
-    if (!isTest(file)) found.push(`${file}:${m[2]} (${m[3]} lines)`);
+    if (!isTest(file) && Number(m[3]) > MAX_LINES) found.push(`${file}:${m[2]} (${m[3]} lines)`);
   }
   return found.sort();
 }
