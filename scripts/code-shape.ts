@@ -53,7 +53,10 @@ function upwardImports(edges: Edge[]): Edge[] {
   return edges.filter((e) => pointsUp(e.file, e.target));
 }
 
-/** The linter's "function too long" diagnostics (over MAX_LINES) for the non-test files of `dirs`, as "file:line (n lines)". */
+/**
+ * The linter's "function too long" diagnostics (over MAX_LINES) for the non-test files of `dirs`, as
+ * "file:line (n lines)".
+ */
 function longFunctions(dirs: string[]): string[] {
   const biome = join(ROOT, "node_modules/.bin/biome");
   const args = ["lint", "--only=complexity/noExcessiveLinesPerFunction", "--max-diagnostics=none", "--reporter=github"];
