@@ -36,8 +36,14 @@ export function layerOf(file: string): Layer {
   return "domain";
 }
 
-/** Whether importing `target` from `file` points from a lower layer to a higher one. */
+/** Whether a repository-relative path belongs to the layered code (src/, islands/, search/), not to a package. */
+export function isLayered(path: string): boolean {
+  return /^(src|islands|search)\//.test(path);
+}
+
+/** Whether importing `target` from `file` points from a lower layer to a higher one (packages are in no layer). */
 export function pointsUp(file: string, target: string): boolean {
+  if (!isLayered(file) || !isLayered(target)) return false;
   return LAYERS.indexOf(layerOf(target)) > LAYERS.indexOf(layerOf(file));
 }
 
