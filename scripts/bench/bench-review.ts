@@ -20,7 +20,7 @@ import type { AppDeps } from "../../src/deps.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
 import { startWorker } from "../../src/jobs/worker.ts";
-import { jobHandlers } from "../../src/jobs/handlers.ts";
+import { jobHandlers } from "../../src/job-registry.ts";
 import { createAccessToken } from "../../src/auth/tokens.ts";
 import { BENCH_QUERIES } from "./queries.ts";
 

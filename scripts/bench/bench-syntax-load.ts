@@ -40,7 +40,7 @@ import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
 import { migrateToLatest } from "../../src/db/migrator.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
 import { startWorker } from "../../src/jobs/worker.ts";
-import { jobHandlers } from "../../src/jobs/handlers.ts";
+import { jobHandlers } from "../../src/job-registry.ts";
 import { issueAccessToken } from "../../src/auth/session.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import type { Database } from "../db/database.ts";
-import type { JobHandlers } from "../jobs/worker.ts";
-import { enqueueJob, handleJob, jobKind } from "../jobs/kinds.ts";
+import { enqueueJob, handleJob, type JobHandlers, jobKind } from "../jobs/kinds.ts";
 import { sendEmail, type EmailMessage } from "./service.ts";
 import { sendRecoveryEmail } from "../auth/recovery.ts";
 import { LIMITS, hit } from "../auth/rate-limit.ts";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
+import type { AppDeps } from "../deps.ts";
 import type { EnqueueOptions, JobQueue } from "./queue.ts";
-import type { JobContext, JobHandler, JobRunner } from "./worker.ts";
 
 /**
  * Job kinds with the zod schema of their payload (docs/decisions/0003-job-queue.md, "Payloads"). A kind is declared
@@ -8,6 +8,9 @@ import type { JobContext, JobHandler, JobRunner } from "./worker.ts";
  * input, and the handler made with `handleJob(KIND, run)` gets the schema's output. The worker checks the stored
  * payload against the schema when it reads the job: a malformed one fails that job at once (no retry can mend it),
  * with the schema's complaint as the job's last_error, and the worker goes on with the next job.
+ *
+ * The handlers' types (Job, JobContext, JobHandler…) live here too, beside the kinds they run: the domains declaring
+ * handlers need not import the worker, and the worker, which runs them, imports this file, not the reverse.
  */
 
 /** The schema of a payload: a JSON object once parsed. */
@@ -26,6 +29,42 @@ export function jobKind<S extends PayloadSchema>(name: string, payload: S): JobK
 
 /** What a handler of `K` receives. */
 export type JobPayload<K extends JobKind> = z.output<K["payload"]>;
+
+/** A claimed job as a handler sees it. */
+export interface Job {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  /** Attempts so far, this one included (1 on the first run). */
+  attempts: number;
+  maxAttempts: number;
+}
+
+/** What a handler gets besides its payload. */
+export interface JobContext {
+  deps: AppDeps;
+  job: Job;
+}
+
+/** Runs one job. Throwing makes the job retry later (with backoff) until its attempts are used up. */
+export type JobRunner = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void>;
+
+/**
+ * A handler: a runner, or a runner with `onGiveUp`, called once when the job is finally marked failed
+ * (its last attempt threw, or its worker died during the last attempt), so the domain can record the failure
+ * instead of leaving its own state in progress forever. With `payload` (a schema, see handleJob) the worker
+ * parses the stored payload before calling either, and fails a job whose payload the schema refuses at once.
+ */
+export type JobHandler =
+  | JobRunner
+  | {
+      run: JobRunner;
+      onGiveUp?: (payload: Record<string, unknown>, reason: string, ctx: JobContext) => Promise<void>;
+      payload?: PayloadSchema;
+    };
+
+/** Handlers by job kind, e.g. `{"review.run": …}`. A worker claims only the kinds it has a handler for. */
+export type JobHandlers = Record<string, JobHandler>;
 
 /** A payload refused by its kind's schema: when enqueued (a producer's bug) or when read by the worker. */
 export class InvalidJobPayloadError extends Error {

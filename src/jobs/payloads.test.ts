@@ -7,7 +7,7 @@ import type { AppDeps } from "../deps.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { PgJobQueue } from "./queue-pg.ts";
 import { runJobsUntilIdle } from "./worker.ts";
-import { jobHandlers } from "./handlers.ts";
+import { jobHandlers } from "../job-registry.ts";
 import { enqueueJob, InvalidJobPayloadError, payloadSchemaOf } from "./kinds.ts";
 import { REVIEW_JOB } from "../reviews/pipeline.ts";
 

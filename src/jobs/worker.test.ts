@@ -6,14 +6,8 @@ import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 import { PgJobQueue } from "./queue-pg.ts";
-import {
-  DEFAULT_LEASE_MS,
-  claimJob,
-  recoverStaleJobs,
-  runJobsUntilIdle,
-  startWorker,
-  type JobHandlers,
-} from "./worker.ts";
+import { DEFAULT_LEASE_MS, claimJob, recoverStaleJobs, runJobsUntilIdle, startWorker } from "./worker.ts";
+import type { JobHandlers } from "./kinds.ts";
 
 /** A search index the job tests never reach. */
 const unusedSearch: SearchIndex = {

@@ -2,43 +2,16 @@ import { sql } from "kysely";
 import { hostname } from "node:os";
 import type { AppDeps } from "../deps.ts";
 import type { Database } from "../db/database.ts";
-import { InvalidJobPayloadError, type PayloadSchema, payloadSchemaOf, readPayload } from "./kinds.ts";
-
-/** A claimed job as a handler sees it. */
-export interface Job {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  /** Attempts so far, this one included (1 on the first run). */
-  attempts: number;
-  maxAttempts: number;
-}
-
-/** What a handler gets besides its payload. */
-export interface JobContext {
-  deps: AppDeps;
-  job: Job;
-}
-
-/** Runs one job. Throwing makes the job retry later (with backoff) until its attempts are used up. */
-export type JobRunner = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void>;
-
-/**
- * A handler: a runner, or a runner with `onGiveUp`, called once when the job is finally marked failed
- * (its last attempt threw, or its worker died during the last attempt), so the domain can record the failure
- * instead of leaving its own state in progress forever. With `payload` (a schema, see kinds.ts handleJob) the worker
- * parses the stored payload before calling either, and fails a job whose payload the schema refuses at once.
- */
-export type JobHandler =
-  | JobRunner
-  | {
-      run: JobRunner;
-      onGiveUp?: (payload: Record<string, unknown>, reason: string, ctx: JobContext) => Promise<void>;
-      payload?: PayloadSchema;
-    };
-
-/** Handlers by job kind, e.g. `{"review.run": …}`. A worker claims only the kinds it has a handler for. */
-export type JobHandlers = Record<string, JobHandler>;
+import {
+  InvalidJobPayloadError,
+  type Job,
+  type JobContext,
+  type JobHandler,
+  type JobHandlers,
+  type JobRunner,
+  payloadSchemaOf,
+  readPayload,
+} from "./kinds.ts";
 
 /** Tuning of startWorker; every field has a default. */
 export interface WorkerOptions {
@@ -292,24 +265,12 @@ async function recoverAndReport(
 }
 
 /**
- * Starts a worker in this process: `concurrency` loops that each claim a due job, run its handler and record
- * the outcome, sleeping `pollIntervalMs` when the queue is empty (or until a job is enqueued in this process).
- * On start it re-queues jobs abandoned by dead workers; while running it renews its own locks and sweeps
- * stale ones. Errors talking to the database are logged and retried at the next poll, never fatal.
+ * The idle loops' sleep: `sleep()` waits `pollIntervalMs`, or less when `wake()` is called (a job enqueued in this
+ * process, or the worker stopping). A wake-up that arrives while every loop is busy is remembered, so the next idle
+ * loop looks again at once.
  */
-export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOptions = {}): Worker {
-  const concurrency = Math.max(1, opts.concurrency ?? 1);
-  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
-  const workerId = opts.workerId ?? defaultWorkerId();
-  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
-  const recoverAll = opts.recoverAllRunning ?? !deps.config.DATABASE_URL;
-  const backoffMs = opts.backoffMs ?? defaultBackoffMs;
-  const collectGarbage = opts.collectGarbageAfterJob ?? !deps.config.DATABASE_URL;
-  const kinds = Object.keys(handlers);
-
-  let stopping = false;
+function idleSleep(pollIntervalMs: number, stopping: () => boolean): { sleep(): Promise<void>; wake(): void } {
   const sleepers = new Set<() => void>();
-  // A wake-up that arrives while every loop is busy is remembered, so the next idle loop looks again at once.
   let wakePending = false;
   const wake = () => {
     if (sleepers.size === 0) wakePending = true;
@@ -318,7 +279,7 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
   };
   const sleep = () =>
     new Promise<void>((resolve) => {
-      if (wakePending || stopping) {
+      if (wakePending || stopping()) {
         wakePending = false;
         return resolve();
       }
@@ -332,16 +293,23 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
       };
       sleepers.add(done);
     });
-  const unsubscribe = deps.jobs.onEnqueued?.(wake);
+  return { sleep, wake };
+}
 
-  const ready = recoverAndReport(deps, handlers, { leaseMs, all: recoverAll }).catch((err) => {
-    console.error("job worker: start-up recovery failed:", err);
-  });
-
-  // Heartbeat: renew this worker's locks so live jobs never look abandoned, and hand back others' abandoned ones.
+/**
+ * The worker's heartbeat, every quarter of `leaseMs`: renews this worker's locks so its live jobs never look
+ * abandoned, hands back other workers' abandoned ones, and now and then deletes old finished jobs.
+ * @returns stop(): no round starts after it; resolves when the round under way (if any) has finished.
+ */
+function startMaintenance(
+  deps: AppDeps,
+  handlers: JobHandlers,
+  workerId: string,
+  leaseMs: number,
+): { stop(): Promise<void> } {
   let maintaining: Promise<void> = Promise.resolve();
   let lastCleanup = Date.now();
-  const maintenance = setInterval(
+  const timer = setInterval(
     () => {
       // One round at a time: a slow database must not pile rounds up.
       maintaining = maintaining.then(async () => {
@@ -368,6 +336,38 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
     },
     Math.max(10, Math.floor(leaseMs / 4)),
   );
+  return {
+    stop() {
+      clearInterval(timer);
+      return maintaining;
+    },
+  };
+}
+
+/**
+ * Starts a worker in this process: `concurrency` loops that each claim a due job, run its handler and record
+ * the outcome, sleeping `pollIntervalMs` when the queue is empty (or until a job is enqueued in this process).
+ * On start it re-queues jobs abandoned by dead workers; while running it renews its own locks and sweeps
+ * stale ones. Errors talking to the database are logged and retried at the next poll, never fatal.
+ */
+export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOptions = {}): Worker {
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const workerId = opts.workerId ?? defaultWorkerId();
+  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+  const recoverAll = opts.recoverAllRunning ?? !deps.config.DATABASE_URL;
+  const backoffMs = opts.backoffMs ?? defaultBackoffMs;
+  const collectGarbage = opts.collectGarbageAfterJob ?? !deps.config.DATABASE_URL;
+  const kinds = Object.keys(handlers);
+
+  let stopping = false;
+  const { sleep, wake } = idleSleep(pollIntervalMs, () => stopping);
+  const unsubscribe = deps.jobs.onEnqueued?.(wake);
+
+  const ready = recoverAndReport(deps, handlers, { leaseMs, all: recoverAll }).catch((err) => {
+    console.error("job worker: start-up recovery failed:", err);
+  });
+  const maintenance = startMaintenance(deps, handlers, workerId, leaseMs);
 
   const loop = async () => {
     await ready;
@@ -394,9 +394,9 @@ export function startWorker(deps: AppDeps, handlers: JobHandlers, opts: WorkerOp
     async stop() {
       stopping = true;
       unsubscribe?.();
-      clearInterval(maintenance);
+      const maintained = maintenance.stop();
       wake();
-      await Promise.all([...loops, maintaining]);
+      await Promise.all([...loops, maintained]);
     },
   };
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { JobHandlers } from "../jobs/worker.ts";
-import { handleJob, jobKind } from "../jobs/kinds.ts";
+import { handleJob, type JobHandlers, jobKind } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { DATA_EXPORT, DATA_EXPORT_JOB, produceDataExport, pruneDataExports } from "./data-export.ts";
 import { applyRetention } from "./retention.ts";

@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
-import type { JobHandlers } from "../jobs/worker.ts";
-import { handleJob, jobKind } from "../jobs/kinds.ts";
+import { handleJob, type JobHandlers, jobKind } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { pruneSearchCache } from "./search-cache.ts";
 import { pruneRateGateKeys } from "../../search/pubmed/rate-gate.ts";

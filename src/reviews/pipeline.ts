@@ -1,8 +1,7 @@
 import type { AppDeps } from "../deps.ts";
 import type { SearchHit, SearchResult } from "../../search/search-index.ts";
 import { z } from "zod";
-import type { JobHandler } from "../jobs/worker.ts";
-import { handleJob, jobKind } from "../jobs/kinds.ts";
+import { handleJob, type JobHandler, jobKind } from "../jobs/kinds.ts";
 import * as repo from "./repository.ts";
 import { PIPELINE_STATUSES } from "./schemas.ts";
 import { rerank } from "../../search/ranking.ts";

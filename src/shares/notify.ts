@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import type { JobHandlers } from "../jobs/worker.ts";
-import { handleJob, type JobPayload, jobKind } from "../jobs/kinds.ts";
+import { handleJob, type JobHandlers, type JobPayload, jobKind } from "../jobs/kinds.ts";
 import { sendEmail } from "../email/service.ts";
 import { articleSharedEmail, shareInvitationEmail } from "./emails.ts";
 import { signUnsubscribeToken } from "../email/list-unsubscribe.ts";

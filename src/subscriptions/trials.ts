@@ -1,8 +1,7 @@
 import type { AppDeps } from "../deps.ts";
 import { findUserById } from "../users/repository.ts";
 import { z } from "zod";
-import type { JobHandlers } from "../jobs/worker.ts";
-import { enqueueJob, handleJob, type JobPayload, jobKind } from "../jobs/kinds.ts";
+import { enqueueJob, handleJob, type JobHandlers, type JobPayload, jobKind } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { sendEmail } from "../email/service.ts";
 import * as repo from "./repository.ts";
@@ -91,7 +90,7 @@ export async function sendTrialEmail(
   await sendEmail(deps, payload.kind === "ending" ? trialEndingEmail(options) : trialEndedEmail(options));
 }
 
-/** The job handlers of this file, for src/jobs/handlers.ts. */
+/** The job handlers of this file, for src/job-registry.ts. */
 export function subscriptionJobHandlers(): JobHandlers {
   return {
     [TRIAL_SWEEP_JOB]: handleJob(TRIAL_SWEEP, async (_payload, { deps }) => void (await sweepTrials(deps))),
@@ -104,7 +103,7 @@ export function subscriptionJobHandlers(): JobHandlers {
   };
 }
 
-/** The schedules of this file, for src/jobs/schedules.ts. */
+/** The schedules of this file, for src/job-registry.ts. */
 export function subscriptionSchedules(): Schedule[] {
   return [
     // Every minute: a trial's e-mail and its trial_expired status follow its end within about a minute.

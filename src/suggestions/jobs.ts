@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { enqueueJob, handleJob, type JobKind, jobKind, type PayloadSchema } from "../jobs/kinds.ts";
-import type { JobHandlers } from "../jobs/worker.ts";
+import { enqueueJob, handleJob, type JobHandlers, type JobKind, jobKind, type PayloadSchema } from "../jobs/kinds.ts";
 import { enqueueUnlessWaiting, type Schedule } from "../jobs/schedule.ts";
 import { refreshMeshStats } from "./disruption.ts";
 import { refreshCdIndex } from "./cd-index.ts";

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { importsOf } from "../support/import-scan.ts";
+import { importCircles, isLayered, layerOf, pointsUp } from "../support/layers.ts";
 
 // The import rules of docs/decisions/0038-layers-and-import-rules.md, checked on the source text of every TypeScript
 // file, so that a layer that points the wrong way fails the suite:
@@ -10,6 +11,11 @@ import { importsOf } from "../support/import-scan.ts";
 //   3. src/rules/ (the field rules shared by the forms and the server) imports nothing but src/rules/ itself.
 //   4. Only src/users/ and src/auth/ query the `users` table; the others go through their functions. The files that
 //      still do are listed below with their number of queries: the list may only shrink.
+//   5. No import circles among the files of src/, islands/ and search/ (files that import each other, directly or
+//      through others, can only be understood, tested and changed together).
+//   6. No import points back up the layers (tests/support/layers.ts: foundation < domain < assembly): src/jobs/ and
+//      the other foundation folders import no domain, and domains import nothing of the assembly (the server, the app,
+//      the job registry, the pages). The imports that still do are listed below: the list may only shrink.
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -59,6 +65,34 @@ const USERS_QUERY = new RegExp(
     String.raw`\(\s*["'\x60]users\b`,
   "g",
 );
+
+/** The application's files whose imports form the layers (tests, scripts/ and tests/ are outside them). */
+const layered = all.filter((f) => isLayered(f) && !isTest(f));
+
+/**
+ * Import circles allowed for now, each as its sorted files joined by " ↔ ", with the reason. None today: the job
+ * kinds and the worker were the last (the handler types moved to src/jobs/kinds.ts). Add one only with a reason
+ * written here, and remove it with the circle.
+ */
+const CIRCLE_EXCEPTIONS: Record<string, string> = {};
+
+/**
+ * Imports that still point back up the layers, as "file → target". Move the imported code down, or the importing
+ * code up, then remove the entry; never add one under src/jobs/ (the test below checks), whose domains' jobs and
+ * schedules are gathered in src/job-registry.ts.
+ */
+const UPWARD_EXCEPTIONS = [
+  // The password-recovery mail job sends auth's recovery mail, within auth's per-address rate limit.
+  "src/email/jobs.ts → src/auth/rate-limit.ts",
+  "src/email/jobs.ts → src/auth/recovery.ts",
+  // The security headers and the same-origin rule use auth's session cookie name, bearer parser and HTTPS test.
+  "src/http/security.ts → src/auth/middleware.ts",
+  "src/http/security.ts → src/auth/session.ts",
+  // Two domain pages rendered outside the page routes borrow the pages' layout and styles.
+  "src/privacy/download-page.tsx → src/pages/pages.css.ts",
+  "src/shares/unsubscribe-page.tsx → src/pages/layouts.tsx",
+  "src/shares/unsubscribe-page.tsx → src/pages/pages.css.ts",
+];
 
 describe("import rules (docs/decisions/0038)", () => {
   test("the parser sees static, type-only, re-exported, side-effect and dynamic imports", () => {
@@ -126,5 +160,43 @@ describe("import rules (docs/decisions/0038)", () => {
       'db.selectFrom("user_sessions"); trx.leftJoin(`users`, "a", "b")',
     ].join("\n");
     expect(sample.match(USERS_QUERY)?.length).toBe(4);
+  });
+  test("no import circles in src/, islands/ and search/, but for the listed exceptions", () => {
+    const circles = importCircles(
+      layered,
+      edges.filter((e) => layered.includes(e.file)),
+    ).map((c) => c.join(" ↔ "));
+    // Equal, not at most: a circle that is gone must leave the list.
+    expect(circles.sort()).toEqual(Object.keys(CIRCLE_EXCEPTIONS).sort());
+  });
+
+  test("the circle finder finds circles through other files and only those", () => {
+    const e = (file: string, target: string) => ({ file, target });
+    const files = ["a", "b", "c", "d", "e"];
+    const graph = [e("a", "b"), e("b", "c"), e("c", "a"), e("c", "d"), e("d", "e"), e("e", "e")];
+    expect(importCircles(files, graph)).toEqual([["a", "b", "c"]]);
+  });
+
+  test("no import points back up the layers (src/jobs/ imports no domain), but for the listed exceptions", () => {
+    const up = edges
+      .filter((e) => layered.includes(e.file) && pointsUp(e.file, e.target))
+      .map((e) => `${e.file} → ${e.target}`);
+    // Equal, not at most: an import that no longer points up must leave the list, so the list only shrinks.
+    expect([...new Set(up)].sort()).toEqual([...UPWARD_EXCEPTIONS].sort());
+    expect(UPWARD_EXCEPTIONS.filter((x) => x.startsWith("src/jobs/"))).toEqual([]);
+  });
+
+  test("the layers put the foundation below the domains and the assembly above them", () => {
+    expect(layerOf("src/jobs/worker.ts")).toBe("foundation");
+    expect(layerOf("search/query.ts")).toBe("foundation");
+    expect(layerOf("src/reviews/pipeline.ts")).toBe("domain");
+    expect(layerOf("src/search/open-index.ts")).toBe("domain");
+    expect(layerOf("src/job-registry.ts")).toBe("assembly");
+    expect(layerOf("islands/lib/toast.tsx")).toBe("assembly");
+    expect(pointsUp("src/jobs/worker.ts", "src/reviews/pipeline.ts")).toBe(true);
+    expect(pointsUp("src/job-registry.ts", "src/reviews/pipeline.ts")).toBe(false);
+    expect(pointsUp("src/jobs/worker.ts", "kysely")).toBe(false);
+    // A file named like a foundation file but elsewhere is not one ("src/config.ts" is a file, not a folder).
+    expect(layerOf("src/config.tsx")).toBe("domain");
   });
 });

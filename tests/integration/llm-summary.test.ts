@@ -383,7 +383,7 @@ describe("a review with LLM_BASE_URL set", () => {
 
     test("a hanging model holds neither the workers nor another user's review; its own ends after the budget", async () => {
       const { startWorker } = await import("../../src/jobs/worker.ts");
-      const { jobHandlers } = await import("../../src/jobs/handlers.ts");
+      const { jobHandlers } = await import("../../src/job-registry.ts");
       standIn.fallback = () => ({ hang: true });
       const [alice, bob] = [await t.signup(), await t.signup()];
       // The worker as the server starts it on the embedded database (src/server.ts): one loop, plus the model's.

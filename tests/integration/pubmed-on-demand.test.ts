@@ -9,10 +9,9 @@ import { loadStandInRecords, PUBMEDQA_PMIDS } from "../support/pubmed-records.ts
 import { ingestFiles } from "../../search/ingest.ts";
 import { matchesRecord, parsePubmedQuery } from "../../search/pubmed/query-syntax.ts";
 import { startWorker } from "../../src/jobs/worker.ts";
-import { jobHandlers } from "../../src/jobs/handlers.ts";
+import { applicationSchedules, jobHandlers } from "../../src/job-registry.ts";
 import { fetchedToday, searchesToday } from "../../src/pubmed/usage.ts";
 import { PUBMED_PRUNE_JOB } from "../../src/pubmed/jobs.ts";
-import { applicationSchedules } from "../../src/jobs/schedules.ts";
 import { sql } from "kysely";
 
 // PubMed on demand (issue 19), end to end through the API and the review job: a topic the local index lacks is fetched

@@ -9,7 +9,7 @@ import { ingestFiles } from "../../search/ingest.ts";
 import { listPubmedFiles, parseMd5File, syncPubmed } from "../../search/pubmed/sync.ts";
 import { parsePubmedFile } from "../../search/pubmed/parser.ts";
 import { PUBMED_SYNC_JOB } from "../../src/pubmed/sync-jobs.ts";
-import { applicationSchedules } from "../../src/jobs/schedules.ts";
+import { applicationSchedules } from "../../src/job-registry.ts";
 
 // `npm run pubmed:sync` against a local HTTP server that serves NLM-style update files made from the real sample, each
 // with its .md5, behind an HTML directory listing: new files only, a bad checksum, a crash between two files, a

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { join } from "node:path";
 import { ingestFiles } from "../../search/ingest.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
-import { jobHandlers } from "../../src/jobs/handlers.ts";
+import { jobHandlers } from "../../src/job-registry.ts";
 import { claimJob, runJobsUntilIdle, startWorker } from "../../src/jobs/worker.ts";
 import { REVIEW_JOB_KIND } from "../../src/reviews/pipeline.ts";
 

@@ -7,8 +7,7 @@ import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
-import { jobHandlers } from "../../src/jobs/handlers.ts";
-import { applicationSchedules } from "../../src/jobs/schedules.ts";
+import { applicationSchedules, jobHandlers } from "../../src/job-registry.ts";
 import { grantsReviewAccess, hasActiveReviewAccess } from "../../src/subscriptions/service.ts";
 import { OperatorError, endPlan, grantPlan } from "../../src/subscriptions/operator.ts";
 import {

@@ -6,7 +6,7 @@ import type { Database, DatabaseHandle } from "../../src/db/database.ts";
 import type { SubscriptionsTable } from "../../src/db/types.ts";
 import { PgJobQueue } from "../../src/jobs/queue-pg.ts";
 import { runJobsUntilIdle } from "../../src/jobs/worker.ts";
-import { jobHandlers } from "../../src/jobs/handlers.ts";
+import { jobHandlers } from "../../src/job-registry.ts";
 import { issueAccessToken } from "../../src/auth/session.ts";
 import { toUserPublic, type UserPublic } from "../../src/users/schemas.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
