@@ -3,7 +3,7 @@ import { requireUser, type AuthEnv } from "../auth/middleware.ts";
 import { ApiError } from "../http/errors.ts";
 import { SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
 import { extractEvidence } from "../reviews/evidence/extract.ts";
-import { StudyEvidenceSchema } from "../reviews/schemas.ts";
+import { StudyEvidenceSchema } from "../reviews/evidence/schemas.ts";
 import { readArticle, readSummaryArticle } from "./repository.ts";
 import { ArticlePublicSchema, pmidParamSchema } from "./schemas.ts";
 

@@ -12,8 +12,8 @@ import { MAX_SKIP, paginationSchema } from "../users/schemas.ts";
 import { ArticlePublicSchema } from "../articles/schemas.ts";
 import { filterQueryFields, YEAR_RANGE_BACKWARDS } from "./filters.ts";
 import { SearchReportSchema } from "./report.ts";
-import { STUDY_DESIGNS } from "../articles/evidence.ts";
-import { EFFECT_MEASURES, type EvidenceRow, NO_APPRAISAL } from "./evidence/types.ts";
+import { type EvidenceRow, EvidenceRowSchema } from "./evidence/schemas.ts";
+import { NO_APPRAISAL } from "./evidence/types.ts";
 import { REVIEW_STATUSES } from "../db/column-types.ts";
 import {
   EMPTY_TOPIC,
@@ -159,119 +159,6 @@ export type ReviewArticle = z.infer<typeof ReviewArticleSchema>;
 
 /** A schema with its OpenAPI description. */
 const described = <T extends z.ZodType>(schema: T, description: string) => schema.openapi({ description });
-const VERBATIM = "Verbatim span of the abstract, or null";
-
-/** One effect estimate of an evidence-table row (src/reviews/evidence/types.ts EffectEstimate). */
-export const EffectEstimateSchema = z
-  .object({
-    measure: described(z.enum(EFFECT_MEASURES), "What the estimate measures"),
-    value: described(z.number(), 'The point estimate (a percentage as written: 45 for "45%")'),
-    ci_low: described(z.number().nullable(), "Lower bound of the stated confidence interval; null when none"),
-    ci_high: described(z.number().nullable(), "Upper bound of the stated confidence interval; null when none"),
-    p_value: described(z.number().nullable(), 'The stated p value (0.001 for "p<0.001"); null when none is stated'),
-    p_relation: described(z.enum(["=", "<", ">", "<=", ">="]).nullable(), "How the p value was stated, or null"),
-    compared_value: described(
-      z.number().nullable(),
-      "For two groups' values stated together (percentage, mean, median: \"12% vs 18%\"), the second group's; " +
-        "`value` is the group stated first. Null for ratios and differences",
-    ),
-    text: described(z.string(), "The verbatim span of the abstract the estimate was read from"),
-  })
-  .openapi("EffectEstimate");
-
-/** A study's appraisal items (src/reviews/evidence/types.ts StudyAppraisal). */
-export const StudyAppraisalSchema = z
-  .object({
-    randomised: described(z.boolean().nullable(), "Whether participants were randomly allocated; null when not told"),
-    comparison_group: described(
-      z.boolean().nullable(),
-      "Whether outcomes were compared with another group; null when not told",
-    ),
-    timing: described(
-      z.enum(["prospective", "retrospective"]).nullable(),
-      "Whether data were collected prospectively or retrospectively; null when not told",
-    ),
-    blinding: described(
-      z.enum(["double-blind", "single-blind", "assessor-blind", "open-label"]).nullable(),
-      "Blinding as stated; null when not stated",
-    ),
-    follow_up: described(z.string().nullable(), "The clause stating the follow-up, verbatim; null when none"),
-    loss_to_follow_up: described(
-      z.string().nullable(),
-      "The clause stating losses to follow-up or drop-outs, verbatim; null when none",
-    ),
-    sources: described(
-      z.object({
-        randomised: z.string().optional(),
-        comparison_group: z.string().optional(),
-        timing: z.string().optional(),
-        blinding: z.string().optional(),
-      }),
-      "For each item read, the abstract's sentence that states it in its words (verbatim); absent when none does",
-    ),
-  })
-  .openapi("StudyAppraisal");
-
-/** One row of a review's evidence table (src/reviews/evidence/types.ts EvidenceRow). */
-export const EvidenceRowSchema = z
-  .object({
-    citation: described(z.number().int(), "The study's citation number [n] in the summary"),
-    pmid: z.number().int(),
-    duplicate_pmids: described(
-      z.array(z.number().int()),
-      "Other PMIDs of the same work (duplicate publications, translations), cited as one source",
-    ),
-    same_cohort: described(
-      z.array(z.number().int()),
-      "Citation numbers of other cited studies reporting the same cohort (same participants, mostly the same " +
-        "numbers, e.g. a translation); its participants are counted once",
-    ),
-    design: described(
-      z.enum(STUDY_DESIGNS).nullable(),
-      "The study design; null when neither the record nor the abstract names one",
-    ),
-    design_source: described(
-      z.enum(["record", "abstract"]).nullable(),
-      "Where the design was read: the PubMed record or the abstract's wording",
-    ),
-    evidence_level: described(
-      // Literals, not an int from 1 to 5: the document then lists the levels and the browser's types name them.
-      z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]).nullable(),
-      "Oxford CEBM 2011 level (1 strongest .. 5) for treatment benefit, from the design; null when unknown",
-    ),
-    participants: described(
-      z.number().int().nullable(),
-      "Those randomised, else enrolled, else included, else analysed, as the abstract states them; the sum of the " +
-        "groups when only the groups' sizes are stated; null when not stated or not read with confidence",
-    ),
-    participants_arms: described(
-      z.array(z.number().int()).nullable(),
-      'The group sizes `participants` adds up ("55 (26 + 29)"); null when stated as one number',
-    ),
-    participants_text: described(
-      z.string().nullable(),
-      "The sentence `participants` was read from, verbatim; null with it",
-    ),
-    appraisal: StudyAppraisalSchema,
-    population: described(z.string().nullable(), VERBATIM),
-    intervention: described(z.string().nullable(), VERBATIM),
-    comparator: described(z.string().nullable(), VERBATIM),
-    outcome: described(z.string().nullable(), VERBATIM),
-    result: described(z.string().nullable(), "The main result sentence, verbatim; null when none"),
-    effects: described(z.array(EffectEstimateSchema), "Every effect estimate the abstract states, in order"),
-    significance: described(
-      z.enum(["significant", "not_significant"]).nullable(),
-      "Whether the main comparison was statistically significant; null when it cannot be told",
-    ),
-  })
-  .openapi("EvidenceRow");
-
-/** The evidence of one article as its evidence-table row shows it, without the review's citation numbering. */
-export const StudyEvidenceSchema = EvidenceRowSchema.omit({
-  citation: true,
-  duplicate_pmids: true,
-  same_cohort: true,
-}).openapi("StudyEvidence");
 
 /** Measure codes of tables stored before measures had their full names ("odds_ratio" → "odds ratio"). */
 function upgradeStoredRow(row: unknown): unknown {
@@ -306,7 +193,7 @@ export function storedEvidenceTable(value: unknown): EvidenceRow[] | null {
   const raw = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
   const parsed = Array.isArray(raw) ? raw.map(upgradeStoredRow) : raw;
   const result = z.array(EvidenceRowSchema).safeParse(parsed);
-  return result.success ? (result.data as EvidenceRow[]) : null;
+  return result.success ? result.data : null;
 }
 
 /** GET /details/{id} (docs/product.md §3). */

@@ -7,7 +7,7 @@ import { gunzipSync } from "node:zlib";
 import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp, type TestUser } from "../support/app.ts";
 import { ingestFiles } from "../../search/ingest.ts";
-import { StudyEvidenceSchema } from "../../src/reviews/schemas.ts";
+import { StudyEvidenceSchema } from "../../src/reviews/evidence/schemas.ts";
 import { ArticlePublicSchema } from "../../src/articles/schemas.ts";
 
 // GET /api/v1/articles/{pmid} and /articles/{pmid}/evidence (issue 33 item 6), on real sample records ingested through
