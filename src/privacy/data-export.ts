@@ -68,15 +68,17 @@ export async function requestDataExport(
 
 /**
  * Everything held about `userId`, as one JSON-ready object: the account (without its password hash), interests and
- * e-mail preferences, subscription, reviews (topics, filters, summaries, cited PMIDs), likes, shares sent and received.
- * Shares name the other person by e-mail only where the user already sees it in the app (the sharer of a received
- * share; the recipient of a sent one).
+ * e-mail preferences, subscription, reviews (topics, filters, summaries, cited PMIDs), likes, shares sent and received,
+ * the weekly suggestions (each week's section summaries and suggested PMIDs with their reasons) and the networks the
+ * account has signed in from (the login guard's record). Shares name the other person by e-mail only where the user
+ * already sees it in the app (the sharer of a received share; the recipient of a sent one).
+ * Throws when the user is gone.
  */
 export async function buildDataExport(db: Database, userId: string, now: Date): Promise<Record<string, unknown>> {
   const user = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
   if (!user) throw new Error(`data export: user ${userId} is gone`);
   const account = Object.fromEntries(Object.entries(user).filter(([k]) => !SECRET_USER_COLUMNS.has(k)));
-  const [subscriptions, reviews, citations, likes, sent, received] = await Promise.all([
+  const [subscriptions, reviews, likes, shares, suggestions, loginNetworks] = await Promise.all([
     db
       .selectFrom("subscriptions")
       .select([
@@ -93,6 +95,41 @@ export async function buildDataExport(db: Database, userId: string, now: Date): 
       ])
       .where("user_id", "=", userId)
       .execute(),
+    exportedReviews(db, userId),
+    db
+      .selectFrom("likes")
+      .select(["article_pmid as pmid", "liked_at"])
+      .where("user_id", "=", userId)
+      .orderBy("liked_at")
+      .execute(),
+    exportedShares(db, userId),
+    exportedSuggestions(db, userId),
+    // The login guard's record (src/auth/login-guard.ts): personal data too (an address, or an IPv6 /64).
+    db
+      .selectFrom("known_login_clients")
+      .select(["client_key as network", "last_login_at"])
+      .where("user_id", "=", userId)
+      .orderBy("last_login_at")
+      .execute(),
+  ]);
+  return {
+    format: DATA_EXPORT_FORMAT,
+    generated_at: now.toISOString(),
+    account,
+    interests: user.description,
+    subscriptions,
+    reviews,
+    likes,
+    shares_sent: shares.sent,
+    shares_received: shares.received,
+    weekly_suggestions: suggestions,
+    login_networks: loginNetworks,
+  };
+}
+
+/** The user's reviews in creation order, each with the PMIDs its summary cites, in citation order. */
+async function exportedReviews(db: Database, userId: string) {
+  const [reviews, citations] = await Promise.all([
     db
       .selectFrom("literature_reviews")
       .select(["id", "user_query", "status", "summary", "summary_engine", "search_filters", "created_at", "updated_at"])
@@ -108,12 +145,15 @@ export async function buildDataExport(db: Database, userId: string, now: Date): 
       .orderBy("a.review_id")
       .orderBy("a.citation_number")
       .execute(),
-    db
-      .selectFrom("likes")
-      .select(["article_pmid as pmid", "liked_at"])
-      .where("user_id", "=", userId)
-      .orderBy("liked_at")
-      .execute(),
+  ]);
+  const cited = new Map<string, number[]>();
+  for (const c of citations) cited.set(c.review_id, [...(cited.get(c.review_id) ?? []), c.pmid]);
+  return reviews.map((r) => ({ ...r, cited_pmids: cited.get(r.id) ?? [] }));
+}
+
+/** Shares the user made (with the recipient's e-mail) and received (with the sharer's), oldest first. */
+async function exportedShares(db: Database, userId: string) {
+  const [sent, received] = await Promise.all([
     db
       .selectFrom("shares as s")
       .innerJoin("users as r", "r.id", "s.recipient_id")
@@ -129,19 +169,43 @@ export async function buildDataExport(db: Database, userId: string, now: Date): 
       .orderBy("s.shared_at")
       .execute(),
   ]);
-  const cited = new Map<string, number[]>();
-  for (const c of citations) cited.set(c.review_id, [...(cited.get(c.review_id) ?? []), c.pmid]);
-  return {
-    format: DATA_EXPORT_FORMAT,
-    generated_at: now.toISOString(),
-    account,
-    interests: user.description,
-    subscriptions,
-    reviews: reviews.map((r) => ({ ...r, cited_pmids: cited.get(r.id) ?? [] })),
-    likes,
-    shares_sent: sent,
-    shares_received: received,
-  };
+  return { sent, received };
+}
+
+/**
+ * The weekly suggestions kept for the user, by ISO week: the four sections' summaries and the suggested articles
+ * (PMID, section, rank and the reason shown), so the file holds what the Suggestions page and the digests showed.
+ */
+async function exportedSuggestions(db: Database, userId: string) {
+  const [weeks, articles] = await Promise.all([
+    db
+      .selectFrom("weekly_suggestions")
+      .select([
+        "id",
+        "week",
+        "created_at",
+        "digest_queued_at",
+        "new_weekly_articles_summary",
+        "new_yearly_articles_summary",
+        "pertinent_articles_summary",
+        "disruptive_articles_summary",
+      ])
+      .where("user_id", "=", userId)
+      .orderBy("week")
+      .execute(),
+    db
+      .selectFrom("suggestion_articles as sa")
+      .innerJoin("weekly_suggestions as ws", "ws.id", "sa.suggestion_id")
+      .select(["sa.suggestion_id", "sa.section", "sa.rank", "sa.article_pmid as pmid", "sa.reason"])
+      .where("ws.user_id", "=", userId)
+      .orderBy("sa.section")
+      .orderBy("sa.rank")
+      .execute(),
+  ]);
+  return weeks.map(({ id, ...week }) => ({
+    ...week,
+    articles: articles.filter((a) => a.suggestion_id === id).map(({ suggestion_id: _, ...a }) => a),
+  }));
 }
 
 /** The job: writes the file and e-mails its link. A failure marks the export failed after the last attempt. */

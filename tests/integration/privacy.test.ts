@@ -9,6 +9,7 @@ import { decodeQuotedPrintable, startSmtpServer } from "../support/smtp.ts";
 import { applyRetention, planRetention } from "../../src/privacy/retention.ts";
 import { produceDataExport } from "../../src/privacy/data-export.ts";
 import { addDays } from "../../src/privacy/policy.ts";
+import { replaceBatch } from "../../src/suggestions/repository.ts";
 
 const NOW = new Date("2030-03-01T04:15:00Z");
 const daysAgo = (n: number) => addDays(NOW, -n);
@@ -152,6 +153,28 @@ for (const backend of APP_BACKENDS) {
           summary: "Bundles help [1].",
         })
         .execute();
+      // A week of suggestions and a login network for each user: the file holds the owner's only.
+      const sections = (pmid: number) => ({
+        new_weekly_articles: [],
+        new_yearly_articles: [],
+        pertinent_articles: [{ pmid, reason: "Matches your interest: sepsis outcomes", signal: "interest" as const }],
+        disruptive_articles: [],
+      });
+      const summaries = {
+        new_weekly_articles: null,
+        new_yearly_articles: null,
+        pertinent_articles: "Sepsis bundles lower mortality [1].",
+        disruptive_articles: null,
+      };
+      await replaceBatch(t.db, { userId: owner.user.id, week: "2026-W48", sections: sections(93000001), summaries });
+      await replaceBatch(t.db, { userId: other.user.id, week: "2026-W48", sections: sections(93000001), summaries });
+      await t.db
+        .insertInto("known_login_clients")
+        .values([
+          { user_id: owner.user.id, client_key: "192.0.2.10" },
+          { user_id: other.user.id, client_key: "198.51.100.7" },
+        ])
+        .execute();
 
       const asked = await t.app.request("/api/v1/privacy/data-export", { method: "POST", headers: owner.headers });
       expect(asked.status).toBe(202);
@@ -206,6 +229,23 @@ for (const backend of APP_BACKENDS) {
       expect(data.likes.map((l) => l.pmid)).toEqual([93000001]);
       for (const key of ["subscriptions", "shares_sent", "shares_received"])
         expect(Array.isArray(data[key])).toBe(true);
+      expect(data.weekly_suggestions).toEqual([
+        expect.objectContaining({
+          week: "2026-W48",
+          pertinent_articles_summary: "Sepsis bundles lower mortality [1].",
+          articles: [
+            {
+              section: "pertinent_articles",
+              rank: 0,
+              pmid: 93000001,
+              reason: "Matches your interest: sepsis outcomes",
+            },
+          ],
+        }),
+      ]);
+      const networks = (data.login_networks as { network: string }[]).map((n) => n.network);
+      expect(networks).toContain("192.0.2.10");
+      expect(networks).not.toContain("198.51.100.7");
 
       // Another account is told the link is not theirs, not that it expired.
       const foreign = await t.app.request(path, { headers: other.headers });

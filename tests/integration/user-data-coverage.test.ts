@@ -18,7 +18,8 @@ import type { DatabaseHandle } from "../../src/db/database.ts";
 // How "the export reads it" is detected: the table names in the query calls (selectFrom, joins) of buildDataExport's
 // source. Scanning the function, rather than keeping an exported list of tables next to it, tests what the export
 // actually runs: a list would be a second copy to keep in step, and could name a table the queries never read.
-// Only buildDataExport's body counts, so the row lock of requestDataExport or the export bookkeeping do not.
+// Only buildDataExport's body and the module's functions it calls (its readers, such as exportedReviews) count, so the
+// row lock of requestDataExport or the export bookkeeping do not.
 
 const ROOT = join(import.meta.dir, "..", "..");
 const EXPORT_FILE = "src/privacy/data-export.ts";
@@ -37,11 +38,6 @@ interface Exclusion {
  */
 const EXCLUSIONS: Record<string, Exclusion> = {
   data_exports: { export: "the export files themselves: each file would hold the previous ones" },
-  known_login_clients: {
-    export:
-      "security records of the login guard (src/auth/login-guard.ts): the network (IPv4 address or IPv6 /64) of " +
-      "each client a login came from, kept to recognise a new one; not content the user gave or sees in the app",
-  },
   password_reset_tokens: { export: "hashes of single-use secrets; useless to the user and never shown" },
   pubmed_fetch_usage: {
     export: "a per-day counter of PubMed records fetched, for the fair-use allowance; pruned after 31 days",
@@ -58,11 +54,6 @@ const EXCLUSIONS: Record<string, Exclusion> = {
     export:
       "the payment provider's customer id, an internal reference; the subscription is exported, and billing " +
       "records are archived before deletion as the law requires (src/privacy/archive.ts)",
-  },
-  weekly_suggestions: {
-    export:
-      "the weekly digests, computed from the user's interests and reviews (both exported) and already e-mailed to " +
-      "them; recomputed each week",
   },
 };
 
@@ -86,7 +77,7 @@ async function userKeys(handle: DatabaseHandle): Promise<UserKey[]> {
 
 /** The source of `name`'s body in `source`: from its declaration to the first line that closes it. */
 function functionSource(source: string, name: string): string {
-  const start = source.search(new RegExp(`^export (?:async )?function ${name}\\b`, "m"));
+  const start = source.search(new RegExp(`^(?:export )?(?:async )?function ${name}\\b`, "m"));
   if (start < 0) throw new Error(`${name} not found`);
   const end = source.indexOf("\n}\n", start);
   return source.slice(start, end < 0 ? undefined : end);
@@ -98,7 +89,15 @@ function tablesQueried(code: string, calls = "selectFrom|innerJoin|leftJoin|righ
   return new Set([...code.matchAll(re)].map((m) => m[1] as string));
 }
 
-const exported = tablesQueried(functionSource(readFileSync(join(ROOT, EXPORT_FILE), "utf8"), EXPORT_FUNCTION));
+/** The tables `name` queries, with those of the functions of the same module it calls (one level: its readers). */
+function tablesOfExport(source: string, name: string): Set<string> {
+  const body = functionSource(source, name);
+  const local = [...source.matchAll(/^(?:export )?(?:async )?function (\w+)/gm)].map((m) => m[1] as string);
+  const called = local.filter((f) => f !== name && new RegExp(String.raw`\b${f}\(`).test(body));
+  return new Set([body, ...called.map((f) => functionSource(source, f))].flatMap((code) => [...tablesQueried(code)]));
+}
+
+const exported = tablesOfExport(readFileSync(join(ROOT, EXPORT_FILE), "utf8"), EXPORT_FUNCTION);
 const retention = readFileSync(join(ROOT, RETENTION_FILE), "utf8");
 const deletedByRetention = tablesQueried(retention, "deleteFrom");
 
