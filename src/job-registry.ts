@@ -4,6 +4,7 @@ import type { Schedule } from "./jobs/schedule.ts";
 import { reviewJobHandler, REVIEW_JOB_KIND } from "./reviews/pipeline.ts";
 import { subscriptionJobHandlers, subscriptionSchedules } from "./subscriptions/trials.ts";
 import { emailJobHandlers } from "./email/jobs.ts";
+import { recoveryJobHandlers } from "./auth/recovery-jobs.ts";
 import { maintenanceJobHandlers, maintenanceSchedules } from "./db/maintenance.ts";
 import { suggestionJobHandlers, suggestionSchedules } from "./suggestions/jobs.ts";
 import { pubmedSyncJobHandlers, pubmedSyncSchedules } from "./pubmed/sync-jobs.ts";
@@ -24,6 +25,7 @@ export function jobHandlers(_deps: AppDeps): JobHandlers {
     [REVIEW_JOB_KIND]: reviewJobHandler,
     ...subscriptionJobHandlers(),
     ...emailJobHandlers(),
+    ...recoveryJobHandlers(),
     ...maintenanceJobHandlers(),
     ...suggestionJobHandlers(),
     ...pubmedSyncJobHandlers(),

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler, Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { ApiError } from "../http/errors.ts";
+import { SESSION_COOKIE, parseBearer } from "../http/credentials.ts";
 import { sql } from "kysely";
 import { verifyAccessToken, type AccessTokenClaims } from "./tokens.ts";
 import type { AppDeps } from "../deps.ts";
@@ -17,21 +18,6 @@ export interface CurrentUser {
 }
 
 export type AuthEnv = { Variables: { user: CurrentUser } };
-
-/** Name of the HttpOnly session cookie that carries the access token for server-rendered pages. */
-export const SESSION_COOKIE = "access_token";
-
-/**
- * The token of an `Authorization` header in the bearer scheme (RFC 6750 §2.1: "Bearer", case-insensitive, one or
- * more spaces, then a token68), or null for anything else ("Basic …", "Bearer" with a tab, an empty token, a token
- * with characters a token68 cannot hold). The one parser of this header: the token reader below and the cross-site
- * check (src/http/security.ts) agree on what a bearer header is.
- */
-export function parseBearer(header: string | undefined | null): string | null {
-  if (!header) return null;
-  const m = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-  return m ? m[1]! : null;
-}
 
 /** Reads the token from `Authorization: Bearer …`, else from the session cookie. */
 export function readToken(c: Context): string | null {

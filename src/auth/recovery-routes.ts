@@ -14,7 +14,7 @@ import { requireSuperuser, requireUser, type AuthEnv } from "./middleware.ts";
 import { LIMITS, assertAllowed, hit } from "./rate-limit.ts";
 import { requestClientKey } from "./client-address.ts";
 import { buildRecoveryEmail, resetPassword } from "./recovery.ts";
-import { enqueueRecoveryEmail } from "../email/jobs.ts";
+import { enqueueRecoveryEmail } from "./recovery-jobs.ts";
 import { findUserByEmail } from "../users/repository.ts";
 import { emailField, passwordField } from "../users/schemas.ts";
 

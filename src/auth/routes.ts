@@ -1,7 +1,8 @@
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { MessageSchema, SIGNED_IN, apiRoute, createApi, errorResponses, jsonContent } from "../http/openapi.ts";
-import { credentialsRefused, parseBearer, requireUser, resolveUser, type AuthEnv } from "./middleware.ts";
+import { parseBearer } from "../http/credentials.ts";
+import { credentialsRefused, requireUser, resolveUser, type AuthEnv } from "./middleware.ts";
 import {
   clearSessionCookie,
   issueAccessToken,

@@ -3,7 +3,8 @@ import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
 import type { Config } from "../config.ts";
 import { sql } from "kysely";
-import { SESSION_COOKIE, readClaims } from "./middleware.ts";
+import { SESSION_COOKIE, requestIsHttps } from "../http/credentials.ts";
+import { readClaims } from "./middleware.ts";
 import { createAccessToken } from "./tokens.ts";
 
 /** The OAuth2 token response of POST /login/access-token. */
@@ -19,16 +20,6 @@ export function issueAccessToken(deps: AppDeps, user: { id: string; token_versio
     { sub: user.id, ver: user.token_version },
     deps.config.ACCESS_TOKEN_EXPIRE_MINUTES,
   );
-}
-
-/**
- * Whether this request reached us over https: its URL, or the scheme a TLS-terminating reverse proxy reports in
- * X-Forwarded-Proto. Trusting that header is harmless where it is used: at worst a plain-http client that forges it
- * gets a Secure cookie or an HSTS header, which its browser then ignores or keeps to itself.
- */
-export function requestIsHttps(c: Context): boolean {
-  if (new URL(c.req.url).protocol === "https:") return true;
-  return c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
 /**

@@ -3,8 +3,6 @@ import type { AppDeps } from "../deps.ts";
 import type { Database } from "../db/database.ts";
 import { enqueueJob, handleJob, type JobHandlers, jobKind } from "../jobs/kinds.ts";
 import { sendEmail, type EmailMessage } from "./service.ts";
-import { sendRecoveryEmail } from "../auth/recovery.ts";
-import { LIMITS, hit } from "../auth/rate-limit.ts";
 
 /**
  * E-mail sent from the durable job queue rather than from the request: the request only stores a job (one INSERT,
@@ -15,8 +13,6 @@ import { LIMITS, hit } from "../auth/rate-limit.ts";
 
 /** Sends a prepared message. Payload: the EmailMessage. */
 export const SEND_EMAIL_JOB = "email.send";
-/** Sends a password recovery mail if the address has an active account. Payload: `{email}`. */
-export const RECOVERY_EMAIL_JOB = "email.password-recovery";
 
 /** The kinds with their payloads' schemas (src/jobs/kinds.ts). A message's fields as EmailMessage has them. */
 export const SEND_EMAIL = jobKind(
@@ -29,7 +25,6 @@ export const SEND_EMAIL = jobKind(
     headers: z.record(z.string(), z.string()).optional(),
   }) satisfies z.ZodType<EmailMessage>,
 );
-export const RECOVERY_EMAIL = jobKind(RECOVERY_EMAIL_JOB, z.object({ email: z.string().min(1) }));
 
 /**
  * Queues `message` for sending. Pass `db` to enqueue inside the caller's transaction (then wake the queue after it
@@ -43,22 +38,11 @@ export async function enqueueEmail(
   return enqueueJob(deps.jobs, SEND_EMAIL, message, { db: opts.db, maxAttempts: 5 });
 }
 
-/** Queues a password recovery mail for `email` (the job finds out whether the address has an account). */
-export async function enqueueRecoveryEmail(deps: Pick<AppDeps, "jobs">, email: string): Promise<string> {
-  return enqueueJob(deps.jobs, RECOVERY_EMAIL, { email }, { maxAttempts: 5 });
-}
-
 /** The e-mail job handlers. */
 export function emailJobHandlers(): JobHandlers {
   return {
     [SEND_EMAIL_JOB]: handleJob(SEND_EMAIL, async (payload, { deps }) => {
       await sendEmail(deps, payload);
-    }),
-    [RECOVERY_EMAIL_JOB]: handleJob(RECOVERY_EMAIL, async ({ email }, { deps, job }) => {
-      // At most a few mails an hour to one inbox. Counted once per job, not per retry; past the limit the request
-      // was still answered alike, and the links already sent stay valid, so the owner is never blocked.
-      if (job.attempts === 1 && !(await hit(deps.db, LIMITS.recoveryMailsPerAddress, email)).allowed) return;
-      await sendRecoveryEmail(deps, email);
     }),
   };
 }

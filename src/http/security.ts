@@ -4,8 +4,7 @@ import { NONCE, secureHeaders, type SecureHeadersVariables } from "hono/secure-h
 
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 import type { Config } from "../config.ts";
-import { SESSION_COOKIE, parseBearer } from "../auth/middleware.ts";
-import { requestIsHttps } from "../auth/session.ts";
+import { SESSION_COOKIE, parseBearer, requestIsHttps } from "./credentials.ts";
 import { isApiDocsPath } from "./api-docs.ts";
 
 /**

@@ -3,7 +3,7 @@ import { APP_BACKENDS } from "../support/database.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { SignJWT } from "jose";
 import { createAccessToken } from "../../src/auth/tokens.ts";
-import { parseBearer } from "../../src/auth/middleware.ts";
+import { parseBearer } from "../../src/http/credentials.ts";
 import { LAST_SUPERUSER } from "../../src/users/service.ts";
 
 // Sessions and roles (issue 7, items 13–15): logout ends the token on the server, one parser reads the

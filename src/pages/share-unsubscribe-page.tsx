@@ -1,5 +1,5 @@
-import { PublicLayout, type Site } from "../pages/layouts.tsx";
-import * as s from "../pages/pages.css.ts";
+import { PublicLayout, type Site } from "./layouts.tsx";
+import * as s from "./pages.css.ts";
 
 /** What /unsubscribe/shares shows: the confirmation button, the result, or a link that is not valid. */
 export type ShareUnsubscribeState = "confirm" | "done" | "invalid";

@@ -1,11 +1,11 @@
-import * as s from "../pages/pages.css.ts";
+import * as s from "./pages.css.ts";
 import {
   DATA_EXPORT_EXPIRED,
   DATA_EXPORT_OTHER_ACCOUNT,
   DATA_EXPORT_PREPARING,
   dataExportFilePath,
   type DataExportState,
-} from "./data-export.ts";
+} from "../privacy/data-export.ts";
 
 /** The HTTP status of the download page in each state. */
 export function downloadPageStatus(state: DataExportState): 200 | 403 | 404 | 409 {
