@@ -107,35 +107,49 @@ export function parsePmidList(text: string): number[] {
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-async function main(argv: string[]): Promise<number> {
-  if (argv.some((a) => a === "-h" || a === "--help")) {
-    console.error(USAGE);
-    return 0;
-  }
-  let args: Args;
-  let config: Config;
-  let listed: number[] = [];
+/** What the command was asked to do, read and checked before anything is opened. */
+interface Input {
+  args: Args;
+  config: Config;
+  /** The PMIDs of --pmids FILE (empty for --query). */
+  listed: number[];
+}
+
+/**
+ * Reads the command line, the configuration and the PMID file.
+ * @returns the input, or the exit code (2) after printing the usage or configuration error.
+ */
+async function readInput(argv: string[]): Promise<Input | number> {
   try {
-    args = parseArgs(argv);
-    config = loadConfig(process.env, { role: "cli" });
-    if (args.kind === "pmids") {
-      let text: string;
-      try {
-        text = await readFile(args.file, "utf8");
-      } catch (error) {
-        throw new UsageError(
-          `cannot read ${args.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        );
-      }
-      listed = parsePmidList(text);
+    const args = parseArgs(argv);
+    const config = loadConfig(process.env, { role: "cli" });
+    if (args.kind !== "pmids") return { args, config, listed: [] };
+    let text: string;
+    try {
+      text = await readFile(args.file, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `cannot read ${args.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
+    return { args, config, listed: parsePmidList(text) };
   } catch (error) {
     console.error((error as Error).message);
     if (error instanceof UsageError) console.error(USAGE);
     return 2;
   }
+}
 
-  const started = performance.now();
+/** Progress output on stderr: plain lines (`log`), and a progress line redrawn in place on a terminal (`progress`). */
+interface Output {
+  log: (line: string) => void;
+  progress: (p: { fetched: number; total: number }) => void;
+  /** Erases the progress line, if one is drawn. */
+  clear: () => void;
+}
+
+/** The stderr output of a run that started at `started` (performance.now()). */
+function stderrOutput(started: number): Output {
   const tty = process.stderr.isTTY === true;
   let drawn = false;
   let lastLine = 0;
@@ -163,19 +177,25 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${fmt(p.fetched)} of ${fmt(p.total)} records fetched (${seconds.toFixed(0)} s)\n`);
     }
   };
+  return { log, progress, clear };
+}
 
-  const controller = new AbortController();
-  const onSignal = () => {
-    log("stopping after the batch in hand (what was fetched is kept; run the command again to go on)");
-    controller.abort();
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+/** What a fetch ended with: its result (null when interrupted before one), and the PMIDs the query matched. */
+interface FetchOutcome {
+  result: FetchRecordsResult | null;
+  matched: number;
+  interrupted: boolean;
+}
 
+/**
+ * Opens the database and the search index, and fetches the query's or the list's records.
+ * @returns the outcome, or null after printing why the fetch failed (other than by an interruption).
+ */
+async function runFetch(input: Input, output: Output, signal: AbortSignal): Promise<FetchOutcome | null> {
+  const { args, config, listed } = input;
+  const { log, progress, clear } = output;
   const handle = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  let result: FetchRecordsResult | null = null;
-  let matched = listed.length;
-  let interrupted = false;
+  const outcome: FetchOutcome = { result: null, matched: listed.length, interrupted: false };
   try {
     await migrateToLatest(handle.db);
     const deps = {
@@ -183,31 +203,58 @@ async function main(argv: string[]): Promise<number> {
       search: await openSearchIndex(config, handle.db),
       client: eutilsClientFor(config, handle.db, { log }),
     };
-    const opts = { signal: controller.signal, onProgress: progress, log };
+    const opts = { signal, onProgress: progress, log };
     if (args.kind === "query") {
       log(
         `asking PubMed for ${JSON.stringify(args.term)}${args.mindate || args.maxdate ? ` published ${args.mindate ?? "…"}–${args.maxdate ?? "…"}` : ""}`,
       );
       const r = await fetchQuery(deps, args, opts);
-      matched = r.matched;
+      outcome.matched = r.matched;
       if (r.queryTranslation) log(`PubMed read it as: ${r.queryTranslation}`);
-      result = r;
+      outcome.result = r;
     } else {
-      result = await fetchRecords(deps, listed, opts);
+      outcome.result = await fetchRecords(deps, listed, opts);
     }
   } catch (error) {
     clear();
-    if (error instanceof EutilsError && error.kind === "aborted") interrupted = true;
+    if (error instanceof EutilsError && error.kind === "aborted") outcome.interrupted = true;
     else {
       console.error(`pubmed:fetch failed: ${error instanceof Error ? error.message : String(error)}`);
-      return 1;
+      return null;
     }
   } finally {
     clear();
     await handle.close();
+  }
+  return outcome;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.some((a) => a === "-h" || a === "--help")) {
+    console.error(USAGE);
+    return 0;
+  }
+  const input = await readInput(argv);
+  if (typeof input === "number") return input;
+
+  const started = performance.now();
+  const output = stderrOutput(started);
+  const controller = new AbortController();
+  const onSignal = () => {
+    output.log("stopping after the batch in hand (what was fetched is kept; run the command again to go on)");
+    controller.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  let outcome: FetchOutcome | null;
+  try {
+    outcome = await runFetch(input, output, controller.signal);
+  } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  if (!outcome) return 1;
+  const { result, matched, interrupted } = outcome;
   const seconds = Math.round((performance.now() - started) / 1000);
   if (!result) {
     console.log(`pubmed:fetch: interrupted in ${fmt(seconds)} s; run the command again to go on`);

@@ -245,30 +245,7 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
   if (sumDf <= opts.budget)
     return { branches: [{ field: "document", query: tsqueryOf(all, "|"), access: "index" }], complete: true };
 
-  const n = Math.max(opts.documents, 1);
-  const density = opts.filtered ? FILTER_SELECTIVITY : 1;
-  /**
-   * How to read "all" or "any" of the terms with these frequencies. Every match is fetched (and the
-   * newest kept) only when there can be few: a conjunction has at most min(df) matches (its terms may
-   * always occur together: "adolescent idiopathic scoliosis"), a disjunction at most Σ df. Otherwise the
-   * cheaper of taking the first matches the index yields and scanning the newest rows (a scan stops at
-   * MAX_SCANNED_ROWS even if it found fewer than the target; the next branches then make up the rest).
-   * A disjunction's size is estimated assuming independent terms; a conjunction's lies between that
-   * and min(df), and their geometric mean is used.
-   */
-  const access = (op: "all" | "any", frequencies: number[]): CandidateBranch["access"] => {
-    const least = Math.min(...frequencies);
-    const sum = frequencies.reduce((a, d) => a + d, 0);
-    if ((op === "all" ? least : sum) <= 2 * opts.target) return "index";
-    const p = frequencies.map((d) => Math.min(d, n) / n);
-    const matches =
-      op === "all" ? Math.sqrt(n * p.reduce((a, x) => a * x, 1) * least) : n * (1 - p.reduce((a, x) => a * (1 - x), 1));
-    const first =
-      (op === "all" ? COST.probedEntry * frequencies.length * least : COST.postingEntry * sum) +
-      COST.fetchedRow * opts.target;
-    const scannedRows = Math.min(MAX_SCANNED_ROWS, (opts.target * n) / (Math.max(matches, 1) * density));
-    return !opts.yearRange && COST.scannedRow * scannedRows < first ? "scan" : "index-first";
-  };
+  const access = (op: "all" | "any", frequencies: number[]) => branchAccess(op, frequencies, opts);
 
   const branches: CandidateBranch[] = [];
   const add = (b: CandidateBranch) => {
@@ -306,23 +283,7 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
     });
   }
 
-  const coordinated: WeightedTerm[] = [];
-  let postings = 0;
-  for (const t of combined) {
-    if (coordinated.length === MAX_COORDINATED_TERMS) break;
-    if (postings + t.df > COORDINATION_POSTINGS) continue;
-    coordinated.push(t);
-    postings += t.df;
-  }
-  if (coordinated.length > 1) {
-    const total = coordinated.reduce((s, t) => s + t.weight, 0);
-    for (const level of COORDINATION_LEVELS) {
-      const sets = minimalSets(coordinated, level * total);
-      if (sets.length === 0) continue;
-      const most = sets.reduce((sum, set) => sum + Math.min(...set.map((t) => t.df)), 0);
-      add({ field: "document", query: setsQuery(sets), access: most <= 2 * opts.target ? "index" : "index-first" });
-    }
-  }
+  for (const branch of coordinationBranches(combined, opts.target)) add(branch);
   add({
     field: "title",
     query: tsqueryOf(all, "|"),
@@ -340,6 +301,56 @@ export function planCandidates(terms: readonly WeightedTerm[], opts: PlanOptions
     ),
   });
   return { branches, complete: false };
+}
+
+/**
+ * How to read "all" or "any" of the terms with these frequencies (document counts). Every match is fetched (and the
+ * newest kept) only when there can be few: a conjunction has at most min(df) matches (its terms may always occur
+ * together: "adolescent idiopathic scoliosis"), a disjunction at most Σ df. Otherwise the cheaper of taking the first
+ * matches the index yields and scanning the newest rows (a scan stops at MAX_SCANNED_ROWS even if it found fewer
+ * than the target; the next branches then make up the rest). A disjunction's size is estimated assuming independent
+ * terms; a conjunction's lies between that and min(df), and their geometric mean is used.
+ */
+function branchAccess(op: "all" | "any", frequencies: number[], opts: PlanOptions): CandidateBranch["access"] {
+  const n = Math.max(opts.documents, 1);
+  const density = opts.filtered ? FILTER_SELECTIVITY : 1;
+  const least = Math.min(...frequencies);
+  const sum = frequencies.reduce((a, d) => a + d, 0);
+  if ((op === "all" ? least : sum) <= 2 * opts.target) return "index";
+  const p = frequencies.map((d) => Math.min(d, n) / n);
+  const matches =
+    op === "all" ? Math.sqrt(n * p.reduce((a, x) => a * x, 1) * least) : n * (1 - p.reduce((a, x) => a * (1 - x), 1));
+  const first =
+    (op === "all" ? COST.probedEntry * frequencies.length * least : COST.postingEntry * sum) +
+    COST.fetchedRow * opts.target;
+  const scannedRows = Math.min(MAX_SCANNED_ROWS, (opts.target * n) / (Math.max(matches, 1) * density));
+  return !opts.yearRange && COST.scannedRow * scannedRows < first ? "scan" : "index-first";
+}
+
+/**
+ * The coordination-level branches (step 4 of `planCandidates`), strictest level first, over the highest-weighted of
+ * `combined` (sorted by weight, highest first) whose posting lists stay under COORDINATION_POSTINGS together. None
+ * when fewer than two terms qualify.
+ */
+function coordinationBranches(combined: readonly WeightedTerm[], target: number): CandidateBranch[] {
+  const coordinated: WeightedTerm[] = [];
+  let postings = 0;
+  for (const t of combined) {
+    if (coordinated.length === MAX_COORDINATED_TERMS) break;
+    if (postings + t.df > COORDINATION_POSTINGS) continue;
+    coordinated.push(t);
+    postings += t.df;
+  }
+  if (coordinated.length <= 1) return [];
+  const branches: CandidateBranch[] = [];
+  const total = coordinated.reduce((s, t) => s + t.weight, 0);
+  for (const level of COORDINATION_LEVELS) {
+    const sets = minimalSets(coordinated, level * total);
+    if (sets.length === 0) continue;
+    const most = sets.reduce((sum, set) => sum + Math.min(...set.map((t) => t.df)), 0);
+    branches.push({ field: "document", query: setsQuery(sets), access: most <= 2 * target ? "index" : "index-first" });
+  }
+  return branches;
 }
 
 /**

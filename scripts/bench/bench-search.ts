@@ -203,7 +203,8 @@ function shuffle<T>(a: T[], rnd: () => number): T[] {
   return out;
 }
 
-async function main() {
+/** The command line, checked. @throws Error when --records, --rounds or --limit is not a positive integer. */
+function readOptions() {
   const { values } = parseArgs({
     options: {
       records: { type: "string", default: "100000" },
@@ -230,7 +231,118 @@ async function main() {
   const adminUrl =
     values["database-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const corpus = values.corpus ?? `bench-data/pubmed-${records}.xml.gz`;
-  const fromFile = existsSync(corpus);
+  return { values, records, rounds, limit, adminUrl, corpus, fromFile: existsSync(corpus) };
+}
+
+type Options = ReturnType<typeof readOptions>;
+
+/**
+ * Makes the benchmark database ready: checks a reused one holds articles, else migrates the fresh one and loads the
+ * corpus file through the ingest, or the built-in generator's records when the file is missing.
+ * @throws Error when a reused database is empty, or when neither the corpus nor the seed file exists.
+ */
+async function prepareDatabase(db: Kysely<DB>, name: string, reuse: boolean, options: Options): Promise<void> {
+  const { corpus, fromFile, records, values } = options;
+  if (reuse) {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM article_search`.execute(db);
+    if (!rows[0]?.n) throw new Error(`${name} exists but is empty; run without --reuse to rebuild it`);
+    console.error(`reusing ${name}`);
+    return;
+  }
+  await migrateToLatest(db);
+  if (fromFile) {
+    console.error(`corpus: ${corpus} through the ingest pipeline`);
+    await loadCorpusFile(db, corpus);
+  } else {
+    if (!existsSync(values.seed)) throw new Error(`neither ${corpus} nor the seed file ${values.seed} exists`);
+    console.error(`corpus: ${corpus} not found; built-in generator from ${values.seed}`);
+    await loadSynthetic(db, records, values.seed);
+  }
+}
+
+/**
+ * A warm-up round of BENCH_QUERIES, then `rounds` rounds in shuffled order, each query timed as the caller sees it.
+ * @returns every time (ms, sorted), each query's times, and the 1-minute load average before the timed rounds.
+ */
+async function timeQueries(index: PostgresSearchIndex, rounds: number, limit: number) {
+  const rnd = prng(7);
+  // Warm-up round: fills caches the way a running server has them.
+  for (const q of BENCH_QUERIES) await index.search(q, { limit });
+  const loadBefore = loadavg()[0]!;
+  const all: number[] = [];
+  const perQuery = new Map<string, number[]>();
+  for (let r = 0; r < rounds; r++) {
+    for (const q of shuffle([...BENCH_QUERIES], rnd)) {
+      const t0 = performance.now();
+      await index.search(q, { limit });
+      const ms = performance.now() - t0;
+      all.push(ms);
+      perQuery.set(q, [...(perQuery.get(q) ?? []), ms]);
+    }
+  }
+  all.sort((a, b) => a - b);
+  return { all, perQuery, loadBefore };
+}
+
+/** Prints the latency percentiles and the eight slowest queries by median. */
+function reportLatency(
+  options: Options,
+  size: { size: string; n: number } | undefined,
+  { all, perQuery, loadBefore }: Awaited<ReturnType<typeof timeQueries>>,
+): void {
+  const { fromFile, corpus, rounds, limit } = options;
+  const f = (x: number) => x.toFixed(1);
+  console.log(
+    `records: ${size?.n} (synthetic, ${fromFile ? corpus : "built-in generator"}), article_search: ${size?.size}, ` +
+      `queries: ${BENCH_QUERIES.length} × ${rounds} rounds, limit ${limit}, load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+  );
+  console.log(
+    `latency ms: p50 ${f(percentile(all, 50))}  p95 ${f(percentile(all, 95))}  p99 ${f(percentile(all, 99))}  max ${f(all[all.length - 1]!)}`,
+  );
+  const slowest = [...perQuery.entries()]
+    .map(([q, t]) => ({
+      q,
+      median: percentile(
+        [...t].sort((a, b) => a - b),
+        50,
+      ),
+    }))
+    .sort((a, b) => b.median - a.median)
+    .slice(0, 8);
+  console.log("slowest queries (median ms):");
+  for (const s of slowest) console.log(`  ${f(s.median).padStart(6)}  ${s.q}`);
+}
+
+/**
+ * Ranks each query's top 10 with the bounded search and with an unbounded candidate budget (exhaustive BM25), and
+ * prints the mean overlap and score ratio (each query's too when `verbose`).
+ */
+async function compareExact(db: Kysely<DB>, index: PostgresSearchIndex, verbose: boolean): Promise<void> {
+  const exact = new PostgresSearchIndex(db, { candidateBudget: Number.MAX_SAFE_INTEGER });
+  let overlap = 0;
+  let scoreRecall = 0;
+  let counted = 0;
+  for (const q of BENCH_QUERIES) {
+    const [bounded, full] = await Promise.all([index.search(q, { limit: 10 }), exact.search(q, { limit: 10 })]);
+    if (full.hits.length === 0) continue;
+    const ids = new Set(full.hits.map((h) => h.pmid));
+    const o = bounded.hits.filter((h) => ids.has(h.pmid)).length / full.hits.length;
+    const sum = (hs: { score: number }[]) => hs.reduce((s, h) => s + h.score, 0);
+    const r = sum(bounded.hits) / sum(full.hits);
+    if (verbose) console.log(`  overlap ${o.toFixed(1)}  score ratio ${r.toFixed(3)}  ${q}`);
+    overlap += o;
+    scoreRecall += r;
+    counted++;
+  }
+  console.log(
+    `vs exhaustive BM25 over ${counted} queries: top-10 overlap ${(overlap / counted).toFixed(3)}, ` +
+      `top-10 score ratio ${(scoreRecall / counted).toFixed(3)}`,
+  );
+}
+
+async function main() {
+  const options = readOptions();
+  const { values, records, rounds, limit, adminUrl, fromFile } = options;
   const name = `lr_bench_search_${records}${fromFile ? "" : "_builtin"}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   const exists = (await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`).length > 0;
@@ -245,85 +357,14 @@ async function main() {
   const handle = openDatabase({ databaseUrl: url.toString(), dataDir: "", poolSize: 2 });
   const db = handle.db;
   try {
-    if (reuse) {
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM article_search`.execute(db);
-      if (!rows[0]?.n) throw new Error(`${name} exists but is empty; run without --reuse to rebuild it`);
-      console.error(`reusing ${name}`);
-    } else {
-      await migrateToLatest(db);
-      if (fromFile) {
-        console.error(`corpus: ${corpus} through the ingest pipeline`);
-        await loadCorpusFile(db, corpus);
-      } else {
-        if (!existsSync(values.seed)) throw new Error(`neither ${corpus} nor the seed file ${values.seed} exists`);
-        console.error(`corpus: ${corpus} not found; built-in generator from ${values.seed}`);
-        await loadSynthetic(db, records, values.seed);
-      }
-    }
+    await prepareDatabase(db, name, reuse, options);
     const { rows: sizeRows } = await sql<{ size: string; n: number }>`
       SELECT pg_size_pretty(pg_total_relation_size('article_search')) AS size, (SELECT count(*)::integer FROM article_search) AS n`.execute(
       db,
     );
     const index = new PostgresSearchIndex(db);
-    const rnd = prng(7);
-    // Warm-up round: fills caches the way a running server has them.
-    for (const q of BENCH_QUERIES) await index.search(q, { limit });
-    const loadBefore = loadavg()[0]!;
-    const all: number[] = [];
-    const perQuery = new Map<string, number[]>();
-    for (let r = 0; r < rounds; r++) {
-      for (const q of shuffle([...BENCH_QUERIES], rnd)) {
-        const t0 = performance.now();
-        await index.search(q, { limit });
-        const ms = performance.now() - t0;
-        all.push(ms);
-        perQuery.set(q, [...(perQuery.get(q) ?? []), ms]);
-      }
-    }
-    all.sort((a, b) => a - b);
-    const f = (x: number) => x.toFixed(1);
-    console.log(
-      `records: ${sizeRows[0]?.n} (synthetic, ${fromFile ? corpus : "built-in generator"}), article_search: ${sizeRows[0]?.size}, ` +
-        `queries: ${BENCH_QUERIES.length} × ${rounds} rounds, limit ${limit}, load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
-    );
-    console.log(
-      `latency ms: p50 ${f(percentile(all, 50))}  p95 ${f(percentile(all, 95))}  p99 ${f(percentile(all, 99))}  max ${f(all[all.length - 1]!)}`,
-    );
-    const slowest = [...perQuery.entries()]
-      .map(([q, t]) => ({
-        q,
-        median: percentile(
-          [...t].sort((a, b) => a - b),
-          50,
-        ),
-      }))
-      .sort((a, b) => b.median - a.median)
-      .slice(0, 8);
-    console.log("slowest queries (median ms):");
-    for (const s of slowest) console.log(`  ${f(s.median).padStart(6)}  ${s.q}`);
-
-    if (values["compare-exact"]) {
-      const exact = new PostgresSearchIndex(db, { candidateBudget: Number.MAX_SAFE_INTEGER });
-      let overlap = 0;
-      let scoreRecall = 0;
-      let counted = 0;
-      for (const q of BENCH_QUERIES) {
-        const [bounded, full] = await Promise.all([index.search(q, { limit: 10 }), exact.search(q, { limit: 10 })]);
-        if (full.hits.length === 0) continue;
-        const ids = new Set(full.hits.map((h) => h.pmid));
-        const o = bounded.hits.filter((h) => ids.has(h.pmid)).length / full.hits.length;
-        const sum = (hs: { score: number }[]) => hs.reduce((s, h) => s + h.score, 0);
-        const r = sum(bounded.hits) / sum(full.hits);
-        if (values.verbose) console.log(`  overlap ${o.toFixed(1)}  score ratio ${r.toFixed(3)}  ${q}`);
-        overlap += o;
-        scoreRecall += r;
-        counted++;
-      }
-      console.log(
-        `vs exhaustive BM25 over ${counted} queries: top-10 overlap ${(overlap / counted).toFixed(3)}, ` +
-          `top-10 score ratio ${(scoreRecall / counted).toFixed(3)}`,
-      );
-    }
+    reportLatency(options, sizeRows[0], await timeQueries(index, rounds, limit));
+    if (values["compare-exact"]) await compareExact(db, index, values.verbose);
   } finally {
     await handle.close();
     if (!values.keep && !values.reuse) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

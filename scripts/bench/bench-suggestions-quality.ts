@@ -101,121 +101,156 @@ function score(ranked: number[], relevant: Set<number>): Metrics {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
 
+type Results = Record<string, { ours: Metrics[]; baseline: Metrics[] }>;
+
+/** Ingests the PubMed sample into the app's database. @returns its dated articles, and the same by PMID. */
+async function loadSample(t: TestApp): Promise<{ rows: Row[]; byPmid: Map<number, Row> }> {
+  const files = readdirSync(SAMPLE)
+    .filter((f) => f.endsWith(".xml.gz"))
+    .map((f) => join(SAMPLE, f));
+  await ingestFiles(t.deps, files);
+  const rows = (await t.db
+    .selectFrom("articles")
+    .select(["pmid", "title", "authors", "mesh_terms", "keywords", "publication_year"])
+    .select((eb) => eb.cast<string>("publication_date", "text").as("publication_date"))
+    .where("publication_date", "is not", null)
+    .execute()) as Row[];
+  return { rows, byPmid: new Map(rows.map((r) => [r.pmid, r])) };
+}
+
+/**
+ * The synthetic users: groups of 8–60 articles sharing a specific MeSH heading ("mesh:…") or an author
+ * ("author:…"), their PMIDs by publication date, kept when the most recent third starts strictly after the rest;
+ * at most MAX_USERS, half of them (at most) by author.
+ * @returns the users, and every group (the interest-coverage users are drawn from them).
+ */
+function syntheticUsers(
+  rows: Row[],
+  byPmid: Map<number, Row>,
+): { users: { key: string; pmids: number[] }[]; groups: Map<string, number[]> } {
+  // Groups of articles that one reader might like: a shared specific MeSH heading, or a shared author.
+  const groups = new Map<string, number[]>();
+  const add = (key: string, pmid: number) => (groups.get(key) ?? groups.set(key, []).get(key)!).push(pmid);
+  for (const r of rows) {
+    for (const h of r.mesh_terms) if (!CHECK_TAGS.has(h)) add(`mesh:${h}`, r.pmid);
+    for (const a of (r.authors ?? "").split(/,\s*/).slice(0, 3))
+      if (a.trim().length > 3) add(`author:${a.trim()}`, r.pmid);
+  }
+  const users: { key: string; pmids: number[] }[] = [...groups.entries()]
+    .filter(([, pmids]) => pmids.length >= 8 && pmids.length <= 60)
+    .map(([key, pmids]) => ({
+      key,
+      pmids: [...new Set(pmids)].sort((a, b) =>
+        (byPmid.get(a)!.publication_date ?? "").localeCompare(byPmid.get(b)!.publication_date ?? ""),
+      ),
+    }))
+    // A held-out period must start strictly after the training likes.
+    .filter(
+      (u) =>
+        byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3)) - 1]!)!.publication_date! <
+        byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3))]!)!.publication_date!,
+    )
+    .sort((a, b) => a.key.localeCompare(b.key));
+  // Every author group the sample allows (few authors have 8+ articles in it), then heading groups (by key).
+  const byAuthor = users.filter((u) => u.key.startsWith("author:")).slice(0, Math.ceil(MAX_USERS / 2));
+  const byHeading = users.filter((u) => u.key.startsWith("mesh:")).slice(0, MAX_USERS - byAuthor.length);
+  users.splice(0, users.length, ...byHeading, ...byAuthor);
+  return { users, groups };
+}
+
+/**
+ * Ranks each user's held-out period with 1, 3, 5 and 10 of their latest training likes, by Pertinent For You's
+ * ranking and by the BM25 "more like this" baseline. @returns each method's metrics per likes count.
+ */
+async function evaluateRanking(
+  t: TestApp,
+  users: { key: string; pmids: number[] }[],
+  byPmid: Map<number, Row>,
+): Promise<Results> {
+  const results: Results = {};
+  for (const likesCount of [1, 3, 5, 10]) results[likesCount] = { ours: [], baseline: [] };
+  for (const u of users) {
+    const cut = Math.floor(u.pmids.length * (2 / 3));
+    const train = u.pmids.slice(0, cut);
+    const heldOut = new Set(u.pmids.slice(cut));
+    const splitDate = byPmid.get(u.pmids[cut]!)!.publication_date!;
+    const splitYear = Number(splitDate.slice(0, 4));
+    const now = new Date(`${splitDate}T00:00:00Z`);
+    const inPeriod = (pmid: number) => (byPmid.get(pmid)?.publication_date ?? "") >= splitDate;
+    for (const likesCount of [1, 3, 5, 10]) {
+      const likedPmids = train.slice(-likesCount);
+      const likes: ProfileLike[] = likedPmids.map((p) => {
+        const r = byPmid.get(p)!;
+        return {
+          pmid: p,
+          title: r.title,
+          mesh_terms: r.mesh_terms,
+          keywords: r.keywords,
+          liked_at: new Date(`${r.publication_date}T00:00:00Z`),
+        };
+      });
+      const exclude = new Set(train);
+      // Ours: Pertinent For You's ranking (every source of the profile, fused), over the held-out period's years.
+      const profile = buildProfile(null, likes, now);
+      const ours = (await rankProfile(t.deps.search, profile.sources, exclude, { fromYear: splitYear }))
+        .map((c) => c.pmid)
+        .filter(inPeriod);
+      // Baseline: one BM25 "more like this" query of the same likes' text.
+      const mlt = await t.deps.search.similar(likes.map(likeText).join(". "), {
+        limit: 100,
+        excludePmids: [...exclude],
+        fromYear: splitYear,
+      });
+      const baseline = mlt.hits.map((h) => h.pmid).filter(inPeriod);
+      results[likesCount]!.ours.push(score(ours, heldOut));
+      results[likesCount]!.baseline.push(score(baseline, heldOut));
+    }
+  }
+  return results;
+}
+
+/** Prints the ranking evaluation: the table of metrics, and ours against the baseline. */
+function reportRanking(rows: Row[], users: { key: string; pmids: number[] }[], results: Results, started: number) {
+  console.log(
+    `sample: ${rows.length} dated records; ${users.length} synthetic users (${users.filter((u) => u.key.startsWith("mesh:")).length} by MeSH heading, ${users.filter((u) => u.key.startsWith("author:")).length} by author)`,
+  );
+  console.log(
+    "each user: 8–60 articles sharing the heading or author; the most recent third held out, ranked among the period's articles",
+  );
+  console.log("likes | method   | Recall@10 | nDCG@10 | MRR");
+  for (const likesCount of [1, 3, 5, 10]) {
+    for (const method of ["ours", "baseline"] as const) {
+      const m = results[likesCount]![method];
+      console.log(
+        `${String(likesCount).padStart(5)} | ${method.padEnd(8)} | ${mean(m.map((x) => x.recall))
+          .toFixed(3)
+          .padStart(9)} | ${mean(m.map((x) => x.ndcg))
+          .toFixed(3)
+          .padStart(7)} | ${mean(m.map((x) => x.rr)).toFixed(3)}`,
+      );
+    }
+  }
+  for (const likesCount of [1, 3, 5, 10]) {
+    const o = results[likesCount]!.ours;
+    const b = results[likesCount]!.baseline;
+    const gain = (f: (m: Metrics) => number) => ((mean(o.map(f)) / mean(b.map(f)) - 1) * 100).toFixed(1);
+    console.log(
+      `${likesCount} likes: ours vs baseline: Recall@10 ${gain((m) => m.recall)}%, nDCG@10 ${gain((m) => m.ndcg)}%, MRR ${gain((m) => m.rr)}%`,
+    );
+  }
+  console.log(`evaluated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
 async function main() {
   const t = await createTestApp("pglite");
   try {
-    const files = readdirSync(SAMPLE)
-      .filter((f) => f.endsWith(".xml.gz"))
-      .map((f) => join(SAMPLE, f));
-    await ingestFiles(t.deps, files);
-    const rows = (await t.db
-      .selectFrom("articles")
-      .select(["pmid", "title", "authors", "mesh_terms", "keywords", "publication_year"])
-      .select((eb) => eb.cast<string>("publication_date", "text").as("publication_date"))
-      .where("publication_date", "is not", null)
-      .execute()) as Row[];
-    const byPmid = new Map(rows.map((r) => [r.pmid, r]));
-
-    // Groups of articles that one reader might like: a shared specific MeSH heading, or a shared author.
-    const groups = new Map<string, number[]>();
-    const add = (key: string, pmid: number) => (groups.get(key) ?? groups.set(key, []).get(key)!).push(pmid);
-    for (const r of rows) {
-      for (const h of r.mesh_terms) if (!CHECK_TAGS.has(h)) add(`mesh:${h}`, r.pmid);
-      for (const a of (r.authors ?? "").split(/,\s*/).slice(0, 3))
-        if (a.trim().length > 3) add(`author:${a.trim()}`, r.pmid);
-    }
-    const users: { key: string; pmids: number[] }[] = [...groups.entries()]
-      .filter(([, pmids]) => pmids.length >= 8 && pmids.length <= 60)
-      .map(([key, pmids]) => ({
-        key,
-        pmids: [...new Set(pmids)].sort((a, b) =>
-          (byPmid.get(a)!.publication_date ?? "").localeCompare(byPmid.get(b)!.publication_date ?? ""),
-        ),
-      }))
-      // A held-out period must start strictly after the training likes.
-      .filter(
-        (u) =>
-          byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3)) - 1]!)!.publication_date! <
-          byPmid.get(u.pmids[Math.floor(u.pmids.length * (2 / 3))]!)!.publication_date!,
-      )
-      .sort((a, b) => a.key.localeCompare(b.key));
-    // Every author group the sample allows (few authors have 8+ articles in it), then heading groups (by key).
-    const byAuthor = users.filter((u) => u.key.startsWith("author:")).slice(0, Math.ceil(MAX_USERS / 2));
-    const byHeading = users.filter((u) => u.key.startsWith("mesh:")).slice(0, MAX_USERS - byAuthor.length);
-    users.splice(0, users.length, ...byHeading, ...byAuthor);
+    const { rows, byPmid } = await loadSample(t);
+    const { users, groups } = syntheticUsers(rows, byPmid);
     await interestCoverage(t, groups, byPmid);
     if (COVERAGE_ONLY) return;
-
-    const results: Record<string, { ours: Metrics[]; baseline: Metrics[] }> = {};
-    for (const likesCount of [1, 3, 5, 10]) results[likesCount] = { ours: [], baseline: [] };
     const started = performance.now();
-
-    for (const u of users) {
-      const cut = Math.floor(u.pmids.length * (2 / 3));
-      const train = u.pmids.slice(0, cut);
-      const heldOut = new Set(u.pmids.slice(cut));
-      const splitDate = byPmid.get(u.pmids[cut]!)!.publication_date!;
-      const splitYear = Number(splitDate.slice(0, 4));
-      const now = new Date(`${splitDate}T00:00:00Z`);
-      const inPeriod = (pmid: number) => (byPmid.get(pmid)?.publication_date ?? "") >= splitDate;
-      for (const likesCount of [1, 3, 5, 10]) {
-        const likedPmids = train.slice(-likesCount);
-        const likes: ProfileLike[] = likedPmids.map((p) => {
-          const r = byPmid.get(p)!;
-          return {
-            pmid: p,
-            title: r.title,
-            mesh_terms: r.mesh_terms,
-            keywords: r.keywords,
-            liked_at: new Date(`${r.publication_date}T00:00:00Z`),
-          };
-        });
-        const exclude = new Set(train);
-        // Ours: Pertinent For You's ranking (every source of the profile, fused), over the held-out period's years.
-        const profile = buildProfile(null, likes, now);
-        const ours = (await rankProfile(t.deps.search, profile.sources, exclude, { fromYear: splitYear }))
-          .map((c) => c.pmid)
-          .filter(inPeriod);
-        // Baseline: one BM25 "more like this" query of the same likes' text.
-        const mlt = await t.deps.search.similar(likes.map(likeText).join(". "), {
-          limit: 100,
-          excludePmids: [...exclude],
-          fromYear: splitYear,
-        });
-        const baseline = mlt.hits.map((h) => h.pmid).filter(inPeriod);
-        results[likesCount]!.ours.push(score(ours, heldOut));
-        results[likesCount]!.baseline.push(score(baseline, heldOut));
-      }
-    }
-
-    console.log(
-      `sample: ${rows.length} dated records; ${users.length} synthetic users (${users.filter((u) => u.key.startsWith("mesh:")).length} by MeSH heading, ${users.filter((u) => u.key.startsWith("author:")).length} by author)`,
-    );
-    console.log(
-      "each user: 8–60 articles sharing the heading or author; the most recent third held out, ranked among the period's articles",
-    );
-    console.log("likes | method   | Recall@10 | nDCG@10 | MRR");
-    for (const likesCount of [1, 3, 5, 10]) {
-      for (const method of ["ours", "baseline"] as const) {
-        const m = results[likesCount]![method];
-        console.log(
-          `${String(likesCount).padStart(5)} | ${method.padEnd(8)} | ${mean(m.map((x) => x.recall))
-            .toFixed(3)
-            .padStart(9)} | ${mean(m.map((x) => x.ndcg))
-            .toFixed(3)
-            .padStart(7)} | ${mean(m.map((x) => x.rr)).toFixed(3)}`,
-        );
-      }
-    }
-    for (const likesCount of [1, 3, 5, 10]) {
-      const o = results[likesCount]!.ours;
-      const b = results[likesCount]!.baseline;
-      const gain = (f: (m: Metrics) => number) => ((mean(o.map(f)) / mean(b.map(f)) - 1) * 100).toFixed(1);
-      console.log(
-        `${likesCount} likes: ours vs baseline: Recall@10 ${gain((m) => m.recall)}%, nDCG@10 ${gain((m) => m.ndcg)}%, MRR ${gain((m) => m.rr)}%`,
-      );
-    }
-    console.log(`evaluated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const results = await evaluateRanking(t, users, byPmid);
+    reportRanking(rows, users, results, started);
   } finally {
     await t.close();
   }

@@ -117,9 +117,39 @@ async function sharesPay(db: Kysely<DB>, minDf: number): Promise<boolean> {
  */
 async function buildPart(
   trx: Kysely<DB>,
-  lists: { minDf: number; capacity: number; sampleMinDocuments?: number },
+  lists: ListSettings,
   part: { k: number; of: number } | null,
 ): Promise<number> {
+  await lockAndTune(trx, part);
+  const { documents, avgdl } = await corpusStats(trx);
+  const { postings, lexemes } = await lexemesToBuild(trx, lists, part, avgdl);
+  if (lexemes.length === 0) return 0;
+  await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
+  await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
+  await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_sample, pg_temp.list_entries`.execute(trx);
+  await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(
+    trx,
+  );
+  await sql`
+    INSERT INTO list_build (lexeme, query)
+    SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(
+    trx,
+  );
+  await sql`ANALYZE list_build`.execute(trx);
+  const sampled = await readEntries(trx, lists, lexemes, { postings, documents, avgdl });
+  await writeLists(trx, lists, avgdl, sampled);
+  return lexemes.length;
+}
+
+/** What a build needs of `buildImpactLists`' options. */
+interface ListSettings {
+  minDf: number;
+  capacity: number;
+  sampleMinDocuments?: number;
+}
+
+/** Takes the build's locks (see `buildPart`) and sets the planner for it, for the rest of the transaction. */
+async function lockAndTune(trx: Kysely<DB>, part: { k: number; of: number } | null): Promise<void> {
   // unnest(tsvector) is estimated at 10 rows a document, 14 times too few: without these settings the planner sorts
   // millions of (document, lexeme) pairs for a merge join or a group aggregate, instead of hashing them (list_build
   // has no index for the same reason: a nested loop over it was chosen, a thousand times slower). One process, except
@@ -131,13 +161,31 @@ async function buildPart(
   await sql`SELECT ${lock}, set_config('jit', 'off', true),
     set_config('work_mem', '262144', true), set_config('max_parallel_workers_per_gather', '0', true),
     set_config('enable_mergejoin', 'off', true), set_config('enable_sort', 'off', true)`.execute(trx);
-  const inPart = (column: RawBuilder<unknown>) =>
-    part === null ? sql`true` : sql`mod(abs(hashtext(${column})::bigint), ${num(part.of)}) = ${num(part.k)}`;
+}
+
+/** The index's document count and mean document length (at least 1), from search_lexeme_stats. */
+async function corpusStats(trx: Kysely<DB>): Promise<{ documents: number; avgdl: number }> {
   const stats = await sql<{ documents: number | null; length: number | null }>`
     SELECT max(df) FILTER (WHERE lexeme = ' documents')::float8 AS documents, max(df) FILTER (WHERE lexeme = ' length')::float8 AS length
     FROM search_lexeme_stats WHERE lexeme IN (' documents', ' length')`.execute(trx);
   const documents = Number(stats.rows[0]?.documents ?? 0);
   const avgdl = documents > 0 ? Math.max(Number(stats.rows[0]?.length ?? 0) / documents, 1) : 1;
+  return { documents, avgdl };
+}
+
+/**
+ * Drops the share's lists of lexemes no longer common enough, and picks the lexemes whose list is to be built: new
+ * ones, lists short of capacity whose lexeme has grown, and lists built at a mean length that has drifted.
+ * @returns the share's lexemes, in order, and `postings`, Σ df over the lexemes to build of every share.
+ */
+async function lexemesToBuild(
+  trx: Kysely<DB>,
+  lists: ListSettings,
+  part: { k: number; of: number } | null,
+  avgdl: number,
+): Promise<{ postings: number; lexemes: string[] }> {
+  const inPart = (column: RawBuilder<unknown>) =>
+    part === null ? sql`true` : sql`mod(abs(hashtext(${column})::bigint), ${num(part.of)}) = ${num(part.k)}`;
   const dropped = await sql<{ lexeme: string }>`
     DELETE FROM search_term_lists l
     WHERE NOT EXISTS (SELECT 1 FROM search_lexeme_stats s WHERE s.lexeme = l.lexeme AND s.df * 2 > ${num(lists.minDf)})
@@ -154,21 +202,22 @@ async function buildPart(
     ORDER BY s.lexeme`.execute(trx);
   // Which way the lists are built depends on all of them (every share sees the same), so that they come out the same.
   const postings = selected.rows.reduce((sum, r) => sum + Number(r.df), 0);
-  const rows = selected.rows.filter((r) => r.mine);
-  if (rows.length === 0) return 0;
-  const lexemes = rows.map((r) => r.lexeme);
-  await sql`DELETE FROM search_term_impacts WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
-  await sql`DELETE FROM search_term_lists WHERE lexeme = ANY(${lexemes}::text[])`.execute(trx);
-  await sql`DROP TABLE IF EXISTS pg_temp.list_build, pg_temp.list_sample, pg_temp.list_entries`.execute(trx);
-  await sql`CREATE TEMP TABLE list_build (lexeme text NOT NULL, query tsquery NOT NULL, tau float8 NOT NULL DEFAULT 0) ON COMMIT DROP`.execute(
-    trx,
-  );
-  await sql`
-    INSERT INTO list_build (lexeme, query)
-    SELECT l, q::tsquery FROM unnest(${lexemes}::text[], ${lexemes.map(tsqueryLexeme)}::text[]) AS x(l, q)`.execute(
-    trx,
-  );
-  await sql`ANALYZE list_build`.execute(trx);
+  return { postings, lexemes: selected.rows.filter((r) => r.mine).map((r) => r.lexeme) };
+}
+
+/**
+ * Fills the temporary table list_entries (lexeme, pmid, tf, doc_length) with the postings of list_build's lexemes
+ * that may enter their lists: all of them through the GIN index when there are few, else those above a threshold
+ * per lexeme, in one pass over the index.
+ * @returns whether the thresholds came from a sample (then list_entries is already about SAMPLE_MARGIN × capacity
+ *   per lexeme).
+ */
+async function readEntries(
+  trx: Kysely<DB>,
+  lists: ListSettings,
+  lexemes: string[],
+  { postings, documents, avgdl }: { postings: number; documents: number; avgdl: number },
+): Promise<boolean> {
   let sampled = false;
   if (postings * 4 <= documents) {
     // Few postings: read them through the GIN index.
@@ -227,6 +276,14 @@ async function buildPart(
                                    / (2.2::float8 - (b.tau - 1e-9))`,
     );
   }
+  return sampled;
+}
+
+/**
+ * Writes the lists of list_build's lexemes from list_entries: each lexeme's `capacity` entries of highest impact to
+ * search_term_impacts, and its floor (the best impact left out, at least its threshold) to search_term_lists.
+ */
+async function writeLists(trx: Kysely<DB>, lists: ListSettings, avgdl: number, sampled: boolean): Promise<void> {
   // Without a sample every posting of the lexemes was read, yet only a lexeme's capacity + 1 best entries decide its
   // list and floor: the exact histogram of the entries gives the threshold at rank capacity + 1, and only the entries
   // above it are sorted. The same lists and floors, from a sort of 0.4 instead of 1.7 million entries at 30,000
@@ -261,7 +318,6 @@ async function buildPart(
              max(impact) FILTER (WHERE r > ${num(lists.capacity)}) AS cut
       FROM ranked GROUP BY lexeme
     ) x ON x.lexeme = b.lexeme`.execute(trx);
-  return rows.length;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DB } from "../../src/db/types.ts";
 import type { SearchHit, SearchOptions } from "../search-index.ts";
 import { BM25, RANK_SCALE, tsqueryOf, type CandidateBranch } from "../query.ts";
@@ -107,34 +107,7 @@ export async function scoreImpacts(
   const rare = analysis.terms.filter((t) => !analysis.lists.has(t.lexeme));
   const excluded =
     excludePmids.length > 0 ? sql`AND NOT (pmid = ANY(${text(`{${excludePmids.join(",")}}`)}::integer[]))` : sql``;
-  const termRows = sql.join(
-    listed.map((t) => {
-      const list = analysis.lists.get(t.lexeme)!;
-      const floor = list.floor * Math.max(1, analysis.avgLength / list.avgdl);
-      const share = Math.min(1, t.df / Math.max(analysis.documents, 1));
-      return sql`(${text(t.lexeme)}, ${num(t.weight * (k1 + 1))}::float8, ${num(t.weight * floor)}::float8, ${num(t.weight * floor * share)}::float8)`;
-    }),
-    sql`, `,
-  );
-  const cover = listed.reduce((sum, t) => {
-    const list = analysis.lists.get(t.lexeme)!;
-    return sum + t.weight * list.floor * Math.max(1, analysis.avgLength / list.avgdl);
-  }, 0);
-  const expected = listed.reduce((sum, t) => {
-    const list = analysis.lists.get(t.lexeme)!;
-    return (
-      sum +
-      t.weight *
-        list.floor *
-        Math.max(1, analysis.avgLength / list.avgdl) *
-        Math.min(1, t.df / Math.max(analysis.documents, 1))
-    );
-  }, 0);
-  // A phrase adds at most weight·(k1+1)·f/(f + k1·(1 − b)/3) with f = 1/3 (its length term at its least).
-  const phraseMost = analysis.phrases.reduce(
-    (sum, p) => sum + (p.weight * (k1 + 1) * (1 / RANK_SCALE)) / (1 / RANK_SCALE + (k1 * (1 - b)) / RANK_SCALE),
-    0,
-  );
+  const { termRows, cover, expected, phraseMost } = listBounds(analysis, listed);
   // Several frequent words: the documents holding them all heavily, from the impact tiers, best box first. They
   // replace the conjunction branches: for words this common, the conjunction's newest documents are a sample of
   // thousands of near-ties (and reading it cost 10–20 ms at 1,000,000 records).
@@ -166,29 +139,7 @@ export async function scoreImpacts(
       FROM entries GROUP BY pmid
     ), theta AS MATERIALIZED (
       SELECT coalesce((SELECT lb FROM bounds ORDER BY lb DESC LIMIT 1 OFFSET ${num(depth - 1)}), 0) AS lb
-    ) ${rareCte} ${sql.join(
-      conjunctions.map(
-        (c, i) =>
-          sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`,
-      ),
-      sql``,
-    )} ${sql.join(
-      // Box i runs only while the boxes before it found fewer than TIER_ENOUGH documents (a one-time filter); boxes
-      // nest, so each reads only the documents the ones before it did not.
-      boxes.map((box, i) => {
-        const before = sql.join(
-          boxes.slice(0, i).map((_, j) => sql`SELECT pmid FROM ${sql.ref(`t${j}`)}`),
-          sql` UNION ALL `,
-        );
-        const gate =
-          i === 0
-            ? sql``
-            : sql`AND (SELECT count(*) FROM (${before}) p) < ${num(TIER_ENOUGH)} AND pmid NOT IN (${before})`;
-        return sql`, ${sql.ref(`t${i}`)} AS MATERIALIZED (
-          SELECT pmid FROM article_search_tiers WHERE tiers @@ ${text(box)}::tsquery ${excluded} ${gate} LIMIT ${num(Math.max(TIER_TARGET, depth))})`;
-      }),
-      sql``,
-    )}, cand AS (
+    ) ${rareCte} ${conjunctionCtes(conjunctions, depth, excluded)} ${tierCtes(boxes, depth, excluded)}, cand AS (
       (SELECT pmid FROM bounds WHERE ub >= (SELECT lb FROM theta) * (1 - 1e-6)
        ORDER BY est DESC, pmid DESC LIMIT ${num(Math.max(IMPACT_TARGET, 2 * depth))})
       ${rare.length > 0 ? sql`UNION SELECT pmid FROM rare` : sql``}
@@ -209,4 +160,81 @@ export async function scoreImpacts(
   const candidates = Number(rows[0]?.candidates ?? 0);
   const hits = rows.filter((r) => r.pmid !== null).map((r) => ({ pmid: Number(r.pmid), score: Number(r.score) }));
   return { hits, candidates };
+}
+
+/**
+ * What bounds a list document's score (see `scoreImpacts`): per listed term, the SQL row (lexeme, w·(k1+1), w·floor,
+ * w·floor·share) of the `terms` CTE, where floor is the list's floor scaled by max(1, avgdl now / avgdl at build) and
+ * share the fraction of documents having the term; `cover` = Σ w·floor over the listed terms, `expected` =
+ * Σ w·floor·share, and `phraseMost` the most the query's phrases can add to any score.
+ */
+function listBounds(
+  analysis: QueryAnalysis,
+  listed: QueryAnalysis["terms"],
+): { termRows: RawBuilder<unknown>; cover: number; expected: number; phraseMost: number } {
+  const { k1, b } = BM25;
+  const termRows = sql.join(
+    listed.map((t) => {
+      const list = analysis.lists.get(t.lexeme)!;
+      const floor = list.floor * Math.max(1, analysis.avgLength / list.avgdl);
+      const share = Math.min(1, t.df / Math.max(analysis.documents, 1));
+      return sql`(${text(t.lexeme)}, ${num(t.weight * (k1 + 1))}::float8, ${num(t.weight * floor)}::float8, ${num(t.weight * floor * share)}::float8)`;
+    }),
+    sql`, `,
+  );
+  const cover = listed.reduce((sum, t) => {
+    const list = analysis.lists.get(t.lexeme)!;
+    return sum + t.weight * list.floor * Math.max(1, analysis.avgLength / list.avgdl);
+  }, 0);
+  const expected = listed.reduce((sum, t) => {
+    const list = analysis.lists.get(t.lexeme)!;
+    return (
+      sum +
+      t.weight *
+        list.floor *
+        Math.max(1, analysis.avgLength / list.avgdl) *
+        Math.min(1, t.df / Math.max(analysis.documents, 1))
+    );
+  }, 0);
+  // A phrase adds at most weight·(k1+1)·f/(f + k1·(1 − b)/3) with f = 1/3 (its length term at its least).
+  const phraseMost = analysis.phrases.reduce(
+    (sum, p) => sum + (p.weight * (k1 + 1) * (1 / RANK_SCALE)) / (1 / RANK_SCALE + (k1 * (1 - b)) / RANK_SCALE),
+    0,
+  );
+  return { termRows, cover, expected, phraseMost };
+}
+
+/** The CTEs c0, c1… of the conjunction branches, each read as branch drawing reads it (at least `depth` rows). */
+function conjunctionCtes(conjunctions: CandidateBranch[], depth: number, excluded: RawBuilder<unknown>) {
+  return sql.join(
+    conjunctions.map(
+      (c, i) =>
+        sql`, ${sql.ref(`c${i}`)} AS MATERIALIZED (${branchQuery(c, Math.max(CONJUNCTION_TARGET, depth), excluded)})`,
+    ),
+    sql``,
+  );
+}
+
+/**
+ * The CTEs t0, t1… of the impact-tier boxes (tsquery texts, best first), each taking at most
+ * max(TIER_TARGET, depth) documents.
+ */
+function tierCtes(boxes: string[], depth: number, excluded: RawBuilder<unknown>) {
+  return sql.join(
+    // Box i runs only while the boxes before it found fewer than TIER_ENOUGH documents (a one-time filter); boxes
+    // nest, so each reads only the documents the ones before it did not.
+    boxes.map((box, i) => {
+      const before = sql.join(
+        boxes.slice(0, i).map((_, j) => sql`SELECT pmid FROM ${sql.ref(`t${j}`)}`),
+        sql` UNION ALL `,
+      );
+      const gate =
+        i === 0
+          ? sql``
+          : sql`AND (SELECT count(*) FROM (${before}) p) < ${num(TIER_ENOUGH)} AND pmid NOT IN (${before})`;
+      return sql`, ${sql.ref(`t${i}`)} AS MATERIALIZED (
+          SELECT pmid FROM article_search_tiers WHERE tiers @@ ${text(box)}::tsquery ${excluded} ${gate} LIMIT ${num(Math.max(TIER_TARGET, depth))})`;
+    }),
+    sql``,
+  );
 }

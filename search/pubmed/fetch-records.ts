@@ -81,7 +81,6 @@ export async function fetchRecords(
   pmids: number[],
   opts: FetchRecordsOptions = {},
 ): Promise<FetchRecordsResult> {
-  const log = opts.log ?? (() => {});
   const batchSize = Math.min(MAX_BATCH, Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH)));
   const wanted = [...new Set(pmids.filter((p) => Number.isInteger(p) && p > 0 && p <= 2_147_483_647))];
   const held = await heldPmids(deps.db, wanted);
@@ -98,85 +97,121 @@ export async function fetchRecords(
   };
   if (toFetch.length === 0) return result;
 
-  let abort: EutilsError | null = null;
-  const fail = (batch: number[], message: string) => {
-    result.failedBatches.push({ pmids: batch, message });
-    log(`batch of ${batch.length} PMIDs not ingested: ${message}; PMIDs ${batch.join(",")}`);
-  };
-
-  // Batch after batch: fetched, parsed whole, and only then handed to the ingest (which writes the previous batch
-  // while this generator waits for the next answer).
-  async function* batches(): AsyncGenerator<ParseEvent> {
-    for (const { pmids: batch, request } of planBatches(toFetch, batchSize, opts.history)) {
-      let xml: string;
-      try {
-        try {
-          xml = await deps.client.efetchXml(request, opts.signal);
-        } catch (error) {
-          // A history set expires on NCBI's side after a while: the same records by their PMIDs.
-          if (!(error instanceof EutilsError && error.kind === "bad_request" && "webenv" in request)) throw error;
-          log(`${error.message}; fetching the batch by its PMIDs instead`);
-          xml = await deps.client.efetchXml({ pmids: batch }, opts.signal);
-        }
-      } catch (error) {
-        if (opts.signal?.aborted || (error instanceof EutilsError && error.kind === "aborted")) {
-          abort =
-            error instanceof EutilsError
-              ? error
-              : new EutilsError(`efetch: aborted`, null, "aborted", { cause: error });
-          return;
-        }
-        if (!(error instanceof EutilsError)) throw error;
-        fail(batch, error.message);
-        continue;
-      }
-      const events = parsePubmedXml(xml, `efetch of PMIDs ${batch[0]}…${batch.at(-1)}`);
-      const errors = events.filter((e) => e.type === "error");
-      if (errors.length > 0) {
-        fail(
-          batch,
-          `${errors.length} record${errors.length === 1 ? "" : "s"} could not be read (${errors[0]!.message})`,
-        );
-        continue;
-      }
-      const asked = new Set(batch);
-      const got = new Set<number>();
-      const articles: ParseEvent[] = [];
-      for (const e of events) {
-        if (e.type !== "article") continue;
-        articles.push(e);
-        got.add(e.article.pmid);
-      }
-      const missing = batch.filter((p) => !got.has(p));
-      if (missing.length > 0) {
-        result.missing.push(...missing);
-        log(
-          `PubMed returned no record for ${missing.length} PMID${missing.length === 1 ? "" : "s"}: ${missing.join(",")}`,
-        );
-      }
-      const extra = [...got].filter((p) => !asked.has(p));
-      if (extra.length > 0) log(`PubMed returned records not asked for (kept): ${extra.join(",")}`);
-      result.fetched += articles.length;
-      opts.onProgress?.({ fetched: result.fetched, total: toFetch.length });
-      yield* articles;
-      if (opts.signal?.aborted) {
-        abort = new EutilsError("efetch: aborted", null, "aborted", { cause: opts.signal.reason });
-        return;
-      }
-    }
-  }
-
-  const ingested = await ingestParsed({ db: deps.db, search: deps.search }, batches(), EUTILS_SOURCE, {
+  const run: FetchRun = { deps, opts, log: opts.log ?? (() => {}), toFetch, batchSize, result, abort: null };
+  const ingested = await ingestParsed({ db: deps.db, search: deps.search }, fetchedBatches(run), EUTILS_SOURCE, {
     // Each fetched batch is written as it arrives, not gathered into the files' larger batches.
     batchSize,
-    onError: log,
+    onError: run.log,
   });
   result.inserted = ingested.inserted;
   result.updated = ingested.updated;
-  // Set by the generator (TypeScript does not follow assignments made inside it).
-  const aborted = abort as EutilsError | null;
-  if (aborted) throw aborted;
+  if (run.abort) throw run.abort;
   return result;
+}
+
+/** One `fetchRecords` call: what it fetches, and what its batches have done so far. */
+interface FetchRun {
+  deps: FetchRecordsDeps;
+  opts: FetchRecordsOptions;
+  log: (line: string) => void;
+  /** The PMIDs to fetch (valid, distinct, not held). */
+  toFetch: number[];
+  batchSize: number;
+  /** Filled in as batches arrive (fetched, missing, failedBatches). */
+  result: FetchRecordsResult;
+  /** Set when the fetch was aborted: thrown once what was fetched is ingested. */
+  abort: EutilsError | null;
+}
+
+/**
+ * Batch after batch: fetched, parsed whole, and only then handed to the ingest (which writes the previous batch
+ * while this generator waits for the next answer). Stops at an abort, recording it in `run.abort`.
+ * @throws what efetch throws other than an EutilsError (a bug, not a failed batch).
+ */
+async function* fetchedBatches(run: FetchRun): AsyncGenerator<ParseEvent> {
+  const { opts, result } = run;
+  for (const { pmids: batch, request } of planBatches(run.toFetch, run.batchSize, opts.history)) {
+    let xml: string;
+    try {
+      xml = await efetchBatch(run, batch, request);
+    } catch (error) {
+      if (opts.signal?.aborted || (error instanceof EutilsError && error.kind === "aborted")) {
+        run.abort =
+          error instanceof EutilsError ? error : new EutilsError(`efetch: aborted`, null, "aborted", { cause: error });
+        return;
+      }
+      if (!(error instanceof EutilsError)) throw error;
+      failBatch(run, batch, error.message);
+      continue;
+    }
+    const articles = readBatch(run, batch, xml);
+    if (!articles) continue;
+    result.fetched += articles.length;
+    opts.onProgress?.({ fetched: result.fetched, total: run.toFetch.length });
+    yield* articles;
+    if (opts.signal?.aborted) {
+      run.abort = new EutilsError("efetch: aborted", null, "aborted", { cause: opts.signal.reason });
+      return;
+    }
+  }
+}
+
+/**
+ * The efetch answer (XML text) for one batch. A history set expires on NCBI's side after a while: when the server
+ * no longer knows it, the same records are fetched by their PMIDs.
+ * @throws EutilsError as efetch does (including kind "aborted").
+ */
+async function efetchBatch(run: FetchRun, batch: number[], request: EfetchRequest): Promise<string> {
+  try {
+    return await run.deps.client.efetchXml(request, run.opts.signal);
+  } catch (error) {
+    if (!(error instanceof EutilsError && error.kind === "bad_request" && "webenv" in request)) throw error;
+    run.log(`${error.message}; fetching the batch by its PMIDs instead`);
+    return await run.deps.client.efetchXml({ pmids: batch }, run.opts.signal);
+  }
+}
+
+/**
+ * One batch's answer parsed whole. Logs (and records in `run.result.missing`) the PMIDs PubMed did not return, and
+ * logs records it returned that were not asked for (they are kept).
+ * @returns the batch's article events, or null when any record could not be read (the batch is then recorded as
+ *   failed and none of it is ingested).
+ */
+function readBatch(run: FetchRun, batch: number[], xml: string): ParseEvent[] | null {
+  const events = parsePubmedXml(xml, `efetch of PMIDs ${batch[0]}…${batch.at(-1)}`);
+  const errors = events.filter((e) => e.type === "error");
+  if (errors.length > 0) {
+    failBatch(
+      run,
+      batch,
+      `${errors.length} record${errors.length === 1 ? "" : "s"} could not be read (${errors[0]!.message})`,
+    );
+    return null;
+  }
+  const asked = new Set(batch);
+  const got = new Set<number>();
+  const articles: ParseEvent[] = [];
+  for (const e of events) {
+    if (e.type !== "article") continue;
+    articles.push(e);
+    got.add(e.article.pmid);
+  }
+  const missing = batch.filter((p) => !got.has(p));
+  if (missing.length > 0) {
+    run.result.missing.push(...missing);
+    run.log(
+      `PubMed returned no record for ${missing.length} PMID${missing.length === 1 ? "" : "s"}: ${missing.join(",")}`,
+    );
+  }
+  const extra = [...got].filter((p) => !asked.has(p));
+  if (extra.length > 0) run.log(`PubMed returned records not asked for (kept): ${extra.join(",")}`);
+  return articles;
+}
+
+/** Records a batch as not ingested, with its PMIDs and why, and logs it. */
+function failBatch(run: FetchRun, batch: number[], message: string): void {
+  run.result.failedBatches.push({ pmids: batch, message });
+  run.log(`batch of ${batch.length} PMIDs not ingested: ${message}; PMIDs ${batch.join(",")}`);
 }
 
 /**

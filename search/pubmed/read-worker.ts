@@ -5,7 +5,7 @@
  * is about a tenth of the parsing thread's CPU time (measured: ~0.25 s of ~2.5 s for 30,000 records), and a string
  * passed between threads costs the receiver nothing.
  *
- * Protocol (see `readByteStringsInWorker` in parser.ts):
+ * Protocol (see `readByteStringsInWorker` in parser/sources.ts):
  *   in:  {type: "start", path}            once
  *        {type: "more"}                   one per chunk consumed: at most MAX_IN_FLIGHT chunks are ever queued,
  *                                         so memory stays flat however fast the disk and slow the parser

@@ -104,6 +104,17 @@ async function claim(db: Database, name: string, kind: SyncKind): Promise<boolea
   return res.rows.length > 0;
 }
 
+/** What the sync of one file needs: where the files are, how to fetch and ingest them, where to log. */
+interface FileSyncContext {
+  deps: IngestDeps;
+  /** The directory URL, ending in "/". */
+  base: string;
+  fetcher: typeof fetch;
+  ingest: NonNullable<SyncOptions["ingest"]>;
+  ingestOptions: IngestOptions | undefined;
+  log: (line: string) => void;
+}
+
 /**
  * Syncs the files listed at `url` into the index (see the module comment). Stops at the first file that fails.
  * @throws Error when the listing cannot be read.
@@ -113,8 +124,15 @@ export async function syncPubmed(deps: IngestDeps, url: string, options: SyncOpt
   const kind = options.kind ?? "update";
   const log = options.onLog ?? (() => {});
   const fetcher = options.fetch ?? fetch;
-  const ingest = options.ingest ?? ingestFiles;
   const base = url.endsWith("/") ? url : `${url}/`;
+  const context: FileSyncContext = {
+    deps,
+    base,
+    fetcher,
+    ingest: options.ingest ?? ingestFiles,
+    ingestOptions: options.ingestOptions,
+    log,
+  };
   const listed = await listPubmedFiles(base, fetcher);
   const done = new Set(
     (await deps.db.selectFrom("pubmed_sync_files").select("name").where("status", "=", "ingested").execute()).map(
@@ -129,112 +147,109 @@ export async function syncPubmed(deps: IngestDeps, url: string, options: SyncOpt
     for (const name of todo) {
       if (!(await claim(deps.db, name, kind))) {
         log(`${name}: being ingested by another run; stopping here`);
-        files.push({ name, status: "skipped", records: 0, inserted: 0, updated: 0, deleted: 0 });
+        files.push(noCounts(name, "skipped"));
         break;
       }
-      const path = join(dir, name);
-      let md5: string | null = null;
-      let error: string | null = null;
-      for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
-        try {
-          const expected = parseMd5File(await (await fetcher(`${base}${name}.md5`)).text());
-          if (!expected) throw new Error(`${name}.md5 holds no checksum`);
-          const actual = await download(`${base}${name}`, path, fetcher);
-          if (actual === expected) {
-            md5 = actual;
-            error = null;
-            break;
-          }
-          error = `checksum mismatch (expected ${expected}, got ${actual})`;
-        } catch (err) {
-          error = err instanceof Error ? err.message : String(err);
-        }
-        log(`${name}: download attempt ${attempt} of ${DOWNLOAD_ATTEMPTS} failed: ${error}`);
-      }
-      if (!md5) {
-        await deps.db
-          .updateTable("pubmed_sync_files")
-          .set({ status: "failed", error, finished_at: new Date() })
-          .where("name", "=", name)
-          .execute();
-        files.push({
-          name,
-          status: "failed",
-          records: 0,
-          inserted: 0,
-          updated: 0,
-          deleted: 0,
-          error: error ?? "download failed",
-        });
-        log(`${name}: not ingested (${error}); later files wait for it`);
-        break;
-      }
-      log(`${name}: downloaded, checksum ${md5} verified; ingesting`);
-      let result: IngestResult;
-      try {
-        result = await ingest(deps, [path], options.ingestOptions);
-      } catch (err) {
-        // The ingest stopped midway (the database went away, a bug): the file is retried whole by the next run.
-        const message = err instanceof Error ? err.message : String(err);
-        await deps.db
-          .updateTable("pubmed_sync_files")
-          .set({ status: "failed", md5, error: message, finished_at: new Date() })
-          .where("name", "=", name)
-          .execute()
-          .catch(() => {});
-        files.push({ name, status: "failed", records: 0, inserted: 0, updated: 0, deleted: 0, error: message });
-        log(`${name}: ingest failed (${message}); the next run retries it`);
-        break;
-      } finally {
-        rmSync(path, { force: true });
-      }
-      if (result.failedFiles.length > 0) {
-        const message = result.failedFiles.map((f) => f.message).join("; ");
-        await deps.db
-          .updateTable("pubmed_sync_files")
-          .set({ status: "failed", md5, error: message, finished_at: new Date() })
-          .where("name", "=", name)
-          .execute();
-        files.push({
-          name,
-          status: "failed",
-          records: result.ingested,
-          inserted: result.inserted,
-          updated: result.updated,
-          deleted: result.deleted,
-          error: message,
-        });
-        log(`${name}: could not be read whole (${message}); later files wait for it`);
-        break;
-      }
-      await deps.db
-        .updateTable("pubmed_sync_files")
-        .set({
-          status: "ingested",
-          md5,
-          records: result.ingested,
-          inserted: result.inserted,
-          updated: result.updated,
-          deleted: result.deleted,
-          error: null,
-          finished_at: new Date(),
-        })
-        .where("name", "=", name)
-        .execute();
-      files.push({
-        name,
-        status: "ingested",
-        records: result.ingested,
-        inserted: result.inserted,
-        updated: result.updated,
-        deleted: result.deleted,
-      });
-      log(
-        `${name}: ${result.ingested} records (${result.inserted} new, ${result.updated} updated, ${result.deleted} deleted) in ${result.seconds.toFixed(1)} s`,
-      );
+      const file = await syncClaimedFile(context, name, join(dir, name));
+      files.push(file);
+      // Later files may depend on this one (NLM numbers them in the order they must be applied).
+      if (file.status !== "ingested") break;
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return { listed: listed.length, alreadyIngested: done.size, files, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Downloads `name` to `path` until its MD5 matches its `.md5` file, at most DOWNLOAD_ATTEMPTS times.
+ * @returns the verified checksum (hex) and a null error, or a null checksum and the last attempt's error.
+ */
+async function downloadVerified(
+  context: FileSyncContext,
+  name: string,
+  path: string,
+): Promise<{ md5: string | null; error: string | null }> {
+  const { base, fetcher, log } = context;
+  let error: string | null = null;
+  for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
+    try {
+      const expected = parseMd5File(await (await fetcher(`${base}${name}.md5`)).text());
+      if (!expected) throw new Error(`${name}.md5 holds no checksum`);
+      const actual = await download(`${base}${name}`, path, fetcher);
+      if (actual === expected) return { md5: actual, error: null };
+      error = `checksum mismatch (expected ${expected}, got ${actual})`;
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    log(`${name}: download attempt ${attempt} of ${DOWNLOAD_ATTEMPTS} failed: ${error}`);
+  }
+  return { md5: null, error };
+}
+
+/**
+ * Downloads, verifies and ingests one claimed file, and records the outcome in pubmed_sync_files.
+ * @param path where to download it (removed once ingested or failed).
+ * @returns the file's outcome: "ingested", or "failed" with the reason (the caller stops there).
+ */
+async function syncClaimedFile(context: FileSyncContext, name: string, path: string): Promise<SyncedFile> {
+  const { deps, log } = context;
+  const { md5, error } = await downloadVerified(context, name, path);
+  if (!md5) {
+    await deps.db
+      .updateTable("pubmed_sync_files")
+      .set({ status: "failed", error, finished_at: new Date() })
+      .where("name", "=", name)
+      .execute();
+    log(`${name}: not ingested (${error}); later files wait for it`);
+    return { ...noCounts(name, "failed"), error: error ?? "download failed" };
+  }
+  log(`${name}: downloaded, checksum ${md5} verified; ingesting`);
+  let result: IngestResult;
+  try {
+    result = await context.ingest(deps, [path], context.ingestOptions);
+  } catch (err) {
+    // The ingest stopped midway (the database went away, a bug): the file is retried whole by the next run.
+    const message = err instanceof Error ? err.message : String(err);
+    await deps.db
+      .updateTable("pubmed_sync_files")
+      .set({ status: "failed", md5, error: message, finished_at: new Date() })
+      .where("name", "=", name)
+      .execute()
+      .catch(() => {});
+    log(`${name}: ingest failed (${message}); the next run retries it`);
+    return { ...noCounts(name, "failed"), error: message };
+  } finally {
+    rmSync(path, { force: true });
+  }
+  const counts = {
+    records: result.ingested,
+    inserted: result.inserted,
+    updated: result.updated,
+    deleted: result.deleted,
+  };
+  if (result.failedFiles.length > 0) {
+    const message = result.failedFiles.map((f) => f.message).join("; ");
+    await deps.db
+      .updateTable("pubmed_sync_files")
+      .set({ status: "failed", md5, error: message, finished_at: new Date() })
+      .where("name", "=", name)
+      .execute();
+    log(`${name}: could not be read whole (${message}); later files wait for it`);
+    return { name, status: "failed", ...counts, error: message };
+  }
+  await deps.db
+    .updateTable("pubmed_sync_files")
+    .set({ status: "ingested", md5, ...counts, error: null, finished_at: new Date() })
+    .where("name", "=", name)
+    .execute();
+  log(
+    `${name}: ${result.ingested} records (${result.inserted} new, ${result.updated} updated, ${result.deleted} deleted) in ${result.seconds.toFixed(1)} s`,
+  );
+  return { name, status: "ingested", ...counts };
+}
+
+/** The outcome of a file nothing was ingested from. */
+function noCounts(name: string, status: SyncedFile["status"]): SyncedFile {
+  return { name, status, records: 0, inserted: 0, updated: 0, deleted: 0 };
 }
