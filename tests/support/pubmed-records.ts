@@ -240,7 +240,7 @@ let cache: StandInRecord[] | null = null;
 /**
  * Where parsed articles are kept between processes: parsing the 3,098 elements costs ~0.6 s, reading them back as
  * JSON ~0.05 s. The file name is a SHA-1 of everything the articles depend on — the two data files, the parser and its
- * mapping (search/pubmed/parser.ts, mapping.ts), the versions of the parser's tokenizer libraries, this module and
+ * mapping (search/pubmed/parser.ts, every file of search/pubmed/parser/, mapping.ts), the versions of the parser's tokenizer libraries, this module and
  * the Bun version — so a change to any of them parses afresh; a file that cannot be read or does not fit is ignored.
  * Set LITREVIEW_STANDIN_CACHE=off to always parse. Writing a new file removes the older ones.
  */
@@ -254,6 +254,9 @@ function articleCachePath(): string | null {
     PUBMEDQA_FILE,
     import.meta.path,
     join(root, "search", "pubmed", "parser.ts"),
+    ...readdirSync(join(root, "search", "pubmed", "parser"))
+      .sort()
+      .map((name) => join(root, "search", "pubmed", "parser", name)),
     join(root, "search", "pubmed", "mapping.ts"),
     join(root, "node_modules", "htmlparser2", "package.json"),
     join(root, "node_modules", "entities", "package.json"),
