@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { importsOf } from "../tests/support/import-scan.ts";
+import { importsOf, sourceFiles } from "../tests/support/import-scan.ts";
 import { importCircles, LAYERS, layerOf, pointsUp } from "../tests/support/layers.ts";
 
 // Three numbers that describe the shape of the code (src/, islands/, search/; test files left out), for comparing a
@@ -19,18 +19,6 @@ const DIRS = ["src", "islands", "search"];
 const MAX_LINES = 80;
 
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
-
-/** Every non-test .ts/.tsx file under `dir` (repository-relative, "/" separated), node_modules excluded. */
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (entry.name !== "node_modules") out.push(...sourceFiles(path));
-    } else if (/\.tsx?$/.test(entry.name) && !isTest(path)) out.push(path);
-  }
-  return out;
-}
 
 interface Edge {
   file: string;
@@ -73,7 +61,7 @@ function longFunctions(dirs: string[]): string[] {
 }
 
 if (import.meta.main) {
-  const files = DIRS.flatMap(sourceFiles);
+  const files = DIRS.flatMap((dir) => sourceFiles(ROOT, dir)).filter((file) => !isTest(file));
   const edges = scanEdges(files);
   const up = upwardImports(edges);
   const circles = importCircles(files, edges);

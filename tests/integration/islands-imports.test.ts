@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ImportEdge, importsOf } from "../support/import-scan.ts";
+import { type ImportEdge, importsOf, sourceFiles } from "../support/import-scan.ts";
 
 // What islands/ (browser code, bundled by scripts/build-assets.mjs) may import from src/ (server code).
 //
@@ -120,21 +120,9 @@ function islandImportViolations(graph: ImportGraph, allowed: Record<string, stri
   return out.sort();
 }
 
-/** Every .ts/.tsx file under `dir` (repository-relative, "/" separated), node_modules excluded. */
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (entry.name !== "node_modules") out.push(...sourceFiles(path));
-    } else if (/\.tsx?$/.test(entry.name)) out.push(path);
-  }
-  return out;
-}
-
 const graph: ImportGraph = new Map(
   ["islands", "src", "search"]
-    .flatMap(sourceFiles)
+    .flatMap((dir) => sourceFiles(ROOT, dir))
     .map((file) => [file, importsOf(ROOT, file, readFileSync(join(ROOT, file), "utf8"))]),
 );
 

@@ -1,4 +1,5 @@
-import { dirname, relative, resolve } from "node:path";
+import { readdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 
 // A small import scanner for the layer rules of tests/integration/architecture.test.ts (docs/decisions/0038): regular
 // expressions over the source text, enough for this repository's style (one import per statement, at the start of a
@@ -50,4 +51,19 @@ export function importsOf(root: string, file: string, source: string): ImportEdg
   for (const m of code.matchAll(SIDE_EFFECT)) edges.push({ target: resolveSpec(m[1]!), typeOnly: false });
   for (const m of code.matchAll(DYNAMIC)) edges.push({ target: resolveSpec(m[1]!), typeOnly: false });
   return edges;
+}
+
+/**
+ * Every .ts/.tsx file under `dir` (relative to `root`), as repository-relative "/"-separated paths; node_modules
+ * folders are skipped. Shared by the import rules' tests and scripts/code-shape.ts, so that they scan the same files.
+ */
+export function sourceFiles(root: string, dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (entry.name !== "node_modules") out.push(...sourceFiles(root, path));
+    } else if (/\.tsx?$/.test(entry.name)) out.push(path);
+  }
+  return out;
 }
