@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import { ingestFiles } from "../../search/ingest.ts";
 import { createTestApp } from "../../tests/support/app.ts";
+import { lagMonitor } from "./event-loop-lag.ts";
 
 const { values } = parseArgs({
   options: {
@@ -40,25 +41,6 @@ const SAMPLE = join(import.meta.dir, "..", "..", "sample", "pubmed");
 
 if (BACKEND === "postgres") {
   process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-}
-
-/** The event loop's lateness: a TICK_MS interval timer; `take()` returns the longest lateness since the last take. */
-function lagMonitor() {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - TICK_MS);
-    last = now;
-  }, TICK_MS);
-  return {
-    take(): number {
-      const w = worst;
-      worst = 0;
-      return w;
-    },
-    stop: () => clearInterval(timer),
-  };
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -104,7 +86,7 @@ try {
     if (res.status !== 200) throw new Error(`export answered ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());
   };
-  const lag = lagMonitor();
+  const lag = lagMonitor(TICK_MS);
   await exportOnce(); // warm-up (compiles the writers' code paths)
 
   for (let round = 1; round <= ROUNDS; round++) {

@@ -44,6 +44,7 @@ import { jobHandlers } from "../../src/job-registry.ts";
 import { issueAccessToken } from "../../src/auth/session.ts";
 import { ingestFiles } from "../../search/ingest.ts";
 import { PostgresSearchIndex } from "../../search/postgres-index.ts";
+import { lagMonitor } from "./event-loop-lag.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -164,25 +165,6 @@ if (values.print) {
 // ---------------------------------------------------------------------------------------------------------------------
 // Measurement helpers
 
-/** The event loop's lateness: a TICK_MS interval timer; `take()` returns the longest lateness since the last take. */
-function lagMonitor() {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - TICK_MS);
-    last = now;
-  }, TICK_MS);
-  return {
-    take(): number {
-      const w = worst;
-      worst = 0;
-      return w;
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -287,7 +269,7 @@ const bob = await user("bob");
 const worker = startWorker(deps, jobHandlers(deps), { concurrency: BACKEND === "pglite" ? 1 : 2 });
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: createApp(deps).fetch, idleTimeout: 120 });
 const base = `http://127.0.0.1:${server.port}`;
-const lag = lagMonitor();
+const lag = lagMonitor(TICK_MS);
 
 /**
  * B's client, on a thread of its own (a worker): GET /api/v1/users/me one request at a time, each recorded as

@@ -14,14 +14,13 @@ import { APP_LAYOUT_ISLANDS, AppLayout, siteOf, viewerOf, type Site } from "./la
 import { founderOf, LandingPage, LEGAL_PAGES, LegalPage, NotFoundPage } from "./public-pages.tsx";
 import { LEGAL_PAGES_EN, LegalPageEnglish } from "./legal-english.tsx";
 import { AUTH_PAGES, AuthPage } from "./auth-pages.tsx";
-import { UnsubscribePage } from "./unsubscribe-page.tsx";
+import { UNSUBSCRIBE_TEXTS, UnsubscribePage } from "./unsubscribe-page.tsx";
 import { readUnsubscribeToken } from "../suggestions/digest.ts";
 import { setWeeklyDigest } from "../suggestions/service.ts";
 import { verifyUnsubscribeToken } from "../email/list-unsubscribe.ts";
 import { setShareEmails } from "../shares/service.ts";
 import { dataExportState } from "../privacy/data-export.ts";
 import { DataExportPage, downloadPageStatus } from "./data-export-page.tsx";
-import { ShareUnsubscribePage } from "./share-unsubscribe-page.tsx";
 import { loginPathFor, safeNextPath } from "../../islands/lib/next-path.ts";
 import { PricingPage, pricingOf } from "./pricing-page.tsx";
 import { DashboardPage, HomePage, LiteraturePage, SettingsPage, SuggestionsPage, UpgradeGate } from "./app-pages.tsx";
@@ -150,40 +149,36 @@ function registerPublicPages(app: PagesApp, deps: AppDeps, site: Site): void {
  * "List-Unsubscribe=One-Click") unsubscribes. The share notification e-mails' link works the same way.
  */
 function registerUnsubscribePages(app: PagesApp, deps: AppDeps, site: Site): void {
-  app.get("/unsubscribe", async (c) => {
-    const token = c.req.query("token") ?? "";
-    const userId = await readUnsubscribeToken(deps.secretKey, token);
-    return renderPage(c, {
+  // The token's signed purpose keeps the two lists apart (src/shares/notify.ts signs the shares' one).
+  const lists = [
+    {
+      path: "/unsubscribe",
       title: "Weekly digest",
-      status: userId ? 200 : 400,
-      body: <UnsubscribePage site={site} state={userId ? "confirm" : "invalid"} token={token} />,
-    });
-  });
-  app.post("/unsubscribe", async (c) => {
-    const token = c.req.query("token") ?? "";
-    const userId = await readUnsubscribeToken(deps.secretKey, token);
-    if (userId) await setWeeklyDigest(deps, userId, false);
-    return renderPage(c, {
-      title: "Weekly digest",
-      status: userId ? 200 : 400,
-      body: <UnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} />,
-    });
-  });
-
-  // The same for share notification e-mails (src/shares/notify.ts); the token's signed purpose keeps the two apart.
-  app.get("/unsubscribe/shares", async (c) => {
-    const token = c.req.query("token") ?? "";
-    const userId = await verifyUnsubscribeToken(deps.secretKey, token, "share-email-unsubscribe");
-    const body = <ShareUnsubscribePage site={site} state={userId ? "confirm" : "invalid"} token={token} />;
-    return renderPage(c, { title: "Shared articles", status: userId ? 200 : 400, body });
-  });
-  app.post("/unsubscribe/shares", async (c) => {
-    const token = c.req.query("token") ?? "";
-    const userId = await verifyUnsubscribeToken(deps.secretKey, token, "share-email-unsubscribe");
-    if (userId) await setShareEmails(deps, userId, false);
-    const body = <ShareUnsubscribePage site={site} state={userId ? "done" : "invalid"} token={token} />;
-    return renderPage(c, { title: "Shared articles", status: userId ? 200 : 400, body });
-  });
+      texts: UNSUBSCRIBE_TEXTS.digest,
+      reader: (token: string) => readUnsubscribeToken(deps.secretKey, token),
+      turnOff: (userId: string) => setWeeklyDigest(deps, userId, false),
+    },
+    {
+      path: "/unsubscribe/shares",
+      title: "Shared articles",
+      texts: UNSUBSCRIBE_TEXTS.shares,
+      reader: (token: string) => verifyUnsubscribeToken(deps.secretKey, token, "share-email-unsubscribe"),
+      turnOff: (userId: string) => setShareEmails(deps, userId, false),
+    },
+  ];
+  for (const list of lists) {
+    const answer = async (c: Context, confirmed: boolean) => {
+      const token = c.req.query("token") ?? "";
+      const userId = await list.reader(token);
+      if (userId && confirmed) await list.turnOff(userId);
+      const state = !userId ? "invalid" : confirmed ? "done" : "confirm";
+      const action = `${list.path}?token=${encodeURIComponent(token)}`;
+      const body = <UnsubscribePage site={site} state={state} action={action} texts={list.texts} />;
+      return renderPage(c, { title: list.title, status: userId ? 200 : 400, body });
+    };
+    app.get(list.path, (c) => answer(c, false));
+    app.post(list.path, (c) => answer(c, true));
+  }
 }
 
 /** /login, /signup, /recover-password, /reset-password: for visitors only; a signed-in user is sent on. */
