@@ -103,6 +103,11 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 type Results = Record<string, { ours: Metrics[]; baseline: Metrics[] }>;
 
+/** A like of record `r` at `likedAt`, as the suggestion profile reads it. */
+function profileLike(pmid: number, r: Row, likedAt: Date): ProfileLike {
+  return { pmid, title: r.title, mesh_terms: r.mesh_terms, keywords: r.keywords, liked_at: likedAt };
+}
+
 /** Ingests the PubMed sample into the app's database. @returns its dated articles, and the same by PMID. */
 async function loadSample(t: TestApp): Promise<{ rows: Row[]; byPmid: Map<number, Row> }> {
   const files = readdirSync(SAMPLE)
@@ -179,15 +184,9 @@ async function evaluateRanking(
     const inPeriod = (pmid: number) => (byPmid.get(pmid)?.publication_date ?? "") >= splitDate;
     for (const likesCount of [1, 3, 5, 10]) {
       const likedPmids = train.slice(-likesCount);
-      const likes: ProfileLike[] = likedPmids.map((p) => {
+      const likes = likedPmids.map((p) => {
         const r = byPmid.get(p)!;
-        return {
-          pmid: p,
-          title: r.title,
-          mesh_terms: r.mesh_terms,
-          keywords: r.keywords,
-          liked_at: new Date(`${r.publication_date}T00:00:00Z`),
-        };
+        return profileLike(p, r, new Date(`${r.publication_date}T00:00:00Z`));
       });
       const exclude = new Set(train);
       // Ours: Pertinent For You's ranking (every source of the profile, fused), over the held-out period's years.
@@ -284,16 +283,9 @@ async function interestCoverage(t: TestApp, groups: Map<string, number[]>, byPmi
     users++;
     const [a, b, c, d] = four as [(typeof four)[0], (typeof four)[0], (typeof four)[0], (typeof four)[0]];
     const likeOf = (pmids: number[]) =>
-      pmids.slice(0, 3).map((p, n): ProfileLike => {
-        const r = byPmid.get(p)!;
-        return {
-          pmid: p,
-          title: r.title,
-          mesh_terms: r.mesh_terms,
-          keywords: r.keywords,
-          liked_at: new Date(COVERAGE_NOW.getTime() - (n + 1) * 86_400_000),
-        };
-      });
+      pmids
+        .slice(0, 3)
+        .map((p, n) => profileLike(p, byPmid.get(p)!, new Date(COVERAGE_NOW.getTime() - (n + 1) * 86_400_000)));
     const interests = [a, b, c];
     for (const [likes, theme] of [
       [likeOf(c.pmids), null],

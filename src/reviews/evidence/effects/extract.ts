@@ -9,7 +9,7 @@
  * verbatim span it was read from.
  */
 import type { AbstractView } from "../abstract-view.ts";
-import { type BinaryModel, type BinaryModelFile, binaryModel, binaryProbability } from "../model/linear.ts";
+import { type BinaryModel, type BinaryModelFile, shippedBinaryModel, binaryProbability } from "../model/linear.ts";
 import type { EffectEstimate } from "../types.ts";
 import { effectCandidates } from "./candidates.ts";
 import weightsFile from "./weights.json" with { type: "json" };
@@ -21,12 +21,8 @@ export interface EffectReading extends EffectEstimate {
   probability: number;
 }
 
-let loaded: BinaryModel | null = null;
-/** The shipped model, loaded on first use. */
-export function effectsModel(): BinaryModel {
-  loaded ??= binaryModel(weightsFile as BinaryModelFile);
-  return loaded;
-}
+/** The shipped model, built on first use. */
+export const effectsModel = shippedBinaryModel(weightsFile as BinaryModelFile);
 
 /**
  * The abstract's between-group results, in reading order.

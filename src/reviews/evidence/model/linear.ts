@@ -54,6 +54,18 @@ export function binaryModel(file: BinaryModelFile): BinaryModel {
   return { bias: file.bias, threshold: file.threshold, weights: new Map(Object.entries(file.weights)) };
 }
 
+/**
+ * The shipped binary model of `file` (a weights.json imported by its module), built on first call and kept: importing
+ * the extractors stays cheap, and every caller shares one model.
+ */
+export function shippedBinaryModel(file: BinaryModelFile): () => BinaryModel {
+  let loaded: BinaryModel | null = null;
+  return () => {
+    loaded ??= binaryModel(file);
+    return loaded;
+  };
+}
+
 /** Loads a multinomial model file. @throws Error when its weight rows do not match its classes. */
 export function multiclassModel(file: MulticlassModelFile): MulticlassModel {
   const k = file.classes.length;

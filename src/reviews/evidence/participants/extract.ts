@@ -13,7 +13,7 @@
  */
 import type { AbstractView } from "../abstract-view.ts";
 import type { SummaryArticle } from "../../summary/types.ts";
-import { type BinaryModel, type BinaryModelFile, binaryModel, choiceProbabilities } from "../model/linear.ts";
+import { type BinaryModel, type BinaryModelFile, shippedBinaryModel, choiceProbabilities } from "../model/linear.ts";
 import { noneFeatures, participantCandidates } from "./candidates.ts";
 import weightsFile from "./weights.json" with { type: "json" };
 
@@ -30,12 +30,8 @@ export interface ParticipantsReading {
   probability: number;
 }
 
-let loaded: BinaryModel | null = null;
-/** The shipped model, loaded on first use. */
-export function participantsModel(): BinaryModel {
-  loaded ??= binaryModel(weightsFile as BinaryModelFile);
-  return loaded;
-}
+/** The shipped model, built on first use. */
+export const participantsModel = shippedBinaryModel(weightsFile as BinaryModelFile);
 
 /**
  * The study's number of participants, or null when the model is not sure enough of any value.

@@ -7,16 +7,12 @@
  * scripts/evidence/train.ts; weights in significance/weights.json. Below the model's threshold either way, it does not
  * say (null).
  */
-import { type BinaryModel, type BinaryModelFile, binaryModel, binaryProbability } from "../model/linear.ts";
+import { type BinaryModel, type BinaryModelFile, shippedBinaryModel, binaryProbability } from "../model/linear.ts";
 import { significanceFeatures } from "./features.ts";
 import weightsFile from "./weights.json" with { type: "json" };
 
-let loaded: BinaryModel | null = null;
-/** The shipped model, loaded on first use. */
-export function significanceModel(): BinaryModel {
-  loaded ??= binaryModel(weightsFile as BinaryModelFile);
-  return loaded;
-}
+/** The shipped model, built on first use. */
+export const significanceModel = shippedBinaryModel(weightsFile as BinaryModelFile);
 
 /**
  * The significance a sentence states, or null when the model is not sure either way.
