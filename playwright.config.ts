@@ -5,9 +5,10 @@ import { defineConfig } from "@playwright/test";
  * port with a fresh database and passes its address as E2E_BASE_URL. The browser is Debian's Chromium: Playwright's
  * own browser downloads are not used.
  *
- * Tests run in parallel, one browser per worker, against the one app (docs/decisions/0042-browser-tests-in-parallel.md):
- * every test signs up accounts of its own (tests/e2e/fixtures.ts) or reads the seeded ones without changing them, so
- * no test sees another's data whatever the order. E2E_WORKERS sets the number of workers (default 2, one a core).
+ * Tests run in parallel, one browser per worker, against the one app
+ * (docs/decisions/0042-browser-tests-in-parallel.md): every test signs up accounts of its own (tests/e2e/fixtures.ts)
+ * or reads the seeded ones without changing them, so no test sees another's data whatever the order. E2E_WORKERS sets
+ * the number of workers (default 2, one a core).
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2);

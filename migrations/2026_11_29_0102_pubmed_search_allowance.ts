@@ -1,9 +1,10 @@
 import { sql, type Kysely } from "kysely";
 
 // Frozen in time: this file never imports application code.
-// PubMed look-ups count against a user's daily allowance (issue 34; docs/decisions/0048-bounded-strategy-evaluation.md):
-// pubmed_fetch_usage counted only the records a user's reviews fetched; it now also counts the esearch requests sent
-// to NCBI on the user's behalf (an answer from the cache costs nothing).
+// PubMed look-ups count against a user's daily allowance (issue 34;
+// docs/decisions/0048-bounded-strategy-evaluation.md): pubmed_fetch_usage counted only the records a user's reviews
+// fetched; it now also counts the esearch requests sent to NCBI on the user's behalf (an answer from the cache costs
+// nothing).
 
 /** Adds pubmed_fetch_usage.searches. */
 export async function up(db: Kysely<any>): Promise<void> {

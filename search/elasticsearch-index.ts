@@ -60,7 +60,9 @@ const INDEX_BATCH = 1_000;
 const PROFILE_CHARS = 20_000;
 /** Profile terms `similar()` queries: as many as the PostgreSQL adapter (MAX_PROFILE_TERMS). */
 const PROFILE_TERMS = 20;
-/** How long the health check waits for the cluster (ms): within the 5 s a load balancer's probe allows (compose.yaml). */
+/**
+ * How long the health check waits for the cluster (ms): within the 5 s a load balancer's probe allows (compose.yaml).
+ */
 export const HEALTH_PROBE_MS = 2_000;
 /**
  * The health check's wait for the elected master: shorter than HEALTH_PROBE_MS, so that the cluster's own answer

@@ -4,11 +4,12 @@
  * participants with the follow-up, population, intervention and comparator, outcome, the main result and every
  * between-group result. Every text is a verbatim span of the abstract; "not stated" where the abstract gives nothing
  * the extractor read with confidence. Each number opens the sentence it was read from. Four columns fit a laptop's
- * width without sideways scrolling; below 720 px each study is a card. The citation numbers are the summary's own (hover preview, dialog on activation). Loaded
- * with a completed review, apart from the page's first load (its JavaScript budget); the table itself is rendered
- * when its panel is opened. The "Download CSV" link is a plain link to the export API, which answers with the file.
- * Test ids: `evidence-table-panel`, `evidence-table`, `evidence-row` (data-pmid), `evidence-csv-link`,
- * `evidence-participants`, `evidence-effect`, `evidence-source`, `evidence-appraisal`.
+ * width without sideways scrolling; below 720 px each study is a card. The citation numbers are the summary's own
+ * (hover preview, dialog on activation). Loaded with a completed review, apart from the page's first load (its
+ * JavaScript budget); the table itself is rendered when its panel is opened. The "Download CSV" link is a plain link to
+ * the export API, which answers with the file. Test ids: `evidence-table-panel`, `evidence-table`, `evidence-row`
+ * (data-pmid), `evidence-csv-link`, `evidence-participants`, `evidence-effect`, `evidence-source`,
+ * `evidence-appraisal`.
  */
 import { Fragment, useState, type ComponentType, type ReactNode } from "react";
 import { DESIGN_INFO } from "../../src/articles/evidence.ts";

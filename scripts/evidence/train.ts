@@ -4,9 +4,9 @@
  *
  *   participants  src/reviews/evidence/participants/weights.json (logistic regression over candidates)
  *   effects       src/reviews/evidence/effects/weights.json (logistic regression over candidates)
- *   significance  src/reviews/evidence/significance/weights.json (logistic regression over a result sentence, trained on
- *                 the Evidence Inference corpus's training split, sample/evidence-inference; threshold chosen on its
- *                 validation split; its test split is the benchmark's)
+ *   significance  src/reviews/evidence/significance/weights.json (logistic regression over a result sentence,
+ *                 trained on the Evidence Inference corpus's training split, sample/evidence-inference; threshold
+ *                 chosen on its validation split; its test split is the benchmark's)
  *   study         src/reviews/evidence/study/weights.json (multinomial logistic regression per question: design,
  *                 randomised, comparison group, timing, blinding)
  *

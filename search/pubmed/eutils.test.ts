@@ -397,8 +397,8 @@ for (const backend of LAYER_BACKENDS) {
       });
       const start = performance.now();
       await Promise.all(Array.from({ length: 4 }, () => gate.acquire()));
-      // Four slots 55 ms apart: the last one about 165 ms after the start, not a second later. A waiter wakes at its key's
-      // slot and takes the next one, so a busy machine may add a little per slot.
+      // Four slots 55 ms apart: the last one about 165 ms after the start, not a second later. A waiter wakes at its
+      // key's slot and takes the next one, so a busy machine may add a little per slot.
       expect(performance.now() - start).toBeLessThan(165 + 4 * 100);
     });
   });

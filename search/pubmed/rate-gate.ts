@@ -29,8 +29,8 @@
  * second request of the same key waits until the first one's slot has come, then takes the next free slot, behind any
  * slot other keys took meanwhile. So with n keys waiting, each gets every n-th slot, as a round robin (the same rule as
  * the job queue's claims, docs/decisions/0034-fair-claims-and-stream-push.md), and a key alone still gets every slot.
- * The key's row in `ncbi_rate_gate` ("<name> <key>") holds its pending slot; the key's row and then the budget's row are
- * locked in one short transaction, always in that order.
+ * The key's row in `ncbi_rate_gate` ("<name> <key>") holds its pending slot; the key's row and then the budget's row
+ * are locked in one short transaction, always in that order.
  *
  * Margins: slots are spaced 10 % wider than 1/rate (SPACING_MARGIN), so any rate + 1 consecutive slots span 1.1 s and
  * a request may start up to ~100 ms late (timer lateness, a busy event loop, the database's reply) without a sliding

@@ -17,19 +17,19 @@ import {
  * duties the library dialect (kysely-pglite-dialect) does not have (issue 34, docs/decisions/0048-bounded-strategy-
  * evaluation.md):
  *
- * - **Turns.** PGlite executes a statement synchronously on the JavaScript thread and resolves its promise at once, so a
- *   job that runs statement after statement never lets the event loop reach its timers and sockets: another user's
+ * - **Turns.** PGlite executes a statement synchronously on the JavaScript thread and resolves its promise at once, so
+ *   a job that runs statement after statement never lets the event loop reach its timers and sockets: another user's
  *   request waits, unread, until the job's next real pause. The driver therefore lets the event loop turn (one
  *   `setImmediate`) before a statement when it has not turned for TURN_AFTER_MS of back-to-back statements. With every
  *   statement of a long job bounded (the strategy walk's slices), no job holds the thread, nor the one connection, for
  *   more than about TURN_AFTER_MS plus one statement.
- * - **Reopening.** Should the engine stop in the middle of a statement (a WebAssembly trap, or PostgreSQL's exit escaping
- *   PGlite's error handling, as issue 34's probe made it do: `ExitStatus … exit(100)`), its state cannot be trusted. The
- *   statement fails (SQLSTATE 57P02, crash_shutdown: the API answers 503), the stopped engine is dropped without
- *   another call into it, and a new one is opened on the same data folder, which replays the write-ahead log as after
- *   a crash: every committed transaction is there, as on a server that restarted. The log says both. A transaction
- *   open on the stopped engine is gone: its later statements fail the same way and its ROLLBACK succeeds. An in-memory
- *   database (tests) cannot be reopened: the failure is passed on.
+ * - **Reopening.** Should the engine stop in the middle of a statement (a WebAssembly trap, or PostgreSQL's exit
+ *   escaping PGlite's error handling, as issue 34's probe made it do: `ExitStatus … exit(100)`), its state cannot be
+ *   trusted. The statement fails (SQLSTATE 57P02, crash_shutdown: the API answers 503), the stopped engine is dropped
+ *   without another call into it, and a new one is opened on the same data folder, which replays the write-ahead log as
+ *   after a crash: every committed transaction is there, as on a server that restarted. The log says both. A
+ *   transaction open on the stopped engine is gone: its later statements fail the same way and its ROLLBACK succeeds.
+ *   An in-memory database (tests) cannot be reopened: the failure is passed on.
  *
  * Statements are serialised over one connection, first come first served, as the library dialect does.
  */

@@ -182,7 +182,9 @@ function localSearch(deps: AppDeps, search: TopicSearch, reading: TopicReading, 
     : deps.search.search(search.query, { limit, requireAll: reading.concepts, ...search.years });
 }
 
-/** What asking PubMed on demand gave: its report, the PMIDs it matched that the index holds, and the topic read anew. */
+/**
+ * What asking PubMed on demand gave: its report, the PMIDs it matched that the index holds, and the topic read anew.
+ */
 interface PubmedOutcome {
   report: PubmedReport | null;
   matches: number[];

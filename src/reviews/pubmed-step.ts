@@ -103,8 +103,9 @@ const records = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "record
  * Asks PubMed for `topic` (with the review's filters) and fetches the best records the index lacks, within the
  * configuration's record cap, the user's daily budgets (look-ups: PUBMED_USER_DAILY_SEARCHES, taken only when the
  * answer is not in the cache; records: PUBMED_USER_DAILY_RECORDS) and the time budget (PUBMED_FETCH_BUDGET_MS, for the
- * whole step). The user's requests share NCBI's rate fairly with other users' (src/pubmed/client.ts). Never throws for PubMed's sake: an error or the budget ends the step with `outcome` "error" or "timeout" and
- * the records fetched before it stay. @throws only database errors of the step's own writes.
+ * whole step). The user's requests share NCBI's rate fairly with other users' (src/pubmed/client.ts). Never throws for
+ * PubMed's sake: an error or the budget ends the step with `outcome` "error" or "timeout" and the records fetched
+ * before it stay. @throws only database errors of the step's own writes.
  */
 export async function runPubmedStep(
   deps: AppDeps,

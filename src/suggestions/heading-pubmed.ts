@@ -9,7 +9,8 @@
  *   `retmax=0` (only the count is read). `[mh:noexp]`: the heading itself, not the narrower headings PubMed's `[mh]`
  *   explodes to (PubMed Help, "MeSH Terms [MH]"), which may be older. Only the heading's name leaves the machine.
  * - **Asked once.** The answer is kept in pubmed_search_cache (src/pubmed/search-cache.ts) under the term for
- *   HEADING_CACHE_MS, shared by every user and process: a heading's early years do not change from one week to the next.
+ *   HEADING_CACHE_MS, shared by every user and process: a heading's early years do not change from one week to the
+ *   next.
  * - **Bounded.** At most MAX_HEADING_QUESTIONS headings per user's run, within the PubMed step's time budget
  *   (PUBMED_FETCH_BUDGET_MS); the first error or the budget ends the questions, and the headings not asked keep the
  *   index's wording. Never throws.

@@ -238,7 +238,8 @@ export async function summarizeByPart(
 
 /**
  * Sentences one part of the profile gets in Pertinent For You's summary: a review summary's length
- * (EXTRACTIVE_DEFAULTS.maxSentences) shared among the parts, at least 2 each (a finding and what backs or qualifies it).
+ * (EXTRACTIVE_DEFAULTS.maxSentences) shared among the parts, at least 2 each (a finding and what backs or qualifies
+ * it).
  */
 export function partSentences(parts: number): number {
   return Math.max(2, Math.floor(EXTRACTIVE_DEFAULTS.maxSentences / Math.max(1, parts)));

@@ -175,7 +175,8 @@ export function citationReason(cd: CdIndex): string {
  * The why-line of an article the MeSH novelty signal flags. With PubMed's count of articles carrying the heading
  * published before its first year here (`earlier`), the claim is PubMed's; without it (PubMed not asked, or not
  * answering), it is said of what it was measured on: this library's index, which may hold only part of the heading's
- * literature (issue 35: on a small index a 1999 paper was "among the first" with a heading PubMed has used for decades).
+ * literature (issue 35: on a small index a 1999 paper was "among the first" with a heading PubMed has used for
+ * decades).
  */
 export function noveltyReason(novelty: { heading: string; firstYear: number }, earlier?: number): string {
   const heading = `the MeSH heading "${novelty.heading}"`;

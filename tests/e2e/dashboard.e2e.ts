@@ -10,13 +10,17 @@ import {
   type Account,
 } from "./fixtures.ts";
 
-// Likes, shares and the dashboard (docs/product.md §2, §3, §8) in Chromium against the running app: the like state shared by
-// every card of a PMID, a refused like rolled back with its toast, a share found through the user search and received
-// by a second user (with its e-mail and link), page sizes by screen width, deleting a share, the tab list's keys.
+// Likes, shares and the dashboard (docs/product.md §2, §3, §8) in Chromium against the running app: the like state
+// shared by every card of a PMID, a refused like rolled back with its toast, a share found through the user search and
+// received by a second user (with its e-mail and link), page sizes by screen width, deleting a share, the tab list's
+// keys.
 
 const TOPIC = "nasopharyngeal carcinoma radiotherapy";
 
-/** Runs a review on TOPIC through the API until it completes; @returns its id and the PMIDs of its first relevant articles. */
+/**
+ * Runs a review on TOPIC through the API until it completes; @returns its id and the PMIDs of its first relevant
+ * articles.
+ */
 async function completedReview(
   request: APIRequestContext,
   account: Account,

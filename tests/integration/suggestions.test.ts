@@ -195,7 +195,8 @@ for (const backend of APP_BACKENDS) {
       const u = await t.signup({ description: "sepsis" });
       expect(await computeWeeklySuggestions(t.deps, u.user.id, { now: NOW })).toBe("computed");
       const before = (await (await latest(u)).json()) as Latest;
-      // Issue 35: two of Potentially Disruptive's articles liked, and the first article Pertinent For You's summary cites.
+      // Issue 35: two of Potentially Disruptive's articles liked, and the first article Pertinent For You's summary
+      // cites.
       const disruptive = before.disruptive_articles.map((a) => a.pmid);
       expect(disruptive.length).toBeGreaterThanOrEqual(3);
       const firstCited = before.pertinent_articles[citedIn(before.pertinent_articles_summary)[0]! - 1]!.pmid;

@@ -10,7 +10,8 @@
  * - PUT of an existing index: 400 `resource_already_exists_exception`; DELETE of a missing one: 404
  *   `index_not_found_exception`;
  * - PUT `_settings`: a setting given as `null` is reset to its default (removed from the index's explicit settings),
- *   as the update-settings API documents; `GET _settings` answers the explicit settings in the nested, stringified form;
+ *   as the update-settings API documents; `GET _settings` answers the explicit settings in the nested, stringified
+ *   form;
  * - bulk with `require_alias=true` whose target is not an alias: each item 404; without it, a missing target is
  *   auto-created as a concrete index with a dynamic mapping (recorded in `autoCreated`), as Elasticsearch does;
  * - `_aliases` (as Elasticsearch 8.14+ answers it, TransportIndicesAliasesAction): an action naming a missing index
@@ -80,7 +81,9 @@ export interface StandIn {
   searchResponses: { hits: [string, number][]; total: number; relation?: "eq" | "gte" }[];
   /** Bulk items to refuse: _id → statuses to answer, one per attempt (e.g. [429] then success). */
   bulkFailures: Map<string, number[]>;
-  /** Whether `_aliases` answers `acknowledged: true` (false: the nodes' acknowledgement timed out, the change applied). */
+  /**
+   * Whether `_aliases` answers `acknowledged: true` (false: the nodes' acknowledgement timed out, the change applied).
+   */
   aliasesAcknowledged: boolean;
   /** index name → its health (default green). */
   indexHealth: Map<string, HealthStatus>;

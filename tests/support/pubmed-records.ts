@@ -240,9 +240,10 @@ let cache: StandInRecord[] | null = null;
 /**
  * Where parsed articles are kept between processes: parsing the 3,098 elements costs ~0.6 s, reading them back as
  * JSON ~0.05 s. The file name is a SHA-1 of everything the articles depend on — the two data files, the parser and its
- * mapping (search/pubmed/parser.ts, every file of search/pubmed/parser/, mapping.ts), the versions of the parser's tokenizer libraries, this module and
- * the Bun version — so a change to any of them parses afresh; a file that cannot be read or does not fit is ignored.
- * Set LITREVIEW_STANDIN_CACHE=off to always parse. Writing a new file removes the older ones.
+ * mapping (search/pubmed/parser.ts, every file of search/pubmed/parser/, mapping.ts), the versions of the parser's
+ * tokenizer libraries, this module and the Bun version — so a change to any of them parses afresh; a file that cannot
+ * be read or does not fit is ignored. Set LITREVIEW_STANDIN_CACHE=off to always parse. Writing a new file removes the
+ * older ones.
  */
 function articleCachePath(): string | null {
   if (process.env.LITREVIEW_STANDIN_CACHE === "off") return null;

@@ -47,7 +47,9 @@ export function parseComparison(topic: string): Comparison | null {
   return { a, b };
 }
 
-/** Whether every content stem of `side` occurs in the stems of `text` (as a word or a word's start: "fus" → "fusion"). */
+/**
+ * Whether every content stem of `side` occurs in the stems of `text` (as a word or a word's start: "fus" → "fusion").
+ */
 function names(textStems: ReadonlySet<string>, side: readonly string[]): boolean {
   return side.every((s) => textStems.has(s) || [...textStems].some((t) => t.length > s.length && t.startsWith(s)));
 }

@@ -122,7 +122,9 @@ const NOT_OUTCOMES = new Set(
     .map(lightStem),
 );
 
-/** A content word all the result sentences share (the outcome they report), as the first one writes it; null if none. */
+/**
+ * A content word all the result sentences share (the outcome they report), as the first one writes it; null if none.
+ */
 function sharedOutcome(results: readonly string[], sides: readonly string[]): string | null {
   const exclude = new Set([...sides.flatMap((x) => words(x)).map(lightStem), ...NOT_OUTCOMES]);
   const sets = results.map((r) => new Set(words(r).map(lightStem)));

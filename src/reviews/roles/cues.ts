@@ -68,10 +68,10 @@ export function isPublisherNotice(sentence: string): boolean {
 }
 
 /**
- * Lines that answer no question (issue 37 item 5): a citation line ("Cite this article: Bone Joint J 2016;98-B:1240-47."),
- * a level-of-evidence or trial-registration line, a claim of novelty ("To our knowledge this is the first reported
- * series …"), and statements of intent or of work in progress ("Efforts are underway …", "Future studies will be
- * useful …"). Never findings, whatever their label.
+ * Lines that answer no question (issue 37 item 5): a citation line ("Cite this article: Bone Joint J
+ * 2016;98-B:1240-47."), a level-of-evidence or trial-registration line, a claim of novelty ("To our knowledge this is
+ * the first reported series …"), and statements of intent or of work in progress ("Efforts are underway …", "Future
+ * studies will be useful …"). Never findings, whatever their label.
  */
 const BOILERPLATE = new RegExp(
   [
